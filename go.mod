@@ -1,0 +1,3 @@
+module skein
+
+go 1.26.8
