@@ -1,0 +1,254 @@
+package model
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+
+	"skein/model/jscan"
+)
+
+// Kind says how a context message is made from its entry.
+type Kind uint8
+
+const (
+	KindMessage           Kind = iota // a message entry's message, unchanged
+	KindCompactionSummary             // {role:"compactionSummary", summary, tokensBefore, timestamp}
+	KindBranchSummary                 // {role:"branchSummary", summary, fromId, timestamp}
+	KindCustom                        // {role:"custom", customType, content, display, details, timestamp}
+)
+
+// ContextMessage is one message of a built context and the entry it came
+// from: the first seed's parallel messages and entryIds lists in one.
+type ContextMessage struct {
+	Entry int
+	Kind  Kind
+}
+
+// Context is what pi's buildSessionContext returns for a leaf.
+type Context struct {
+	Messages []ContextMessage
+	// ThinkingLevel is the raw thinkingLevel of the last thinking_level_change
+	// on the path, `"off"` without one, nil when that entry had none.
+	ThinkingLevel []byte
+	// Model is nil when the path names no model.
+	Model *ModelRef
+	// Compaction is the index of the compaction the context starts from, -1 for none.
+	Compaction int
+}
+
+// ModelRef is {provider, modelId}, raw; a nil field was absent.
+type ModelRef struct {
+	Provider []byte
+	ModelID  []byte
+}
+
+var offJSON = []byte(`"off"`)
+
+// BuildContext builds the context at entry leaf (-1 for an empty context) as
+// pi's buildSessionContext does.
+func (s *Session) BuildContext(leaf int) Context {
+	ctx := Context{ThinkingLevel: offJSON, Compaction: -1}
+	if leaf < 0 || leaf >= len(s.Entries) {
+		return ctx
+	}
+	path := s.Path(leaf)
+	compactionAt := -1 // position in path
+	for pi, i := range path {
+		e := &s.Entries[i]
+		switch {
+		case e.Type == TypeThinkingLevelChange:
+			ctx.ThinkingLevel = e.Field("thinkingLevel")
+		case e.Type == TypeModelChange:
+			ctx.Model = &ModelRef{Provider: e.Field("provider"), ModelID: e.Field("modelId")}
+		case e.Type == TypeMessage && e.Role == RoleAssistant:
+			ctx.Model = &ModelRef{Provider: e.MessageField("provider"), ModelID: e.MessageField("model")}
+		case e.Type == TypeCompaction:
+			compactionAt = pi
+		}
+	}
+	appendEntry := func(i int) {
+		e := &s.Entries[i]
+		switch e.Type {
+		case TypeMessage:
+			ctx.Messages = append(ctx.Messages, ContextMessage{i, KindMessage})
+		case TypeCustomMessage:
+			ctx.Messages = append(ctx.Messages, ContextMessage{i, KindCustom})
+		case TypeBranchSummary:
+			if jsTruthy(e.Field("summary")) {
+				ctx.Messages = append(ctx.Messages, ContextMessage{i, KindBranchSummary})
+			}
+		}
+	}
+	if compactionAt < 0 {
+		for _, i := range path {
+			appendEntry(i)
+		}
+		return ctx
+	}
+	c := path[compactionAt]
+	ctx.Compaction = c
+	ctx.Messages = append(ctx.Messages, ContextMessage{c, KindCompactionSummary})
+	firstKept, hasFirstKept := s.FirstKeptEntryID(&s.Entries[c])
+	found := false
+	for _, i := range path[:compactionAt] {
+		if hasFirstKept && s.Entries[i].HasID && s.Entries[i].ID == firstKept {
+			found = true
+		}
+		if found {
+			appendEntry(i)
+		}
+	}
+	for _, i := range path[compactionAt+1:] {
+		appendEntry(i)
+	}
+	return ctx
+}
+
+// jsTruthy is JavaScript truthiness of a raw JSON value (nil is undefined).
+func jsTruthy(raw []byte) bool {
+	switch {
+	case len(raw) == 0, string(raw) == "null", string(raw) == "false", string(raw) == `""`:
+		return false
+	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
+		f, _ := jsNumberValue(raw)
+		return f == f && f != 0
+	}
+	return true
+}
+
+// AppendMessageJSON appends the JSON of a context message as pi builds it.
+// A message entry's message is copied as stored.
+func (s *Session) AppendMessageJSON(dst []byte, m ContextMessage) []byte {
+	e := &s.Entries[m.Entry]
+	switch m.Kind {
+	case KindMessage:
+		if e.Message == nil {
+			return append(dst, "null"...)
+		}
+		if e.RenamedRole {
+			return appendReplacingMember(dst, e.Message, "role", []byte(`"custom"`))
+		}
+		return append(dst, e.Message...)
+	case KindCompactionSummary:
+		return appendObject(dst, []member{
+			{"role", []byte(`"compactionSummary"`)},
+			{"summary", e.Field("summary")},
+			{"tokensBefore", e.Field("tokensBefore")},
+			{"timestamp", msJSON(e.Timestamp)},
+		})
+	case KindBranchSummary:
+		return appendObject(dst, []member{
+			{"role", []byte(`"branchSummary"`)},
+			{"summary", e.Field("summary")},
+			{"fromId", e.Field("fromId")},
+			{"timestamp", msJSON(e.Timestamp)},
+		})
+	default:
+		return appendObject(dst, []member{
+			{"role", []byte(`"custom"`)},
+			{"customType", e.Field("customType")},
+			{"content", e.Field("content")},
+			{"display", e.Field("display")},
+			{"details", e.Field("details")},
+			{"timestamp", msJSON(e.Timestamp)},
+		})
+	}
+}
+
+// MessageJSON returns the JSON of a context message.
+func (s *Session) MessageJSON(m ContextMessage) []byte { return s.AppendMessageJSON(nil, m) }
+
+type member struct {
+	key string
+	val []byte // nil: absent (undefined), left out as JSON.stringify does
+}
+
+func appendObject(dst []byte, members []member) []byte {
+	dst = append(dst, '{')
+	first := true
+	for _, m := range members {
+		if m.val == nil {
+			continue
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = AppendJSONString(dst, m.key)
+		dst = append(dst, ':')
+		dst = append(dst, m.val...)
+	}
+	return append(dst, '}')
+}
+
+func msJSON(iso string) []byte { return []byte(FormatJSNumber(DateMs(iso))) }
+
+// appendReplacingMember copies obj with the value of its member key replaced.
+func appendReplacingMember(dst, obj []byte, key string, val []byte) []byte {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	first := true
+	_ = jscan.Members(obj, func(k, v []byte) bool {
+		if !first {
+			buf.WriteByte(',')
+		}
+		first = false
+		buf.Write(k)
+		buf.WriteByte(':')
+		if jscan.KeyIs(k, key) {
+			buf.Write(val)
+		} else {
+			buf.Write(v)
+		}
+		return true
+	})
+	buf.WriteByte('}')
+	return append(dst, buf.Bytes()...)
+}
+
+// EntryID is the id a context message came from ("" when its entry has none).
+func (s *Session) EntryID(m ContextMessage) string { return s.Entries[m.Entry].ID }
+
+// WriteContextJSON writes {messages, entryIds, thinkingLevel, model},
+// message by message, so that a large context is never held twice.
+func (s *Session) WriteContextJSON(w io.Writer, ctx Context) error {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	var scratch []byte
+	bw.WriteString(`{"messages":[`)
+	for i, m := range ctx.Messages {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		if m.Kind == KindMessage && !s.Entries[m.Entry].RenamedRole && s.Entries[m.Entry].Message != nil {
+			bw.Write(s.Entries[m.Entry].Message)
+			continue
+		}
+		scratch = s.AppendMessageJSON(scratch[:0], m)
+		bw.Write(scratch)
+	}
+	bw.WriteString(`],"entryIds":[`)
+	for i, m := range ctx.Messages {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		if e := &s.Entries[m.Entry]; e.HasID {
+			bw.Write(AppendJSONString(scratch[:0], e.ID))
+		} else {
+			bw.WriteString("null")
+		}
+	}
+	bw.WriteByte(']')
+	if ctx.ThinkingLevel != nil {
+		bw.WriteString(`,"thinkingLevel":`)
+		bw.Write(ctx.ThinkingLevel)
+	}
+	bw.WriteString(`,"model":`)
+	if ctx.Model == nil {
+		bw.WriteString("null")
+	} else {
+		bw.Write(appendObject(scratch[:0], []member{{"provider", ctx.Model.Provider}, {"modelId", ctx.Model.ModelID}}))
+	}
+	bw.WriteByte('}')
+	return bw.Flush()
+}

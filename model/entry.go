@@ -1,0 +1,164 @@
+// Package model is skein's domain: pi session entries, their tree, context
+// building, token estimates and compaction planning, all as pi 0.73.1 computes
+// them. It does no IO: the store hands it a file's bytes.
+package model
+
+import (
+	"unsafe"
+
+	"skein/model/jscan"
+)
+
+// Entry is one parsed line of a session file. Only what indexing, listing and
+// the tree need is decoded; the rest stays in Raw and is decoded when shown.
+type Entry struct {
+	Line int    // 1-based line number in the file
+	Raw  []byte // the line as stored, without its line ending
+	// Object is false for a line that is valid JSON but not an object: pi keeps
+	// such values as entries (without type or id), and so does skein.
+	Object    bool
+	Type      string
+	ID        string
+	HasID     bool
+	ParentID  string // "" when parentId is null, absent or not a string
+	Timestamp string // the entry's ISO timestamp
+
+	Message []byte // the raw "message" value of a message entry
+	Role    string // the message's role, after migration
+
+	// MigratedID is set when the v1 migration gave this entry its id and
+	// parent: Raw then lacks them.
+	MigratedID bool
+	// RenamedRole is set when the v2 migration renamed hookMessage to custom.
+	RenamedRole bool
+}
+
+// Entry types pi writes.
+const (
+	TypeSession             = "session"
+	TypeMessage             = "message"
+	TypeModelChange         = "model_change"
+	TypeThinkingLevelChange = "thinking_level_change"
+	TypeCompaction          = "compaction"
+	TypeBranchSummary       = "branch_summary"
+	TypeCustom              = "custom"
+	TypeCustomMessage       = "custom_message"
+	TypeLabel               = "label"
+	TypeSessionInfo         = "session_info"
+)
+
+// Message roles.
+const (
+	RoleUser              = "user"
+	RoleAssistant         = "assistant"
+	RoleToolResult        = "toolResult"
+	RoleBashExecution     = "bashExecution"
+	RoleCustom            = "custom"
+	RoleBranchSummary     = "branchSummary"
+	RoleCompactionSummary = "compactionSummary"
+)
+
+var knownStrings = map[string]string{}
+
+func init() {
+	for _, s := range []string{TypeSession, TypeMessage, TypeModelChange, TypeThinkingLevelChange, TypeCompaction,
+		TypeBranchSummary, TypeCustom, TypeCustomMessage, TypeLabel, TypeSessionInfo,
+		RoleUser, RoleAssistant, RoleToolResult, RoleBashExecution, RoleBranchSummary, RoleCompactionSummary, "hookMessage"} {
+		knownStrings[s] = s
+	}
+}
+
+// bstr returns the string value of a raw JSON string literal, sharing memory
+// with raw when it has no escapes. raw belongs to a session buffer that is
+// never written after it is read, so sharing is safe.
+func bstr(raw []byte) (string, bool) {
+	if !jscan.IsString(raw) {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	for _, c := range body {
+		if c == '\\' || c >= 0x80 {
+			return jscan.Unquote(raw)
+		}
+	}
+	if s, ok := knownStrings[string(body)]; ok {
+		return s, true
+	}
+	if len(body) == 0 {
+		return "", true
+	}
+	return unsafe.String(&body[0], len(body)), true
+}
+
+// ParseEntry parses one line. ok is false when the line is not JSON (pi skips
+// it); err then says why.
+func ParseEntry(line []byte, lineNo int) (e Entry, err error) {
+	e.Line = lineNo
+	e.Raw = line
+	var msg []byte
+	err = jscan.Members(line, func(k, v []byte) bool {
+		switch {
+		case jscan.KeyIs(k, "type"):
+			e.Type, _ = bstr(v)
+		case jscan.KeyIs(k, "id"):
+			e.ID, e.HasID = bstr(v)
+		case jscan.KeyIs(k, "parentId"):
+			e.ParentID, _ = bstr(v)
+		case jscan.KeyIs(k, "timestamp"):
+			e.Timestamp, _ = bstr(v)
+		case jscan.KeyIs(k, "message"):
+			msg = v
+		}
+		return true
+	})
+	if err == jscan.ErrNotObject {
+		return e, nil
+	}
+	if err != nil {
+		return e, err
+	}
+	e.Object = true
+	if e.Type == TypeMessage && msg != nil {
+		e.Message = msg
+		e.Role, _ = bstr(Member(msg, "role"))
+	}
+	return e, nil
+}
+
+// Member returns the raw value of the last member named key of the object
+// obj (JSON.parse keeps the last of duplicate keys), or nil.
+func Member(obj []byte, key string) []byte {
+	var out []byte
+	_ = jscan.Members(obj, func(k, v []byte) bool {
+		if jscan.KeyIs(k, key) {
+			out = v
+		}
+		return true
+	})
+	return out
+}
+
+// Field returns the raw value of a top-level field of the entry, or nil.
+func (e *Entry) Field(key string) []byte {
+	if !e.Object {
+		return nil
+	}
+	return Member(e.Raw, key)
+}
+
+// StringField returns a top-level string field and whether it is a string.
+func (e *Entry) StringField(key string) (string, bool) { return bstr(e.Field(key)) }
+
+// MessageField returns the raw value of a member of the entry's message.
+func (e *Entry) MessageField(key string) []byte {
+	if e.Message == nil {
+		return nil
+	}
+	return Member(e.Message, key)
+}
+
+// String returns the value of a raw JSON string, or "" for anything else.
+func String(raw []byte) string {
+	s, _ := bstr(raw)
+	return s
+}

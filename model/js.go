@@ -1,0 +1,474 @@
+package model
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"skein/model/jscan"
+)
+
+// DateMs is JavaScript's new Date(s).getTime() for the ECMAScript date-time
+// string format (what pi writes); NaN for anything else. A date-time without
+// an offset is local time, a date alone is UTC, as in JavaScript.
+func DateMs(s string) float64 {
+	p := dateParser{s: s}
+	year, ok := p.year()
+	if !ok {
+		return math.NaN()
+	}
+	month, day := 1, 1
+	if p.eat('-') {
+		if month, ok = p.digits(2); !ok || month < 1 || month > 12 {
+			return math.NaN()
+		}
+		if p.eat('-') {
+			if day, ok = p.digits(2); !ok || day < 1 || day > daysIn(year, month) {
+				return math.NaN()
+			}
+		}
+	}
+	if p.done() {
+		return float64(time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC).UnixMilli())
+	}
+	if !p.eat('T') && !p.eat('t') {
+		return math.NaN()
+	}
+	hour, ok1 := p.digits(2)
+	colon := p.eat(':')
+	min, ok2 := p.digits(2)
+	if !ok1 || !colon || !ok2 || min > 59 || hour > 24 {
+		return math.NaN()
+	}
+	sec, ms := 0, 0
+	if p.eat(':') {
+		if sec, ok = p.digits(2); !ok || sec > 59 {
+			return math.NaN()
+		}
+		if p.eat('.') || p.eat(',') {
+			start := p.i
+			for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+				p.i++
+			}
+			frac := p.s[start:p.i]
+			if frac == "" {
+				return math.NaN()
+			}
+			frac = (frac + "00")[:3]
+			ms, _ = strconv.Atoi(frac)
+		}
+	}
+	if hour == 24 && (min != 0 || sec != 0 || ms != 0) {
+		return math.NaN()
+	}
+	loc := time.Local
+	switch {
+	case p.done():
+	case p.eat('Z') || p.eat('z'):
+		loc = time.UTC
+	case p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-'):
+		sign := 1
+		if p.s[p.i] == '-' {
+			sign = -1
+		}
+		p.i++
+		oh, ok1 := p.digits(2)
+		p.eat(':')
+		om, ok2 := p.digits(2)
+		if !ok1 || !ok2 || oh > 23 || om > 59 {
+			return math.NaN()
+		}
+		loc = time.FixedZone("", sign*(oh*3600+om*60))
+	default:
+		return math.NaN()
+	}
+	if !p.done() {
+		return math.NaN()
+	}
+	t := time.Date(year, time.Month(month), day, hour, min, sec, ms*1e6, loc)
+	return float64(t.UnixMilli())
+}
+
+type dateParser struct {
+	s string
+	i int
+}
+
+func (p *dateParser) done() bool { return p.i == len(p.s) }
+
+func (p *dateParser) eat(c byte) bool {
+	if p.i < len(p.s) && p.s[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *dateParser) digits(n int) (int, bool) {
+	if p.i+n > len(p.s) {
+		return 0, false
+	}
+	v := 0
+	for _, c := range []byte(p.s[p.i : p.i+n]) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	p.i += n
+	return v, true
+}
+
+func (p *dateParser) year() (int, bool) {
+	if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
+		neg := p.s[p.i] == '-'
+		p.i++
+		y, ok := p.digits(6)
+		if !ok || (neg && y == 0) {
+			return 0, false
+		}
+		if neg {
+			y = -y
+		}
+		return y, true
+	}
+	return p.digits(4)
+}
+
+func daysIn(year, month int) int {
+	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+// ISOFromMs formats milliseconds as JavaScript's toISOString does.
+func ISOFromMs(ms float64) (string, bool) {
+	if math.IsNaN(ms) || math.IsInf(ms, 0) || math.Abs(ms) > 8.64e15 {
+		return "", false
+	}
+	t := time.UnixMilli(int64(ms)).UTC()
+	if y := t.Year(); y < 0 || y > 9999 {
+		sign := "+"
+		if y < 0 {
+			sign, y = "-", -y
+		}
+		return sign + pad(y, 6) + t.Format("-01-02T15:04:05.000Z"), true
+	}
+	return t.Format("2006-01-02T15:04:05.000Z"), true
+}
+
+func pad(n, width int) string {
+	s := strconv.Itoa(n)
+	for len(s) < width {
+		s = "0" + s
+	}
+	return s
+}
+
+// TrimJS is JavaScript's String.prototype.trim.
+func TrimJS(s string) string { return strings.TrimFunc(s, isJSSpace) }
+
+func isJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
+
+// jsNumberValue returns the value of a raw JSON number.
+func jsNumberValue(raw []byte) (float64, bool) {
+	if len(raw) == 0 || !(raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil && !math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f, true
+}
+
+// FormatJSNumber is JSON.stringify of a number: JavaScript's shortest
+// round-trip form, and null for NaN and the infinities.
+func FormatJSNumber(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "null"
+	}
+	if f == 0 {
+		return "0"
+	}
+	neg := f < 0
+	e := strconv.FormatFloat(math.Abs(f), 'e', -1, 64) // d.ddde±XX
+	mant, expStr, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	exp, _ := strconv.Atoi(expStr)
+	n := exp + 1 // position of the decimal point
+	k := len(digits)
+	var s string
+	switch {
+	case k <= n && n <= 21:
+		s = digits + strings.Repeat("0", n-k)
+	case 0 < n && n <= 21:
+		s = digits[:n] + "." + digits[n:]
+	case -6 < n && n <= 0:
+		s = "0." + strings.Repeat("0", -n) + digits
+	default:
+		s = digits[:1]
+		if k > 1 {
+			s += "." + digits[1:]
+		}
+		if n-1 >= 0 {
+			s += "e+" + strconv.Itoa(n-1)
+		} else {
+			s += "e-" + strconv.Itoa(1-n)
+		}
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+// Utf16Len is the JavaScript length of s.
+func Utf16Len(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		i += size
+	}
+	return n
+}
+
+// rawStringLen is the JavaScript length of the string a raw JSON string
+// literal decodes to, computed without decoding it; ok is false when raw is
+// not a string.
+func rawStringLen(raw []byte) (n int, ok bool) {
+	if !jscan.IsString(raw) {
+		return 0, false
+	}
+	body := raw[1 : len(raw)-1]
+	for i := 0; i < len(body); {
+		c := body[i]
+		switch {
+		case c == '\\':
+			n++
+			if i+1 < len(body) && body[i+1] == 'u' {
+				i += 6
+			} else {
+				i += 2
+			}
+		case c < utf8.RuneSelf:
+			n++
+			i++
+		default:
+			r, size := utf8.DecodeRune(body[i:])
+			if r >= 0x10000 {
+				n += 2
+			} else {
+				n++
+			}
+			i += size
+		}
+	}
+	return n, true
+}
+
+// StringifyLen is JSON.stringify(JSON.parse(raw)).length for a valid raw
+// value, computed on the bytes.
+func StringifyLen(raw []byte) int {
+	raw = raw[jscan.SkipSpace(raw, 0):]
+	if len(raw) == 0 {
+		return 0
+	}
+	switch raw[0] {
+	case '"':
+		return stringifiedStringLen(raw)
+	case 't':
+		return 4
+	case 'f':
+		return 5
+	case 'n':
+		return 4
+	case '[':
+		n, count := 2, 0
+		_ = jscan.Elements(raw, func(v []byte) bool {
+			n += StringifyLen(v)
+			count++
+			return true
+		})
+		if count > 1 {
+			n += count - 1
+		}
+		return n
+	case '{':
+		// JSON.parse keeps the last of duplicate keys.
+		type member struct{ key, val []byte }
+		var members []member
+		var index map[string]int
+		_ = jscan.Members(raw, func(k, v []byte) bool {
+			ks, _ := jscan.Unquote(k)
+			if index == nil {
+				index = map[string]int{}
+			}
+			if i, dup := index[ks]; dup {
+				members[i].val = v
+				return true
+			}
+			index[ks] = len(members)
+			members = append(members, member{k, v})
+			return true
+		})
+		n := 2
+		for i, m := range members {
+			if i > 0 {
+				n++
+			}
+			n += stringifiedStringLen(m.key) + 1 + StringifyLen(m.val)
+		}
+		return n
+	default:
+		f, _ := jsNumberValue(raw)
+		return len(FormatJSNumber(f))
+	}
+}
+
+// stringifiedStringLen is the length JSON.stringify gives the string a raw
+// literal decodes to: quotes, and escapes for quote, backslash, control
+// characters and lone surrogates.
+func stringifiedStringLen(raw []byte) int {
+	body := raw[1 : len(raw)-1]
+	n := 2
+	esc := func(u rune) int {
+		switch {
+		case u == '"' || u == '\\' || u == '\b' || u == '\f' || u == '\n' || u == '\r' || u == '\t':
+			return 2
+		case u < 0x20:
+			return 6
+		}
+		return 1
+	}
+	for i := 0; i < len(body); {
+		c := body[i]
+		switch {
+		case c == '\\':
+			if body[i+1] != 'u' {
+				u := rune(body[i+1])
+				switch u {
+				case 'b':
+					u = '\b'
+				case 'f':
+					u = '\f'
+				case 'n':
+					u = '\n'
+				case 'r':
+					u = '\r'
+				case 't':
+					u = '\t'
+				}
+				n += esc(u)
+				i += 2
+				continue
+			}
+			u := hexRune(body[i+2 : i+6])
+			i += 6
+			if utf16.IsSurrogate(u) {
+				if u < 0xDC00 && i+6 <= len(body) && body[i] == '\\' && body[i+1] == 'u' {
+					if lo := hexRune(body[i+2 : i+6]); lo >= 0xDC00 && lo <= 0xDFFF {
+						n += 2
+						i += 6
+						continue
+					}
+				}
+				n += 6 // a lone surrogate is written as \udxxx
+				continue
+			}
+			n += esc(u)
+		case c < utf8.RuneSelf:
+			n += esc(rune(c))
+			i++
+		default:
+			r, size := utf8.DecodeRune(body[i:])
+			if r >= 0x10000 {
+				n += 2
+			} else {
+				n++
+			}
+			i += size
+		}
+	}
+	return n
+}
+
+func hexRune(b []byte) rune {
+	v, _ := strconv.ParseUint(string(b), 16, 32)
+	return rune(v)
+}
+
+// compareUTF16 orders strings as JavaScript's default sort does: by UTF-16
+// code units.
+func compareUTF16(a, b string) int {
+	for a != "" && b != "" {
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if ra != rb {
+			ua, ub := utf16Units(ra), utf16Units(rb)
+			for i := 0; i < len(ua) && i < len(ub); i++ {
+				if ua[i] != ub[i] {
+					return int(ua[i]) - int(ub[i])
+				}
+			}
+			return len(ua) - len(ub)
+		}
+		a, b = a[na:], b[nb:]
+	}
+	return len(a) - len(b)
+}
+
+func utf16Units(r rune) []uint16 {
+	if r >= 0x10000 {
+		hi, lo := utf16.EncodeRune(r)
+		return []uint16{uint16(hi), uint16(lo)}
+	}
+	return []uint16{uint16(r)}
+}
+
+// AppendJSONString appends s as JSON.stringify writes a string: only quote,
+// backslash and control characters are escaped.
+func AppendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c == '\n':
+			dst = append(dst, '\\', 'n')
+		case c == '\r':
+			dst = append(dst, '\\', 'r')
+		case c == '\t':
+			dst = append(dst, '\\', 't')
+		case c == '\b':
+			dst = append(dst, '\\', 'b')
+		case c == '\f':
+			dst = append(dst, '\\', 'f')
+		case c < 0x20:
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return append(dst, '"')
+}

@@ -1,0 +1,274 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// expected is what testdata/pigen/oracle.mjs recorded from pi 0.73.1.
+type expected struct {
+	Session    bool                       `json:"session"`
+	LeafID     *string                    `json:"leafId"`
+	EntryOrder []*string                  `json:"entryOrder"`
+	Loops      []string                   `json:"loops"`
+	Tree       any                        `json:"tree"`
+	Context    *json.RawMessage           `json:"context"`
+	Contexts   map[string]json.RawMessage `json:"contexts"`
+	Tokens     map[string]float64         `json:"tokens"`
+	Plans      []struct {
+		Leaf string          `json:"leaf"`
+		Keep float64         `json:"keepRecentTokens"`
+		Plan json.RawMessage `json:"plan"`
+	} `json:"plans"`
+}
+
+func fixtureFiles(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, dir := range []string{"store", "legacy", "broken"} {
+		err := filepath.WalkDir(filepath.Join("..", "testdata", "pi", dir), func(p string, d os.DirEntry, err error) error {
+			if err == nil && strings.HasSuffix(p, ".jsonl") {
+				files = append(files, p)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(files) < 20 {
+		t.Fatalf("only %d fixtures found", len(files))
+	}
+	return files
+}
+
+func loadExpected(t *testing.T, file string) expected {
+	t.Helper()
+	rel, _ := filepath.Rel(filepath.Join("..", "testdata", "pi"), file)
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "pi", "expected", rel+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exp expected
+	if err := json.Unmarshal(data, &exp); err != nil {
+		t.Fatal(err)
+	}
+	return exp
+}
+
+// canon decodes JSON for a value-for-value comparison.
+func canon(t *testing.T, data []byte) any {
+	t.Helper()
+	var v any
+	d := json.NewDecoder(bytes.NewReader(data))
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("decode %.200s: %v", data, err)
+	}
+	return v
+}
+
+// mapIDs rewrites pi's ids to skein's where they differ (pi draws random ids
+// when it migrates a v1 file).
+func mapIDs(v any, ids map[string]string) any {
+	switch x := v.(type) {
+	case string:
+		if m, ok := ids[x]; ok {
+			return m
+		}
+		return x
+	case []any:
+		for i := range x {
+			x[i] = mapIDs(x[i], ids)
+		}
+	case map[string]any:
+		for k, val := range x {
+			x[k] = mapIDs(val, ids)
+		}
+	}
+	return v
+}
+
+// dropUndefinedIDs turns pi's tree nodes without an id (lines that are not
+// entry objects) into the nulls skein writes.
+func nullMissing(v any) any {
+	switch x := v.(type) {
+	case []any:
+		for i := range x {
+			x[i] = nullMissing(x[i])
+		}
+	case map[string]any:
+		for _, k := range []string{"id", "type"} {
+			if _, ok := x[k]; !ok {
+				if _, isNode := x["children"]; isNode {
+					x[k] = nil
+				}
+			}
+		}
+		for k, val := range x {
+			x[k] = nullMissing(val)
+		}
+	}
+	return v
+}
+
+func TestAgainstReference(t *testing.T) {
+	for _, file := range fixtureFiles(t) {
+		t.Run(strings.TrimPrefix(file, "../testdata/pi/"), func(t *testing.T) {
+			exp := loadExpected(t, file)
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Parse(data)
+			var notSession *NotSessionError
+			if !exp.Session {
+				if !errors.As(err, &notSession) {
+					t.Fatalf("pi says not a session; Parse err = %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if len(exp.EntryOrder) != len(s.Entries) {
+				t.Fatalf("%d entries, pi has %d", len(s.Entries), len(exp.EntryOrder))
+			}
+			ids := map[string]string{}
+			for i, id := range exp.EntryOrder {
+				if id != nil && *id != s.Entries[i].ID {
+					ids[*id] = s.Entries[i].ID
+				}
+			}
+			looping := map[string]bool{}
+			for _, id := range exp.Loops {
+				looping[id] = true
+			}
+			// Tree.
+			var tree bytes.Buffer
+			if err := s.WriteTreeJSON(&tree); err != nil {
+				t.Fatal(err)
+			}
+			if len(exp.Loops) == 0 {
+				want := nullMissing(mapIDs(exp.Tree, ids))
+				if got := canon(t, tree.Bytes()); !reflect.DeepEqual(got, want) {
+					t.Errorf("tree differs\n got %s\nwant %s", tree.Bytes(), mustJSON(want))
+				}
+			} else if !json.Valid(tree.Bytes()) {
+				t.Errorf("tree of a looping file is not JSON")
+			}
+			// Leaf.
+			if exp.LeafID != nil && ids[*exp.LeafID] == "" && s.Entries[s.Leaf()].ID != *exp.LeafID {
+				t.Errorf("leaf %s, pi %s", s.Entries[s.Leaf()].ID, *exp.LeafID)
+			}
+			// Contexts.
+			checkContext := func(name string, leaf int, want json.RawMessage) {
+				t.Helper()
+				ctx := s.BuildContext(leaf)
+				var buf bytes.Buffer
+				if err := s.WriteContextJSON(&buf, ctx); err != nil {
+					t.Fatal(err)
+				}
+				got := canon(t, buf.Bytes()).(map[string]any)
+				entryIDs := got["entryIds"].([]any)
+				delete(got, "entryIds")
+				w := mapIDs(canon(t, want), ids)
+				if !reflect.DeepEqual(got, w) {
+					t.Errorf("context at %s differs\n got %.3000s\nwant %.3000s", name, buf.Bytes(), mustJSON(w))
+				}
+				// entryIds: each message comes from the entry named beside it.
+				msgs := got["messages"].([]any)
+				if len(entryIDs) != len(msgs) {
+					t.Fatalf("%d entryIds for %d messages", len(entryIDs), len(msgs))
+				}
+				for k, m := range ctx.Messages {
+					if entryIDs[k] != s.Entries[m.Entry].ID {
+						t.Errorf("entryIds[%d] = %v, want %s", k, entryIDs[k], s.Entries[m.Entry].ID)
+					}
+				}
+			}
+			if exp.Context != nil {
+				checkContext("leaf", s.Leaf(), *exp.Context)
+			}
+			for id, want := range exp.Contexts {
+				if id == "undefined" { // pi's key for an entry without an id
+					continue
+				}
+				sid := id
+				if m, ok := ids[id]; ok {
+					sid = m
+				}
+				i, ok := s.Index(sid)
+				if !ok {
+					t.Fatalf("no entry %s", sid)
+				}
+				checkContext(sid, i, want)
+			}
+			// Token estimates.
+			for id, want := range exp.Tokens {
+				sid := id
+				if m, ok := ids[id]; ok {
+					sid = m
+				}
+				i, _ := s.Index(sid)
+				if got := s.Entries[i].Tokens(); float64(got) != want {
+					t.Errorf("tokens of %s = %d, pi %v", sid, got, want)
+				}
+			}
+			// Plans.
+			for _, p := range exp.Plans {
+				sid := p.Leaf
+				if m, ok := ids[sid]; ok {
+					sid = m
+				}
+				i, _ := s.Index(sid)
+				got := canon(t, PlanJSON(s.PlanCompaction(i, p.Keep)))
+				want := mapIDs(canon(t, p.Plan), ids)
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("plan at %s keep %v\n got %s\nwant %s", sid, p.Keep, PlanJSON(s.PlanCompaction(i, p.Keep)), mustJSON(want))
+				}
+			}
+		})
+	}
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+func TestDiagnosticsOfBrokenFiles(t *testing.T) {
+	cases := map[string][]string{
+		"garbage.jsonl":   {"malformed JSON", "not an entry object", "entry has no id"},
+		"truncated.jsonl": {"partial last line"},
+		"orphans.jsonl":   {"unknown parent", "its own parent", "duplicate id", "label of missing entry"},
+		"cycle.jsonl":     {"parent cycle"},
+	}
+	for name, wants := range cases {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "pi", "broken", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Parse(data)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var all []string
+		for _, d := range s.Diagnostics {
+			all = append(all, d.String())
+		}
+		sort.Strings(all)
+		joined := strings.Join(all, "\n")
+		for _, w := range wants {
+			if !strings.Contains(joined, w) {
+				t.Errorf("%s: no diagnostic %q in\n%s", name, w, joined)
+			}
+		}
+	}
+}

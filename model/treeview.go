@@ -1,0 +1,498 @@
+package model
+
+import (
+	"strings"
+
+	"skein/model/jscan"
+)
+
+// TreeFilter is one of the filters of pi's /tree view.
+type TreeFilter int
+
+const (
+	FilterDefault  TreeFilter = iota // hides settings and bookkeeping entries
+	FilterNoTools                    // default minus tool results
+	FilterUserOnly                   // user messages only
+	FilterLabeled                    // labeled entries only
+	FilterAll                        // everything
+)
+
+var filterNames = [...]string{"default", "no-tools", "user-only", "labeled-only", "all"}
+
+func (f TreeFilter) String() string { return filterNames[f] }
+
+// ParseTreeFilter reads a filter name.
+func ParseTreeFilter(s string) (TreeFilter, bool) {
+	for i, n := range filterNames {
+		if n == s {
+			return TreeFilter(i), true
+		}
+	}
+	return 0, false
+}
+
+// TreeRow is one visible line of pi's /tree view.
+type TreeRow struct {
+	Entry        int
+	Indent       int
+	ShowConn     bool
+	IsLast       bool
+	Gutters      []Gutter
+	VirtualChild bool
+	OnActivePath bool
+	Foldable     bool
+	Folded       bool
+}
+
+// Gutter is a vertical line drawn at a level for a branch still open above.
+type Gutter struct {
+	Position int
+	Show     bool
+}
+
+// TreeView lays the entry tree out as pi's /tree selector does: the branch
+// with the active leaf first, single-child chains flat, branch points
+// indented, with filters and folding.
+type TreeView struct {
+	s             *Session
+	Leaf          int
+	Filter        TreeFilter
+	Folded        map[int]bool
+	Rows          []TreeRow
+	MultipleRoots bool
+	all           []int // every entry in pre-order, active branch first
+	active        map[int]bool
+	visParent     map[int]int
+	visChildren   map[int][]int
+	toolCalls     map[string]toolCallInfo
+}
+
+type toolCallInfo struct {
+	name string
+	args []byte
+}
+
+// NewTreeView lays out the tree with the given active leaf.
+func (s *Session) NewTreeView(leaf int, filter TreeFilter) *TreeView {
+	v := &TreeView{s: s, Leaf: leaf, Filter: filter, Folded: map[int]bool{}}
+	v.flatten()
+	v.Apply()
+	return v
+}
+
+func (v *TreeView) flatten() {
+	s := v.s
+	v.active = map[int]bool{}
+	for i := v.Leaf; i >= 0; i = s.parent[i] {
+		v.active[i] = true
+	}
+	// containsActive: a node is on the active path exactly when its subtree
+	// holds the leaf.
+	ordered := func(nodes []int) []int {
+		out := make([]int, 0, len(nodes))
+		for _, n := range nodes {
+			if v.active[n] {
+				out = append(out, n)
+			}
+		}
+		for _, n := range nodes {
+			if !v.active[n] {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	v.all = v.all[:0]
+	stack := []int{}
+	roots := ordered(s.roots)
+	for k := len(roots) - 1; k >= 0; k-- {
+		stack = append(stack, roots[k])
+	}
+	v.toolCalls = map[string]toolCallInfo{}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		v.all = append(v.all, n)
+		if e := &s.Entries[n]; e.Type == TypeMessage && e.Role == RoleAssistant {
+			_ = jscan.Elements(Member(e.Message, "content"), func(b []byte) bool {
+				if String(Member(b, "type")) == "toolCall" {
+					v.toolCalls[String(Member(b, "id"))] = toolCallInfo{String(Member(b, "name")), Member(b, "arguments")}
+				}
+				return true
+			})
+		}
+		ch := ordered(s.children[n])
+		for k := len(ch) - 1; k >= 0; k-- {
+			stack = append(stack, ch[k])
+		}
+	}
+}
+
+// Apply recomputes the visible rows after a change of filter or folds.
+func (v *TreeView) Apply() {
+	s := v.s
+	visible := make([]int, 0, len(v.all))
+	for _, n := range v.all {
+		if v.passes(n) {
+			visible = append(visible, n)
+		}
+	}
+	if len(v.Folded) > 0 {
+		skip := map[int]bool{}
+		for _, n := range v.all {
+			if p := s.parent[n]; p >= 0 && (v.Folded[p] || skip[p]) {
+				skip[n] = true
+			}
+		}
+		kept := visible[:0]
+		for _, n := range visible {
+			if !skip[n] {
+				kept = append(kept, n)
+			}
+		}
+		visible = kept
+	}
+	isVisible := make(map[int]bool, len(visible))
+	for _, n := range visible {
+		isVisible[n] = true
+	}
+	v.visParent = make(map[int]int, len(visible))
+	v.visChildren = map[int][]int{-1: nil}
+	for _, n := range visible {
+		a := s.parent[n]
+		for a >= 0 && !isVisible[a] {
+			a = s.parent[a]
+		}
+		v.visParent[n] = a
+		v.visChildren[a] = append(v.visChildren[a], n)
+	}
+	rootsVis := v.visChildren[-1]
+	v.MultipleRoots = len(rootsVis) > 1
+	v.Rows = v.Rows[:0]
+	type item struct {
+		n                          int
+		indent                     int
+		justBranched, conn, isLast bool
+		gutters                    []Gutter
+		virtual                    bool
+	}
+	var stack []item
+	for k := len(rootsVis) - 1; k >= 0; k-- {
+		stack = append(stack, item{rootsVis[k], b2i(v.MultipleRoots), v.MultipleRoots, v.MultipleRoots, k == len(rootsVis)-1, nil, v.MultipleRoots})
+	}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		v.Rows = append(v.Rows, TreeRow{Entry: it.n, Indent: it.indent, ShowConn: it.conn, IsLast: it.isLast,
+			Gutters: it.gutters, VirtualChild: it.virtual, OnActivePath: v.active[it.n], Folded: v.Folded[it.n],
+			Foldable: v.isFoldable(it.n)})
+		children := v.visChildren[it.n]
+		multi := len(children) > 1
+		childIndent := it.indent
+		if multi || (it.justBranched && it.indent > 0) {
+			childIndent = it.indent + 1
+		}
+		gutters := it.gutters
+		if it.conn && !it.virtual {
+			display := it.indent
+			if v.MultipleRoots {
+				display = max(0, it.indent-1)
+			}
+			gutters = append(append([]Gutter(nil), it.gutters...), Gutter{max(0, display-1), !it.isLast})
+		}
+		for k := len(children) - 1; k >= 0; k-- {
+			stack = append(stack, item{children[k], childIndent, multi, multi, k == len(children)-1, gutters, false})
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (v *TreeView) isFoldable(n int) bool {
+	if len(v.visChildren[n]) == 0 {
+		return false
+	}
+	p := v.visParent[n]
+	if p < 0 {
+		return true
+	}
+	return len(v.visChildren[p]) > 1
+}
+
+func (v *TreeView) passes(n int) bool {
+	e := &v.s.Entries[n]
+	if e.Type == TypeMessage && e.Role == RoleAssistant && n != v.Leaf {
+		stop := String(e.MessageField("stopReason"))
+		errOrAborted := stop != "" && stop != "stop" && stop != "toolUse"
+		if !hasTextContent(e.MessageField("content")) && !errOrAborted {
+			return false
+		}
+	}
+	settings := e.Type == TypeLabel || e.Type == TypeCustom || e.Type == TypeModelChange ||
+		e.Type == TypeThinkingLevelChange || e.Type == TypeSessionInfo
+	switch v.Filter {
+	case FilterUserOnly:
+		return e.Type == TypeMessage && e.Role == RoleUser
+	case FilterNoTools:
+		return !settings && !(e.Type == TypeMessage && e.Role == RoleToolResult)
+	case FilterLabeled:
+		_, ok := v.s.labels[n]
+		return ok
+	case FilterAll:
+		return true
+	}
+	return !settings
+}
+
+func hasTextContent(content []byte) bool {
+	if s, ok := bstr(content); ok {
+		return TrimJS(s) != ""
+	}
+	found := false
+	_ = jscan.Elements(content, func(b []byte) bool {
+		if String(Member(b, "type")) == "text" && TrimJS(String(Member(b, "text"))) != "" {
+			found = true
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// Prefix draws a row's branch glyphs as pi does (three columns a level).
+func (v *TreeView) Prefix(r TreeRow) string {
+	display := r.Indent
+	if v.MultipleRoots {
+		display = max(0, r.Indent-1)
+	}
+	conn := r.ShowConn && !r.VirtualChild
+	connPos := -1
+	if conn {
+		connPos = display - 1
+	}
+	var b strings.Builder
+	for i := 0; i < display*3; i++ {
+		level, pos := i/3, i%3
+		var g *Gutter
+		for k := range r.Gutters {
+			if r.Gutters[k].Position == level {
+				g = &r.Gutters[k]
+				break
+			}
+		}
+		switch {
+		case g != nil:
+			if pos == 0 && g.Show {
+				b.WriteString("│")
+			} else {
+				b.WriteByte(' ')
+			}
+		case conn && level == connPos:
+			switch pos {
+			case 0:
+				if r.IsLast {
+					b.WriteString("└")
+				} else {
+					b.WriteString("├")
+				}
+			case 1:
+				switch {
+				case r.Folded:
+					b.WriteString("⊞")
+				case r.Foldable:
+					b.WriteString("⊟")
+				default:
+					b.WriteString("─")
+				}
+			default:
+				b.WriteByte(' ')
+			}
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// Part is a piece of a row's text with the role it plays, for styling.
+type Part struct {
+	Text string
+	Role string // "user", "assistant", "muted", "dim", "error", "custom", "compaction", "warning", "label", "marker"
+}
+
+// RowParts is the text pi's /tree shows for an entry after the prefix: the
+// active-path marker, the label and the entry's one-line preview.
+func (v *TreeView) RowParts(r TreeRow, home string) []Part {
+	var parts []Part
+	if r.Folded && !(r.ShowConn && !r.VirtualChild) {
+		parts = append(parts, Part{"⊞ ", "marker"})
+	}
+	if r.OnActivePath {
+		parts = append(parts, Part{"• ", "marker"})
+	}
+	if l, ok := v.s.labels[r.Entry]; ok {
+		parts = append(parts, Part{"[" + l + "] ", "warning"})
+	}
+	return append(parts, v.EntryText(r.Entry, home)...)
+}
+
+// EntryText is pi's getEntryDisplayText.
+func (v *TreeView) EntryText(n int, home string) []Part {
+	e := &v.s.Entries[n]
+	norm := func(s string) string {
+		return TrimJS(strings.NewReplacer("\n", " ", "\t", " ").Replace(s))
+	}
+	switch e.Type {
+	case TypeMessage:
+		switch e.Role {
+		case RoleUser:
+			return []Part{{"user: ", "user"}, {norm(extractContent(e.MessageField("content"))), ""}}
+		case RoleAssistant:
+			text := norm(extractContent(e.MessageField("content")))
+			switch {
+			case text != "":
+				return []Part{{"assistant: ", "assistant"}, {text, ""}}
+			case String(e.MessageField("stopReason")) == "aborted":
+				return []Part{{"assistant: ", "assistant"}, {"(aborted)", "muted"}}
+			case String(e.MessageField("errorMessage")) != "":
+				return []Part{{"assistant: ", "assistant"}, {sliceUTF16(norm(String(e.MessageField("errorMessage"))), 80), "error"}}
+			}
+			return []Part{{"assistant: ", "assistant"}, {"(no content)", "muted"}}
+		case RoleToolResult:
+			if id := String(e.MessageField("toolCallId")); id != "" {
+				if tc, ok := v.toolCalls[id]; ok {
+					return []Part{{FormatToolCall(tc.name, tc.args, home), "muted"}}
+				}
+			}
+			name := "tool"
+			if n, ok := bstr(e.MessageField("toolName")); ok {
+				name = n
+			}
+			return []Part{{"[" + name + "]", "muted"}}
+		case RoleBashExecution:
+			return []Part{{"[bash]: " + norm(String(e.MessageField("command"))), "dim"}}
+		}
+		return []Part{{"[" + e.Role + "]", "dim"}}
+	case TypeCustomMessage:
+		content := e.Field("content")
+		text, ok := bstr(content)
+		if !ok {
+			text = joinText(content, "")
+		}
+		ct, _ := e.StringField("customType")
+		return []Part{{"[" + ct + "]: ", "custom"}, {norm(text), ""}}
+	case TypeCompaction:
+		tb, _ := jsNumberValue(e.Field("tokensBefore"))
+		return []Part{{"[compaction: " + FormatJSNumber(jsRound(tb/1000)) + "k tokens]", "compaction"}}
+	case TypeBranchSummary:
+		sum, _ := e.StringField("summary")
+		return []Part{{"[branch summary]: ", "warning"}, {norm(sum), ""}}
+	case TypeModelChange:
+		m, _ := e.StringField("modelId")
+		return []Part{{"[model: " + m + "]", "dim"}}
+	case TypeThinkingLevelChange:
+		t, _ := e.StringField("thinkingLevel")
+		return []Part{{"[thinking: " + t + "]", "dim"}}
+	case TypeCustom:
+		ct, _ := e.StringField("customType")
+		return []Part{{"[custom: " + ct + "]", "dim"}}
+	case TypeLabel:
+		l, ok := e.StringField("label")
+		if !ok {
+			l = "(cleared)"
+		}
+		return []Part{{"[label: " + l + "]", "dim"}}
+	case TypeSessionInfo:
+		if n, _ := e.StringField("name"); n != "" {
+			return []Part{{"[title: " + n + "]", "dim"}}
+		}
+		return []Part{{"[title: empty]", "dim"}}
+	}
+	return nil
+}
+
+func jsRound(f float64) float64 {
+	if f != f {
+		return f
+	}
+	r := float64(int64(f))
+	if f-r >= 0.5 {
+		r++
+	} else if f < 0 && r-f > 0.5 {
+		r--
+	}
+	return r
+}
+
+// extractContent is pi's tree preview text: a string's first 200 UTF-16
+// units, or text blocks concatenated until 200.
+func extractContent(content []byte) string {
+	if s, ok := bstr(content); ok {
+		return sliceUTF16(s, 200)
+	}
+	var b strings.Builder
+	n := 0
+	_ = jscan.Elements(content, func(blk []byte) bool {
+		if String(Member(blk, "type")) == "text" {
+			t := String(Member(blk, "text"))
+			b.WriteString(t)
+			n += Utf16Len(t)
+			if n >= 200 {
+				return false
+			}
+		}
+		return true
+	})
+	if n >= 200 {
+		return sliceUTF16(b.String(), 200)
+	}
+	return b.String()
+}
+
+// joinText joins the text blocks of a content array with sep.
+func joinText(content []byte, sep string) string {
+	var parts []string
+	_ = jscan.Elements(content, func(blk []byte) bool {
+		if String(Member(blk, "type")) == "text" {
+			parts = append(parts, String(Member(blk, "text")))
+		}
+		return true
+	})
+	return strings.Join(parts, sep)
+}
+
+// sliceUTF16 is JavaScript's s.slice(0, n).
+func sliceUTF16(s string, n int) string {
+	units := 0
+	for i, r := range s {
+		w := 1
+		if r >= 0x10000 {
+			w = 2
+		}
+		if units+w > n {
+			return s[:i]
+		}
+		units += w
+	}
+	return s
+}
+
+// Text renders the view as plain text lines, as pi's /tree draws them
+// without colour and cursor.
+func (v *TreeView) Text(home string) []string {
+	lines := make([]string, 0, len(v.Rows))
+	for _, r := range v.Rows {
+		var b strings.Builder
+		b.WriteString(v.Prefix(r))
+		for _, p := range v.RowParts(r, home) {
+			b.WriteString(p.Text)
+		}
+		lines = append(lines, b.String())
+	}
+	return lines
+}
