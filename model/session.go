@@ -14,7 +14,8 @@ type Header struct {
 	ID            string
 	Cwd           string
 	Timestamp     string
-	ParentSession string // parentSession, or a v1 file's branchedFrom
+	ParentSession string // parentSession
+	BranchedFrom  string // a v1 header's branchedFrom, which pi ignores
 	Version       int    // 1 when absent
 }
 
@@ -121,11 +122,8 @@ func isBlank(b []byte) bool {
 func parseHeader(e *Entry) Header {
 	h := Header{Line: e.Line, Raw: e.Raw, ID: e.ID, Timestamp: e.Timestamp, Version: 1}
 	h.Cwd, _ = e.StringField("cwd")
-	if ps, ok := e.StringField("parentSession"); ok {
-		h.ParentSession = ps
-	} else if bf, ok := e.StringField("branchedFrom"); ok {
-		h.ParentSession = bf
-	}
+	h.ParentSession, _ = e.StringField("parentSession")
+	h.BranchedFrom, _ = e.StringField("branchedFrom")
 	if v, ok := jsNumberValue(e.Field("version")); ok {
 		h.Version = int(v)
 	}

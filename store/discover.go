@@ -1,0 +1,150 @@
+// Package store is skein's disk: where sessions live, what format a file is,
+// reading pi sessions and listing them fast. It knows nothing of the UI.
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// Env is what discovery reads from the environment; tests fill it in.
+type Env struct {
+	Home           string
+	PiAgentDir     string // PI_CODING_AGENT_DIR
+	PiSessionDir   string // PI_CODING_AGENT_SESSION_DIR
+	WorkingDirPath string
+}
+
+// OSEnv reads the process environment.
+func OSEnv() Env {
+	home, _ := os.UserHomeDir()
+	wd, _ := os.Getwd()
+	return Env{
+		Home:           home,
+		PiAgentDir:     os.Getenv("PI_CODING_AGENT_DIR"),
+		PiSessionDir:   os.Getenv("PI_CODING_AGENT_SESSION_DIR"),
+		WorkingDirPath: wd,
+	}
+}
+
+// expand resolves ~ and relative paths the way pi's settings do.
+func (e Env) expand(p, base string) string {
+	switch {
+	case p == "~":
+		return e.Home
+	case strings.HasPrefix(p, "~/"):
+		return filepath.Join(e.Home, p[2:])
+	case !filepath.IsAbs(p):
+		return filepath.Join(base, p)
+	}
+	return p
+}
+
+func (e Env) agentDir() string {
+	if e.PiAgentDir != "" {
+		return e.expand(e.PiAgentDir, e.WorkingDirPath)
+	}
+	return filepath.Join(e.Home, ".pi", "agent")
+}
+
+// PiSessionRoot is where pi keeps sessions: $PI_CODING_AGENT_SESSION_DIR,
+// else sessionDir in the agent dir's settings.json, else <agent dir>/sessions.
+func (e Env) PiSessionRoot() string {
+	if e.PiSessionDir != "" {
+		return e.expand(e.PiSessionDir, e.WorkingDirPath)
+	}
+	agent := e.agentDir()
+	if data, err := os.ReadFile(filepath.Join(agent, "settings.json")); err == nil {
+		var settings struct {
+			SessionDir string `json:"sessionDir"`
+		}
+		if json.Unmarshal(data, &settings) == nil && settings.SessionDir != "" {
+			return e.expand(settings.SessionDir, e.WorkingDirPath)
+		}
+	}
+	return filepath.Join(agent, "sessions")
+}
+
+// DefaultRoots are the folders searched when no path is named.
+func (e Env) DefaultRoots() []string { return []string{e.PiSessionRoot()} }
+
+// Discover returns the session files (*.jsonl) under the roots: files named
+// directly are taken as they are, folders are searched recursively, and a
+// folder reached twice through symbolic links is searched once. Roots that do
+// not exist are skipped; other errors are returned with the files found.
+func Discover(roots []string) ([]string, error) {
+	var files []string
+	seenDirs := map[[2]uint64]bool{}
+	seenFiles := map[string]bool{}
+	var errs []error
+	add := func(p string) {
+		if !seenFiles[p] {
+			seenFiles[p] = true
+			files = append(files, p)
+		}
+	}
+	var walk func(dir string)
+	walk = func(dir string) {
+		info, err := os.Stat(dir)
+		if err != nil {
+			errs = append(errs, err)
+			return
+		}
+		if key, ok := inode(info); ok {
+			if seenDirs[key] {
+				return
+			}
+			seenDirs[key] = true
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			errs = append(errs, err)
+			return
+		}
+		for _, de := range entries {
+			p := filepath.Join(dir, de.Name())
+			mode := de.Type()
+			if mode&fs.ModeSymlink != 0 {
+				fi, err := os.Stat(p)
+				if err != nil {
+					continue // a dangling link
+				}
+				mode = fi.Mode().Type()
+			}
+			switch {
+			case mode.IsDir():
+				walk(p)
+			case mode.IsRegular() && strings.HasSuffix(de.Name(), ".jsonl"):
+				add(p)
+			}
+		}
+	}
+	for _, root := range roots {
+		info, err := os.Stat(root)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			errs = append(errs, err)
+		case err != nil:
+			errs = append(errs, err)
+		case info.IsDir():
+			walk(root)
+		default:
+			add(root)
+		}
+	}
+	sort.Strings(files)
+	return files, errors.Join(errs...)
+}
+
+func inode(info fs.FileInfo) ([2]uint64, bool) {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return [2]uint64{uint64(st.Dev), st.Ino}, true
+	}
+	return [2]uint64{}, false
+}

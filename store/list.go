@@ -1,0 +1,110 @@
+package store
+
+import (
+	"errors"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"skein/store/pi"
+)
+
+// Problem is a file that could not be listed.
+type Problem struct {
+	Path string
+	Err  error
+}
+
+// List reads the pi session records of files, in parallel, newest first.
+// Files that are not pi sessions are left out and returned as problems.
+// progress, when not nil, is called from the workers as files are done.
+func List(files []string, progress func(done, total int)) ([]pi.Info, []Problem) {
+	type result struct {
+		info pi.Info
+		err  error
+	}
+	results := make([]result, len(files))
+	var next, done atomic.Int64
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(files)))
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []byte
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(files) {
+					return
+				}
+				var info pi.Info
+				var err error
+				buf, info, err = scanFile(files[i], buf)
+				info.Path = files[i]
+				results[i] = result{info, err}
+				if progress != nil {
+					progress(int(done.Add(1)), len(files))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var infos []pi.Info
+	var problems []Problem
+	for i, r := range results {
+		if r.err != nil {
+			problems = append(problems, Problem{files[i], r.err})
+			continue
+		}
+		infos = append(infos, r.info)
+	}
+	SortNewestFirst(infos)
+	return infos, problems
+}
+
+// SortNewestFirst orders by modified time, newest first, then by path.
+func SortNewestFirst(infos []pi.Info) {
+	sort.SliceStable(infos, func(a, b int) bool {
+		if infos[a].Modified != infos[b].Modified {
+			return infos[a].Modified > infos[b].Modified
+		}
+		return infos[a].Path < infos[b].Path
+	})
+}
+
+// scanFile reads a file into buf (grown as needed and returned for reuse)
+// and scans it.
+func scanFile(path string, buf []byte) ([]byte, pi.Info, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return buf, pi.Info{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return buf, pi.Info{}, err
+	}
+	size := int(st.Size()) + 1
+	if cap(buf) < size {
+		buf = make([]byte, 0, size+size/4)
+	}
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) || (err == nil && n == 0) {
+			break
+		}
+		if err != nil {
+			return buf, pi.Info{}, err
+		}
+	}
+	info, err := pi.ScanInfo(buf, float64(st.ModTime().UnixMilli()))
+	return buf, info, err
+}

@@ -1,0 +1,137 @@
+package store
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestListAgainstReference compares List with pi's SessionManager.list, as
+// testdata/pigen/oracle.mjs recorded it for every fixture folder.
+func TestListAgainstReference(t *testing.T) {
+	base := filepath.Join("..", "testdata", "pi")
+	lists, _ := filepath.Glob(filepath.Join(base, "expected", "*", "list.json"))
+	more, _ := filepath.Glob(filepath.Join(base, "expected", "*", "*", "list.json"))
+	lists = append(lists, more...)
+	if len(lists) < 5 {
+		t.Fatalf("only %d expected lists", len(lists))
+	}
+	for _, exp := range lists {
+		rel, _ := filepath.Rel(filepath.Join(base, "expected"), filepath.Dir(exp))
+		t.Run(rel, func(t *testing.T) {
+			dir := filepath.Join(base, rel)
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var files []string
+			for _, e := range entries {
+				if strings.HasSuffix(e.Name(), ".jsonl") {
+					files = append(files, filepath.Join(dir, e.Name()))
+				}
+			}
+			infos, _ := List(files, nil)
+			var got []map[string]any
+			for _, info := range infos {
+				info.Path, _ = filepath.Rel(base, info.Path)
+				var m map[string]any
+				if err := json.Unmarshal(info.AppendJSON(nil), &m); err != nil {
+					t.Fatal(err)
+				}
+				if m["format"] != "pi" {
+					t.Errorf("format %v", m["format"])
+				}
+				delete(m, "format")
+				got = append(got, m)
+			}
+			data, _ := os.ReadFile(exp)
+			var want []map[string]any
+			if err := json.Unmarshal(data, &want); err != nil {
+				t.Fatal(err)
+			}
+			if len(want) == 0 {
+				want = nil
+			}
+			if !reflect.DeepEqual(got, want) {
+				g, _ := json.MarshalIndent(got, "", " ")
+				t.Errorf("list differs\n got %s\nwant %s", g, data)
+			}
+		})
+	}
+}
+
+func TestDiscoverFollowsLinksOnce(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(sub, "s.jsonl"), []byte("{}\n"), 0o644)
+	os.WriteFile(filepath.Join(sub, "notes.txt"), []byte("x"), 0o644)
+	// A loop back to the root, and a second way into b.
+	os.Symlink(root, filepath.Join(sub, "loop"))
+	os.Symlink(sub, filepath.Join(root, "again"))
+	os.Symlink(filepath.Join(root, "missing"), filepath.Join(root, "dangling"))
+	files, err := Discover([]string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || !strings.HasSuffix(files[0], "s.jsonl") {
+		t.Errorf("files = %v", files)
+	}
+}
+
+func TestPiSessionRoot(t *testing.T) {
+	home := t.TempDir()
+	env := Env{Home: home, WorkingDirPath: "/work"}
+	if got, want := env.PiSessionRoot(), filepath.Join(home, ".pi", "agent", "sessions"); got != want {
+		t.Errorf("default = %s, want %s", got, want)
+	}
+	env.PiAgentDir = filepath.Join(home, "agent")
+	if got, want := env.PiSessionRoot(), filepath.Join(home, "agent", "sessions"); got != want {
+		t.Errorf("agent dir = %s, want %s", got, want)
+	}
+	os.MkdirAll(env.PiAgentDir, 0o755)
+	os.WriteFile(filepath.Join(env.PiAgentDir, "settings.json"), []byte(`{"sessionDir":"~/elsewhere"}`), 0o644)
+	if got, want := env.PiSessionRoot(), filepath.Join(home, "elsewhere"); got != want {
+		t.Errorf("settings = %s, want %s", got, want)
+	}
+	os.WriteFile(filepath.Join(env.PiAgentDir, "settings.json"), []byte(`{"sessionDir":"rel/dir"}`), 0o644)
+	if got, want := env.PiSessionRoot(), "/work/rel/dir"; got != want {
+		t.Errorf("relative settings = %s, want %s", got, want)
+	}
+	env.PiSessionDir = "/explicit"
+	if got := env.PiSessionRoot(); got != "/explicit" {
+		t.Errorf("env = %s", got)
+	}
+}
+
+func TestDetect(t *testing.T) {
+	cases := map[string]Format{
+		`{"type":"session","version":3,"id":"x","cwd":"/"}`:            FormatPi,
+		"\ufeff\n  \n" + `{"type":"session","id":"x"}`:                 FormatPi,
+		`{"type":"meta","id":"x"}`:                                     FormatDhara,
+		`{"timestamp":"t","type":"session_meta","payload":{}}`:         FormatCodex,
+		`{"id":"x","timestamp":"t"}`:                                   FormatCodex,
+		`{"parentUuid":null,"uuid":"u","sessionId":"s","type":"user"}`: FormatClaude,
+		`{"hello":"world"}`:                                            FormatUnknown,
+		"garbage\n" + `{"type":"session","id":"x"}`:                    FormatPi,
+	}
+	for in, want := range cases {
+		if got := Detect([]byte(in)); got != want {
+			t.Errorf("Detect(%.40q) = %q, want %q", in, got, want)
+		}
+	}
+	for _, f := range []string{"claude/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl", "codex/rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "shared", "samples", f))
+		if err != nil {
+			t.Skip("shared samples not present")
+		}
+		if got := Detect(data); string(got) != strings.Split(f, "/")[0] {
+			t.Errorf("%s detected as %q", f, got)
+		}
+	}
+}

@@ -1,0 +1,253 @@
+// Package pi reads pi session files: whole, into a model.Session, or
+// scanned for the few fields a listing needs.
+package pi
+
+import (
+	"bytes"
+	"math"
+	"strconv"
+	"strings"
+
+	"skein/model"
+	"skein/model/jscan"
+)
+
+// Info is a session as pi's SessionManager.list describes it.
+type Info struct {
+	Path          string
+	ID            string
+	Cwd           string
+	Name          string // "" when none or cleared
+	ParentSession string
+	HasParent     bool
+	Created       float64 // ms, NaN when the header timestamp is invalid
+	Modified      float64 // ms
+	MessageCount  int
+	FirstMessage  string
+	// Models and Branches are extras for the TUI, not part of pi's record.
+	Entries int
+}
+
+// NotSession says a file is not a pi session.
+type NotSession struct{ Reason string }
+
+func (e *NotSession) Error() string { return "not a pi session: " + e.Reason }
+
+// ScanInfo computes a file's Info from its bytes, as pi's buildSessionInfo
+// does, decoding only what the record needs. mtimeMs is the file's
+// modification time, used when no message or header gives a time.
+func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
+	var info Info
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	header := false
+	lastActivity := math.NaN()
+	headerTime := math.NaN()
+	for len(data) > 0 {
+		var line []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			line, data = data, nil
+		}
+		if len(line) == 0 || len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if !header {
+			ok, err := scanHeader(line, &info)
+			if err != nil {
+				continue // pi skips a first line that does not parse
+			}
+			if !ok {
+				return info, &NotSession{"the first entry is not a session header"}
+			}
+			header = true
+			headerTime = model.DateMs(headerTimestamp(line))
+			info.Created = headerTime
+			continue
+		}
+		var typ, entryTS string
+		var msg, name []byte
+		err := jscan.Members(line, func(k, v []byte) bool {
+			switch {
+			case jscan.KeyIs(k, "type"):
+				typ = model.String(v)
+			case jscan.KeyIs(k, "message"):
+				msg = v
+			case jscan.KeyIs(k, "name"):
+				name = v
+			case jscan.KeyIs(k, "timestamp"):
+				entryTS = model.String(v)
+			}
+			return true
+		})
+		if err != nil && err != jscan.ErrNotObject {
+			continue
+		}
+		info.Entries++
+		switch typ {
+		case model.TypeSessionInfo:
+			info.Name = strings.Clone(model.TrimJS(model.String(name)))
+		case model.TypeMessage:
+			info.MessageCount++
+			if msg == nil {
+				continue
+			}
+			var role string
+			var content, ts []byte
+			hasContent := false
+			_ = jscan.Members(msg, func(k, v []byte) bool {
+				switch {
+				case jscan.KeyIs(k, "role"):
+					role = model.String(v)
+				case jscan.KeyIs(k, "content"):
+					content, hasContent = v, true
+				case jscan.KeyIs(k, "timestamp"):
+					ts = v
+				}
+				return true
+			})
+			if !hasContent || (role != model.RoleUser && role != model.RoleAssistant) {
+				continue
+			}
+			if t, ok := number(ts); ok {
+				lastActivity = maxNaN(lastActivity, t)
+			} else if entryTS != "" {
+				if t := model.DateMs(entryTS); !math.IsNaN(t) {
+					lastActivity = maxNaN(lastActivity, t)
+				}
+			}
+			if info.FirstMessage == "" && role == model.RoleUser {
+				info.FirstMessage = textContent(content)
+			}
+		}
+	}
+	if !header {
+		return info, &NotSession{"no session header"}
+	}
+	switch {
+	case !math.IsNaN(lastActivity) && lastActivity > 0:
+		info.Modified = lastActivity
+	case !math.IsNaN(headerTime):
+		info.Modified = headerTime
+	default:
+		info.Modified = mtimeMs
+	}
+	if info.FirstMessage == "" {
+		info.FirstMessage = "(no messages)"
+	}
+	return info, nil
+}
+
+func maxNaN(a, b float64) float64 {
+	if math.IsNaN(a) || b > a {
+		return b
+	}
+	return a
+}
+
+func number(raw []byte) (float64, bool) {
+	if len(raw) == 0 || !(raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	return f, err == nil
+}
+
+// scanHeader reads the header line into info; ok is false when the line is
+// JSON but not {"type":"session","id":string}.
+func scanHeader(line []byte, info *Info) (ok bool, err error) {
+	var typ string
+	hasID := false
+	var parent []byte
+	err = jscan.Members(line, func(k, v []byte) bool {
+		switch {
+		case jscan.KeyIs(k, "type"):
+			typ = model.String(v)
+		case jscan.KeyIs(k, "id"):
+			info.ID, hasID = model.String(v), jscan.IsString(v)
+		case jscan.KeyIs(k, "cwd"):
+			info.Cwd = model.String(v)
+		case jscan.KeyIs(k, "parentSession"):
+			parent = v
+		}
+		return true
+	})
+	if err == jscan.ErrNotObject {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	// pi reads parentSession only; a v1 header's branchedFrom is not migrated
+	// and so is not a parent in pi's list (FORMATS.md says otherwise; the
+	// reference implementation wins).
+	if jscan.IsString(parent) {
+		info.ParentSession, info.HasParent = model.String(parent), true
+	}
+	info.ID = strings.Clone(info.ID)
+	info.Cwd = strings.Clone(info.Cwd)
+	info.ParentSession = strings.Clone(info.ParentSession)
+	return typ == model.TypeSession && hasID, nil
+}
+
+func headerTimestamp(line []byte) string {
+	return strings.Clone(model.String(model.Member(line, "timestamp")))
+}
+
+// textContent is pi's extractTextContent: a string, or the text blocks joined
+// with " ".
+func textContent(content []byte) string {
+	if s, ok := unquote(content); ok {
+		return strings.Clone(s)
+	}
+	var parts []string
+	_ = jscan.Elements(content, func(b []byte) bool {
+		if model.String(model.Member(b, "type")) == "text" {
+			parts = append(parts, strings.Clone(model.String(model.Member(b, "text"))))
+		}
+		return true
+	})
+	return strings.Join(parts, " ")
+}
+
+func unquote(raw []byte) (string, bool) {
+	if !jscan.IsString(raw) {
+		return "", false
+	}
+	return model.String(raw), true
+}
+
+// AppendJSON appends the record as `skein session list --json` prints it:
+// {path, format, id, cwd, name, parentSession, created, modified,
+// messageCount, firstMessage}, times as ISO 8601 UTC, absent values null.
+func (info *Info) AppendJSON(dst []byte) []byte {
+	str := func(dst []byte, s string, ok bool) []byte {
+		if !ok {
+			return append(dst, "null"...)
+		}
+		return model.AppendJSONString(dst, s)
+	}
+	iso := func(dst []byte, ms float64) []byte {
+		s, ok := model.ISOFromMs(ms)
+		return str(dst, s, ok)
+	}
+	dst = append(dst, `{"path":`...)
+	dst = model.AppendJSONString(dst, info.Path)
+	dst = append(dst, `,"format":"pi","id":`...)
+	dst = model.AppendJSONString(dst, info.ID)
+	dst = append(dst, `,"cwd":`...)
+	dst = model.AppendJSONString(dst, info.Cwd)
+	dst = append(dst, `,"name":`...)
+	dst = str(dst, info.Name, info.Name != "")
+	dst = append(dst, `,"parentSession":`...)
+	dst = str(dst, info.ParentSession, info.HasParent)
+	dst = append(dst, `,"created":`...)
+	dst = iso(dst, info.Created)
+	dst = append(dst, `,"modified":`...)
+	dst = iso(dst, info.Modified)
+	dst = append(dst, `,"messageCount":`...)
+	dst = strconv.AppendInt(dst, int64(info.MessageCount), 10)
+	dst = append(dst, `,"firstMessage":`...)
+	dst = model.AppendJSONString(dst, info.FirstMessage)
+	return append(dst, '}')
+}

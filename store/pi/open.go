@@ -1,0 +1,88 @@
+package pi
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"skein/model"
+	"skein/model/jscan"
+)
+
+// Open reads a whole session file into a model.Session. Message bodies stay
+// raw bytes until they are shown.
+func Open(path string) (*model.Session, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := model.Parse(data)
+	var ns *model.NotSessionError
+	if errors.As(err, &ns) {
+		return nil, &NotSession{ns.Reason}
+	}
+	return s, err
+}
+
+// Header is the first line of a session file.
+type Header struct {
+	ID, Cwd, Timestamp, ParentSession string
+	Version                           int
+}
+
+// ReadHeader reads only as much of a file as its header needs.
+func ReadHeader(path string) (Header, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Header{}, err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 64<<10)
+	first := true
+	for {
+		line, err := readLine(r)
+		if first {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+			first = false
+		}
+		if len(bytes.TrimSpace(line)) > 0 && jscan.Valid(line) {
+			var info Info
+			ok, herr := scanHeader(line, &info)
+			if herr != nil || !ok {
+				return Header{}, &NotSession{"the first entry is not a session header"}
+			}
+			e, _ := model.ParseEntry(line, 1)
+			h := Header{ID: info.ID, Cwd: info.Cwd, Timestamp: e.Timestamp, ParentSession: info.ParentSession, Version: 1}
+			if v, err := jsonInt(e.Field("version")); err == nil {
+				h.Version = v
+			}
+			return h, nil
+		}
+		if err == io.EOF {
+			return Header{}, &NotSession{"no session header"}
+		}
+		if err != nil {
+			return Header{}, err
+		}
+	}
+}
+
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if err != bufio.ErrBufferFull {
+			return bytes.TrimRight(buf, "\r\n"), err
+		}
+	}
+}
+
+func jsonInt(raw []byte) (int, error) {
+	var v float64
+	_, err := fmt.Sscan(string(raw), &v)
+	return int(v), err
+}
