@@ -68,6 +68,14 @@ func estimateTokens(role string, msg []byte) int {
 	return (chars + 3) / 4
 }
 
+// MessageTokens estimates one context message.
+func (s *Session) MessageTokens(m ContextMessage) int {
+	if m.Kind == KindMessage {
+		return s.Entries[m.Entry].Tokens()
+	}
+	return EstimateTokens(s.MessageJSON(m))
+}
+
 // ContextTokens is pi's estimateContextTokens: the usage of the last
 // assistant message that was neither aborted nor an error, plus estimates of
 // the messages after it; estimates of all messages when there is none.

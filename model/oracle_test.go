@@ -19,6 +19,7 @@ type expected struct {
 	EntryOrder []*string                  `json:"entryOrder"`
 	Loops      []string                   `json:"loops"`
 	Tree       any                        `json:"tree"`
+	TreeText   map[string][]string        `json:"treeText"`
 	Context    *json.RawMessage           `json:"context"`
 	Contexts   map[string]json.RawMessage `json:"contexts"`
 	Tokens     map[string]float64         `json:"tokens"`
@@ -162,6 +163,18 @@ func TestAgainstReference(t *testing.T) {
 				}
 			} else if !json.Valid(tree.Bytes()) {
 				t.Errorf("tree of a looping file is not JSON")
+			}
+			// pi's /tree text, every filter.
+			for name, want := range exp.TreeText {
+				f, ok := ParseTreeFilter(name)
+				if !ok {
+					t.Fatalf("filter %s", name)
+				}
+				v := s.NewTreeView(s.Leaf(), f)
+				got := v.Lines(v.NearestVisible(s.Leaf()), "/home/dev")
+				if strings.Join(got, "\n") != strings.Join(want, "\n") {
+					t.Errorf("/tree %s differs\n got:\n%s\nwant:\n%s", name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+				}
 			}
 			// Leaf.
 			if exp.LeafID != nil && ids[*exp.LeafID] == "" && s.Entries[s.Leaf()].ID != *exp.LeafID {

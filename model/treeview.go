@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 
 	"skein/model/jscan"
@@ -482,17 +483,64 @@ func sliceUTF16(s string, n int) string {
 	return s
 }
 
-// Text renders the view as plain text lines, as pi's /tree draws them
-// without colour and cursor.
-func (v *TreeView) Text(home string) []string {
-	lines := make([]string, 0, len(v.Rows))
-	for _, r := range v.Rows {
+// NearestVisible is the row of entry n, or of its nearest visible ancestor,
+// or the last row: where pi's /tree puts its cursor.
+func (v *TreeView) NearestVisible(n int) int {
+	if len(v.Rows) == 0 {
+		return 0
+	}
+	rows := make(map[int]int, len(v.Rows))
+	for k, r := range v.Rows {
+		rows[r.Entry] = k
+	}
+	for seen := 0; n >= 0 && seen <= len(v.s.Entries); seen++ {
+		if k, ok := rows[n]; ok {
+			return k
+		}
+		n = v.s.parent[n]
+	}
+	return len(v.Rows) - 1
+}
+
+// StatusLabels is the filter note pi shows after the position.
+func (v *TreeView) StatusLabels() string {
+	switch v.Filter {
+	case FilterNoTools:
+		return " [no-tools]"
+	case FilterUserOnly:
+		return " [user]"
+	case FilterLabeled:
+		return " [labeled]"
+	case FilterAll:
+		return " [all]"
+	}
+	return ""
+}
+
+// Lines renders the view as pi's /tree draws it without colour: a cursor
+// column marking the selected row, the rows, and the position line.
+func (v *TreeView) Lines(selected int, home string) []string {
+	if len(v.Rows) == 0 {
+		return []string{"  No entries found", "  (0/0)" + v.StatusLabels()}
+	}
+	lines := make([]string, 0, len(v.Rows)+1)
+	for k, r := range v.Rows {
 		var b strings.Builder
+		if k == selected {
+			b.WriteString("› ")
+		} else {
+			b.WriteString("  ")
+		}
 		b.WriteString(v.Prefix(r))
 		for _, p := range v.RowParts(r, home) {
 			b.WriteString(p.Text)
 		}
 		lines = append(lines, b.String())
 	}
-	return lines
+	return append(lines, fmt.Sprintf("  (%d/%d)%s", selected+1, len(v.Rows), v.StatusLabels()))
+}
+
+// EachBlock calls fn with each element of a content array.
+func EachBlock(content []byte, fn func(block []byte)) {
+	_ = jscan.Elements(content, func(b []byte) bool { fn(b); return true })
 }

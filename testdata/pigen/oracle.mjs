@@ -11,7 +11,7 @@
 import { readFileSync, readdirSync, statSync, writeFileSync, mkdirSync, rmSync } from "fs";
 import { join, dirname, relative, resolve } from "path";
 import { fileURLToPath } from "url";
-import { SessionManager, buildSessionContext, parseSessionEntries, migrateSessionEntries, estimateTokens } from "@mariozechner/pi-coding-agent";
+import { SessionManager, buildSessionContext, parseSessionEntries, migrateSessionEntries, estimateTokens, TreeSelectorComponent, initTheme } from "@mariozechner/pi-coding-agent";
 import { prepareCompaction } from "./node_modules/@mariozechner/pi-coding-agent/dist/core/compaction/compaction.js";
 import { computeFileLists } from "./node_modules/@mariozechner/pi-coding-agent/dist/core/compaction/utils.js";
 
@@ -26,6 +26,22 @@ if (outIdx >= 0) {
 const roots = args.length ? args.map((a) => resolve(a)) : ["store", "legacy", "broken"].map((d) => join(here, "..", "pi", d));
 const base = dirname(roots[0]);
 rmSync(out, { recursive: true, force: true });
+
+// pi's /tree shortens paths under $HOME; fix it so outputs are stable.
+process.env.HOME = "/home/dev";
+initTheme("dark");
+const stripAnsi = (s) => s.replace(/\x1b\[[0-9;]*m/g, "");
+const FILTERS = ["default", "no-tools", "user-only", "labeled-only", "all"];
+
+// The lines pi's /tree selector draws, without colour, for each filter.
+function treeText(tree, leafId) {
+  const out = {};
+  for (const f of FILTERS) {
+    const c = new TreeSelectorComponent(tree, leafId, 100000, () => {}, () => {}, () => {}, undefined, f);
+    out[f] = c.treeList.render(100000).map(stripAnsi);
+  }
+  return out;
+}
 
 export const BUDGETS = [0, 50, 200, 1000, 3000, 20000];
 
@@ -100,6 +116,7 @@ function oracle(file) {
   const byId = new Map(entries.map((e) => [e.id, e]));
   const result = { session: true, leafId: sm.getLeafId(), entryOrder: entries.map((e) => e.id), tree: treeJSON(sm.getTree()) };
   const loops = (id) => pathLoops(byId, id);
+  if (!entries.some((e) => loops(e.id))) result.treeText = treeText(sm.getTree(), sm.getLeafId());
   result.loops = entries.filter((e) => loops(e.id)).map((e) => e.id);
   if (!result.leafId || !loops(result.leafId)) result.context = buildSessionContext(entries);
   result.contexts = {};

@@ -1,0 +1,510 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/term"
+
+	"skein/model"
+	"skein/store"
+	"skein/store/pi"
+	"skein/theme"
+	"skein/tui/transcript"
+)
+
+// cli runs the non-interactive commands.
+type cli struct {
+	env            store.Env
+	stdout, stderr io.Writer
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+// files discovers the session files under the paths named, or under the
+// default store when none is named. A named path that does not exist is an
+// error; a default store that does not exist is simply empty.
+func (c *cli) files(paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		files, _ := store.Discover(c.env.DefaultRoots())
+		return files, nil
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fail(1, "%s: no such file or folder", p)
+			}
+			return nil, fail(1, "%s: %v", p, err)
+		}
+	}
+	files, err := store.Discover(paths)
+	if err != nil && len(files) == 0 {
+		return nil, fail(1, "%v", err)
+	}
+	return files, nil
+}
+
+// progress shows a scanning count on stderr when it is a terminal.
+func (c *cli) progress() (func(done, total int), func()) {
+	if !isTerminal(c.stderr) {
+		return nil, func() {}
+	}
+	last := time.Time{}
+	update := func(done, total int) {
+		if now := time.Now(); now.Sub(last) > 50*time.Millisecond || done == total {
+			last = now
+			fmt.Fprintf(c.stderr, "\rscanning %d/%d sessions", done, total)
+		}
+	}
+	return update, func() { fmt.Fprint(c.stderr, "\r\x1b[K") }
+}
+
+func (c *cli) list(argv []string) error {
+	a, err := parseArgs(argv, map[string]bool{"json": false})
+	if err != nil {
+		return err
+	}
+	files, err := c.files(a.pos)
+	if err != nil {
+		return err
+	}
+	update, clear := c.progress()
+	infos, _ := store.List(files, update)
+	clear()
+	w := bufio.NewWriterSize(c.stdout, 64<<10)
+	defer w.Flush()
+	if a.has("json") {
+		buf := []byte{'['}
+		for i := range infos {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = append(buf, '\n')
+			buf = infos[i].AppendJSON(buf)
+			if len(buf) > 32<<10 {
+				w.Write(buf)
+				buf = buf[:0]
+			}
+		}
+		if len(infos) > 0 {
+			buf = append(buf, '\n')
+		}
+		buf = append(buf, "]\n"...)
+		w.Write(buf)
+		return nil
+	}
+	if len(infos) == 0 {
+		fmt.Fprintln(w, "no sessions found")
+		return nil
+	}
+	now := time.Now()
+	for i := range infos {
+		in := &infos[i]
+		title := in.Name
+		if title == "" {
+			title = in.FirstMessage
+		}
+		fmt.Fprintf(w, "%-8s  %8s  %4d msgs  %-28s  %s\n", model.ShortID(in.ID), relTime(now, in.Modified),
+			in.MessageCount, truncate(transcript.OneLine(shortenHome(in.Cwd, c.env.Home)), 28), truncate(transcript.OneLine(title), 60))
+	}
+	return nil
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func shortenHome(p, home string) string {
+	if home != "" && (p == home || strings.HasPrefix(p, home+"/")) {
+		return "~" + p[len(home):]
+	}
+	return p
+}
+
+func relTime(now time.Time, ms float64) string {
+	if math.IsNaN(ms) {
+		return "?"
+	}
+	d := now.Sub(time.UnixMilli(int64(ms)))
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	case d < 60*24*time.Hour:
+		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+	}
+	return time.UnixMilli(int64(ms)).Format("2006-01-02")
+}
+
+// open resolves REF and reads the session.
+func (c *cli) open(ref string) (*model.Session, string, error) {
+	path, err := store.Resolve(ref, c.env.DefaultRoots())
+	if err != nil {
+		return nil, "", err
+	}
+	s, err := pi.Open(path)
+	if err != nil {
+		var ns *pi.NotSession
+		if errors.As(err, &ns) {
+			return nil, path, fail(1, "%s: %v", path, err)
+		}
+		return nil, path, fail(1, "%v", err)
+	}
+	return s, path, nil
+}
+
+// leaf is --leaf ID, or the session's active leaf.
+func leaf(s *model.Session, a *args, path string) (int, error) {
+	if !a.has("leaf") {
+		return s.Leaf(), nil
+	}
+	i, ok := s.Index(a.get("leaf"))
+	if !ok {
+		return 0, fail(1, "%s has no entry %q", path, a.get("leaf"))
+	}
+	return i, nil
+}
+
+func (c *cli) context(argv []string) error {
+	a, err := parseArgs(argv, map[string]bool{"json": false, "leaf": true})
+	if err != nil {
+		return err
+	}
+	ref, err := a.one("REF")
+	if err != nil {
+		return err
+	}
+	s, path, err := c.open(ref)
+	if err != nil {
+		return err
+	}
+	l, err := leaf(s, a, path)
+	if err != nil {
+		return err
+	}
+	ctx := s.BuildContext(l)
+	if a.has("json") {
+		if err := s.WriteContextJSON(c.stdout, ctx); err != nil {
+			return err
+		}
+		_, err := io.WriteString(c.stdout, "\n")
+		return err
+	}
+	w := bufio.NewWriter(c.stdout)
+	defer w.Flush()
+	name := "none"
+	if ctx.Model != nil {
+		name = modelName(ctx.Model)
+	}
+	fmt.Fprintf(w, "%d messages, model %s, thinking %s\n", len(ctx.Messages), name, string(bytes.Trim(ctx.ThinkingLevel, `"`)))
+	for _, m := range ctx.Messages {
+		raw := s.MessageJSON(m)
+		role := modelString(raw, "role")
+		fmt.Fprintf(w, "%-8s  %-17s  %6d tok  %s\n", s.EntryID(m), role, s.MessageTokens(m),
+			truncate(transcript.OneLine(preview(raw)), 70))
+	}
+	return nil
+}
+
+func modelName(m *model.ModelRef) string {
+	return model.String(m.Provider) + "/" + model.String(m.ModelID)
+}
+
+func modelString(raw []byte, key string) string { return model.String(model.Member(raw, key)) }
+
+// preview is a message's first text, for one-line listings.
+func preview(raw []byte) string {
+	for _, k := range []string{"summary", "command"} {
+		if s := modelString(raw, k); s != "" {
+			return s
+		}
+	}
+	content := model.Member(raw, "content")
+	if s, ok := stringOf(content); ok {
+		return s
+	}
+	var out []string
+	model.EachBlock(content, func(b []byte) {
+		switch modelString(b, "type") {
+		case "text":
+			out = append(out, modelString(b, "text"))
+		case "toolCall":
+			tc := model.NormalizeToolCall(b)
+			out = append(out, "→ "+tc.Name+" "+model.KeyArgument(tc.Input))
+		}
+	})
+	return strings.Join(out, " ")
+}
+
+func stringOf(raw []byte) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	return model.String(raw), true
+}
+
+func (c *cli) tree(argv []string) error {
+	a, err := parseArgs(argv, map[string]bool{"json": false, "filter": true, "all": false})
+	if err != nil {
+		return err
+	}
+	ref, err := a.one("REF")
+	if err != nil {
+		return err
+	}
+	filter := model.FilterDefault
+	if a.has("all") {
+		filter = model.FilterAll
+	}
+	if a.has("filter") {
+		f, ok := model.ParseTreeFilter(a.get("filter"))
+		if !ok {
+			return usagef("unknown filter %q (default, no-tools, user-only, labeled-only, all)", a.get("filter"))
+		}
+		filter = f
+	}
+	s, _, err := c.open(ref)
+	if err != nil {
+		return err
+	}
+	if a.has("json") {
+		if err := s.WriteTreeJSON(c.stdout); err != nil {
+			return err
+		}
+		_, err := io.WriteString(c.stdout, "\n")
+		return err
+	}
+	v := s.NewTreeView(s.Leaf(), filter)
+	w := bufio.NewWriter(c.stdout)
+	defer w.Flush()
+	for _, line := range v.Lines(v.NearestVisible(s.Leaf()), c.env.Home) {
+		fmt.Fprintln(w, transcript.Sanitize(line))
+	}
+	return nil
+}
+
+func (c *cli) show(argv []string) error {
+	a, err := parseArgs(argv, map[string]bool{"leaf": true, "thinking": false, "tools": false, "width": true})
+	if err != nil {
+		return err
+	}
+	ref, err := a.one("REF")
+	if err != nil {
+		return err
+	}
+	s, path, err := c.open(ref)
+	if err != nil {
+		return err
+	}
+	l, err := leaf(s, a, path)
+	if err != nil {
+		return err
+	}
+	tty := isTerminal(c.stdout)
+	o := &transcript.Options{Styled: tty, Color: tty && os.Getenv("NO_COLOR") == "", ShowThinking: a.has("thinking"), ExpandTools: a.has("tools")}
+	isDark := true
+	if tty {
+		if f, ok := c.stdout.(*os.File); ok {
+			if w, _, err := term.GetSize(f.Fd()); err == nil {
+				o.Width = min(w, 120)
+			}
+			isDark = lipgloss.HasDarkBackground(os.Stdin, f)
+		}
+	}
+	if a.has("width") {
+		n, err := strconv.Atoi(a.get("width"))
+		if err != nil || n < 20 {
+			return usagef("--width wants a number ≥ 20")
+		}
+		o.Width = n
+	}
+	o.Styles = theme.New(isDark)
+	var out io.Writer = c.stdout
+	if tty {
+		out = colorprofile.NewWriter(c.stdout, os.Environ())
+	}
+	w := bufio.NewWriter(out)
+	defer w.Flush()
+	title := s.Name()
+	if title == "" {
+		title = filepath.Base(path)
+	}
+	fmt.Fprintf(w, "%s\n%s\n\n", transcript.OneLine(title), transcript.OneLine(s.Header.Cwd))
+	_, err = io.WriteString(w, transcript.Render(s, s.BuildContext(l), l, o))
+	return err
+}
+
+func (c *cli) plan(argv []string) error {
+	a, err := parseArgs(argv, map[string]bool{"json": false, "leaf": true, "keep-tokens": true})
+	if err != nil {
+		return err
+	}
+	ref, err := a.one("REF")
+	if err != nil {
+		return err
+	}
+	keep, err := a.number("keep-tokens", 20000)
+	if err != nil {
+		return err
+	}
+	s, path, err := c.open(ref)
+	if err != nil {
+		return err
+	}
+	l, err := leaf(s, a, path)
+	if err != nil {
+		return err
+	}
+	p := s.PlanCompaction(l, keep)
+	if a.has("json") {
+		_, err := fmt.Fprintf(c.stdout, "%s\n", model.PlanJSON(p))
+		return err
+	}
+	w := bufio.NewWriter(c.stdout)
+	defer w.Flush()
+	if p == nil {
+		fmt.Fprintln(w, "nothing to compact: the path is empty or already ends in a compaction")
+		return nil
+	}
+	kept := 0
+	for _, i := range p.Path[p.FirstKept:] {
+		if e := &s.Entries[i]; e.Type == model.TypeMessage {
+			kept += e.Tokens()
+		}
+	}
+	fmt.Fprintf(w, "tokens before:        %s\n", model.FormatJSNumber(p.TokensBefore))
+	fmt.Fprintf(w, "kept from entry:      %s (about %d tokens kept)\n", p.FirstKeptEntryID, kept)
+	fmt.Fprintf(w, "messages summarized:  %d\n", len(p.MessagesToSummarize))
+	if p.IsSplitTurn {
+		fmt.Fprintf(w, "split turn:           yes, %d messages of the turn's start are summarized apart\n", len(p.TurnPrefixMessages))
+	}
+	if p.PreviousCompaction >= 0 {
+		fmt.Fprintf(w, "previous compaction:  %s (its summary is updated)\n", s.Entries[p.PreviousCompaction].ID)
+	}
+	fmt.Fprintf(w, "read files:           %s\n", orNone(p.ReadFiles))
+	fmt.Fprintf(w, "modified files:       %s\n", orNone(p.ModifiedFiles))
+	return nil
+}
+
+func orNone(files []string) string {
+	if len(files) == 0 {
+		return "(none)"
+	}
+	return transcript.OneLine(strings.Join(files, ", "))
+}
+
+func (c *cli) doctor(argv []string) error {
+	a, err := parseArgs(argv, map[string]bool{"json": false})
+	if err != nil {
+		return err
+	}
+	files, err := c.files(a.pos)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(c.stdout)
+	defer w.Flush()
+	problems := 0
+	var report []byte
+	if a.has("json") {
+		report = append(report, '[')
+	}
+	for k, f := range files {
+		diags, format := checkFile(f)
+		problems += len(diags)
+		if a.has("json") {
+			if k > 0 {
+				report = append(report, ',')
+			}
+			report = append(report, "\n{\"path\":"...)
+			report = model.AppendJSONString(report, f)
+			report = append(report, `,"format":`...)
+			report = model.AppendJSONString(report, string(format))
+			report = append(report, `,"ok":`...)
+			report = strconv.AppendBool(report, len(diags) == 0)
+			report = append(report, `,"problems":[`...)
+			for i, d := range diags {
+				if i > 0 {
+					report = append(report, ',')
+				}
+				report = append(report, `{"line":`...)
+				report = strconv.AppendInt(report, int64(d.Line), 10)
+				report = append(report, `,"message":`...)
+				report = model.AppendJSONString(report, d.Msg)
+				report = append(report, '}')
+			}
+			report = append(report, "]}"...)
+			continue
+		}
+		if len(diags) == 0 {
+			fmt.Fprintf(w, "%s: OK\n", f)
+			continue
+		}
+		for _, d := range diags {
+			if d.Line > 0 {
+				fmt.Fprintf(w, "%s:%d: %s\n", f, d.Line, transcript.OneLine(d.Msg))
+			} else {
+				fmt.Fprintf(w, "%s: %s\n", f, transcript.OneLine(d.Msg))
+			}
+		}
+	}
+	if a.has("json") {
+		w.Write(append(report, "\n]\n"...))
+	} else {
+		fmt.Fprintf(w, "%d files checked, %d problems\n", len(files), problems)
+	}
+	if problems > 0 {
+		w.Flush()
+		return &exitError{1, errors.New("")}
+	}
+	return nil
+}
+
+var formatNames = map[store.Format]string{
+	store.FormatClaude: "a Claude Code log",
+	store.FormatCodex:  "a Codex rollout",
+	store.FormatDhara:  "a Dhara session",
+}
+
+// checkFile returns a file's problems, with the format it was read as.
+func checkFile(path string) ([]model.Diagnostic, store.Format) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return []model.Diagnostic{{Msg: err.Error()}}, store.FormatUnknown
+	}
+	format := store.Detect(data)
+	if format != store.FormatPi {
+		msg := "missing or invalid session header: not a pi session"
+		if name, ok := formatNames[format]; ok {
+			msg = "not a pi session (it looks like " + name + ")"
+		}
+		return []model.Diagnostic{{Line: 1, Msg: msg}}, format
+	}
+	s, err := model.Parse(data)
+	if err != nil {
+		return []model.Diagnostic{{Line: 1, Msg: err.Error()}}, format
+	}
+	return s.Diagnostics, format
+}

@@ -1,0 +1,139 @@
+// Command skein finds, reads and works on coding agents' session logs.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"skein/store"
+	"skein/store/pi"
+)
+
+// version is set by the linker for releases.
+var version = "0.1.0-dev"
+
+const usageText = `skein: find, read and work on coding agents' sessions
+
+Usage:
+  skein [PATH...]                         open the TUI on the sessions found
+  skein session list [--json] [PATH...]   list sessions, newest first
+  skein session context --json REF [--leaf ID]
+                                          the context pi builds at the leaf
+  skein session tree [--json] [--filter F] REF
+                                          the entry tree (F: default, no-tools,
+                                          user-only, labeled-only, all)
+  skein session show REF [--leaf ID] [--thinking] [--tools]
+                                          the conversation as readable text
+  skein session plan [--json] REF [--leaf ID] [--keep-tokens N]
+                                          what a compaction would summarize
+  skein doctor [PATH...]                  check session files for problems
+  skein --version
+
+REF is a session file, or a session id or unique id prefix among the
+sessions found. PATHs (files or folders, searched recursively) replace the
+default store: $PI_CODING_AGENT_SESSION_DIR, pi's settings.json sessionDir,
+or ~/.pi/agent/sessions.
+
+Exit status: 0 ok, 1 not found, not a session or problems found, 2 usage.
+`
+
+// exitError carries an exit status with its message.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+func fail(code int, format string, a ...any) error {
+	return &exitError{code, fmt.Errorf(format, a...)}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is the whole program; it returns the exit status.
+func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	err := dispatch(argv, stdin, stdout, stderr)
+	if err == nil {
+		return 0
+	}
+	var ue *usageError
+	var ee *exitError
+	var nf *store.NotFoundError
+	var ns *pi.NotSession
+	code := 1
+	switch {
+	case errors.As(err, &ue):
+		code = 2
+		fmt.Fprintf(stderr, "skein: %s (see skein --help)\n", oneLine(err.Error()))
+		return code
+	case errors.As(err, &ee):
+		code = ee.code
+	case errors.As(err, &nf), errors.As(err, &ns):
+		code = 1
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintf(stderr, "skein: %s\n", oneLine(msg))
+	}
+	return code
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	env := store.OSEnv()
+	if len(argv) == 0 {
+		return runTUI(nil, false, env, stdout)
+	}
+	switch argv[0] {
+	case "--version", "-v", "version":
+		fmt.Fprintf(stdout, "skein %s\n", version)
+		return nil
+	case "--help", "-h", "help":
+		fmt.Fprint(stdout, usageText)
+		return nil
+	case "session", "sessions":
+		if len(argv) < 2 {
+			return usagef("session needs a command: list, context, tree, show or plan")
+		}
+		c := &cli{env: env, stdout: stdout, stderr: stderr}
+		rest := argv[2:]
+		switch argv[1] {
+		case "list", "ls":
+			return c.list(rest)
+		case "context":
+			return c.context(rest)
+		case "tree":
+			return c.tree(rest)
+		case "show":
+			return c.show(rest)
+		case "plan":
+			return c.plan(rest)
+		}
+		return usagef("unknown session command %q", argv[1])
+	case "doctor":
+		c := &cli{env: env, stdout: stdout, stderr: stderr}
+		return c.doctor(argv[1:])
+	}
+	a, err := parseArgs(argv, map[string]bool{"demo": false})
+	if err != nil {
+		return err
+	}
+	for _, p := range a.pos {
+		if _, err := os.Stat(p); err != nil {
+			return usagef("unknown command or path %q", p)
+		}
+	}
+	return runTUI(a.pos, a.has("demo"), env, stdout)
+}
+
+// runTUI is replaced by the TUI; until then it lists the sessions.
+func runTUI(paths []string, demo bool, env store.Env, stdout io.Writer) error {
+	c := &cli{env: env, stdout: stdout, stderr: io.Discard}
+	return c.list(paths)
+}

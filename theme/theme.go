@@ -1,0 +1,104 @@
+// Package theme is skein's palette: semantic colour tokens for a dark or a
+// light terminal, the lip gloss styles built from them, and the glamour
+// style for markdown.
+package theme
+
+import (
+	"image/color"
+
+	"charm.land/glamour/v2/ansi"
+	"charm.land/glamour/v2/styles"
+	"charm.land/lipgloss/v2"
+)
+
+// Palette holds the semantic colours.
+type Palette struct {
+	Fg, Muted, Dim, Accent, User, Assistant, Tool, Error, Warning, Success, Custom, Compaction, Selection, Border color.Color
+}
+
+// NewPalette returns the colours for a dark or light background.
+func NewPalette(isDark bool) Palette {
+	ld := lipgloss.LightDark(isDark)
+	return Palette{
+		Fg:         ld(lipgloss.Color("#1f2328"), lipgloss.Color("#e6e6e6")),
+		Muted:      ld(lipgloss.Color("#57606a"), lipgloss.Color("#9aa0a6")),
+		Dim:        ld(lipgloss.Color("#8c959f"), lipgloss.Color("#6e7681")),
+		Accent:     ld(lipgloss.Color("#0969da"), lipgloss.Color("#58a6ff")),
+		User:       ld(lipgloss.Color("#0969da"), lipgloss.Color("#79c0ff")),
+		Assistant:  ld(lipgloss.Color("#1a7f37"), lipgloss.Color("#7ee787")),
+		Tool:       ld(lipgloss.Color("#8250df"), lipgloss.Color("#d2a8ff")),
+		Error:      ld(lipgloss.Color("#cf222e"), lipgloss.Color("#ff7b72")),
+		Warning:    ld(lipgloss.Color("#9a6700"), lipgloss.Color("#e3b341")),
+		Success:    ld(lipgloss.Color("#1a7f37"), lipgloss.Color("#56d364")),
+		Custom:     ld(lipgloss.Color("#bf3989"), lipgloss.Color("#f778ba")),
+		Compaction: ld(lipgloss.Color("#0550ae"), lipgloss.Color("#a5d6ff")),
+		Selection:  ld(lipgloss.Color("#ddf4ff"), lipgloss.Color("#1f3a5f")),
+		Border:     ld(lipgloss.Color("#d0d7de"), lipgloss.Color("#30363d")),
+	}
+}
+
+// Styles are the lip gloss styles skein draws with.
+type Styles struct {
+	IsDark  bool
+	Palette Palette
+
+	Title, Muted, Dim, Accent, Bold   lipgloss.Style
+	User, Assistant, Tool, ToolResult lipgloss.Style
+	Error, Warning, Success, Custom   lipgloss.Style
+	Compaction, Label, Selected       lipgloss.Style
+	Separator, Header, Footer, Border lipgloss.Style
+}
+
+// New builds the styles for a dark or light background.
+func New(isDark bool) Styles {
+	p := NewPalette(isDark)
+	fg := func(c color.Color) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
+	return Styles{
+		IsDark:     isDark,
+		Palette:    p,
+		Title:      fg(p.Accent).Bold(true),
+		Muted:      fg(p.Muted),
+		Dim:        fg(p.Dim),
+		Accent:     fg(p.Accent),
+		Bold:       lipgloss.NewStyle().Bold(true),
+		User:       fg(p.User).Bold(true),
+		Assistant:  fg(p.Assistant).Bold(true),
+		Tool:       fg(p.Tool),
+		ToolResult: fg(p.Muted),
+		Error:      fg(p.Error),
+		Warning:    fg(p.Warning),
+		Success:    fg(p.Success),
+		Custom:     fg(p.Custom),
+		Compaction: fg(p.Compaction).Bold(true),
+		Label:      fg(p.Warning),
+		Selected:   lipgloss.NewStyle().Background(p.Selection).Bold(true),
+		Separator:  fg(p.Dim),
+		Header:     lipgloss.NewStyle().Bold(true).Foreground(p.Fg),
+		Footer:     fg(p.Muted),
+		Border:     lipgloss.NewStyle().BorderForeground(p.Border),
+	}
+}
+
+// Glamour returns the markdown style for the background. Document margins
+// are removed: skein lays out its own columns.
+func Glamour(isDark bool) ansi.StyleConfig {
+	cfg := styles.LightStyleConfig
+	if isDark {
+		cfg = styles.DarkStyleConfig
+	}
+	zero := uint(0)
+	cfg.Document.Margin = &zero
+	cfg.Document.BlockPrefix = ""
+	cfg.Document.BlockSuffix = ""
+	return cfg
+}
+
+// GlamourPlain is the markdown style without colour, for NO_COLOR.
+func GlamourPlain() ansi.StyleConfig {
+	cfg := styles.NoTTYStyleConfig
+	zero := uint(0)
+	cfg.Document.Margin = &zero
+	cfg.Document.BlockPrefix = ""
+	cfg.Document.BlockSuffix = ""
+	return cfg
+}

@@ -1,0 +1,439 @@
+// Package transcript renders a session's conversation as text for a
+// terminal: styled with markdown when shown, plain when piped. Session text is
+// untrusted and is sanitized before anything else touches it.
+package transcript
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"charm.land/glamour/v2"
+	"charm.land/lipgloss/v2"
+
+	"skein/model"
+	"skein/model/jscan"
+	"skein/theme"
+)
+
+// Options say how to render.
+type Options struct {
+	Width        int  // wrap width for markdown; 0 for no wrapping
+	Styled       bool // ANSI styles and markdown rendering
+	Color        bool // colours (false under NO_COLOR)
+	Styles       theme.Styles
+	ShowThinking bool
+	ExpandTools  bool
+	ResultLines  int // lines of a tool result shown before truncating; 0 means 12
+	Location     *time.Location
+	md           map[int]*glamour.TermRenderer
+}
+
+// Item is one block of a transcript: a context message, or a thin separator
+// for a model or thinking-level change on the path.
+type Item struct {
+	Message   model.ContextMessage
+	Separator bool
+	Entry     int
+}
+
+// Items lists what a transcript shows for a context, in order: the context's
+// messages with the path's model and thinking changes between them.
+func Items(s *model.Session, ctx model.Context, leaf int) []Item {
+	pos := map[int]int{}
+	path := s.Path(leaf)
+	for k, i := range path {
+		pos[i] = k
+	}
+	var items []Item
+	prev := -1
+	for _, m := range ctx.Messages {
+		p, ok := pos[m.Entry]
+		if ok && p > prev {
+			for k := prev + 1; k < p; k++ {
+				if t := s.Entries[path[k]].Type; t == model.TypeModelChange || t == model.TypeThinkingLevelChange {
+					if ctx.Compaction < 0 || k > pos[ctx.Compaction] || m.Kind != model.KindCompactionSummary {
+						items = append(items, Item{Separator: true, Entry: path[k]})
+					}
+				}
+			}
+		}
+		items = append(items, Item{Message: m, Entry: m.Entry})
+		if ok && m.Kind != model.KindCompactionSummary {
+			prev = p
+		}
+	}
+	// Changes after the last message.
+	for k := prev + 1; k < len(path); k++ {
+		if t := s.Entries[path[k]].Type; t == model.TypeModelChange || t == model.TypeThinkingLevelChange {
+			items = append(items, Item{Separator: true, Entry: path[k]})
+		}
+	}
+	return items
+}
+
+// Render renders a whole transcript.
+func Render(s *model.Session, ctx model.Context, leaf int, o *Options) string {
+	var b strings.Builder
+	for i, it := range Items(s, ctx, leaf) {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(RenderItem(s, it, o))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func (o *Options) style(st lipgloss.Style, s string) string {
+	if !o.Styled || !o.Color {
+		if o.Styled && (st.GetBold() || st.GetItalic()) {
+			return lipgloss.NewStyle().Bold(st.GetBold()).Italic(st.GetItalic()).Render(s)
+		}
+		return s
+	}
+	return st.Render(s)
+}
+
+func (o *Options) markdown(text string) string {
+	text = Sanitize(text)
+	if !o.Styled {
+		return strings.TrimRight(text, "\n")
+	}
+	w := o.Width
+	if w <= 0 {
+		w = 100
+	}
+	if o.md == nil {
+		o.md = map[int]*glamour.TermRenderer{}
+	}
+	r := o.md[w]
+	if r == nil {
+		cfg := theme.GlamourPlain()
+		if o.Color {
+			cfg = theme.Glamour(o.Styles.IsDark)
+		}
+		var err error
+		r, err = glamour.NewTermRenderer(glamour.WithStyles(cfg), glamour.WithWordWrap(w))
+		if err != nil {
+			return text
+		}
+		o.md[w] = r
+	}
+	out, err := r.Render(text)
+	if err != nil {
+		return text
+	}
+	return strings.Trim(out, "\n")
+}
+
+// RenderItem renders one item.
+func RenderItem(s *model.Session, it Item, o *Options) string {
+	st := o.Styles
+	e := &s.Entries[it.Entry]
+	if it.Separator {
+		var what string
+		switch e.Type {
+		case model.TypeModelChange:
+			p, _ := e.StringField("provider")
+			m, _ := e.StringField("modelId")
+			what = "model: " + p + "/" + m
+		default:
+			t, _ := e.StringField("thinkingLevel")
+			what = "thinking: " + t
+		}
+		return o.style(st.Separator, "── "+Sanitize(what)+" ──")
+	}
+	m := it.Message
+	raw := s.MessageJSON(m)
+	role := e.Role
+	switch m.Kind {
+	case model.KindCompactionSummary:
+		role = model.RoleCompactionSummary
+	case model.KindBranchSummary:
+		role = model.RoleBranchSummary
+	case model.KindCustom:
+		role = model.RoleCustom
+	}
+	ts := timeOf(raw, o)
+	var b strings.Builder
+	head := func(label string, lst lipgloss.Style, extra ...string) {
+		b.WriteString(o.style(lst, label))
+		for _, x := range extra {
+			if x != "" {
+				b.WriteString(o.style(st.Dim, " · "+x))
+			}
+		}
+		b.WriteString("\n")
+	}
+	switch role {
+	case model.RoleUser:
+		head("▍user", st.User, ts)
+		b.WriteString(o.content(model.Member(raw, "content"), false))
+	case model.RoleAssistant:
+		head("▍assistant", st.Assistant, Sanitize(model.String(model.Member(raw, "model"))), ts, usageText(model.Member(raw, "usage")))
+		b.WriteString(o.assistant(raw))
+	case model.RoleToolResult:
+		name := model.String(model.Member(raw, "toolName"))
+		isErr := string(model.Member(raw, "isError")) == "true"
+		lst := st.ToolResult
+		label := "← " + Sanitize(name)
+		if isErr {
+			lst, label = st.Error, label+" (error)"
+		}
+		b.WriteString(o.style(lst, label) + o.style(st.Dim, " · "+ts) + "\n")
+		text := o.truncate(o.plainContent(model.Member(raw, "content")))
+		if isErr {
+			text = o.style(st.Error, text)
+		} else {
+			text = o.style(st.Muted, text)
+		}
+		b.WriteString(text)
+	case model.RoleBashExecution:
+		cmd := model.String(model.Member(raw, "command"))
+		head("$ "+OneLine(cmd), st.Tool, ts)
+		out := o.truncate(Sanitize(model.String(model.Member(raw, "output"))))
+		b.WriteString(o.style(st.Muted, out))
+		if string(model.Member(raw, "cancelled")) == "true" {
+			b.WriteString("\n" + o.style(st.Warning, "(cancelled)"))
+		} else if code := model.Member(raw, "exitCode"); code != nil && string(code) != "0" && string(code) != "null" {
+			b.WriteString("\n" + o.style(st.Error, "exit code "+string(code)))
+		}
+	case model.RoleCustom:
+		ct := model.String(model.Member(raw, "customType"))
+		hidden := ""
+		if string(model.Member(raw, "display")) == "false" {
+			hidden = "hidden from the user"
+		}
+		head("▍["+Sanitize(ct)+"]", st.Custom, ts, hidden)
+		b.WriteString(o.content(model.Member(raw, "content"), false))
+	case model.RoleCompactionSummary:
+		tb, _ := jsonNumber(model.Member(raw, "tokensBefore"))
+		head("── compaction: "+compactTokens(tb)+" tokens summarized ──", st.Compaction, ts)
+		b.WriteString(o.markdown(model.String(model.Member(raw, "summary"))))
+	case model.RoleBranchSummary:
+		head("── branch summary ──", st.Warning, ts)
+		b.WriteString(o.markdown(model.String(model.Member(raw, "summary"))))
+	default:
+		head("▍["+Sanitize(role)+"]", st.Dim, ts)
+		b.WriteString(o.style(st.Dim, o.plainContent(model.Member(raw, "content"))))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func usageText(u []byte) string {
+	if u == nil {
+		return ""
+	}
+	in, _ := jsonNumber(model.Member(u, "input"))
+	out, _ := jsonNumber(model.Member(u, "output"))
+	cost, hasCost := jsonNumber(model.Member(model.Member(u, "cost"), "total"))
+	s := fmt.Sprintf("%s in, %s out", compactTokens(in), compactTokens(out))
+	if hasCost && cost > 0 {
+		s += fmt.Sprintf(", $%.4f", cost)
+	}
+	return s
+}
+
+func jsonNumber(raw []byte) (float64, bool) {
+	var f float64
+	if _, err := fmt.Sscan(string(raw), &f); err != nil {
+		return 0, false
+	}
+	return f, true
+}
+
+func compactTokens(n float64) string {
+	switch {
+	case math.IsNaN(n):
+		return "?"
+	case n >= 1e6:
+		return fmt.Sprintf("%.1fM", n/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.1fk", n/1e3)
+	}
+	return fmt.Sprintf("%d", int64(n))
+}
+
+func timeOf(raw []byte, o *Options) string {
+	ms, ok := jsonNumber(model.Member(raw, "timestamp"))
+	if !ok {
+		return ""
+	}
+	loc := o.Location
+	if loc == nil {
+		loc = time.Local
+	}
+	return time.UnixMilli(int64(ms)).In(loc).Format("2006-01-02 15:04:05")
+}
+
+func (o *Options) assistant(raw []byte) string {
+	st := o.Styles
+	var parts []string
+	_ = jscan.Elements(model.Member(raw, "content"), func(b []byte) bool {
+		switch t := model.String(model.Member(b, "type")); {
+		case t == "text":
+			parts = append(parts, o.markdown(model.String(model.Member(b, "text"))))
+		case t == "thinking":
+			th := model.String(model.Member(b, "thinking"))
+			if o.ShowThinking {
+				parts = append(parts, o.style(st.Dim.Italic(true), "∴ "+Sanitize(th)))
+			} else {
+				parts = append(parts, o.style(st.Dim, fmt.Sprintf("∴ thinking (%d words)", len(strings.Fields(th)))))
+			}
+		case model.IsToolCallBlock(b):
+			tc := model.NormalizeToolCall(b)
+			line := "→ " + Sanitize(tc.Name)
+			if arg := model.KeyArgument(tc.Input); arg != "" {
+				line += " " + OneLine(arg)
+			}
+			parts = append(parts, o.style(st.Tool, line))
+			if o.ExpandTools {
+				parts = append(parts, o.style(st.Muted, Sanitize(indentJSON(tc.Input))))
+			}
+		default:
+			parts = append(parts, o.style(st.Dim, "["+Sanitize(t)+" block]"))
+		}
+		return true
+	})
+	switch model.String(model.Member(raw, "stopReason")) {
+	case "error":
+		msg := model.String(model.Member(raw, "errorMessage"))
+		parts = append(parts, o.style(st.Error, "error: "+Sanitize(msg)))
+	case "aborted":
+		parts = append(parts, o.style(st.Warning, "(aborted)"))
+	case "length":
+		parts = append(parts, o.style(st.Warning, "(stopped at the length limit)"))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// content renders user or custom content: markdown text and image placeholders.
+func (o *Options) content(c []byte, _ bool) string {
+	if s, ok := stringValue(c); ok {
+		return o.markdown(s)
+	}
+	var parts []string
+	_ = jscan.Elements(c, func(b []byte) bool {
+		switch model.String(model.Member(b, "type")) {
+		case "text":
+			parts = append(parts, o.markdown(model.String(model.Member(b, "text"))))
+		case "image":
+			parts = append(parts, o.style(o.Styles.Dim, imagePlaceholder(b)))
+		default:
+			parts = append(parts, o.style(o.Styles.Dim, "["+Sanitize(model.String(model.Member(b, "type")))+" block]"))
+		}
+		return true
+	})
+	return strings.Join(parts, "\n")
+}
+
+// plainContent is content as sanitized plain text.
+func (o *Options) plainContent(c []byte) string {
+	if s, ok := stringValue(c); ok {
+		return Sanitize(s)
+	}
+	var parts []string
+	_ = jscan.Elements(c, func(b []byte) bool {
+		switch model.String(model.Member(b, "type")) {
+		case "text":
+			parts = append(parts, Sanitize(model.String(model.Member(b, "text"))))
+		case "image":
+			parts = append(parts, imagePlaceholder(b))
+		}
+		return true
+	})
+	return strings.Join(parts, "\n")
+}
+
+func stringValue(raw []byte) (string, bool) {
+	if !jscan.IsString(raw) {
+		return "", false
+	}
+	return model.String(raw), true
+}
+
+func imagePlaceholder(b []byte) string {
+	mime := model.String(model.Member(b, "mimeType"))
+	n, _ := rawLen(model.Member(b, "data"))
+	return fmt.Sprintf("[image %s, %s]", Sanitize(mime), byteSize(n*3/4))
+}
+
+func rawLen(raw []byte) (int, bool) {
+	if len(raw) < 2 {
+		return 0, false
+	}
+	return len(raw) - 2, true
+}
+
+func byteSize(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func (o *Options) truncate(s string) string {
+	limit := o.ResultLines
+	if limit == 0 {
+		limit = 12
+	}
+	if limit < 0 || o.ExpandTools {
+		return s
+	}
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) <= limit {
+		return strings.Join(lines, "\n")
+	}
+	return strings.Join(lines[:limit], "\n") + "\n" + o.style(o.Styles.Dim, fmt.Sprintf("… %d more lines", len(lines)-limit))
+}
+
+func indentJSON(raw []byte) string {
+	var b strings.Builder
+	depth := 0
+	inStr, esc := false, false
+	nl := func() {
+		b.WriteByte('\n')
+		b.WriteString(strings.Repeat("  ", depth))
+	}
+	for _, c := range raw {
+		if inStr {
+			b.WriteByte(c)
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+			b.WriteByte(c)
+		case '{', '[':
+			depth++
+			b.WriteByte(c)
+			nl()
+		case '}', ']':
+			depth--
+			nl()
+			b.WriteByte(c)
+		case ',':
+			b.WriteByte(c)
+			nl()
+		case ':':
+			b.WriteString(": ")
+		case ' ', '\t', '\n', '\r':
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
