@@ -1,0 +1,48 @@
+package model
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"skein/model/jscan"
+)
+
+// FuzzParse feeds damaged session files to every reader: none may panic or
+// loop, whatever the bytes.
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "pi", "*", "*.jsonl"))
+	more, _ := filepath.Glob(filepath.Join("..", "testdata", "pi", "store", "*", "*.jsonl"))
+	for _, p := range append(files, more...) {
+		if data, err := os.ReadFile(p); err == nil && len(data) < 64<<10 {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(`{"type":"session","id":"x"}` + "\n" + `{"type":"message","id":"a","parentId":"b","message":{"role":"user","content":"x"}}` + "\n" + `{"type":"message","id":"b","parentId":"a","message":{"role":"assistant","content":[]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Parse(data)
+		if err != nil {
+			return
+		}
+		for i := range s.Entries {
+			if len(s.Path(i)) > len(s.Entries) {
+				t.Fatal("path longer than the session: a cycle was followed")
+			}
+		}
+		leaf := s.Leaf()
+		ctx := s.BuildContext(leaf)
+		_ = s.WriteContextJSON(io.Discard, ctx)
+		_ = s.PlanCompaction(leaf, 10)
+		_ = s.WriteTreeJSON(io.Discard)
+		v := s.NewTreeView(leaf, FilterAll)
+		_ = v.Lines(v.NearestVisible(leaf), "/home")
+		var buf bytes.Buffer
+		if err := s.WriteContextJSON(&buf, ctx); err == nil && !jsonValid(buf.Bytes()) {
+			t.Fatalf("context JSON invalid: %s", buf.Bytes())
+		}
+	})
+}
+
+func jsonValid(b []byte) bool { return jscan.Valid(b) }
