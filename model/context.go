@@ -53,18 +53,20 @@ func (s *Session) BuildContext(leaf int) Context {
 		return ctx
 	}
 	path := s.Path(leaf)
+	// The last of each kind on the path counts: look from the leaf back.
 	compactionAt := -1 // position in path
-	for pi, i := range path {
-		e := &s.Entries[i]
+	thinkingSeen := false
+	for k := len(path) - 1; k >= 0 && (!thinkingSeen || ctx.Model == nil || compactionAt < 0); k-- {
+		e := &s.Entries[path[k]]
 		switch {
-		case e.Type == TypeThinkingLevelChange:
-			ctx.ThinkingLevel = e.Field("thinkingLevel")
-		case e.Type == TypeModelChange:
+		case e.Type == TypeThinkingLevelChange && !thinkingSeen:
+			ctx.ThinkingLevel, thinkingSeen = e.Field("thinkingLevel"), true
+		case e.Type == TypeModelChange && ctx.Model == nil:
 			ctx.Model = &ModelRef{Provider: e.Field("provider"), ModelID: e.Field("modelId")}
-		case e.Type == TypeMessage && e.Role == RoleAssistant:
+		case e.Type == TypeMessage && e.Role == RoleAssistant && ctx.Model == nil:
 			ctx.Model = &ModelRef{Provider: e.MessageField("provider"), ModelID: e.MessageField("model")}
-		case e.Type == TypeCompaction:
-			compactionAt = pi
+		case e.Type == TypeCompaction && compactionAt < 0:
+			compactionAt = k
 		}
 	}
 	appendEntry := func(i int) {

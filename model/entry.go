@@ -4,6 +4,7 @@
 package model
 
 import (
+	"bytes"
 	"unsafe"
 
 	"skein/model/jscan"
@@ -58,16 +59,6 @@ const (
 	RoleCompactionSummary = "compactionSummary"
 )
 
-var knownStrings = map[string]string{}
-
-func init() {
-	for _, s := range []string{TypeSession, TypeMessage, TypeModelChange, TypeThinkingLevelChange, TypeCompaction,
-		TypeBranchSummary, TypeCustom, TypeCustomMessage, TypeLabel, TypeSessionInfo,
-		RoleUser, RoleAssistant, RoleToolResult, RoleBashExecution, RoleBranchSummary, RoleCompactionSummary, "hookMessage"} {
-		knownStrings[s] = s
-	}
-}
-
 // bstr returns the string value of a raw JSON string literal, sharing memory
 // with raw when it has no escapes. raw belongs to a session buffer that is
 // never written after it is read, so sharing is safe.
@@ -80,9 +71,6 @@ func bstr(raw []byte) (string, bool) {
 		if c == '\\' || c >= 0x80 {
 			return jscan.Unquote(raw)
 		}
-	}
-	if s, ok := knownStrings[string(body)]; ok {
-		return s, true
 	}
 	if len(body) == 0 {
 		return "", true
@@ -97,16 +85,16 @@ func ParseEntry(line []byte, lineNo int) (e Entry, err error) {
 	e.Raw = line
 	var msg []byte
 	err = jscan.Members(line, func(k, v []byte) bool {
-		switch {
-		case jscan.KeyIs(k, "type"):
+		switch jscan.Key(k) {
+		case "type":
 			e.Type, _ = bstr(v)
-		case jscan.KeyIs(k, "id"):
+		case "id":
 			e.ID, e.HasID = bstr(v)
-		case jscan.KeyIs(k, "parentId"):
+		case "parentId":
 			e.ParentID, _ = bstr(v)
-		case jscan.KeyIs(k, "timestamp"):
+		case "timestamp":
 			e.Timestamp, _ = bstr(v)
-		case jscan.KeyIs(k, "message"):
+		case "message":
 			msg = v
 		}
 		return true
@@ -120,16 +108,17 @@ func ParseEntry(line []byte, lineNo int) (e Entry, err error) {
 	e.Object = true
 	if e.Type == TypeMessage && msg != nil {
 		e.Message = msg
-		e.Role, _ = bstr(Member(msg, "role"))
+		e.Role = messageRole(msg)
 	}
 	return e, nil
 }
 
 // Member returns the raw value of the last member named key of the object
-// obj (JSON.parse keeps the last of duplicate keys), or nil.
+// obj (JSON.parse keeps the last of duplicate keys), or nil. obj must be
+// valid JSON: a part of a parsed line, or JSON skein built.
 func Member(obj []byte, key string) []byte {
 	var out []byte
-	_ = jscan.Members(obj, func(k, v []byte) bool {
+	jscan.Fields(obj, func(k, v []byte) bool {
 		if jscan.KeyIs(k, key) {
 			out = v
 		}
@@ -161,4 +150,18 @@ func (e *Entry) MessageField(key string) []byte {
 func String(raw []byte) string {
 	s, _ := bstr(raw)
 	return s
+}
+
+var roleKey = []byte(`"role"`)
+
+// messageRole finds a message's role. pi writes it first; when no other
+// "role" key follows anywhere in the message, the first is also the last, as
+// JSON.parse keeps, and the rest of the message need not be walked.
+func messageRole(msg []byte) string {
+	if k, v, rest, ok := jscan.First(msg); ok && jscan.Key(k) == "role" && !bytes.Contains(rest, roleKey) {
+		r, _ := bstr(v)
+		return r
+	}
+	r, _ := bstr(Member(msg, "role"))
+	return r
 }

@@ -448,6 +448,18 @@ func utf16Units(r rune) []uint16 {
 // backslash and control characters are escaped.
 func AppendJSONString(dst []byte, s string) []byte {
 	const hex = "0123456789abcdef"
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
 	dst = append(dst, '"')
 	for i := 0; i < len(s); i++ {
 		c := s[i]

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/bits"
+	"runtime"
 	"sort"
+	"sync"
 )
 
 // Header is a session file's first line.
@@ -41,7 +44,7 @@ type Session struct {
 	Diagnostics []Diagnostic
 	// Problems are the diagnostics doctor reports: malformed lines, orphans,
 	// duplicate ids, cycles, labels of missing entries.
-	byID     map[string]int
+	byID     idIndex
 	parent   []int // index of each entry's parent, -1 for a root
 	children [][]int
 	roots    []int
@@ -58,17 +61,103 @@ func (e *NotSessionError) Error() string { return "not a pi session: " + e.Reaso
 // reported, as pi skips them; a partial last line, CRLF endings and a UTF-8
 // byte-order mark are tolerated. Old versions are migrated in memory. Parse
 // never fails on a file with a valid header; without one it returns a
-// *NotSessionError.
+// *NotSessionError. Large files are parsed on every core.
 func Parse(data []byte) (*Session, error) {
 	s := &Session{}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	chunks := splitChunks(data, runtime.GOMAXPROCS(0))
+	results := make([]chunkResult, len(chunks))
+	var wg sync.WaitGroup
+	for k, c := range chunks {
+		wg.Add(1)
+		go func(k int, c []byte) {
+			defer wg.Done()
+			results[k] = parseChunk(c, k == len(chunks)-1)
+		}(k, c)
+	}
+	wg.Wait()
+	// Each chunk counted its lines from 1: shift them to the file's.
+	total, offset := 0, 0
+	for k := range results {
+		r := &results[k]
+		if offset > 0 {
+			for i := range r.entries {
+				r.entries[i].Line += offset
+			}
+			for i := range r.diags {
+				r.diags[i].Line += offset
+			}
+		}
+		offset += r.lines
+		total += len(r.entries)
+	}
+	s.Entries = make([]Entry, 0, total)
 	headerSeen := false
-	lineNo := 0
-	for len(data) > 0 {
+	for _, r := range results {
+		s.Diagnostics = append(s.Diagnostics, r.diags...)
+		for _, e := range r.entries {
+			if !headerSeen {
+				headerSeen = true
+				if e.Type != TypeSession || !e.HasID {
+					return s, &NotSessionError{fmt.Sprintf("line %d is not a session header", e.Line)}
+				}
+				s.Header = parseHeader(&e)
+				continue
+			}
+			if e.Type == TypeSession {
+				s.Diagnostics = append(s.Diagnostics, Diagnostic{e.Line, "second session header ignored"})
+				continue
+			}
+			if !e.Object {
+				s.Diagnostics = append(s.Diagnostics, Diagnostic{e.Line, "line is JSON but not an entry object"})
+			}
+			s.Entries = append(s.Entries, e)
+		}
+	}
+	if !headerSeen {
+		return s, &NotSessionError{"no session header"}
+	}
+	s.migrate()
+	s.index()
+	return s, nil
+}
+
+type chunkResult struct {
+	entries []Entry
+	diags   []Diagnostic
+	lines   int // lines ended by a newline in the chunk
+}
+
+// splitChunks cuts data into up to n pieces at line ends; small files stay whole.
+func splitChunks(data []byte, n int) [][]byte {
+	const minChunk = 4 << 20
+	if n < 2 || len(data) < 2*minChunk {
+		return [][]byte{data}
+	}
+	var chunks [][]byte
+	for k := n; k > 1 && len(data) > minChunk; k-- {
+		cut := len(data) / k
+		i := bytes.IndexByte(data[cut:], '\n')
+		if i < 0 {
+			break
+		}
+		chunks = append(chunks, data[:cut+i+1])
+		data = data[cut+i+1:]
+	}
+	return append(chunks, data)
+}
+
+// parseChunk parses the lines of one chunk; last says it ends the file, so
+// that a malformed last line is reported as partial.
+func parseChunk(data []byte, last bool) chunkResult {
+	// pi's lines average a few hundred bytes: a guess that rarely regrows.
+	r := chunkResult{entries: make([]Entry, 0, len(data)/400+16)}
+	for lineNo := 0; len(data) > 0; {
 		lineNo++
 		var line []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			line, data = data[:i], data[i+1:]
+			r.lines++
 		} else {
 			line, data = data, nil
 		}
@@ -79,35 +168,15 @@ func Parse(data []byte) (*Session, error) {
 		e, err := ParseEntry(line, lineNo)
 		if err != nil {
 			msg := "malformed JSON"
-			if len(data) == 0 {
+			if last && len(data) == 0 {
 				msg = "malformed JSON (partial last line)"
 			}
-			s.Diagnostics = append(s.Diagnostics, Diagnostic{lineNo, fmt.Sprintf("%s: %v", msg, err)})
+			r.diags = append(r.diags, Diagnostic{lineNo, fmt.Sprintf("%s: %v", msg, err)})
 			continue
 		}
-		if !headerSeen {
-			headerSeen = true
-			if e.Type != TypeSession || !e.HasID {
-				return s, &NotSessionError{fmt.Sprintf("line %d is not a session header", lineNo)}
-			}
-			s.Header = parseHeader(&e)
-			continue
-		}
-		if e.Type == TypeSession {
-			s.Diagnostics = append(s.Diagnostics, Diagnostic{lineNo, "second session header ignored"})
-			continue
-		}
-		if !e.Object {
-			s.Diagnostics = append(s.Diagnostics, Diagnostic{lineNo, "line is JSON but not an entry object"})
-		}
-		s.Entries = append(s.Entries, e)
+		r.entries = append(r.entries, e)
 	}
-	if !headerSeen {
-		return s, &NotSessionError{"no session header"}
-	}
-	s.migrate()
-	s.index()
-	return s, nil
+	return r
 }
 
 func isBlank(b []byte) bool {
@@ -170,8 +239,8 @@ func (s *Session) FirstKeptEntryID(e *Entry) (string, bool) {
 // index builds the id map, parents, children, roots and labels.
 func (s *Session) index() {
 	n := len(s.Entries)
-	s.byID = make(map[string]int, n)
-	seen := make(map[string]int, n)
+	s.byID = newIDIndex(n)
+	dups := false
 	for i := range s.Entries {
 		e := &s.Entries[i]
 		if !e.Object {
@@ -181,12 +250,11 @@ func (s *Session) index() {
 			s.Diagnostics = append(s.Diagnostics, Diagnostic{e.Line, "entry has no id"})
 			continue
 		}
-		if first, dup := seen[e.ID]; dup {
-			s.Diagnostics = append(s.Diagnostics, Diagnostic{e.Line, fmt.Sprintf("duplicate id %s (first on line %d)", e.ID, s.Entries[first].Line)})
-		} else {
-			seen[e.ID] = i
+		// The last one wins, as in pi's byId map.
+		if prev, dup := s.byID.put(e.ID, i); dup {
+			dups = true
+			s.Diagnostics = append(s.Diagnostics, Diagnostic{e.Line, fmt.Sprintf("duplicate id %s (also on line %d)", e.ID, s.Entries[prev].Line)})
 		}
-		s.byID[e.ID] = i // the last one wins, as in pi's byId map
 	}
 	s.parent = make([]int, n)
 	for i := range s.Entries {
@@ -195,7 +263,13 @@ func (s *Session) index() {
 		if e.ParentID == "" {
 			continue
 		}
-		p, ok := s.byID[e.ParentID]
+		// pi appends each entry as a child of the one before: without
+		// duplicate ids, that entry is the parent and needs no lookup.
+		if !dups && i > 0 && s.Entries[i-1].HasID && s.Entries[i-1].ID == e.ParentID {
+			s.parent[i] = i - 1
+			continue
+		}
+		p, ok := s.byID.get(e.ParentID)
 		switch {
 		case !ok:
 			s.Diagnostics = append(s.Diagnostics, Diagnostic{e.Line, fmt.Sprintf("unknown parent %s", e.ParentID)})
@@ -215,14 +289,23 @@ func (s *Session) index() {
 			s.roots = append(s.roots, i)
 		}
 	}
-	// pi's getTree sorts each node's children by timestamp, stably.
-	ms := make([]float64, n)
-	for i := range s.Entries {
-		ms[i] = DateMs(s.Entries[i].Timestamp)
+	// pi's getTree sorts each node's children by timestamp, stably. Only
+	// branch points need their children's times.
+	var ms map[int]float64
+	at := func(i int) float64 {
+		t, ok := ms[i]
+		if !ok {
+			t = DateMs(s.Entries[i].Timestamp)
+			ms[i] = t
+		}
+		return t
 	}
 	for _, c := range s.children {
 		if len(c) > 1 {
-			sort.SliceStable(c, func(a, b int) bool { return jsLess(ms[c[a]], ms[c[b]]) })
+			if ms == nil {
+				ms = map[int]float64{}
+			}
+			sort.SliceStable(c, func(a, b int) bool { return jsLess(at(c[a]), at(c[b])) })
 		}
 	}
 	s.labels = map[int]string{}
@@ -233,7 +316,7 @@ func (s *Session) index() {
 			continue
 		}
 		target, _ := e.StringField("targetId")
-		t, ok := s.byID[target]
+		t, ok := s.byID.get(target)
 		if !ok {
 			s.Diagnostics = append(s.Diagnostics, Diagnostic{e.Line, fmt.Sprintf("label of missing entry %s", target)})
 			continue
@@ -246,6 +329,90 @@ func (s *Session) index() {
 		}
 	}
 	sort.SliceStable(s.Diagnostics, func(a, b int) bool { return s.Diagnostics[a].Line < s.Diagnostics[b].Line })
+}
+
+// idIndex maps entry ids to indexes. pi's ids are eight lowercase hex
+// digits: those go in an open-addressing table keyed by their value, several
+// times faster than a map of strings at 100,000 entries; any other id goes in
+// a map.
+type idIndex struct {
+	slots []idSlot
+	shift uint
+	str   map[string]int32
+}
+
+// idSlot keeps key and value together: one cache miss a probe.
+type idSlot struct {
+	key uint32
+	val int32 // index+1; 0 marks an empty slot
+}
+
+func newIDIndex(n int) idIndex {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	return idIndex{slots: make([]idSlot, size), shift: uint(64 - bits.TrailingZeros(uint(size)))}
+}
+
+func (x *idIndex) slot(k uint32) int {
+	return int((uint64(k) * 0x9E3779B97F4A7C15) >> x.shift)
+}
+
+func hexID(id string) (uint32, bool) {
+	if len(id) != 8 {
+		return 0, false
+	}
+	var v uint32
+	for i := 0; i < 8; i++ {
+		c := id[i]
+		switch {
+		case c >= '0' && c <= '9':
+			v = v<<4 | uint32(c-'0')
+		case c >= 'a' && c <= 'f':
+			v = v<<4 | uint32(c-'a'+10)
+		default:
+			return 0, false
+		}
+	}
+	return v, true
+}
+
+func (x *idIndex) get(id string) (int, bool) {
+	if k, ok := hexID(id); ok && x.slots != nil {
+		mask := len(x.slots) - 1
+		for j := x.slot(k); x.slots[j].val != 0; j = (j + 1) & mask {
+			if x.slots[j].key == k {
+				return int(x.slots[j].val) - 1, true
+			}
+		}
+		return 0, false
+	}
+	i, ok := x.str[id]
+	return int(i), ok
+}
+
+// put records id at i and returns the index it had before, if any.
+func (x *idIndex) put(id string, i int) (int, bool) {
+	if k, ok := hexID(id); ok && x.slots != nil {
+		mask := len(x.slots) - 1
+		j := x.slot(k)
+		for ; x.slots[j].val != 0; j = (j + 1) & mask {
+			if x.slots[j].key == k {
+				prev := int(x.slots[j].val) - 1
+				x.slots[j].val = int32(i + 1)
+				return prev, true
+			}
+		}
+		x.slots[j] = idSlot{k, int32(i + 1)}
+		return 0, false
+	}
+	if x.str == nil {
+		x.str = map[string]int32{}
+	}
+	prev, had := x.str[id]
+	x.str[id] = int32(i)
+	return int(prev), had
 }
 
 // jsLess orders as a JavaScript comparator a-b would, where NaN compares equal.
@@ -298,10 +465,7 @@ func (s *Session) breakCycles() {
 func (s *Session) Len() int { return len(s.Entries) }
 
 // Index returns the index of the entry with the id (the last of duplicates).
-func (s *Session) Index(id string) (int, bool) {
-	i, ok := s.byID[id]
-	return i, ok
-}
+func (s *Session) Index(id string) (int, bool) { return s.byID.get(id) }
 
 // Leaf is the index of the active leaf: the last entry, -1 when there is none.
 func (s *Session) Leaf() int { return len(s.Entries) - 1 }

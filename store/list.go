@@ -2,9 +2,11 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -75,8 +77,13 @@ func SortNewestFirst(infos []pi.Info) {
 	})
 }
 
-// scanFile reads a file into buf (grown as needed and returned for reuse)
-// and scans it.
+// mmapMin is the size from which a file is mapped rather than read. Below it
+// page faults cost more than the copy; above it mapping also spares each
+// worker a buffer the size of the largest session.
+const mmapMin = 4 << 20
+
+// scanFile reads a file into buf (grown as needed and returned for reuse),
+// or maps it when it is large, and scans it.
 func scanFile(path string, buf []byte) ([]byte, pi.Info, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -86,6 +93,13 @@ func scanFile(path string, buf []byte) ([]byte, pi.Info, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return buf, pi.Info{}, err
+	}
+	if st.Size() >= mmapMin {
+		if data, err := mmap(f, st.Size()); err == nil {
+			info, err := scanMapped(data, float64(st.ModTime().UnixMilli()))
+			munmap(data)
+			return buf, info, err
+		}
 	}
 	size := int(st.Size()) + 1
 	if cap(buf) < size {
@@ -107,4 +121,16 @@ func scanFile(path string, buf []byte) ([]byte, pi.Info, error) {
 	}
 	info, err := pi.ScanInfo(buf, float64(st.ModTime().UnixMilli()))
 	return buf, info, err
+}
+
+// scanMapped scans mapped memory. A file truncated while it is mapped faults
+// on access; the fault becomes an error instead of a crash.
+func scanMapped(data []byte, mtimeMs float64) (info pi.Info, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("file changed while it was read: %v", r)
+		}
+	}()
+	return pi.ScanInfo(data, mtimeMs)
 }

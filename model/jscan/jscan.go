@@ -9,10 +9,14 @@
 package jscan
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // SyntaxError reports where a value stopped being JSON.
@@ -32,7 +36,10 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 
 // SkipSpace returns the index of the first non-whitespace byte at or after i.
 func SkipSpace(data []byte, i int) int {
-	for i < len(data) && isSpace(data[i]) {
+	for i < len(data) {
+		if c := data[i]; c > ' ' || !isSpace(c) {
+			return i
+		}
 		i++
 	}
 	return i
@@ -119,22 +126,41 @@ func skipNumber(data []byte, i int) (int, error) {
 	return i, nil
 }
 
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// specialMask flags, in the top bit of each byte, the bytes of x that are a
+// quote, a backslash or a control character (SWAR: eight bytes a step). Only
+// the lowest flag is exact, which is all skipString needs.
+func specialMask(x uint64) uint64 {
+	quote := x ^ (lsb * '"')
+	bslash := x ^ (lsb * '\\')
+	return ((quote-lsb)&^quote | (bslash-lsb)&^bslash | (x-lsb*0x20)&^x) & msb
+}
+
 // skipString validates the string literal at data[i] == '"'.
 func skipString(data []byte, i int) (int, error) {
 	start := i
 	i++
 	for {
-		// The hot loop: most bytes are plain text.
+		// Find the next quote, backslash or control character.
+		for i+8 <= len(data) {
+			if m := specialMask(binary.LittleEndian.Uint64(data[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto found
+			}
+			i += 8
+		}
 		for i < len(data) {
-			c := data[i]
-			if c == '"' || c == '\\' || c < 0x20 {
-				break
+			if c := data[i]; c == '"' || c == '\\' || c < 0x20 {
+				goto found
 			}
 			i++
 		}
-		if i >= len(data) {
-			return i, errAt(start, "unterminated string")
-		}
+		return i, errAt(start, "unterminated string")
+	found:
 		switch c := data[i]; {
 		case c == '"':
 			return i + 1, nil
@@ -168,91 +194,110 @@ func isHex4(b []byte) bool {
 	return true
 }
 
-// skipNested validates an object or array without recursion, so that deep
-// nesting cannot exhaust the stack.
+// skipNested validates an object or array: one flat loop with its own
+// stack, so that deep nesting cannot exhaust the goroutine stack and each
+// token costs no call but for strings.
 func skipNested(data []byte, i int) (int, error) {
-	var stack []byte // the closing bracket of each open container
-	open := func(c byte) {
+	var arr [64]byte
+	stack := arr[:0] // the closing bracket of each open container
+	n := len(data)
+	var c byte
+	var err error
+value:
+	for i < n && data[i] <= ' ' && isSpace(data[i]) {
+		i++
+	}
+	if i >= n {
+		return i, errAt(i, "unexpected end of input")
+	}
+	c = data[i]
+	switch {
+	case c == '"':
+		if i, err = skipString(data, i); err != nil {
+			return i, err
+		}
+	case c == '{' || c == '[':
 		if c == '{' {
 			stack = append(stack, '}')
 		} else {
 			stack = append(stack, ']')
 		}
-	}
-	for {
-		// At a value.
-		i = SkipSpace(data, i)
-		if i >= len(data) {
-			return i, errAt(i, "unexpected end of input")
-		}
-		if c := data[i]; c == '{' || c == '[' {
-			open(c)
-			i = SkipSpace(data, i+1)
-			if i < len(data) && data[i] == stack[len(stack)-1] {
-				stack = stack[:len(stack)-1]
-				i++
-			} else if c == '{' {
-				var ok bool
-				if i, ok = skipKey(data, i); !ok {
-					return -i, errAt(-i, "expected object key")
-				}
-				continue
-			} else {
-				continue
-			}
-		} else {
-			end, err := Skip(data, i)
-			if err != nil {
-				return end, err
-			}
-			i = end
-		}
-		// After a value: close containers or move to the next member.
-		for {
-			if len(stack) == 0 {
-				return i, nil
-			}
-			i = SkipSpace(data, i)
-			if i >= len(data) {
-				return i, errAt(i, "unexpected end of input")
-			}
-			top := stack[len(stack)-1]
-			if data[i] == top {
-				stack = stack[:len(stack)-1]
-				i++
-				continue
-			}
-			if data[i] != ',' {
-				return i, errAt(i, fmt.Sprintf("unexpected %q", data[i]))
-			}
+		i++
+		for i < n && data[i] <= ' ' && isSpace(data[i]) {
 			i++
-			if top == '}' {
-				var ok bool
-				if i, ok = skipKey(data, i); !ok {
-					return -i, errAt(-i, "expected object key")
-				}
-			}
-			break
 		}
+		if i < n && data[i] == stack[len(stack)-1] {
+			stack = stack[:len(stack)-1]
+			i++
+			goto after
+		}
+		if c == '{' {
+			goto key
+		}
+		goto value
+	case c == '-' || c >= '0' && c <= '9':
+		if i, err = skipNumber(data, i); err != nil {
+			return i, err
+		}
+	case c == 't':
+		if i+4 > n || string(data[i:i+4]) != "true" {
+			return i, errAt(i, "invalid literal")
+		}
+		i += 4
+	case c == 'f':
+		if i+5 > n || string(data[i:i+5]) != "false" {
+			return i, errAt(i, "invalid literal")
+		}
+		i += 5
+	case c == 'n':
+		if i+4 > n || string(data[i:i+4]) != "null" {
+			return i, errAt(i, "invalid literal")
+		}
+		i += 4
+	default:
+		return i, errAt(i, fmt.Sprintf("invalid character %q", c))
 	}
-}
-
-// skipKey validates `"key" :` at or after i and returns the index after the
-// colon; on failure it returns the negated offset of the problem and false.
-func skipKey(data []byte, i int) (int, bool) {
-	i = SkipSpace(data, i)
-	if i >= len(data) || data[i] != '"' {
-		return -i, false
+after:
+	if len(stack) == 0 {
+		return i, nil
 	}
-	end, err := skipString(data, i)
-	if err != nil {
-		return -end, false
+	for i < n && data[i] <= ' ' && isSpace(data[i]) {
+		i++
 	}
-	i = SkipSpace(data, end)
-	if i >= len(data) || data[i] != ':' {
-		return -i, false
+	if i >= n {
+		return i, errAt(i, "unexpected end of input")
 	}
-	return i + 1, true
+	switch c = data[i]; {
+	case c == ',':
+		i++
+		if stack[len(stack)-1] == '}' {
+			goto key
+		}
+		goto value
+	case c == stack[len(stack)-1]:
+		stack = stack[:len(stack)-1]
+		i++
+		goto after
+	}
+	return i, errAt(i, fmt.Sprintf("unexpected %q", c))
+key:
+	for i < n && data[i] <= ' ' && isSpace(data[i]) {
+		i++
+	}
+	if i >= n || data[i] != '"' {
+		return i, errAt(i, "expected object key")
+	}
+	if i, err = skipString(data, i); err != nil {
+		return i, err
+	}
+	for i < n && data[i] <= ' ' && isSpace(data[i]) {
+		i++
+	}
+	if i >= n || data[i] != ':' {
+		return i, errAt(i, "expected ':'")
+	}
+	i++
+	goto value
 }
 
 // Members validates the object obj (whitespace around it allowed, nothing
@@ -357,11 +402,58 @@ func KeyIs(key []byte, name string) bool {
 	if len(key) == len(name)+2 && string(key[1:len(key)-1]) == name {
 		return true
 	}
-	if len(key) < len(name)+2 || !hasBackslash(key) {
+	if len(key) <= len(name)+2 || !hasBackslash(key) {
 		return false
 	}
 	s, ok := Unquote(key)
 	return ok && s == name
+}
+
+// Key returns the name a raw key stands for, sharing key's memory when it has
+// no escapes: for a switch over the names a caller wants.
+func Key(key []byte) string {
+	if len(key) < 2 {
+		return ""
+	}
+	body := key[1 : len(key)-1]
+	if !hasBackslash(body) {
+		if len(body) == 0 {
+			return ""
+		}
+		return unsafe.String(&body[0], len(body))
+	}
+	s, _ := Unquote(key)
+	return s
+}
+
+// LastNumberMember returns the raw number of obj's last member when its raw
+// key followed by a colon is keyColon (e.g. `"timestamp":`): how pi ends a
+// message (`..."timestamp":1772442025829}`), read without walking the object.
+func LastNumberMember(obj []byte, keyColon string) ([]byte, bool) {
+	i := len(obj) - 1
+	for i >= 0 && isSpace(obj[i]) {
+		i--
+	}
+	if i < 0 || obj[i] != '}' {
+		return nil, false
+	}
+	end := i
+	for i > 0 && (obj[i-1] >= '0' && obj[i-1] <= '9' || obj[i-1] == '.' || obj[i-1] == '-' || obj[i-1] == '+' || obj[i-1] == 'e' || obj[i-1] == 'E') {
+		i--
+	}
+	num := obj[i:end]
+	if len(num) == 0 {
+		return nil, false
+	}
+	suffix := keyColon
+	if i < len(suffix) || string(obj[i-len(suffix):i]) != suffix {
+		return nil, false
+	}
+	// The key must start a member: a quote that is not itself escaped content.
+	if j := i - len(suffix) - 1; j < 0 || (obj[j] != ',' && obj[j] != '{') {
+		return nil, false
+	}
+	return num, true
 }
 
 func hasBackslash(b []byte) bool {
@@ -472,4 +564,154 @@ func hex4(b []byte) rune {
 		}
 	}
 	return r
+}
+
+// Fields calls fn with each member of obj, which must already be known to be
+// valid JSON (a value Members or Skip accepted). It skips values without
+// validating them, so it is several times faster; on invalid input it stops
+// early but never panics or loops.
+func Fields(obj []byte, fn func(key, val []byte) bool) {
+	i := SkipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return
+	}
+	i++
+	for {
+		i = SkipSpace(obj, i)
+		if i >= len(obj) || obj[i] != '"' {
+			return
+		}
+		kend := skipValidString(obj, i)
+		if kend < 0 {
+			return
+		}
+		key := obj[i:kend]
+		i = SkipSpace(obj, kend)
+		if i >= len(obj) || obj[i] != ':' {
+			return
+		}
+		vstart := SkipSpace(obj, i+1)
+		vend := SkipValid(obj, vstart)
+		if vend < 0 {
+			return
+		}
+		if !fn(key, obj[vstart:vend]) {
+			return
+		}
+		i = SkipSpace(obj, vend)
+		if i >= len(obj) || obj[i] != ',' {
+			return
+		}
+		i++
+	}
+}
+
+// Items calls fn with each element of arr, which must already be valid.
+func Items(arr []byte, fn func(val []byte) bool) {
+	i := SkipSpace(arr, 0)
+	if i >= len(arr) || arr[i] != '[' {
+		return
+	}
+	i = SkipSpace(arr, i+1)
+	if i < len(arr) && arr[i] == ']' {
+		return
+	}
+	for i < len(arr) {
+		end := SkipValid(arr, i)
+		if end < 0 || !fn(arr[i:end]) {
+			return
+		}
+		i = SkipSpace(arr, end)
+		if i >= len(arr) || arr[i] != ',' {
+			return
+		}
+		i = SkipSpace(arr, i+1)
+	}
+}
+
+// SkipValid returns the end of the already-valid value at i, or -1.
+func SkipValid(data []byte, i int) int {
+	if i >= len(data) {
+		return -1
+	}
+	switch data[i] {
+	case '"':
+		return skipValidString(data, i)
+	case '{', '[':
+		depth := 0
+		for i < len(data) {
+			switch data[i] {
+			case '"':
+				i = skipValidString(data, i)
+				if i < 0 {
+					return -1
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return -1
+	}
+	for i < len(data) {
+		switch data[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// skipValidString returns the end of the valid string literal at i, or -1.
+func skipValidString(data []byte, i int) int {
+	i++
+	for {
+		j := bytes.IndexByte(data[i:], '"')
+		if j < 0 {
+			return -1
+		}
+		i += j
+		// The quote is escaped when an odd number of backslashes precede it.
+		n := 0
+		for k := i - 1; k >= 0 && data[k] == '\\'; k-- {
+			n++
+		}
+		i++
+		if n%2 == 0 {
+			return i
+		}
+	}
+}
+
+// First returns the first member of the valid object obj and what follows it.
+func First(obj []byte) (key, val, rest []byte, ok bool) {
+	i := SkipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return nil, nil, nil, false
+	}
+	i = SkipSpace(obj, i+1)
+	if i >= len(obj) || obj[i] != '"' {
+		return nil, nil, nil, false
+	}
+	kend := skipValidString(obj, i)
+	if kend < 0 {
+		return nil, nil, nil, false
+	}
+	j := SkipSpace(obj, kend)
+	if j >= len(obj) || obj[j] != ':' {
+		return nil, nil, nil, false
+	}
+	vstart := SkipSpace(obj, j+1)
+	vend := SkipValid(obj, vstart)
+	if vend < 0 {
+		return nil, nil, nil, false
+	}
+	return obj[i:kend], obj[vstart:vend], obj[vend:], true
 }

@@ -1,7 +1,9 @@
 package jscan
 
 import (
+	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -98,4 +100,20 @@ func FuzzValid(f *testing.F) {
 			})
 		}
 	})
+}
+
+func BenchmarkMembersLine(b *testing.B) {
+	data, err := os.ReadFile("../../testdata/pi/store/--home-dev-big--/2026-03-08T12-00-00-000Z_019ccd51-8e00-7324-a981-fea96681796c.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		for _, l := range lines {
+			if err := Members(l, func(k, v []byte) bool { return true }); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 }

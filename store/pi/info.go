@@ -65,18 +65,18 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 			info.Created = headerTime
 			continue
 		}
-		var typ, entryTS string
+		var typ, entryTS []byte
 		var msg, name []byte
 		err := jscan.Members(line, func(k, v []byte) bool {
-			switch {
-			case jscan.KeyIs(k, "type"):
-				typ = model.String(v)
-			case jscan.KeyIs(k, "message"):
+			switch jscan.Key(k) {
+			case "type":
+				typ = v
+			case "message":
 				msg = v
-			case jscan.KeyIs(k, "name"):
+			case "name":
 				name = v
-			case jscan.KeyIs(k, "timestamp"):
-				entryTS = model.String(v)
+			case "timestamp":
+				entryTS = v
 			}
 			return true
 		})
@@ -84,10 +84,13 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 			continue
 		}
 		info.Entries++
-		switch typ {
-		case model.TypeSessionInfo:
+		if bytes.IndexByte(typ, '\\') >= 0 { // an escaped type name, rare
+			typ = model.AppendJSONString(nil, model.String(typ))
+		}
+		switch string(typ) {
+		case `"` + model.TypeSessionInfo + `"`:
 			info.Name = strings.Clone(model.TrimJS(model.String(name)))
-		case model.TypeMessage:
+		case `"` + model.TypeMessage + `"`:
 			info.MessageCount++
 			if msg == nil {
 				continue
@@ -95,13 +98,23 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 			var role string
 			var content, ts []byte
 			hasContent := false
-			_ = jscan.Members(msg, func(k, v []byte) bool {
-				switch {
-				case jscan.KeyIs(k, "role"):
+			// pi ends a message with its numeric timestamp; when it does, the
+			// walk can stop once role and content are known (and the first
+			// message's text is no longer wanted).
+			tailTS, tail := jscan.LastNumberMember(msg, `"timestamp":`)
+			jscan.Fields(msg, func(k, v []byte) bool {
+				switch jscan.Key(k) {
+				case "role":
 					role = model.String(v)
-				case jscan.KeyIs(k, "content"):
+					// Only user and assistant messages matter past the count.
+					return role == model.RoleUser || role == model.RoleAssistant
+				case "content":
 					content, hasContent = v, true
-				case jscan.KeyIs(k, "timestamp"):
+					if tail && role != "" && (role == model.RoleAssistant || info.FirstMessage != "") {
+						ts = tailTS
+						return false
+					}
+				case "timestamp":
 					ts = v
 				}
 				return true
@@ -111,8 +124,8 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 			}
 			if t, ok := number(ts); ok {
 				lastActivity = maxNaN(lastActivity, t)
-			} else if entryTS != "" {
-				if t := model.DateMs(entryTS); !math.IsNaN(t) {
+			} else if jscan.IsString(entryTS) {
+				if t := model.DateMs(model.String(entryTS)); !math.IsNaN(t) {
 					lastActivity = maxNaN(lastActivity, t)
 				}
 			}
@@ -160,14 +173,14 @@ func scanHeader(line []byte, info *Info) (ok bool, err error) {
 	hasID := false
 	var parent []byte
 	err = jscan.Members(line, func(k, v []byte) bool {
-		switch {
-		case jscan.KeyIs(k, "type"):
+		switch jscan.Key(k) {
+		case "type":
 			typ = model.String(v)
-		case jscan.KeyIs(k, "id"):
+		case "id":
 			info.ID, hasID = model.String(v), jscan.IsString(v)
-		case jscan.KeyIs(k, "cwd"):
+		case "cwd":
 			info.Cwd = model.String(v)
-		case jscan.KeyIs(k, "parentSession"):
+		case "parentSession":
 			parent = v
 		}
 		return true

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 
 	"skein/model"
 	"skein/model/jscan"
@@ -15,11 +16,15 @@ import (
 // Open reads a whole session file into a model.Session. Message bodies stay
 // raw bytes until they are shown.
 func Open(path string) (*model.Session, error) {
-	data, err := os.ReadFile(path)
+	data, release, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
 	s, err := model.Parse(data)
+	if release != nil {
+		// The session's entries point into data: free it with the session.
+		runtime.AddCleanup(s, func(release func()) { release() }, release)
+	}
 	var ns *model.NotSessionError
 	if errors.As(err, &ns) {
 		return nil, &NotSession{ns.Reason}

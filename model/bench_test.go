@@ -1,0 +1,60 @@
+package model
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"skein/store/synth"
+)
+
+// bigSession is a 100 MB session in pi's format (written once per machine by
+// the synth package), or SKEIN_BENCH_SESSION.
+func bigSession(b *testing.B) []byte {
+	path := os.Getenv("SKEIN_BENCH_SESSION")
+	if path == "" {
+		path = filepath.Join(os.TempDir(), "skein-bench-100mb-v1.jsonl")
+		if _, err := os.Stat(path); err != nil {
+			if err := synth.Session(path+".tmp", "/home/dev/huge", 100<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 3); err != nil {
+				b.Fatal(err)
+			}
+			os.Rename(path+".tmp", path)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}
+
+// BenchmarkContext is the context target: open a 100 MB session, build the
+// context at its leaf and write it as JSON. pi takes about 7 s and 950 MB.
+func BenchmarkContext(b *testing.B) {
+	data := bigSession(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := Parse(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.WriteContextJSON(io.Discard, s.BuildContext(s.Leaf())); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParse is opening alone.
+func BenchmarkParse(b *testing.B) {
+	data := bigSession(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

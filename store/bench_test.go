@@ -1,0 +1,60 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"skein/store/synth"
+)
+
+// benchStore is a store of 1,500 sessions, 100 MB in all, written once per
+// run by the synth package in pi's exact line format; SKEIN_BENCH_STORE names
+// another (e.g. one the reference implementation wrote, see compare.sh).
+func benchStore(b *testing.B) string {
+	if dir := os.Getenv("SKEIN_BENCH_STORE"); dir != "" {
+		return dir
+	}
+	dir := filepath.Join(os.TempDir(), "skein-bench-store-v1")
+	if _, err := os.Stat(filepath.Join(dir, "done")); err != nil {
+		os.RemoveAll(dir)
+		if err := synth.Store(dir, 1500, 100<<20, 1); err != nil {
+			b.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "done"), nil, 0o644)
+	}
+	return dir
+}
+
+// BenchmarkList is the listing target: 1,500 sessions, 100 MB, files in the
+// page cache, no cache of skein's. pi takes 1.4-2.5 s; the target is a tenth.
+func BenchmarkList(b *testing.B) {
+	dir := benchStore(b)
+	files, err := Discover([]string{dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var size int64
+	for _, f := range files {
+		st, _ := os.Stat(f)
+		size += st.Size()
+	}
+	b.SetBytes(size)
+	b.ResetTimer()
+	for b.Loop() {
+		infos, problems := List(files, nil)
+		if len(infos) != len(files) || len(problems) != 0 {
+			b.Fatalf("%d infos, %d problems", len(infos), len(problems))
+		}
+	}
+}
+
+// BenchmarkDiscover walks the store.
+func BenchmarkDiscover(b *testing.B) {
+	dir := benchStore(b)
+	for b.Loop() {
+		if _, err := Discover([]string{dir}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
