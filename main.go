@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 
 	"skein/store"
@@ -53,6 +55,16 @@ func fail(code int, format string, a ...any) error {
 }
 
 func main() {
+	// SKEIN_CPUPROFILE=FILE writes a CPU profile of the run, for development.
+	if path := os.Getenv("SKEIN_CPUPROFILE"); path != "" {
+		if f, err := os.Create(path); err == nil {
+			pprof.StartCPUProfile(f)
+			code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+			pprof.StopCPUProfile()
+			f.Close()
+			os.Exit(code)
+		}
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -98,6 +110,7 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprint(stdout, usageText)
 		return nil
 	case "session", "sessions":
+		oneShot()
 		if len(argv) < 2 {
 			return usagef("session needs a command: list, context, tree, show or plan")
 		}
@@ -117,6 +130,7 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		return usagef("unknown session command %q", argv[1])
 	case "doctor":
+		oneShot()
 		c := &cli{env: env, stdout: stdout, stderr: stderr}
 		return c.doctor(argv[1:])
 	}
@@ -130,6 +144,16 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	return runTUI(a.pos, a.has("demo"), env, stdout)
+}
+
+// oneShot tunes the collector for a command that reads, prints and exits:
+// no collection by heap growth (which would rescan every entry of a large
+// session several times while it is read), only when memory nears a limit.
+func oneShot() {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(-1)
+		debug.SetMemoryLimit(256 << 20)
+	}
 }
 
 // runTUI is replaced by the TUI; until then it lists the sessions.

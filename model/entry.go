@@ -81,6 +81,12 @@ func bstr(raw []byte) (string, bool) {
 // ParseEntry parses one line. ok is false when the line is not JSON (pi skips
 // it); err then says why.
 func ParseEntry(line []byte, lineNo int) (e Entry, err error) {
+	err = parseEntryInto(&e, line, lineNo)
+	return e, err
+}
+
+// parseEntryInto is ParseEntry writing into e, which must be zero.
+func parseEntryInto(e *Entry, line []byte, lineNo int) (err error) {
 	e.Line = lineNo
 	e.Raw = line
 	var msg []byte
@@ -100,17 +106,17 @@ func ParseEntry(line []byte, lineNo int) (e Entry, err error) {
 		return true
 	})
 	if err == jscan.ErrNotObject {
-		return e, nil
+		return nil
 	}
 	if err != nil {
-		return e, err
+		return err
 	}
 	e.Object = true
 	if e.Type == TypeMessage && msg != nil {
 		e.Message = msg
 		e.Role = messageRole(msg)
 	}
-	return e, nil
+	return nil
 }
 
 // Member returns the raw value of the last member named key of the object

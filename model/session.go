@@ -61,71 +61,86 @@ func (e *NotSessionError) Error() string { return "not a pi session: " + e.Reaso
 // reported, as pi skips them; a partial last line, CRLF endings and a UTF-8
 // byte-order mark are tolerated. Old versions are migrated in memory. Parse
 // never fails on a file with a valid header; without one it returns a
-// *NotSessionError. Large files are parsed on every core.
+// *NotSessionError. Large files are parsed on every core, each part straight
+// into its own region of one slice.
 func Parse(data []byte) (*Session, error) {
 	s := &Session{}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	chunks := splitChunks(data, runtime.GOMAXPROCS(0))
-	results := make([]chunkResult, len(chunks))
-	var wg sync.WaitGroup
-	for k, c := range chunks {
-		wg.Add(1)
-		go func(k int, c []byte) {
-			defer wg.Done()
-			results[k] = parseChunk(c, k == len(chunks)-1)
-		}(k, c)
-	}
-	wg.Wait()
-	// Each chunk counted its lines from 1: shift them to the file's.
-	total, offset := 0, 0
-	for k := range results {
-		r := &results[k]
-		if offset > 0 {
-			for i := range r.entries {
-				r.entries[i].Line += offset
-			}
-			for i := range r.diags {
-				r.diags[i].Line += offset
-			}
+	lines := make([]int, len(chunks)) // lines begun in each chunk
+	parallel(len(chunks), func(k int) {
+		c := chunks[k]
+		lines[k] = bytes.Count(c, []byte{'\n'})
+		if len(c) > 0 && c[len(c)-1] != '\n' {
+			lines[k]++
 		}
-		offset += r.lines
-		total += len(r.entries)
+	})
+	offsets := make([]int, len(chunks)+1)
+	for k, n := range lines {
+		offsets[k+1] = offsets[k] + n
 	}
-	s.Entries = make([]Entry, 0, total)
-	headerSeen := false
-	for _, r := range results {
+	all := make([]Entry, offsets[len(chunks)])
+	results := make([]chunkResult, len(chunks))
+	parallel(len(chunks), func(k int) {
+		results[k] = parseChunk(chunks[k], all[offsets[k]:offsets[k+1]], offsets[k]+1, k == len(chunks)-1)
+	})
+	// Close the gaps left by blank and malformed lines.
+	n := 0
+	extraHeaders := false
+	for k, r := range results {
+		if n != offsets[k] {
+			copy(all[n:], all[offsets[k]:offsets[k]+r.n])
+		}
+		n += r.n
 		s.Diagnostics = append(s.Diagnostics, r.diags...)
-		for _, e := range r.entries {
-			if !headerSeen {
-				headerSeen = true
-				if e.Type != TypeSession || !e.HasID {
-					return s, &NotSessionError{fmt.Sprintf("line %d is not a session header", e.Line)}
-				}
-				s.Header = parseHeader(&e)
-				continue
-			}
+		extraHeaders = extraHeaders || r.headers > 1 || (k > 0 && r.headers > 0)
+	}
+	all = all[:n]
+	if n == 0 {
+		return s, &NotSessionError{"no session header"}
+	}
+	if h := &all[0]; h.Type != TypeSession || !h.HasID {
+		return s, &NotSessionError{fmt.Sprintf("line %d is not a session header", h.Line)}
+	}
+	s.Header = parseHeader(&all[0])
+	s.Entries = all[1:]
+	if extraHeaders {
+		kept := s.Entries[:0]
+		for _, e := range s.Entries {
 			if e.Type == TypeSession {
 				s.Diagnostics = append(s.Diagnostics, Diagnostic{e.Line, "second session header ignored"})
 				continue
 			}
-			if !e.Object {
-				s.Diagnostics = append(s.Diagnostics, Diagnostic{e.Line, "line is JSON but not an entry object"})
-			}
-			s.Entries = append(s.Entries, e)
+			kept = append(kept, e)
 		}
-	}
-	if !headerSeen {
-		return s, &NotSessionError{"no session header"}
+		s.Entries = kept
 	}
 	s.migrate()
 	s.index()
 	return s, nil
 }
 
+// parallel runs f(0..n-1) at once and waits.
+func parallel(n int, f func(k int)) {
+	if n == 1 {
+		f(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for k := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(k)
+		}()
+	}
+	wg.Wait()
+}
+
 type chunkResult struct {
-	entries []Entry
+	n       int // entries parsed into the chunk's region
 	diags   []Diagnostic
-	lines   int // lines ended by a newline in the chunk
+	headers int // session headers seen
 }
 
 // splitChunks cuts data into up to n pieces at line ends; small files stay whole.
@@ -147,17 +162,16 @@ func splitChunks(data []byte, n int) [][]byte {
 	return append(chunks, data)
 }
 
-// parseChunk parses the lines of one chunk; last says it ends the file, so
-// that a malformed last line is reported as partial.
-func parseChunk(data []byte, last bool) chunkResult {
-	// pi's lines average a few hundred bytes: a guess that rarely regrows.
-	r := chunkResult{entries: make([]Entry, 0, len(data)/400+16)}
-	for lineNo := 0; len(data) > 0; {
+// parseChunk parses the lines of one chunk into out, which has a slot for
+// each; lineNo is the chunk's first line number and last says the chunk ends
+// the file, so that a malformed last line is reported as partial.
+func parseChunk(data []byte, out []Entry, lineNo int, last bool) chunkResult {
+	var r chunkResult
+	for lineNo--; len(data) > 0; {
 		lineNo++
 		var line []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			line, data = data[:i], data[i+1:]
-			r.lines++
 		} else {
 			line, data = data, nil
 		}
@@ -165,8 +179,9 @@ func parseChunk(data []byte, last bool) chunkResult {
 		if isBlank(line) {
 			continue
 		}
-		e, err := ParseEntry(line, lineNo)
-		if err != nil {
+		e := &out[r.n]
+		if err := parseEntryInto(e, line, lineNo); err != nil {
+			*e = Entry{}
 			msg := "malformed JSON"
 			if last && len(data) == 0 {
 				msg = "malformed JSON (partial last line)"
@@ -174,7 +189,13 @@ func parseChunk(data []byte, last bool) chunkResult {
 			r.diags = append(r.diags, Diagnostic{lineNo, fmt.Sprintf("%s: %v", msg, err)})
 			continue
 		}
-		r.entries = append(r.entries, e)
+		if e.Type == TypeSession {
+			r.headers++
+		}
+		if !e.Object {
+			r.diags = append(r.diags, Diagnostic{lineNo, "line is JSON but not an entry object"})
+		}
+		r.n++
 	}
 	return r
 }

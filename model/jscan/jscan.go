@@ -213,6 +213,16 @@ value:
 	c = data[i]
 	switch {
 	case c == '"':
+		// Most strings are short: when the first special byte of the next
+		// eight is the closing quote, the string ends there.
+		if i+9 <= n {
+			if m := specialMask(binary.LittleEndian.Uint64(data[i+1:])); m != 0 {
+				if j := i + 1 + bits.TrailingZeros64(m)>>3; data[j] == '"' {
+					i = j + 1
+					goto after
+				}
+			}
+		}
 		if i, err = skipString(data, i); err != nil {
 			return i, err
 		}
@@ -287,9 +297,18 @@ key:
 	if i >= n || data[i] != '"' {
 		return i, errAt(i, "expected object key")
 	}
+	if i+9 <= n {
+		if m := specialMask(binary.LittleEndian.Uint64(data[i+1:])); m != 0 {
+			if j := i + 1 + bits.TrailingZeros64(m)>>3; data[j] == '"' {
+				i = j + 1
+				goto colon
+			}
+		}
+	}
 	if i, err = skipString(data, i); err != nil {
 		return i, err
 	}
+colon:
 	for i < n && data[i] <= ' ' && isSpace(data[i]) {
 		i++
 	}

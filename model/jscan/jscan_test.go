@@ -117,3 +117,25 @@ func BenchmarkMembersLine(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMembersStore validates the lines of a store pi wrote (set
+// SKEIN_BENCH_STORE_FILE to one of its sessions, e.g. from compare.sh).
+func BenchmarkMembersStore(b *testing.B) {
+	path := os.Getenv("SKEIN_BENCH_STORE_FILE")
+	if path == "" {
+		b.Skip("SKEIN_BENCH_STORE_FILE not set")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		for _, l := range lines {
+			if err := Members(l, func(k, v []byte) bool { return true }); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -1,18 +1,21 @@
 // Times the reference implementation inside Node, for compare.sh:
-//   node pi-bench.mjs list STORE     SessionManager.list over every folder
+//   node pi-bench.mjs list STORE     SessionManager.listAll over the store
+//                                    (what pi's /resume lists all sessions with)
 //   node pi-bench.mjs context FILE   open, buildSessionContext, JSON.stringify
-import { readdirSync, readFileSync, statSync, writeSync } from "fs";
-import { join } from "path";
+import { mkdtempSync, readFileSync, symlinkSync, writeSync } from "fs";
+import { tmpdir } from "os";
+import { join, resolve } from "path";
 import { SessionManager, buildSessionContext, parseSessionEntries, migrateSessionEntries } from "@mariozechner/pi-coding-agent";
 
 const [cmd, target] = process.argv.slice(2);
-const t0 = process.hrtime.bigint();
 let what;
+const t0 = process.hrtime.bigint();
 if (cmd === "list") {
-  const dirs = readdirSync(target).map((d) => join(target, d)).filter((d) => statSync(d).isDirectory());
-  const all = [];
-  for (const dir of dirs) all.push(...(await SessionManager.list("/", dir)));
-  all.sort((a, b) => b.modified.getTime() - a.modified.getTime());
+  // listAll reads $PI_CODING_AGENT_DIR/sessions: point it at the store.
+  const agent = mkdtempSync(join(tmpdir(), "pi-agent-"));
+  symlinkSync(resolve(target), join(agent, "sessions"));
+  process.env.PI_CODING_AGENT_DIR = agent;
+  const all = await SessionManager.listAll();
   what = `${all.length} sessions`;
 } else {
   // What `SessionManager.open` does to read, without its rewrite of old files.
