@@ -190,3 +190,25 @@ func TestDoctorFindsPisForkOrphan(t *testing.T) {
 		t.Errorf("summary:\n%s", out)
 	}
 }
+
+// No file, however broken, makes a command panic or fail with anything but
+// a clean exit status.
+func TestEveryCommandOnBrokenFiles(t *testing.T) {
+	files, _ := filepath.Glob("testdata/pi/broken/*.jsonl")
+	legacy, _ := filepath.Glob("testdata/pi/legacy/*.jsonl")
+	for _, f := range append(files, legacy...) {
+		for _, args := range [][]string{
+			{"session", "list", "--json", f}, {"session", "context", "--json", f}, {"session", "context", f},
+			{"session", "tree", f}, {"session", "tree", "--json", f}, {"session", "show", f},
+			{"session", "plan", f}, {"session", "plan", "--json", f}, {"doctor", f}, {"doctor", "--json", f},
+		} {
+			out, stderr, code := skein(t, args...)
+			if code != 0 && code != 1 {
+				t.Errorf("%v: exit %d: %s", args, code, stderr)
+			}
+			if strings.Contains(args[len(args)-2], "json") && code == 0 && !json.Valid([]byte(out)) {
+				t.Errorf("%v: invalid JSON", args)
+			}
+		}
+	}
+}

@@ -192,7 +192,11 @@ func RenderItem(s *model.Session, it Item, o *Options) string {
 		b.WriteString(text)
 	case model.RoleBashExecution:
 		cmd := model.String(model.Member(raw, "command"))
-		head("$ "+OneLine(cmd), st.Tool, ts)
+		excluded := ""
+		if string(model.Member(raw, "excludeFromContext")) == "true" {
+			excluded = "not sent to the model"
+		}
+		head("$ "+OneLine(cmd), st.Tool, ts, excluded)
 		out := o.truncate(Sanitize(model.String(model.Member(raw, "output"))))
 		b.WriteString(o.style(st.Muted, out))
 		if string(model.Member(raw, "cancelled")) == "true" {
