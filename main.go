@@ -12,6 +12,7 @@ import (
 
 	"skein/store"
 	"skein/store/pi"
+	"skein/tui"
 )
 
 // version is set by the linker for releases.
@@ -156,8 +157,23 @@ func oneShot() {
 	}
 }
 
-// runTUI is replaced by the TUI; until then it lists the sessions.
+// runTUI opens the UI on the paths named, or the default store; on the
+// bundled demo sessions when asked, or when there are no sessions anywhere.
 func runTUI(paths []string, demo bool, env store.Env, stdout io.Writer) error {
-	c := &cli{env: env, stdout: stdout, stderr: io.Discard}
-	return c.list(paths)
+	roots := paths
+	if len(roots) == 0 {
+		roots = env.DefaultRoots()
+		if files, _ := store.Discover(roots); len(files) == 0 {
+			demo = true
+		}
+	}
+	if demo {
+		dir, err := tui.CopyDemo()
+		if err != nil {
+			return fail(1, "cannot set up the demo: %v", err)
+		}
+		defer os.RemoveAll(dir)
+		roots = []string{dir}
+	}
+	return tui.Run(tui.Options{Roots: roots, Demo: demo, Home: env.Home})
 }

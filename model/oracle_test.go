@@ -285,3 +285,31 @@ func TestDiagnosticsOfBrokenFiles(t *testing.T) {
 		}
 	}
 }
+
+func TestStatsAndHistory(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/pi/store/--home-dev-tools--/2026-03-04*.jsonl")
+	data, _ := os.ReadFile(files[0])
+	s, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := s.Stats()
+	if st.Compactions != 5 || st.Messages != 51 || st.ToolCalls != 20 || len(st.Models) != 1 || st.TokensIn <= 0 || st.Cost <= 0 {
+		t.Errorf("stats %+v", st)
+	}
+	leaf := s.Leaf()
+	ctx := s.BuildContext(leaf)
+	hist := s.BuildHistory(leaf)
+	if n := s.Summarized(leaf, ctx); n <= 0 || n >= len(hist.Messages) {
+		t.Errorf("history %d, context %d, summarized %d", len(hist.Messages), len(ctx.Messages), n)
+	}
+	compactions := 0
+	for _, m := range hist.Messages {
+		if m.Kind == KindCompactionSummary {
+			compactions++
+		}
+	}
+	if compactions == 0 {
+		t.Error("history lacks the compaction markers")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"skein/store/pi"
 )
@@ -133,4 +134,51 @@ func scanMapped(data []byte, mtimeMs float64) (info pi.Info, err error) {
 		}
 	}()
 	return pi.ScanInfo(data, mtimeMs)
+}
+
+// Scan lists files like List, but streams: fn is called from one goroutine
+// at a time with each batch of records as they are read (at least every
+// interval), with the count done so far. It returns when all are read.
+func Scan(files []string, interval time.Duration, fn func(batch []pi.Info, done, total int)) {
+	type result struct {
+		info pi.Info
+		ok   bool
+	}
+	ch := make(chan result, 256)
+	var next atomic.Int64
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(files)))
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []byte
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(files) {
+					return
+				}
+				var info pi.Info
+				var err error
+				buf, info, err = scanFile(files[i], buf)
+				info.Path = files[i]
+				ch <- result{info, err == nil}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(ch) }()
+	var batch []pi.Info
+	done := 0
+	last := time.Now()
+	for r := range ch {
+		done++
+		if r.ok {
+			batch = append(batch, r.info)
+		}
+		if time.Since(last) >= interval {
+			fn(batch, done, len(files))
+			batch, last = nil, time.Now()
+		}
+	}
+	fn(batch, done, len(files))
 }

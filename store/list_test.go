@@ -135,3 +135,20 @@ func TestDetect(t *testing.T) {
 		}
 	}
 }
+
+func TestListExtras(t *testing.T) {
+	files, _ := Discover([]string{filepath.Join("..", "testdata", "pi", "store", "--home-dev-webapp--")})
+	infos, _ := List(files, nil)
+	byName := map[string]int{}
+	for _, in := range infos {
+		byName[in.Name+"|"+in.FirstMessage] = in.Branches
+		if in.Model != "claude-sonnet-4-5" {
+			t.Errorf("%s: model %q", in.Path, in.Model)
+		}
+	}
+	// The branches fixture branches in place three times (one plain branch,
+	// two with summaries), so it has four branches.
+	if got := byName["Cache: Redis vs SQLite|Which database should we use for the cache: Redis or SQLite?"]; got != 4 {
+		t.Errorf("branches = %d, want 4 (%v)", got, byName)
+	}
+}

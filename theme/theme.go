@@ -102,3 +102,17 @@ func GlamourPlain() ansi.StyleConfig {
 	cfg.Document.BlockSuffix = ""
 	return cfg
 }
+
+// Plain is the styles for NO_COLOR: no colours, only bold, reverse and faint
+// where they carry meaning.
+func Plain() Styles {
+	n := lipgloss.NewStyle()
+	return Styles{
+		IsDark: true, Palette: NewPalette(true),
+		Title: n.Bold(true), Muted: n, Dim: n.Faint(true), Accent: n.Bold(true), Bold: n.Bold(true),
+		User: n.Bold(true), Assistant: n.Bold(true), Tool: n, ToolResult: n,
+		Error: n.Bold(true), Warning: n, Success: n, Custom: n,
+		Compaction: n.Bold(true), Label: n.Underline(true), Selected: n.Reverse(true),
+		Separator: n.Faint(true), Header: n.Bold(true), Footer: n, Border: n,
+	}
+}

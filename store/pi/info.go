@@ -24,8 +24,11 @@ type Info struct {
 	Modified      float64 // ms
 	MessageCount  int
 	FirstMessage  string
-	// Models and Branches are extras for the TUI, not part of pi's record.
-	Entries int
+	// Extras for the TUI, not part of pi's record: entries, branches (1 plus
+	// the entries not appended after their parent), the latest model.
+	Entries  int
+	Branches int
+	Model    string
 }
 
 // NotSession says a file is not a pi session.
@@ -42,6 +45,7 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 	header := false
 	lastActivity := math.NaN()
 	headerTime := math.NaN()
+	var prevID, latestModel []byte
 	for len(data) > 0 {
 		var line []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -66,7 +70,7 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 			continue
 		}
 		var typ, entryTS []byte
-		var msg, name []byte
+		var msg, name, id, parentID, modelID []byte
 		err := jscan.Members(line, func(k, v []byte) bool {
 			switch jscan.Key(k) {
 			case "type":
@@ -77,12 +81,22 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 				name = v
 			case "timestamp":
 				entryTS = v
+			case "id":
+				id = v
+			case "parentId":
+				parentID = v
+			case "modelId":
+				modelID = v
 			}
 			return true
 		})
 		if err != nil && err != jscan.ErrNotObject {
 			continue
 		}
+		if info.Entries > 0 && !bytes.Equal(parentID, prevID) {
+			info.Branches++
+		}
+		prevID = id
 		info.Entries++
 		if bytes.IndexByte(typ, '\\') >= 0 { // an escaped type name, rare
 			typ = model.AppendJSONString(nil, model.String(typ))
@@ -90,6 +104,8 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 		switch string(typ) {
 		case `"` + model.TypeSessionInfo + `"`:
 			info.Name = strings.Clone(model.TrimJS(model.String(name)))
+		case `"` + model.TypeModelChange + `"`:
+			latestModel = modelID
 		case `"` + model.TypeMessage + `"`:
 			info.MessageCount++
 			if msg == nil {
@@ -119,6 +135,15 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 				}
 				return true
 			})
+			if role == model.RoleAssistant {
+				// Display only: the model sits near the end of pi's messages.
+				if k := bytes.LastIndex(msg, []byte(`"model":"`)); k >= 0 {
+					latestModel = msg[k+8:]
+					if end := jscan.SkipValid(latestModel, 0); end > 0 {
+						latestModel = latestModel[:end]
+					}
+				}
+			}
 			if !hasContent || (role != model.RoleUser && role != model.RoleAssistant) {
 				continue
 			}
@@ -148,6 +173,10 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 	if info.FirstMessage == "" {
 		info.FirstMessage = "(no messages)"
 	}
+	if info.Entries > 0 {
+		info.Branches++
+	}
+	info.Model = strings.Clone(model.String(latestModel))
 	return info, nil
 }
 

@@ -22,7 +22,8 @@ func Sanitize(s string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			b.WriteRune('\uFFFD')
-		case r == '\n':
+		case r == '\n' || r == 0x2028 || r == 0x2029:
+			// Line and paragraph separators would otherwise vanish.
 			b.WriteByte('\n')
 		case r == '\t':
 			b.WriteString("    ")
@@ -65,7 +66,7 @@ func isSafe(s string) bool {
 func needsRuneCheck(s string) bool {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f || isBidiControl(r) {
+		if r == utf8.RuneError && size == 1 || r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f || isBidiControl(r) || r == 0x2028 || r == 0x2029 {
 			return true
 		}
 		i += size
@@ -87,4 +88,79 @@ func OneLine(s string) string {
 	s = Sanitize(s)
 	s = strings.Join(strings.Fields(s), " ")
 	return s
+}
+
+// Flat sanitizes s and puts it on one line without trimming it: for pieces
+// of a line whose spacing matters.
+func Flat(s string) string {
+	s = Sanitize(s)
+	if strings.IndexByte(s, '\n') >= 0 {
+		s = strings.ReplaceAll(s, "\n", " ")
+	}
+	return s
+}
+
+// EscapeHTML keeps markdown's raw HTML visible: glamour drops tags such as
+// <tag>, which in a session are usually text the user meant. Each < outside
+// code spans and fenced blocks is escaped.
+func EscapeHTML(md string) string {
+	if strings.IndexByte(md, '<') < 0 {
+		return md
+	}
+	var b strings.Builder
+	fence := ""
+	for i, line := range strings.Split(md, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		trimmed := strings.TrimLeft(line, " ")
+		if f := fenceOf(trimmed); f != "" && (fence == "" || strings.HasPrefix(trimmed, fence)) {
+			if fence == "" {
+				fence = f
+			} else {
+				fence = ""
+			}
+			b.WriteString(line)
+			continue
+		}
+		if fence != "" || strings.HasPrefix(line, "    ") {
+			b.WriteString(line)
+			continue
+		}
+		inCode := 0 // the length of the open code span's backtick run
+		for j := 0; j < len(line); j++ {
+			c := line[j]
+			switch {
+			case c == '`':
+				n := 1
+				for j+n < len(line) && line[j+n] == '`' {
+					n++
+				}
+				if inCode == 0 {
+					inCode = n
+				} else if inCode == n {
+					inCode = 0
+				}
+				b.WriteString(line[j : j+n])
+				j += n - 1
+			case c == '\\' && j+1 < len(line):
+				b.WriteString(line[j : j+2])
+				j++
+			case c == '<' && inCode == 0:
+				b.WriteString("\\<")
+			default:
+				b.WriteByte(c)
+			}
+		}
+	}
+	return b.String()
+}
+
+func fenceOf(line string) string {
+	for _, f := range []string{"```", "~~~"} {
+		if strings.HasPrefix(line, f) {
+			return f
+		}
+	}
+	return ""
 }

@@ -121,7 +121,7 @@ func (o *Options) markdown(text string) string {
 		}
 		o.md[w] = r
 	}
-	out, err := r.Render(text)
+	out, err := r.Render(EscapeHTML(text))
 	if err != nil {
 		return text
 	}

@@ -1,0 +1,139 @@
+package model
+
+import "skein/model/jscan"
+
+// Stats are a session's totals for the preview pane and the header.
+type Stats struct {
+	Messages, UserMessages, AssistantMessages, ToolCalls int
+	TokensIn, TokensOut, CacheRead                       float64
+	Cost                                                 float64
+	Models                                               []string // provider/model, in order of first use
+	Compactions, BranchSummaries, Labels, Leaves         int
+	Errors                                               int
+}
+
+// Stats adds up the whole session: every branch, every assistant message's usage.
+func (s *Session) Stats() Stats {
+	var st Stats
+	seen := map[string]bool{}
+	addModel := func(m string) {
+		if m != "/" && m != "" && !seen[m] {
+			seen[m] = true
+			st.Models = append(st.Models, m)
+		}
+	}
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if len(s.children[i]) == 0 {
+			st.Leaves++
+		}
+		switch e.Type {
+		case TypeMessage:
+			st.Messages++
+			switch e.Role {
+			case RoleUser:
+				st.UserMessages++
+			case RoleAssistant:
+				st.AssistantMessages++
+				var usage, content []byte
+				var provider, mdl, stop string
+				Fields(e.Message, func(k string, v []byte) {
+					switch k {
+					case "usage":
+						usage = v
+					case "content":
+						content = v
+					case "provider":
+						provider = String(v)
+					case "model":
+						mdl = String(v)
+					case "stopReason":
+						stop = String(v)
+					}
+				})
+				addModel(provider + "/" + mdl)
+				if stop == "error" {
+					st.Errors++
+				}
+				EachBlock(content, func(b []byte) {
+					if IsToolCallBlock(b) {
+						st.ToolCalls++
+					}
+				})
+				if usage != nil {
+					in, _ := jsNumberValue(Member(usage, "input"))
+					out, _ := jsNumberValue(Member(usage, "output"))
+					cr, _ := jsNumberValue(Member(usage, "cacheRead"))
+					cost, _ := jsNumberValue(Member(Member(usage, "cost"), "total"))
+					st.TokensIn += in
+					st.TokensOut += out
+					st.CacheRead += cr
+					st.Cost += cost
+				}
+			}
+		case TypeModelChange:
+			p, _ := e.StringField("provider")
+			m, _ := e.StringField("modelId")
+			addModel(p + "/" + m)
+		case TypeCompaction:
+			st.Compactions++
+		case TypeBranchSummary:
+			st.BranchSummaries++
+		}
+	}
+	st.Labels = len(s.labels)
+	return st
+}
+
+// BuildHistory is the path to leaf with nothing compacted away: every entry
+// that makes a message, and each compaction as its summary where it stands.
+// It is what "show the full original history" shows.
+func (s *Session) BuildHistory(leaf int) Context {
+	ctx := s.BuildContext(leaf)
+	if leaf < 0 || ctx.Compaction < 0 {
+		return ctx
+	}
+	ctx.Messages = ctx.Messages[:0:0]
+	for _, i := range s.Path(leaf) {
+		switch e := &s.Entries[i]; e.Type {
+		case TypeMessage:
+			ctx.Messages = append(ctx.Messages, ContextMessage{i, KindMessage})
+		case TypeCustomMessage:
+			ctx.Messages = append(ctx.Messages, ContextMessage{i, KindCustom})
+		case TypeBranchSummary:
+			if jsTruthy(e.Field("summary")) {
+				ctx.Messages = append(ctx.Messages, ContextMessage{i, KindBranchSummary})
+			}
+		case TypeCompaction:
+			ctx.Messages = append(ctx.Messages, ContextMessage{i, KindCompactionSummary})
+		}
+	}
+	return ctx
+}
+
+// Summarized counts the messages a context's compaction replaced: those on
+// the path before its first kept entry.
+func (s *Session) Summarized(leaf int, ctx Context) int {
+	if ctx.Compaction < 0 {
+		return 0
+	}
+	kept := make(map[int]bool, len(ctx.Messages))
+	for _, m := range ctx.Messages {
+		kept[m.Entry] = true
+	}
+	n := 0
+	for _, m := range s.BuildHistory(leaf).Messages {
+		if m.Kind != KindCompactionSummary && !kept[m.Entry] {
+			n++
+		}
+	}
+	return n
+}
+
+// Fields calls fn with each member of a valid object, by name.
+func Fields(obj []byte, fn func(key string, val []byte)) {
+	jscan.Fields(obj, func(k, v []byte) bool {
+		fn(jscan.Key(k), v)
+		return true
+	})
+}

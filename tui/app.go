@@ -1,0 +1,265 @@
+// Package tui is skein's terminal UI: the only package that imports Bubble
+// Tea. The root Model routes messages to a session list and a session screen.
+package tui
+
+import (
+	"os"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"skein/theme"
+	"skein/tui/transcript"
+)
+
+// Options configure the UI.
+type Options struct {
+	Roots   []string // where to look for sessions
+	Demo    bool     // the roots are the bundled demo
+	Home    string   // shortened to ~ in paths
+	NoColor bool     // NO_COLOR: styles without colours
+}
+
+type screen int
+
+const (
+	screenList screen = iota
+	screenSession
+)
+
+// Model is the root model.
+type Model struct {
+	opts   Options
+	keys   KeyMap
+	styles theme.Styles
+	isDark bool
+
+	screen  screen
+	list    listScreen
+	session *sessionScreen
+
+	help     help.Model
+	showHelp bool
+
+	statusText string
+	statusID   int
+
+	width, height int
+}
+
+// New builds the root model.
+func New(opts Options) *Model {
+	m := &Model{opts: opts, keys: DefaultKeyMap(), isDark: true, help: help.New()}
+	m.styles = m.newStyles()
+	m.list = newListScreen(m.keys, m.styles, opts.Home)
+	m.list.demo = opts.Demo
+	m.help.Styles = help.DefaultStyles(m.isDark)
+	return m
+}
+
+func (m *Model) newStyles() theme.Styles {
+	if m.opts.NoColor {
+		return theme.Plain()
+	}
+	return theme.New(m.isDark)
+}
+
+// Init asks the terminal for its background and starts scanning the store.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(tea.RequestBackgroundColor, scanStore(m.opts.Roots))
+}
+
+// statusMsg shows a note on the status line for a while.
+type statusMsg string
+
+func status(s string) tea.Cmd { return func() tea.Msg { return statusMsg(s) } }
+
+// Update routes: sizes and colours; async results to their owner; quit; an
+// open overlay takes every key; global keys; the current screen.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.isDark = msg.IsDark()
+		m.styles = m.newStyles()
+		m.help.Styles = help.DefaultStyles(m.isDark)
+		m.list.styles = m.styles
+		if m.session != nil {
+			m.session.setStyles(m.styles)
+		}
+		return m, nil
+	case scanMsg:
+		m.list.add(msg)
+		cmds := []tea.Cmd{m.list.previewCmd()}
+		if !msg.finished {
+			cmds = append(cmds, waitScan(msg.next))
+		}
+		return m, tea.Batch(cmds...)
+	case previewDueMsg:
+		if msg.path == m.list.selectedPath() {
+			return m, loadPreview(msg.path)
+		}
+		m.list.previewPath = ""
+		return m, nil
+	case previewMsg:
+		m.list.preview[msg.path] = msg
+		return m, nil
+	case sessionLoadedMsg:
+		if m.session != nil && m.session.info.Path == msg.path {
+			m.session.loaded(msg)
+		}
+		return m, nil
+	case openMsg:
+		m.session = newSessionScreen(*msg.info, m.keys, m.styles, !m.opts.NoColor, m.opts.Home)
+		m.screen = screenSession
+		m.showHelp = false
+		m.layout()
+		return m, loadSession(msg.info.Path)
+	case statusMsg:
+		m.statusID++
+		m.statusText = string(msg)
+		id := m.statusID
+		return m, tea.Tick(3*time.Second, func(time.Time) tea.Msg { return statusClearMsg{id} })
+	case statusClearMsg:
+		if msg.id == m.statusID {
+			m.statusText = ""
+		}
+		return m, nil
+	case tea.MouseWheelMsg:
+		d := 1
+		if msg.Button == tea.MouseWheelUp {
+			d = -1
+		}
+		if m.screen == screenSession && m.session != nil {
+			m.session.wheel(msg.X, msg.Y, d)
+			return m, nil
+		}
+		return m, m.list.scroll(d)
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	}
+	return m, nil
+}
+
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	if key.Matches(msg, k.ForceQuit) {
+		return tea.Quit
+	}
+	if m.showHelp {
+		if key.Matches(msg, k.Help, k.Back) {
+			m.showHelp = false
+		}
+		return nil
+	}
+	typing := m.screen == screenList && m.list.typing
+	if !typing && key.Matches(msg, k.Help) {
+		m.showHelp = true
+		return nil
+	}
+	switch m.screen {
+	case screenSession:
+		if key.Matches(msg, k.Back) {
+			m.screen = screenList
+			m.session = nil
+			return nil
+		}
+		return m.session.Update(msg)
+	default:
+		if !typing && key.Matches(msg, k.Quit) {
+			return tea.Quit
+		}
+		if !typing && key.Matches(msg, k.CopyPath) {
+			if p := m.list.selectedPath(); p != "" {
+				return tea.Batch(tea.SetClipboard(p), status("path copied"))
+			}
+		}
+		return m.list.Update(msg)
+	}
+}
+
+func (m *Model) layout() {
+	body := max(1, m.height-1) // the footer
+	m.list.SetSize(m.width, body)
+	if m.session != nil {
+		m.session.SetSize(m.width, body)
+	}
+	m.help.SetWidth(m.width)
+}
+
+// View sets the alternate screen, mouse mode and window title with the
+// content. The title is skein's and the session's name or folder, never
+// message text.
+func (m *Model) View() tea.View {
+	var content string
+	title := "skein"
+	if m.opts.Demo {
+		title = "skein (demo)"
+	}
+	short, full := m.list.help()
+	switch {
+	case m.width == 0:
+		content = ""
+	case m.screen == screenSession && m.session != nil:
+		short, full = m.session.help()
+		title += " — " + m.session.title()
+		content = m.session.View()
+	default:
+		content = m.list.View()
+	}
+	if m.showHelp {
+		content = m.helpView(full)
+	}
+	content = m.withFooter(content, short)
+	v := tea.NewView(content)
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = transcript.OneLine(title)
+	return v
+}
+
+// withFooter cuts the content to the screen and adds the footer: the status
+// note, or the screen's short help.
+func (m *Model) withFooter(content string, short []key.Binding) string {
+	lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
+	body := max(0, m.height-1)
+	if len(lines) > body {
+		lines = lines[:body]
+	}
+	for len(lines) < body {
+		lines = append(lines, "")
+	}
+	footer := m.help.ShortHelpView(short)
+	if m.opts.Demo {
+		footer = m.styles.Warning.Render("demo ") + footer
+	}
+	if m.statusText != "" {
+		footer = m.styles.Accent.Render(m.statusText)
+	}
+	return strings.Join(append(lines, fit(footer, m.width)), "\n")
+}
+
+func (m *Model) helpView(full [][]key.Binding) string {
+	st := m.styles
+	var b strings.Builder
+	b.WriteString(st.Title.Render("skein · keys") + "\n\n")
+	b.WriteString(m.help.FullHelpView(full) + "\n\n")
+	b.WriteString(st.Muted.Render("Mouse wheel scrolls. Session text is shown with escape sequences made visible (␛).") + "\n")
+	b.WriteString(st.Muted.Render("? or esc closes this help.") + "\n")
+	return b.String()
+}
+
+// Run starts the UI on the terminal.
+func Run(opts Options) error {
+	if os.Getenv("NO_COLOR") != "" {
+		opts.NoColor = true
+	}
+	_, err := tea.NewProgram(New(opts)).Run()
+	return err
+}

@@ -1,0 +1,74 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap holds every binding; screens pick the ones they show.
+type KeyMap struct {
+	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
+	Open, Back, Quit, ForceQuit, Help       key.Binding
+	Filter, ClearFilter, Sort, Project      key.Binding
+	CopyPath, CopyMessage                   key.Binding
+	FocusNext                               key.Binding
+	Fold, Unfold, PrevBranch, NextBranch    key.Binding
+	TreeFilter                              key.Binding
+	NextMessage, PrevMessage                key.Binding
+	Thinking, Expand, History               key.Binding
+}
+
+// DefaultKeyMap is skein's keys: vim and arrows alike.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up:          key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
+		Down:        key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		Top:         key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
+		Bottom:      key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
+		PageUp:      key.NewBinding(key.WithKeys("pgup", "ctrl+b", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown:    key.NewBinding(key.WithKeys("pgdown", "ctrl+f", "ctrl+d"), key.WithHelp("pgdn", "page down")),
+		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Back:        key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("q/esc", "back")),
+		Quit:        key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		ForceQuit:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
+		Project:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "this project only")),
+		CopyPath:    key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy path")),
+		CopyMessage: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy message")),
+		FocusNext:   key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "switch pane")),
+		Fold:        key.NewBinding(key.WithKeys("h", "left"), key.WithHelp("←/h", "fold")),
+		Unfold:      key.NewBinding(key.WithKeys("l", "right"), key.WithHelp("→/l", "unfold")),
+		PrevBranch:  key.NewBinding(key.WithKeys("["), key.WithHelp("[", "prev branch point")),
+		NextBranch:  key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next branch point")),
+		TreeFilter:  key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "tree filter")),
+		NextMessage: key.NewBinding(key.WithKeys("n"), key.WithHelp("n/N", "next/prev message")),
+		PrevMessage: key.NewBinding(key.WithKeys("N")),
+		Thinking:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "thinking")),
+		Expand:      key.NewBinding(key.WithKeys("e", "space"), key.WithHelp("e", "expand tools")),
+		History:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "original history")),
+	}
+}
+
+// listHelp is the list screen's keys: the short line, then the full help.
+func (k KeyMap) listHelp() ([]key.Binding, [][]key.Binding) {
+	return []key.Binding{k.Open, k.Filter, k.Sort, k.Project, k.Help, k.Quit},
+		[][]key.Binding{
+			{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
+			{k.Open, k.Filter, k.ClearFilter, k.Sort, k.Project},
+			{k.CopyPath, k.Help, k.Quit, k.ForceQuit},
+		}
+}
+
+// sessionHelp is the session screen's keys.
+func (k KeyMap) sessionHelp(treeFocused bool) ([]key.Binding, [][]key.Binding) {
+	short := []key.Binding{k.FocusNext, k.NextMessage, k.Expand, k.Thinking, k.Help, k.Back}
+	if treeFocused {
+		short = []key.Binding{k.FocusNext, k.Fold, k.Unfold, k.TreeFilter, k.NextBranch, k.Help, k.Back}
+	}
+	return short, [][]key.Binding{
+		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
+		{k.FocusNext, k.Fold, k.Unfold, k.PrevBranch, k.NextBranch, k.TreeFilter},
+		{k.NextMessage, k.Expand, k.Thinking, k.History, k.CopyMessage, k.CopyPath},
+		{k.Help, k.Back, k.ForceQuit},
+	}
+}

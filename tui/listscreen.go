@@ -1,0 +1,662 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"skein/model"
+	"skein/store/pi"
+	"skein/theme"
+	"skein/tui/transcript"
+)
+
+// sortMode orders the list.
+type sortMode int
+
+const (
+	sortModified sortMode = iota
+	sortCreated
+	sortMessages
+	sortName
+)
+
+var sortNames = [...]string{"modified", "created", "messages", "name"}
+
+// listRow is one visible row: a session, nested under the one it was forked
+// from.
+type listRow struct {
+	info  *pi.Info
+	depth int
+	forks int
+}
+
+// listScreen finds a session: every session newest first, forks under their
+// parents, a fuzzy filter, sort and project toggles and a preview.
+type listScreen struct {
+	keys   KeyMap
+	styles theme.Styles
+	home   string
+	demo   bool
+	now    func() time.Time
+
+	infos    []*pi.Info
+	rows     []listRow
+	cursor   int
+	offset   int
+	sort     sortMode
+	project  string
+	filter   string
+	typing   bool
+	scanning bool
+	done     int
+	total    int
+
+	preview     map[string]previewMsg
+	previewPath string
+
+	width, height int
+}
+
+func newListScreen(keys KeyMap, styles theme.Styles, home string) listScreen {
+	return listScreen{keys: keys, styles: styles, home: home, now: time.Now, scanning: true, preview: map[string]previewMsg{}}
+}
+
+func (l *listScreen) SetSize(w, h int) {
+	l.width, l.height = w, h
+	l.clamp()
+}
+
+// add takes a batch of scanned sessions.
+func (l *listScreen) add(msg scanMsg) {
+	for i := range msg.infos {
+		info := msg.infos[i]
+		l.infos = append(l.infos, &info)
+	}
+	l.done, l.total = msg.done, msg.total
+	l.scanning = !msg.finished
+	sel := l.selectedPath()
+	l.rebuild()
+	l.selectPath(sel)
+}
+
+func (l *listScreen) selected() *pi.Info {
+	if l.cursor < 0 || l.cursor >= len(l.rows) {
+		return nil
+	}
+	return l.rows[l.cursor].info
+}
+
+func (l *listScreen) selectedPath() string {
+	if in := l.selected(); in != nil {
+		return in.Path
+	}
+	return ""
+}
+
+func (l *listScreen) selectPath(path string) {
+	for i, r := range l.rows {
+		if r.info.Path == path {
+			l.cursor = i
+			l.clamp()
+			return
+		}
+	}
+	l.clamp()
+}
+
+// rebuild recomputes the visible rows: sort, fork nesting, project and filter.
+func (l *listScreen) rebuild() {
+	infos := make([]*pi.Info, 0, len(l.infos))
+	for _, in := range l.infos {
+		if l.project == "" || in.Cwd == l.project {
+			infos = append(infos, in)
+		}
+	}
+	less := l.less()
+	sort.SliceStable(infos, func(a, b int) bool { return less(infos[a], infos[b]) })
+	// Nest forks under their parents: by path, or by file name when the store
+	// was moved since the fork was made.
+	byPath, byBase := map[string]*pi.Info{}, map[string]*pi.Info{}
+	for _, in := range infos {
+		byPath[filepath.Clean(in.Path)] = in
+		byBase[filepath.Base(in.Path)] = in
+	}
+	parentOf := func(in *pi.Info) *pi.Info {
+		if !in.HasParent || in.ParentSession == "" {
+			return nil
+		}
+		if p, ok := byPath[filepath.Clean(in.ParentSession)]; ok && p != in {
+			return p
+		}
+		if p, ok := byBase[filepath.Base(in.ParentSession)]; ok && p != in {
+			return p
+		}
+		return nil
+	}
+	children := map[*pi.Info][]*pi.Info{}
+	var tops []*pi.Info
+	for _, in := range infos {
+		if p := parentOf(in); p != nil {
+			children[p] = append(children[p], in)
+		} else {
+			tops = append(tops, in)
+		}
+	}
+	query := strings.Fields(strings.ToLower(l.filter))
+	l.rows = l.rows[:0]
+	seen := map[*pi.Info]bool{}
+	var walk func(in *pi.Info, depth int)
+	walk = func(in *pi.Info, depth int) {
+		if seen[in] { // a fork loop: show each session once
+			return
+		}
+		seen[in] = true
+		if len(query) == 0 || fuzzyMatch(query, in) {
+			l.rows = append(l.rows, listRow{info: in, depth: depth, forks: len(children[in])})
+		} else {
+			depth-- // its forks move up to its place
+		}
+		for _, c := range children[in] {
+			walk(c, depth+1)
+		}
+	}
+	for _, in := range tops {
+		walk(in, 0)
+	}
+	for _, in := range infos { // members of a fork loop have no top
+		if !seen[in] {
+			walk(in, 0)
+		}
+	}
+	l.clamp()
+}
+
+func (l *listScreen) less() func(a, b *pi.Info) bool {
+	switch l.sort {
+	case sortCreated:
+		return func(a, b *pi.Info) bool { return newer(a.Created, b.Created, a.Path < b.Path) }
+	case sortMessages:
+		return func(a, b *pi.Info) bool {
+			if a.MessageCount != b.MessageCount {
+				return a.MessageCount > b.MessageCount
+			}
+			return newer(a.Modified, b.Modified, a.Path < b.Path)
+		}
+	case sortName:
+		return func(a, b *pi.Info) bool {
+			ta, tb := strings.ToLower(title(a)), strings.ToLower(title(b))
+			if ta != tb {
+				return ta < tb
+			}
+			return a.Path < b.Path
+		}
+	}
+	return func(a, b *pi.Info) bool { return newer(a.Modified, b.Modified, a.Path < b.Path) }
+}
+
+func newer(a, b float64, tie bool) bool {
+	switch {
+	case math.IsNaN(a) && math.IsNaN(b):
+		return tie
+	case math.IsNaN(a):
+		return false
+	case math.IsNaN(b):
+		return true
+	case a != b:
+		return a > b
+	}
+	return tie
+}
+
+// title is what a row calls a session: its name, else its first message.
+func title(in *pi.Info) string {
+	if in.Name != "" {
+		return in.Name
+	}
+	return in.FirstMessage
+}
+
+// fuzzyMatch: every word of the query appears, its letters in order, in the
+// name, first message or folder.
+func fuzzyMatch(query []string, in *pi.Info) bool {
+	hay := strings.ToLower(in.Name + " " + in.FirstMessage + " " + in.Cwd)
+	for _, q := range query {
+		if !subsequence(q, hay) {
+			return false
+		}
+	}
+	return true
+}
+
+func subsequence(q, s string) bool {
+	for _, r := range q {
+		i := strings.IndexRune(s, r)
+		if i < 0 {
+			return false
+		}
+		s = s[i+utf8.RuneLen(r):]
+	}
+	return true
+}
+
+func (l *listScreen) clamp() {
+	if l.cursor >= len(l.rows) {
+		l.cursor = len(l.rows) - 1
+	}
+	if l.cursor < 0 {
+		l.cursor = 0
+	}
+	h := l.listHeight()
+	if l.cursor < l.offset {
+		l.offset = l.cursor
+	}
+	if h > 0 && l.cursor >= l.offset+h {
+		l.offset = l.cursor - h + 1
+	}
+	if l.offset < 0 {
+		l.offset = 0
+	}
+}
+
+// listHeight is the rows the list shows: the height less header, column
+// titles and footer.
+func (l *listScreen) listHeight() int { return max(1, l.height-4) }
+
+// openMsg asks the root to open a session.
+type openMsg struct{ info *pi.Info }
+
+// Update handles a key on the list. The filter, while typed, takes every key
+// but the few that end it.
+func (l *listScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
+	k := l.keys
+	if l.typing {
+		switch {
+		case msg.Code == tea.KeyEnter:
+			l.typing = false
+		case msg.Code == tea.KeyEscape:
+			l.typing, l.filter = false, ""
+			l.rebuild()
+		case msg.Code == tea.KeyBackspace:
+			if l.filter != "" {
+				_, size := utf8.DecodeLastRuneInString(l.filter)
+				l.filter = l.filter[:len(l.filter)-size]
+				l.rebuild()
+			}
+		case msg.Code == tea.KeyUp || msg.Code == tea.KeyDown:
+			l.move(map[bool]int{true: -1, false: 1}[msg.Code == tea.KeyUp])
+		case msg.Text != "":
+			l.filter += msg.Text
+			l.cursor = 0
+			l.rebuild()
+		}
+		return l.previewCmd()
+	}
+	switch {
+	case key.Matches(msg, k.Filter):
+		l.typing = true
+	case key.Matches(msg, k.ClearFilter):
+		if l.filter != "" {
+			l.filter = ""
+			sel := l.selectedPath()
+			l.rebuild()
+			l.selectPath(sel)
+		}
+	case key.Matches(msg, k.Up):
+		l.move(-1)
+	case key.Matches(msg, k.Down):
+		l.move(1)
+	case key.Matches(msg, k.Top):
+		l.cursor = 0
+	case key.Matches(msg, k.Bottom):
+		l.cursor = len(l.rows) - 1
+	case key.Matches(msg, k.PageUp):
+		l.move(-l.listHeight())
+	case key.Matches(msg, k.PageDown):
+		l.move(l.listHeight())
+	case key.Matches(msg, k.Sort):
+		l.sort = (l.sort + 1) % sortMode(len(sortNames))
+		sel := l.selectedPath()
+		l.rebuild()
+		l.selectPath(sel)
+	case key.Matches(msg, k.Project):
+		sel := l.selected()
+		switch {
+		case l.project != "":
+			l.project = ""
+		case sel != nil:
+			l.project = sel.Cwd
+		}
+		path := l.selectedPath()
+		l.rebuild()
+		l.selectPath(path)
+	case key.Matches(msg, k.Open):
+		if in := l.selected(); in != nil {
+			return func() tea.Msg { return openMsg{in} }
+		}
+	}
+	l.clamp()
+	return l.previewCmd()
+}
+
+func (l *listScreen) move(d int) {
+	l.cursor += d
+	l.clamp()
+}
+
+// scroll moves the list by the mouse wheel.
+func (l *listScreen) scroll(d int) tea.Cmd {
+	l.move(d)
+	return l.previewCmd()
+}
+
+// previewCmd asks for the selected session's preview once the selection has
+// rested a moment, unless it is known.
+func (l *listScreen) previewCmd() tea.Cmd {
+	path := l.selectedPath()
+	if path == "" || path == l.previewPath || !l.showsPreview() {
+		return nil
+	}
+	l.previewPath = path
+	if _, ok := l.preview[path]; ok {
+		return nil
+	}
+	return previewAfter(path, 120*time.Millisecond)
+}
+
+func (l *listScreen) showsPreview() bool { return l.width >= 110 && l.height >= 12 }
+
+// View draws the list screen.
+func (l *listScreen) View() string {
+	st := l.styles
+	w := l.width
+	var b strings.Builder
+	// Header: what is listed, and the scan's progress.
+	head := st.Title.Render("skein") + st.Muted.Render(" · sessions")
+	if l.demo {
+		head += st.Warning.Render(" · demo")
+	}
+	info := fmt.Sprintf("%d", len(l.rows))
+	if len(l.rows) != len(l.infos) {
+		info = fmt.Sprintf("%d of %d", len(l.rows), len(l.infos))
+	}
+	info += " · sort: " + sortNames[l.sort]
+	if l.project != "" {
+		info += " · project: " + shortPath(l.project, l.home)
+	}
+	if l.scanning {
+		info = fmt.Sprintf("scanning %d/%d · ", l.done, l.total) + info
+	}
+	b.WriteString(fit(head+"  "+st.Muted.Render(transcript.OneLine(info)), w) + "\n")
+	// Filter line.
+	switch {
+	case l.typing:
+		b.WriteString(fit(st.Accent.Render("/ ")+transcript.OneLine(l.filter)+st.Accent.Render("█"), w) + "\n")
+	case l.filter != "":
+		b.WriteString(fit(st.Muted.Render("filter: ")+transcript.OneLine(l.filter)+st.Dim.Render("  (esc clears)"), w) + "\n")
+	default:
+		b.WriteString("\n")
+	}
+	listW := w
+	previewW := 0
+	if l.showsPreview() {
+		previewW = max(36, w*2/5)
+		listW = w - previewW - 1
+	}
+	rows := l.viewRows(listW)
+	if previewW > 0 {
+		sep := st.Dim.Render(strings.Repeat("│\n", l.height-3))
+		pv := l.viewPreview(previewW, l.height-3)
+		b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, rows, strings.TrimSuffix(sep, "\n"), pv))
+	} else {
+		b.WriteString(rows)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// columns decides which columns fit in width w.
+func columns(w int) (project, model, branches bool) {
+	return w >= 70, w >= 100, w >= 84
+}
+
+func (l *listScreen) viewRows(w int) string {
+	st := l.styles
+	h := l.height - 3
+	showProject, showModel, showBranches := columns(w)
+	const projW, timeW, msgW, brW, modelW = 22, 9, 6, 4, 18
+	titleW := w - timeW - msgW - 2
+	if showProject {
+		titleW -= projW + 1
+	}
+	if showBranches {
+		titleW -= brW + 1
+	}
+	if showModel {
+		titleW -= modelW + 1
+	}
+	lines := make([]string, 0, h)
+	hdr := pad("session", titleW) + " "
+	if showProject {
+		hdr += pad("project", projW) + " "
+	}
+	hdr += padLeft("modified", timeW) + padLeft("msgs", msgW)
+	if showBranches {
+		hdr += " " + padLeft("br", brW)
+	}
+	if showModel {
+		hdr += "  " + pad("model", modelW-1)
+	}
+	lines = append(lines, st.Dim.Render(fit(hdr, w)))
+	if len(l.rows) == 0 {
+		msg := "no sessions found"
+		switch {
+		case l.scanning:
+			msg = "scanning…"
+		case l.filter != "":
+			msg = "no session matches the filter"
+		}
+		lines = append(lines, st.Muted.Render("  "+msg))
+	}
+	now := l.now()
+	for i := l.offset; i < len(l.rows) && len(lines) < h; i++ {
+		r := l.rows[i]
+		in := r.info
+		indent := strings.Repeat("  ", r.depth)
+		if r.depth > 0 {
+			indent = indent[:len(indent)-2] + "↳ "
+		}
+		t := indent + transcript.OneLine(title(in))
+		if r.forks > 0 {
+			t += fmt.Sprintf(" (+%d fork", r.forks) + map[bool]string{true: "s", false: ""}[r.forks > 1] + ")"
+		}
+		line := pad(truncate(t, titleW), titleW) + " "
+		if showProject {
+			line += pad(truncate(transcript.OneLine(shortPath(in.Cwd, l.home)), projW), projW) + " "
+		}
+		line += padLeft(relTime(now, in.Modified), timeW) + padLeft(fmt.Sprint(in.MessageCount), msgW)
+		if showBranches {
+			line += " " + padLeft(fmt.Sprint(in.Branches), brW)
+		}
+		if showModel {
+			line += "  " + truncate(transcript.OneLine(in.Model), modelW-1)
+		}
+		line = fit(line, w)
+		if i == l.cursor {
+			line = st.Selected.Render(pad(line, w))
+		}
+		lines = append(lines, line)
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (l *listScreen) viewPreview(w, h int) string {
+	st := l.styles
+	in := l.selected()
+	var lines []string
+	add := func(s string) { lines = append(lines, fit(" "+s, w)) }
+	if in == nil {
+		return strings.Repeat("\n", h-1)
+	}
+	add(st.Bold.Render(truncate(transcript.OneLine(title(in)), w-2)))
+	add(st.Muted.Render(truncate(transcript.OneLine(shortPath(in.Cwd, l.home)), w-2)))
+	add(st.Dim.Render(model.ShortID(in.ID) + " · created " + absTime(in.Created)))
+	lines = append(lines, "")
+	pv, ok := l.preview[in.Path]
+	switch {
+	case !ok:
+		add(st.Dim.Render("loading…"))
+	case pv.err != nil:
+		add(st.Error.Render(truncate(transcript.OneLine(pv.err.Error()), w-2)))
+	default:
+		s := pv.stats
+		add(fmt.Sprintf("%d messages · %d tool calls", s.Messages, s.ToolCalls))
+		add(fmt.Sprintf("tokens %s in · %s out", tokens(s.TokensIn), tokens(s.TokensOut)))
+		if s.Cost > 0 {
+			add(fmt.Sprintf("cost $%.2f", s.Cost))
+		}
+		if len(s.Models) > 0 {
+			add("models " + truncate(transcript.OneLine(strings.Join(s.Models, ", ")), w-9))
+		}
+		add(fmt.Sprintf("%d branches · %d compactions · %d labels · %d forks", in.Branches, s.Compactions, s.Labels, l.forksOf(in)))
+		lines = append(lines, "")
+		for _, pl := range pv.lines {
+			if len(lines) >= h-1 {
+				break
+			}
+			role := st.User.Render("you ")
+			if pl.role == model.RoleAssistant {
+				role = st.Assistant.Render("ai  ")
+			}
+			for k, wl := range wrapLines(transcript.OneLine(pl.text), w-6, 3) {
+				if len(lines) >= h {
+					break
+				}
+				if k == 0 {
+					add(role + wl)
+				} else {
+					add("    " + wl)
+				}
+			}
+		}
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines[:h], "\n")
+}
+
+func (l *listScreen) forksOf(in *pi.Info) int {
+	for _, r := range l.rows {
+		if r.info == in {
+			return r.forks
+		}
+	}
+	return 0
+}
+
+// help returns the screen's short and full help.
+func (l *listScreen) help() ([]key.Binding, [][]key.Binding) { return l.keys.listHelp() }
+
+func relTime(now time.Time, ms float64) string {
+	if math.IsNaN(ms) {
+		return "?"
+	}
+	d := now.Sub(time.UnixMilli(int64(ms)))
+	switch {
+	case d < time.Minute:
+		return "now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	case d < 60*24*time.Hour:
+		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+	}
+	return time.UnixMilli(int64(ms)).Format("2006-01-02")
+}
+
+func absTime(ms float64) string {
+	if math.IsNaN(ms) {
+		return "?"
+	}
+	return time.UnixMilli(int64(ms)).Format("2006-01-02 15:04")
+}
+
+func tokens(n float64) string {
+	switch {
+	case n >= 1e6:
+		return fmt.Sprintf("%.1fM", n/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.1fk", n/1e3)
+	}
+	return fmt.Sprintf("%.0f", n)
+}
+
+func shortPath(p, home string) string {
+	if home != "" && (p == home || strings.HasPrefix(p, home+"/")) {
+		return "~" + p[len(home):]
+	}
+	return p
+}
+
+// fit cuts a styled line to width w.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// truncate cuts plain text to width w with an ellipsis.
+func truncate(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+func pad(s string, w int) string {
+	if n := w - ansi.StringWidth(s); n > 0 {
+		return s + strings.Repeat(" ", n)
+	}
+	return s
+}
+
+func padLeft(s string, w int) string {
+	if n := w - ansi.StringWidth(s); n > 0 {
+		return strings.Repeat(" ", n) + s
+	}
+	return s
+}
+
+// wrapLines wraps plain text to width w, at most n lines.
+func wrapLines(s string, w, n int) []string {
+	if w <= 0 {
+		return nil
+	}
+	lines := strings.Split(ansi.Wordwrap(s, w, " -"), "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+		lines[n-1] = truncate(lines[n-1]+" …", w)
+	}
+	for i := range lines {
+		lines[i] = truncate(lines[i], w)
+	}
+	return lines
+}

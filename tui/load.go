@@ -1,0 +1,143 @@
+package tui
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"skein/model"
+	"skein/store"
+	"skein/store/pi"
+)
+
+// scanMsg carries a batch of listed sessions while the store is scanned.
+type scanMsg struct {
+	infos       []pi.Info
+	done, total int
+	finished    bool
+	next        <-chan scanMsg
+}
+
+// scanStore discovers and lists the sessions under roots in the background,
+// streaming batches so that the list fills while it is read.
+func scanStore(roots []string) tea.Cmd {
+	ch := make(chan scanMsg, 16)
+	go func() {
+		files, _ := store.Discover(roots)
+		if len(files) == 0 {
+			ch <- scanMsg{finished: true}
+			close(ch)
+			return
+		}
+		store.Scan(files, 80*time.Millisecond, func(batch []pi.Info, done, total int) {
+			ch <- scanMsg{infos: batch, done: done, total: total, finished: done == total}
+		})
+		close(ch)
+	}()
+	return waitScan(ch)
+}
+
+func waitScan(ch <-chan scanMsg) tea.Cmd {
+	return func() tea.Msg {
+		msg, ok := <-ch
+		if !ok {
+			return nil
+		}
+		msg.next = ch
+		return msg
+	}
+}
+
+// sessionLoadedMsg is a session read in full, with its totals.
+type sessionLoadedMsg struct {
+	path  string
+	s     *model.Session
+	stats model.Stats
+	err   error
+}
+
+// loadSession reads and indexes a session off the UI goroutine.
+func loadSession(path string) tea.Cmd {
+	return func() tea.Msg {
+		s, err := pi.Open(path)
+		if err != nil {
+			return sessionLoadedMsg{path: path, err: err}
+		}
+		return sessionLoadedMsg{path: path, s: s, stats: s.Stats()}
+	}
+}
+
+// previewMsg is what the list's preview pane shows of a session.
+type previewMsg struct {
+	path  string
+	stats model.Stats
+	lines []previewLine
+	err   error
+}
+
+type previewLine struct {
+	role, text string
+}
+
+// loadPreview reads a session for the preview pane: totals and the first
+// exchanges of its active branch.
+func loadPreview(path string) tea.Cmd {
+	return func() tea.Msg {
+		s, err := pi.Open(path)
+		if err != nil {
+			return previewMsg{path: path, err: err}
+		}
+		msg := previewMsg{path: path, stats: s.Stats()}
+		ctx := s.BuildHistory(s.Leaf())
+		for _, m := range ctx.Messages {
+			e := &s.Entries[m.Entry]
+			if m.Kind != model.KindMessage || (e.Role != model.RoleUser && e.Role != model.RoleAssistant) {
+				continue
+			}
+			text := messageText(s.MessageJSON(m))
+			if text == "" {
+				continue
+			}
+			msg.lines = append(msg.lines, previewLine{e.Role, text})
+			if len(msg.lines) == 6 {
+				break
+			}
+		}
+		return msg
+	}
+}
+
+// previewDueMsg fires when the selection has rested long enough to preview.
+type previewDueMsg struct{ path string }
+
+func previewAfter(path string, d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return previewDueMsg{path} })
+}
+
+// statusClearMsg clears the status line if it still shows message id.
+type statusClearMsg struct{ id int }
+
+// messageText is the plain text of a message: its text blocks.
+func messageText(raw []byte) string {
+	content := model.Member(raw, "content")
+	if s, ok := stringValue(content); ok {
+		return s
+	}
+	var out string
+	model.EachBlock(content, func(b []byte) {
+		if model.String(model.Member(b, "type")) == "text" {
+			if out != "" {
+				out += "\n"
+			}
+			out += model.String(model.Member(b, "text"))
+		}
+	})
+	return out
+}
+
+func stringValue(raw []byte) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	return model.String(raw), true
+}

@@ -1,0 +1,304 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"skein/model"
+	"skein/theme"
+	"skein/tui/transcript"
+)
+
+// msgPane shows the conversation on the path to the tree's selection, built
+// by the model's context building. Only what is on screen is rendered, and a
+// rendered message is kept per (entry, width, flags), so that scrolling a
+// 10,000-message session renders a few messages a frame at most.
+type msgPane struct {
+	keys     KeyMap
+	styles   theme.Styles
+	color    bool
+	s        *model.Session
+	leaf     int
+	history  bool // the full original history instead of the compacted context
+	thinking bool
+	expanded map[int]bool // entries whose tool calls and results are expanded
+
+	items      []transcript.Item
+	summarized int
+	cache      map[renderKey][]string
+	opts       *transcript.Options
+
+	top, topLine  int // the first visible line: item and line within it
+	focus         int // the item n/N, e and y act on
+	width, height int
+	focused       bool
+}
+
+type renderKey struct {
+	entry     int
+	kind      model.Kind
+	separator bool
+	width     int
+	expanded  bool
+	thinking  bool
+}
+
+func newMsgPane(s *model.Session, keys KeyMap, styles theme.Styles, color bool) msgPane {
+	m := msgPane{keys: keys, styles: styles, color: color, s: s, leaf: -1, expanded: map[int]bool{}}
+	m.resetCache()
+	return m
+}
+
+func (m *msgPane) resetCache() {
+	m.cache = map[renderKey][]string{}
+	m.opts = &transcript.Options{Styled: true, Color: m.color, Styles: m.styles}
+}
+
+// setStyles changes the theme and drops what was rendered with the old one.
+func (m *msgPane) setStyles(st theme.Styles) {
+	m.styles = st
+	m.resetCache()
+}
+
+func (m *msgPane) SetSize(w, h int) {
+	if w != m.width {
+		m.cache = map[renderKey][]string{}
+	}
+	m.width, m.height = w, h
+	m.showEnd()
+}
+
+// setLeaf shows the path to leaf, its end on screen.
+func (m *msgPane) setLeaf(leaf int) {
+	m.leaf = leaf
+	m.rebuild()
+	m.showEnd()
+}
+
+func (m *msgPane) rebuild() {
+	if m.s == nil || m.leaf < 0 {
+		m.items = nil
+		return
+	}
+	ctx := m.s.BuildContext(m.leaf)
+	m.summarized = m.s.Summarized(m.leaf, ctx)
+	if m.history {
+		ctx = m.s.BuildHistory(m.leaf)
+	}
+	m.items = transcript.Items(m.s, ctx, m.leaf)
+	m.focus = len(m.items) - 1
+}
+
+// bodyHeight is the pane less its title line.
+func (m *msgPane) bodyHeight() int { return max(1, m.height-1) }
+
+// textWidth is the width messages are rendered at: the pane less a gutter.
+func (m *msgPane) textWidth() int { return max(10, m.width-2) }
+
+// lines renders item i (with the blank line that follows it), or returns it
+// from the cache.
+func (m *msgPane) lines(i int) []string {
+	it := m.items[i]
+	k := renderKey{entry: it.Entry, kind: it.Message.Kind, separator: it.Separator, width: m.width,
+		expanded: m.expanded[it.Entry], thinking: m.thinking}
+	if l, ok := m.cache[k]; ok {
+		return l
+	}
+	o := m.opts
+	o.Width = m.textWidth()
+	o.ShowThinking = m.thinking
+	o.ExpandTools = k.expanded
+	text := transcript.RenderItem(m.s, it, o)
+	if !it.Separator && it.Message.Kind == model.KindCompactionSummary && !m.history && m.summarized > 0 {
+		text += "\n" + m.styles.Dim.Render(fmt.Sprintf("⋯ %d earlier messages were summarized away · o shows them", m.summarized))
+	}
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		if ansi.StringWidth(line) > o.Width {
+			out = append(out, strings.Split(ansi.Wrap(line, o.Width, " "), "\n")...)
+			continue
+		}
+		out = append(out, line)
+	}
+	out = append(out, "")
+	m.cache[k] = out
+	return out
+}
+
+// showEnd scrolls so that the path's last message is on screen: its end at
+// the bottom, or its start at the top when it is taller than the pane.
+func (m *msgPane) showEnd() {
+	if len(m.items) == 0 {
+		m.top, m.topLine = 0, 0
+		return
+	}
+	h := m.bodyHeight()
+	last := len(m.items) - 1
+	if n := len(m.lines(last)) - 1; n >= h {
+		m.top, m.topLine = last, 0
+		return
+	}
+	m.top, m.topLine = m.maxTop()
+}
+
+// maxTop is the furthest scroll position: the last line at the bottom.
+func (m *msgPane) maxTop() (int, int) {
+	h := m.bodyHeight()
+	i := len(m.items) - 1
+	total := len(m.lines(i)) - 1 // the last item has no separator below
+	for total < h && i > 0 {
+		i--
+		total += len(m.lines(i))
+	}
+	if total <= h {
+		return i, 0
+	}
+	return i, total - h
+}
+
+func before(i1, l1, i2, l2 int) bool { return i1 < i2 || i1 == i2 && l1 < l2 }
+
+// scroll moves by d lines.
+func (m *msgPane) scroll(d int) {
+	if len(m.items) == 0 {
+		return
+	}
+	for ; d > 0; d-- {
+		mi, ml := m.maxTop()
+		if !before(m.top, m.topLine, mi, ml) {
+			break
+		}
+		m.topLine++
+		if m.topLine >= len(m.lines(m.top)) {
+			m.top, m.topLine = m.top+1, 0
+		}
+	}
+	for ; d < 0; d++ {
+		if m.top == 0 && m.topLine == 0 {
+			break
+		}
+		m.topLine--
+		if m.topLine < 0 {
+			m.top--
+			m.topLine = len(m.lines(m.top)) - 1
+		}
+	}
+	m.focus = m.top
+}
+
+// jump puts item i at the top of the pane (as far as the end allows).
+func (m *msgPane) jump(i int) {
+	if len(m.items) == 0 {
+		return
+	}
+	i = max(0, min(i, len(m.items)-1))
+	m.focus = i
+	mi, ml := m.maxTop()
+	m.top, m.topLine = i, 0
+	if before(mi, ml, m.top, m.topLine) {
+		m.top, m.topLine = mi, ml
+	}
+}
+
+// Update handles a key when the pane has focus.
+func (m *msgPane) Update(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		m.scroll(-1)
+	case key.Matches(msg, k.Down):
+		m.scroll(1)
+	case key.Matches(msg, k.PageUp):
+		m.scroll(-max(1, m.bodyHeight()-2))
+	case key.Matches(msg, k.PageDown):
+		m.scroll(max(1, m.bodyHeight()-2))
+	case key.Matches(msg, k.Top):
+		m.jump(0)
+	case key.Matches(msg, k.Bottom):
+		m.showEnd()
+		m.focus = len(m.items) - 1
+	default:
+		return m.act(msg)
+	}
+	return nil
+}
+
+// act handles the keys that work whichever pane has focus.
+func (m *msgPane) act(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.NextMessage):
+		m.jump(m.focus + 1)
+	case key.Matches(msg, k.PrevMessage):
+		m.jump(m.focus - 1)
+	case key.Matches(msg, k.Thinking):
+		m.thinking = !m.thinking
+	case key.Matches(msg, k.Expand):
+		if m.focus >= 0 && m.focus < len(m.items) {
+			e := m.items[m.focus].Entry
+			m.expanded[e] = !m.expanded[e]
+		}
+	case key.Matches(msg, k.History):
+		m.history = !m.history
+		m.rebuild()
+		m.showEnd()
+	case key.Matches(msg, k.CopyMessage):
+		if m.focus >= 0 && m.focus < len(m.items) {
+			text := transcript.RenderItem(m.s, m.items[m.focus], &transcript.Options{ExpandTools: true, ShowThinking: true})
+			return tea.Batch(tea.SetClipboard(text), status("message copied"))
+		}
+	}
+	return nil
+}
+
+// View draws the visible lines only.
+func (m *msgPane) View() string {
+	st := m.styles
+	title := "messages"
+	if m.history {
+		title += " · full history"
+	}
+	if n := len(m.items); n > 0 {
+		title += fmt.Sprintf(" · %d/%d", m.focus+1, n)
+	}
+	ts := st.Muted
+	if m.focused {
+		ts = st.Accent.Bold(true)
+	}
+	out := make([]string, 0, m.height)
+	out = append(out, fit(ts.Render(title), m.width))
+	h := m.bodyHeight()
+	if len(m.items) == 0 {
+		out = append(out, st.Muted.Render("  no messages on this path"))
+	}
+	bar := st.Accent.Render("▌ ")
+	for i, l := m.top, m.topLine; i < len(m.items) && len(out) < h+1; i, l = i+1, 0 {
+		lines := m.lines(i)
+		if i == len(m.items)-1 {
+			lines = lines[:len(lines)-1]
+		}
+		gutter := "  "
+		if i == m.focus && m.focused {
+			gutter = bar
+		}
+		sep := -1 // the blank line after the item
+		if i != len(m.items)-1 {
+			sep = len(lines) - 1
+		}
+		for ; l < len(lines) && len(out) < h+1; l++ {
+			g := gutter
+			if l == sep {
+				g = ""
+			}
+			out = append(out, fit(g+lines[l], m.width))
+		}
+	}
+	for len(out) < m.height {
+		out = append(out, "")
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,241 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"skein/model"
+	"skein/store/pi"
+	"skein/theme"
+	"skein/tui/transcript"
+)
+
+// pane names what has focus on the session screen.
+type pane int
+
+const (
+	paneTree pane = iota
+	paneMessages
+)
+
+// sessionScreen reads one session: a header, the tree and the messages on
+// the path to the tree's selection.
+type sessionScreen struct {
+	keys   KeyMap
+	styles theme.Styles
+	color  bool
+	home   string
+
+	info    pi.Info
+	s       *model.Session
+	stats   model.Stats
+	err     error
+	loading bool
+
+	tree  treePane
+	msgs  msgPane
+	focus pane
+
+	width, height int
+	stacked       bool
+
+	// What the header says of the selection, computed when it changes.
+	hdrModel, hdrThinking string
+	pos, posTotal         int
+}
+
+func newSessionScreen(info pi.Info, keys KeyMap, styles theme.Styles, color bool, home string) *sessionScreen {
+	return &sessionScreen{keys: keys, styles: styles, color: color, home: home, info: info, loading: true}
+}
+
+// loaded takes the session read in the background.
+func (ss *sessionScreen) loaded(msg sessionLoadedMsg) {
+	ss.loading = false
+	if msg.err != nil {
+		ss.err = msg.err
+		return
+	}
+	ss.s, ss.stats = msg.s, msg.stats
+	ss.tree = newTreePane(ss.s, ss.keys, ss.styles, ss.home)
+	ss.msgs = newMsgPane(ss.s, ss.keys, ss.styles, ss.color)
+	ss.layout()
+	ss.selectionChanged()
+	ss.setFocus(ss.focus)
+}
+
+// selectionChanged follows the tree's selection: the messages on its path
+// and the header's model, thinking level and position.
+func (ss *sessionScreen) selectionChanged() {
+	leaf := ss.tree.selected()
+	ss.msgs.setLeaf(leaf)
+	ctx := ss.s.BuildContext(leaf)
+	ss.hdrModel, ss.hdrThinking = "no model", "off"
+	if ctx.Model != nil {
+		ss.hdrModel = model.String(ctx.Model.Provider) + "/" + model.String(ctx.Model.ModelID)
+	}
+	if ctx.ThinkingLevel != nil {
+		ss.hdrThinking = model.String(ctx.ThinkingLevel)
+	}
+	ss.pos = 0
+	if leaf >= 0 {
+		ss.pos = len(ss.s.Path(leaf))
+	}
+	ss.posTotal = ss.pos + ss.below(leaf)
+}
+
+func (ss *sessionScreen) setStyles(st theme.Styles) {
+	ss.styles = st
+	ss.tree.styles = st
+	if ss.s != nil {
+		ss.msgs.setStyles(st)
+	}
+}
+
+func (ss *sessionScreen) SetSize(w, h int) {
+	ss.width, ss.height = w, h
+	ss.layout()
+}
+
+// layout splits the body: side by side when wide, stacked when narrow.
+func (ss *sessionScreen) layout() {
+	if ss.s == nil {
+		return
+	}
+	body := max(2, ss.height-3) // header (2) and footer (1)
+	ss.stacked = ss.width < 90
+	if ss.stacked {
+		th := max(3, body*2/5)
+		ss.tree.SetSize(ss.width, th)
+		ss.msgs.SetSize(ss.width, body-th)
+		return
+	}
+	tw := min(max(28, ss.width*2/5), 70)
+	ss.tree.SetSize(tw, body)
+	ss.msgs.SetSize(ss.width-tw-1, body)
+}
+
+func (ss *sessionScreen) setFocus(p pane) {
+	ss.focus = p
+	ss.tree.focused = p == paneTree
+	ss.msgs.focused = p == paneMessages
+}
+
+// Update handles a key; the root has handled quit, help and back.
+func (ss *sessionScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
+	if ss.s == nil {
+		return nil
+	}
+	if key.Matches(msg, ss.keys.FocusNext) {
+		ss.setFocus(1 - ss.focus)
+		return nil
+	}
+	if key.Matches(msg, ss.keys.CopyPath) {
+		return tea.Batch(tea.SetClipboard(ss.info.Path), status("path copied"))
+	}
+	if ss.focus == paneTree {
+		k := ss.keys
+		switch {
+		case key.Matches(msg, k.NextMessage, k.PrevMessage, k.Thinking, k.Expand, k.History, k.CopyMessage):
+			return ss.msgs.act(msg)
+		}
+		if ss.tree.Update(msg) {
+			ss.selectionChanged()
+		}
+		return nil
+	}
+	return ss.msgs.Update(msg)
+}
+
+// wheel scrolls the pane under the pointer.
+func (ss *sessionScreen) wheel(x, y, d int) {
+	if ss.s == nil {
+		return
+	}
+	inTree := x < ss.tree.width
+	if ss.stacked {
+		inTree = y-2 < ss.tree.height
+	}
+	if inTree {
+		if ss.tree.scroll(d) {
+			ss.selectionChanged()
+		}
+		return
+	}
+	ss.msgs.scroll(d * 3)
+}
+
+// title is the session's name, else its folder: never message text, which is
+// untrusted, and this goes to the terminal's title.
+func (ss *sessionScreen) title() string {
+	if ss.info.Name != "" {
+		return transcript.OneLine(ss.info.Name)
+	}
+	return transcript.OneLine(shortPath(ss.info.Cwd, ss.home))
+}
+
+func (ss *sessionScreen) help() ([]key.Binding, [][]key.Binding) {
+	return ss.keys.sessionHelp(ss.focus == paneTree)
+}
+
+// header is two lines: name, folder, model and thinking; totals and the
+// selection's place in its branch.
+func (ss *sessionScreen) header() string {
+	st := ss.styles
+	name := ss.info.Name
+	if name == "" {
+		name = ss.info.FirstMessage
+	}
+	line1 := st.Title.Render(truncate(transcript.OneLine(name), max(10, ss.width/2))) + st.Muted.Render("  "+transcript.OneLine(shortPath(ss.info.Cwd, ss.home)))
+	line2 := ""
+	switch {
+	case ss.loading:
+		line2 = st.Dim.Render("loading " + filepath.Base(ss.info.Path) + "…")
+	case ss.err != nil:
+		line2 = st.Error.Render(transcript.OneLine(ss.err.Error()))
+	default:
+		line1 += st.Muted.Render("  " + transcript.OneLine(ss.hdrModel) + " · thinking " + transcript.OneLine(ss.hdrThinking))
+		s := ss.stats
+		line2 = st.Muted.Render(fmt.Sprintf("%d messages · %s in · %s out · $%.2f · %d branches · entry %d of %d on this branch",
+			s.Messages, tokens(s.TokensIn), tokens(s.TokensOut), s.Cost, s.Leaves, ss.pos, ss.posTotal))
+	}
+	return fit(line1, ss.width) + "\n" + fit(line2, ss.width)
+}
+
+// below counts the entries after n on the branch that continues to the leaf
+// (the first child at each step: the way pi orders the active branch).
+func (ss *sessionScreen) below(n int) int {
+	count := 0
+	for n >= 0 {
+		c := ss.s.Children(n)
+		if len(c) == 0 {
+			break
+		}
+		n = c[len(c)-1]
+		count++
+	}
+	return count
+}
+
+// View draws the screen.
+func (ss *sessionScreen) View() string {
+	if ss.s == nil {
+		body := ss.styles.Muted.Render("  loading…")
+		if ss.err != nil {
+			body = ss.styles.Error.Render("  " + transcript.OneLine(ss.err.Error())) + "\n\n" + ss.styles.Muted.Render("  q goes back to the list")
+		}
+		return ss.header() + "\n" + body
+	}
+	var body string
+	if ss.stacked {
+		body = ss.tree.View() + "\n" + ss.msgs.View()
+	} else {
+		sep := strings.TrimSuffix(strings.Repeat("│\n", ss.tree.height), "\n")
+		body = lipgloss.JoinHorizontal(lipgloss.Top, ss.tree.View(), ss.styles.Dim.Render(sep), ss.msgs.View())
+	}
+	return ss.header() + "\n" + body
+}

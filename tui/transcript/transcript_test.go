@@ -1,0 +1,77 @@
+package transcript
+
+import (
+	"strings"
+	"testing"
+
+	"skein/theme"
+)
+
+func TestSanitize(t *testing.T) {
+	cases := map[string]string{
+		"plain text":                 "plain text",
+		"\x1b]0;pwned\x07":           "␛]0;pwned␇",
+		"\x1b[2J\x1b[H":              "␛[2J␛[H",
+		"\x1b]52;c;ZWNobw==\x07":     "␛]52;c;ZWNobw==␇",
+		"a\u009bb":                   "a⟨U+009B⟩b",
+		"tab\there":                  "tab    here",
+		"cr\rlf":                     "cr␍lf",
+		"del\x7f":                    "del␡",
+		"bad \xff utf8":              "bad \uFFFD utf8",
+		"line\u2028sep":              "line\nsep",
+		"rtl \u202eevil":             "rtl ⟨U+202E⟩evil",
+		"emoji 👩‍💻 and é (e\u0301)": "emoji 👩‍💻 and é (e\u0301)",
+	}
+	for in, want := range cases {
+		if got := Sanitize(in); got != want {
+			t.Errorf("Sanitize(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := OneLine("  a\n b\tc  "); got != "a b c" {
+		t.Errorf("OneLine = %q", got)
+	}
+}
+
+func TestEscapeHTML(t *testing.T) {
+	cases := map[string]string{
+		"a <tag> b":              "a \\<tag> b",
+		"code `<tag>` stays":     "code `<tag>` stays",
+		"```\n<html>\n```\n<x>":  "```\n<html>\n```\n\\<x>",
+		"    <indented code>":    "    <indented code>",
+		"already \\<escaped>":    "already \\<escaped>",
+		"``a ` <b>`` <c>":        "``a ` <b>`` \\<c>",
+		"no angle brackets here": "no angle brackets here",
+	}
+	for in, want := range cases {
+		if got := EscapeHTML(in); got != want {
+			t.Errorf("EscapeHTML(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestMarkdownKeepsTagsAndNeverEmitsRawControls(t *testing.T) {
+	o := &Options{Width: 60, Styled: true, Color: true, Styles: theme.New(true)}
+	out := o.markdown("a <tag> & \"quotes\" \x1b]0;title\x07")
+	if !strings.Contains(stripANSI(out), "<tag>") {
+		t.Errorf("tag lost: %q", out)
+	}
+	if strings.Contains(out, "\x07") || strings.Contains(out, "\x1b]0") {
+		t.Errorf("raw control in output: %q", out)
+	}
+}
+
+func stripANSI(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && !(s[j] >= 0x40 && s[j] <= 0x7e) {
+				j++
+			}
+			i = j
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

@@ -1,0 +1,233 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"skein/model"
+	"skein/theme"
+	"skein/tui/transcript"
+)
+
+// treePane shows the whole entry tree as pi's /tree draws it, with a cursor,
+// folding, branch-point jumps and pi's filters.
+type treePane struct {
+	keys          KeyMap
+	styles        theme.Styles
+	home          string
+	s             *model.Session
+	view          *model.TreeView
+	cursor        int
+	offset        int
+	width, height int
+	focused       bool
+}
+
+func newTreePane(s *model.Session, keys KeyMap, styles theme.Styles, home string) treePane {
+	t := treePane{keys: keys, styles: styles, home: home, s: s}
+	t.view = s.NewTreeView(s.Leaf(), model.FilterDefault)
+	t.cursor = t.view.NearestVisible(s.Leaf())
+	return t
+}
+
+func (t *treePane) SetSize(w, h int) {
+	t.width, t.height = w, h
+	t.clamp()
+}
+
+// selected is the entry under the cursor, -1 for none.
+func (t *treePane) selected() int {
+	if t.view == nil || t.cursor < 0 || t.cursor >= len(t.view.Rows) {
+		return -1
+	}
+	return t.view.Rows[t.cursor].Entry
+}
+
+func (t *treePane) clamp() {
+	if t.view == nil {
+		return
+	}
+	t.cursor = max(0, min(t.cursor, len(t.view.Rows)-1))
+	if t.cursor < t.offset {
+		t.offset = t.cursor
+	}
+	if t.height > 0 && t.cursor >= t.offset+t.height {
+		t.offset = t.cursor - t.height + 1
+	}
+	t.offset = max(0, min(t.offset, len(t.view.Rows)-t.height))
+}
+
+// reapply recomputes the rows and keeps the cursor on the same entry, or on
+// its nearest visible ancestor.
+func (t *treePane) reapply(entry int) {
+	t.view.Apply()
+	t.cursor = t.view.NearestVisible(entry)
+	t.clamp()
+}
+
+// Update handles a key; moved says the selection changed.
+func (t *treePane) Update(msg tea.KeyPressMsg) (moved bool) {
+	if t.view == nil {
+		return false
+	}
+	before := t.selected()
+	k := t.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		t.cursor--
+	case key.Matches(msg, k.Down):
+		t.cursor++
+	case key.Matches(msg, k.Top):
+		t.cursor = 0
+	case key.Matches(msg, k.Bottom):
+		t.cursor = len(t.view.Rows) - 1
+	case key.Matches(msg, k.PageUp):
+		t.cursor -= max(1, t.height-1)
+	case key.Matches(msg, k.PageDown):
+		t.cursor += max(1, t.height-1)
+	case key.Matches(msg, k.Fold):
+		if sel := t.selected(); sel >= 0 {
+			r := t.view.Rows[t.cursor]
+			if r.Foldable && !r.Folded {
+				t.view.Folded[sel] = true
+				t.reapply(sel)
+			} else {
+				t.jumpBranch(-1)
+			}
+		}
+	case key.Matches(msg, k.Unfold):
+		if sel := t.selected(); sel >= 0 && t.view.Folded[sel] {
+			delete(t.view.Folded, sel)
+			t.reapply(sel)
+		} else {
+			t.jumpBranch(1)
+		}
+	case key.Matches(msg, k.PrevBranch):
+		t.jumpBranch(-1)
+	case key.Matches(msg, k.NextBranch):
+		t.jumpBranch(1)
+	case key.Matches(msg, k.TreeFilter):
+		sel := t.selected()
+		t.view.Filter = (t.view.Filter + 1) % (model.FilterAll + 1)
+		t.reapply(max(sel, t.s.Leaf()))
+	}
+	t.clamp()
+	return t.selected() != before
+}
+
+// jumpBranch moves to the next (d > 0) or previous branch point.
+func (t *treePane) jumpBranch(d int) {
+	for k := t.cursor + d; k >= 0 && k < len(t.view.Rows); k += d {
+		if t.view.IsBranchPoint(t.view.Rows[k].Entry) {
+			t.cursor = k
+			return
+		}
+	}
+}
+
+// scroll moves the cursor by the mouse wheel.
+func (t *treePane) scroll(d int) bool {
+	before := t.selected()
+	t.cursor += d
+	t.clamp()
+	return t.selected() != before
+}
+
+// View draws the visible rows only: a 100,000-entry tree costs a screenful.
+func (t *treePane) View() string {
+	st := t.styles
+	lines := make([]string, 0, t.height)
+	title := "tree"
+	if f := t.view.Filter; f != model.FilterDefault {
+		title += " [" + f.String() + "]"
+	}
+	if n := len(t.view.Rows); n > 0 {
+		title += " · " + itoa(t.cursor+1) + "/" + itoa(n)
+	}
+	titleStyle := st.Muted
+	if t.focused {
+		titleStyle = st.Accent.Bold(true)
+	}
+	lines = append(lines, fit(titleStyle.Render(title), t.width))
+	if len(t.view.Rows) == 0 {
+		lines = append(lines, st.Muted.Render("  No entries found"))
+	}
+	for k := t.offset; k < len(t.view.Rows) && len(lines) < t.height; k++ {
+		lines = append(lines, t.row(k))
+	}
+	for len(lines) < t.height {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (t *treePane) row(k int) string {
+	st := t.styles
+	r := t.view.Rows[k]
+	var b strings.Builder
+	b.WriteString(st.Dim.Render(t.view.Prefix(r)))
+	for _, p := range t.view.RowParts(r, t.home) {
+		b.WriteString(partStyle(st, p.Role).Render(transcript.Flat(p.Text)))
+	}
+	line := b.String()
+	if r.Entry == t.s.Leaf() {
+		line += st.Accent.Render(" ◂ leaf")
+	}
+	line = fit(line, t.width)
+	if k == t.cursor {
+		if t.focused {
+			return st.Selected.Render(pad(line, t.width))
+		}
+		return lipgloss.NewStyle().Reverse(true).Render(pad(line, t.width))
+	}
+	return line
+}
+
+func partStyle(st theme.Styles, role string) lipgloss.Style {
+	switch role {
+	case "user":
+		return st.User
+	case "assistant":
+		return st.Assistant
+	case "muted":
+		return st.Muted
+	case "dim":
+		return st.Dim
+	case "error":
+		return st.Error
+	case "custom":
+		return st.Custom
+	case "compaction":
+		return st.Compaction
+	case "warning":
+		return st.Label
+	case "marker":
+		return st.Accent
+	}
+	return lipgloss.NewStyle()
+}
+
+func itoa(n int) string {
+	var b [20]byte
+	i := len(b)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
