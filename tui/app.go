@@ -115,12 +115,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.session.loaded(msg)
 		}
 		return m, nil
+	case tailLoadedMsg:
+		if m.session != nil && m.session.info.Path == msg.path && m.session.s == nil {
+			m.session.tailLoaded(msg.s)
+		}
+		return m, nil
 	case openMsg:
 		m.session = newSessionScreen(*msg.info, m.keys, m.styles, !m.opts.NoColor, m.opts.Home)
 		m.screen = screenSession
 		m.showHelp = false
 		m.layout()
-		return m, loadSession(msg.info.Path)
+		return m, loadSession(msg.info.Path, fileSize(msg.info.Path))
 	case statusMsg:
 		m.statusID++
 		m.statusText = string(msg)
@@ -253,6 +258,13 @@ func (m *Model) helpView(full [][]key.Binding) string {
 	b.WriteString(st.Muted.Render("Mouse wheel scrolls. Session text is shown with escape sequences made visible (␛).") + "\n")
 	b.WriteString(st.Muted.Render("? or esc closes this help.") + "\n")
 	return b.String()
+}
+
+func fileSize(path string) int64 {
+	if st, err := os.Stat(path); err == nil {
+		return st.Size()
+	}
+	return 0
 }
 
 // Run starts the UI on the terminal.

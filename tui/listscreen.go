@@ -154,6 +154,25 @@ func (l *listScreen) rebuild() {
 	}
 	query := strings.Fields(strings.ToLower(l.filter))
 	l.rows = l.rows[:0]
+	if len(query) > 0 {
+		// Filtered: the best matches first, flat, in the sort order within a score.
+		type scored struct {
+			in    *pi.Info
+			score int
+		}
+		var hits []scored
+		for _, in := range infos {
+			if sc := matchScore(query, in); sc > 0 {
+				hits = append(hits, scored{in, sc})
+			}
+		}
+		sort.SliceStable(hits, func(a, b int) bool { return hits[a].score > hits[b].score })
+		for _, h := range hits {
+			l.rows = append(l.rows, listRow{info: h.in, forks: len(children[h.in])})
+		}
+		l.clamp()
+		return
+	}
 	seen := map[*pi.Info]bool{}
 	var walk func(in *pi.Info, depth int)
 	walk = func(in *pi.Info, depth int) {
@@ -161,11 +180,7 @@ func (l *listScreen) rebuild() {
 			return
 		}
 		seen[in] = true
-		if len(query) == 0 || fuzzyMatch(query, in) {
-			l.rows = append(l.rows, listRow{info: in, depth: depth, forks: len(children[in])})
-		} else {
-			depth-- // its forks move up to its place
-		}
+		l.rows = append(l.rows, listRow{info: in, depth: depth, forks: len(children[in])})
 		for _, c := range children[in] {
 			walk(c, depth+1)
 		}
@@ -226,24 +241,55 @@ func title(in *pi.Info) string {
 	return in.FirstMessage
 }
 
-// fuzzyMatch: every word of the query appears, its letters in order, in the
-// name, first message or folder.
-func fuzzyMatch(query []string, in *pi.Info) bool {
-	hay := strings.ToLower(in.Name + " " + in.FirstMessage + " " + in.Cwd)
+// matchScore rates a session against the filter's words, 0 for no match.
+// Every word must appear in the name, first message or folder: as it is
+// (best in the name), or fuzzily, its letters in order within a short span.
+func matchScore(query []string, in *pi.Info) int {
+	name := strings.ToLower(in.Name)
+	rest := strings.ToLower(in.FirstMessage + " " + in.Cwd)
+	total := 0
 	for _, q := range query {
-		if !subsequence(q, hay) {
-			return false
+		switch {
+		case strings.Contains(name, q):
+			total += 30
+		case strings.Contains(rest, q):
+			total += 20
+		case fuzzy(q, name) || fuzzy(q, rest):
+			total += 5
+		default:
+			return 0
 		}
 	}
-	return true
+	return total
 }
 
-func subsequence(q, s string) bool {
-	for _, r := range q {
-		i := strings.IndexRune(s, r)
+// fuzzy reports whether q's letters appear in s in order, all within a span
+// of at most twice q's length (so that a long text does not match anything).
+func fuzzy(q, s string) bool {
+	first, size := utf8.DecodeRuneInString(q)
+	limit := 2 * len(q)
+	for start := 0; start < len(s); {
+		i := strings.IndexRune(s[start:], first)
 		if i < 0 {
 			return false
 		}
+		at := start + i
+		if subsequenceWithin(q[size:], s[at+size:], limit-size) {
+			return true
+		}
+		start = at + size
+	}
+	return false
+}
+
+func subsequenceWithin(q, s string, limit int) bool {
+	used := 0
+	for _, r := range q {
+		i := strings.IndexRune(s, r)
+		if i < 0 || used+i+utf8.RuneLen(r) > limit {
+			return false
+		}
+		used += i + utf8.RuneLen(r)
 		s = s[i+utf8.RuneLen(r):]
 	}
 	return true

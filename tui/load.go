@@ -56,15 +56,37 @@ type sessionLoadedMsg struct {
 	err   error
 }
 
-// loadSession reads and indexes a session off the UI goroutine.
-func loadSession(path string) tea.Cmd {
-	return func() tea.Msg {
+// tailSize is how much of a large session is read for its first screen.
+const tailSize = 512 << 10
+
+// tailLoadedMsg is the end of a large session, read first so that its last
+// screen shows at once while the whole file loads.
+type tailLoadedMsg struct {
+	path string
+	s    *model.Session
+}
+
+// loadSession reads and indexes a session off the UI goroutine; a large one
+// also has its tail read first.
+func loadSession(path string, size int64) tea.Cmd {
+	full := func() tea.Msg {
 		s, err := pi.Open(path)
 		if err != nil {
 			return sessionLoadedMsg{path: path, err: err}
 		}
 		return sessionLoadedMsg{path: path, s: s, stats: s.Stats()}
 	}
+	if size < 4*tailSize {
+		return full
+	}
+	tail := func() tea.Msg {
+		s, err := pi.OpenTail(path, tailSize)
+		if err != nil {
+			return nil
+		}
+		return tailLoadedMsg{path: path, s: s}
+	}
+	return tea.Batch(tail, full)
 }
 
 // previewMsg is what the list's preview pane shows of a session.

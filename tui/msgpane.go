@@ -114,7 +114,10 @@ func (m *msgPane) lines(i int) []string {
 	o.ExpandTools = k.expanded
 	text := transcript.RenderItem(m.s, it, o)
 	if !it.Separator && it.Message.Kind == model.KindCompactionSummary && !m.history && m.summarized > 0 {
-		text += "\n" + m.styles.Dim.Render(fmt.Sprintf("⋯ %d earlier messages were summarized away · o shows them", m.summarized))
+		// Under the compaction's header: what it replaced, and how to see it.
+		note := m.styles.Dim.Render(fmt.Sprintf("⋯ %d earlier messages were summarized away · o shows them", m.summarized))
+		head, rest, _ := strings.Cut(text, "\n")
+		text = head + "\n" + note + "\n" + rest
 	}
 	var out []string
 	for _, line := range strings.Split(text, "\n") {

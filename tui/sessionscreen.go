@@ -33,6 +33,7 @@ type sessionScreen struct {
 
 	info    pi.Info
 	s       *model.Session
+	tail    *msgPane // the last screen of a large session, while it loads
 	stats   model.Stats
 	err     error
 	loading bool
@@ -53,9 +54,18 @@ func newSessionScreen(info pi.Info, keys KeyMap, styles theme.Styles, color bool
 	return &sessionScreen{keys: keys, styles: styles, color: color, home: home, info: info, loading: true}
 }
 
+// tailLoaded shows the end of a large session while the whole loads.
+func (ss *sessionScreen) tailLoaded(s *model.Session) {
+	p := newMsgPane(s, ss.keys, ss.styles, ss.color)
+	p.SetSize(ss.width, max(2, ss.height-3))
+	p.setLeaf(s.Leaf())
+	ss.tail = &p
+}
+
 // loaded takes the session read in the background.
 func (ss *sessionScreen) loaded(msg sessionLoadedMsg) {
 	ss.loading = false
+	ss.tail = nil
 	if msg.err != nil {
 		ss.err = msg.err
 		return
@@ -98,6 +108,9 @@ func (ss *sessionScreen) setStyles(st theme.Styles) {
 
 func (ss *sessionScreen) SetSize(w, h int) {
 	ss.width, ss.height = w, h
+	if ss.tail != nil {
+		ss.tail.SetSize(w, max(2, h-3))
+	}
 	ss.layout()
 }
 
@@ -193,6 +206,8 @@ func (ss *sessionScreen) header() string {
 	line1 := st.Title.Render(truncate(transcript.OneLine(name), max(10, ss.width/2))) + st.Muted.Render("  "+transcript.OneLine(shortPath(ss.info.Cwd, ss.home)))
 	line2 := ""
 	switch {
+	case ss.loading && ss.tail != nil:
+		line2 = st.Dim.Render("the last messages · loading the whole of " + filepath.Base(ss.info.Path) + "…")
 	case ss.loading:
 		line2 = st.Dim.Render("loading " + filepath.Base(ss.info.Path) + "…")
 	case ss.err != nil:
@@ -223,10 +238,13 @@ func (ss *sessionScreen) below(n int) int {
 
 // View draws the screen.
 func (ss *sessionScreen) View() string {
+	if ss.s == nil && ss.tail != nil {
+		return ss.header() + "\n" + ss.tail.View()
+	}
 	if ss.s == nil {
 		body := ss.styles.Muted.Render("  loading…")
 		if ss.err != nil {
-			body = ss.styles.Error.Render("  " + transcript.OneLine(ss.err.Error())) + "\n\n" + ss.styles.Muted.Render("  q goes back to the list")
+			body = ss.styles.Error.Render("  "+transcript.OneLine(ss.err.Error())) + "\n\n" + ss.styles.Muted.Render("  q goes back to the list")
 		}
 		return ss.header() + "\n" + body
 	}

@@ -91,3 +91,46 @@ func jsonInt(raw []byte) (int, error) {
 	_, err := fmt.Sscan(string(raw), &v)
 	return int(v), err
 }
+
+// OpenTail reads a session's header and only its last tail bytes, for a
+// first screen of a large file while the rest loads: the entries whose
+// parents lie before the tail are roots of the partial tree.
+func OpenTail(path string, tail int64) (*model.Session, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	r := bufio.NewReaderSize(f, 64<<10)
+	header, err := readLine(r)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	start := max(st.Size()-tail, int64(len(header))+1)
+	buf := make([]byte, st.Size()-start)
+	n, err := f.ReadAt(buf, start)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	buf = buf[:n]
+	if start > int64(len(header))+1 {
+		// Drop the line the tail starts inside of.
+		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+			buf = buf[i+1:]
+		} else {
+			buf = nil
+		}
+	}
+	data := make([]byte, 0, len(header)+1+len(buf))
+	data = append(append(append(data, header...), '\n'), buf...)
+	s, err := model.Parse(data)
+	var ns *model.NotSessionError
+	if errors.As(err, &ns) {
+		return nil, &NotSession{ns.Reason}
+	}
+	return s, err
+}

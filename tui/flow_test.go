@@ -1,0 +1,109 @@
+package tui
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+)
+
+// waitFor waits until the program has drawn all of the strings.
+func waitFor(t *testing.T, tm *teatest.TestModel, what ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		text := []rune(screenText(b))
+		for _, w := range what {
+			if !containsWild(text, []rune(w)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+var cursorForward = regexp.MustCompile(`\x1b\[(\d*)C`)
+var otherEscapes = regexp.MustCompile(`\x1b(\[[0-9;:?<=>]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])`)
+
+// skipped stands for a cell the renderer did not redraw.
+const skipped = '\x00'
+
+// screenText turns terminal output into the text it draws, near enough to
+// find a phrase: the renderer moves the cursor over cells that did not
+// change instead of writing them again, and those become wildcards.
+func screenText(b []byte) string {
+	s := cursorForward.ReplaceAllStringFunc(string(b), func(m string) string {
+		n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(m, "\x1b["), "C"))
+		return strings.Repeat(string(skipped), max(n, 1))
+	})
+	return otherEscapes.ReplaceAllString(s, "")
+}
+
+// containsWild finds want in text, where a skipped cell matches any rune.
+func containsWild(text, want []rune) bool {
+	for i := 0; i+len(want) <= len(text); i++ {
+		ok := true
+		for j, r := range want {
+			if c := text[i+j]; c != r && c != skipped {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+func keys(tm *teatest.TestModel, ks ...tea.KeyPressMsg) {
+	for _, k := range ks {
+		tm.Send(k)
+	}
+}
+
+// A person finds a session by name, reads it, goes back and quits.
+func TestFlowFindOpenBackQuit(t *testing.T) {
+	m := New(Options{Roots: []string{fixtureStore}, Home: "/home/dev"})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
+	waitFor(t, tm, "Health endpoint", "Compiler work")
+	tm.Type("/redis")
+	keys(tm, tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "filter:")
+	keys(tm, tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "Start over: what is a cache?", "tree")
+	keys(tm, tea.KeyPressMsg{Code: '?', Text: "?"})
+	waitFor(t, tm, "skein · keys")
+	keys(tm, tea.KeyPressMsg{Code: tea.KeyEscape}, tea.KeyPressMsg{Code: 'q', Text: "q"})
+	waitFor(t, tm, "sort: modified")
+	keys(tm, tea.KeyPressMsg{Code: 'q', Text: "q"})
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+	if final.screen != screenList || final.list.filter != "redis" {
+		t.Errorf("final screen %v filter %q", final.screen, final.list.filter)
+	}
+}
+
+// Walking the tree changes what the message pane shows.
+func TestFlowWalkTree(t *testing.T) {
+	m := New(Options{Roots: []string{fixtureStore}, Home: "/home/dev"})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
+	waitFor(t, tm, "Health endpoint")
+	tm.Type("/health")
+	keys(tm, tea.KeyPressMsg{Code: tea.KeyEnter}, tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "What port does it listen on?")
+	// To the top of the tree: the path is the first message alone.
+	keys(tm, tea.KeyPressMsg{Code: 'g', Text: "g"})
+	waitFor(t, tm, "1/9")
+	keys(tm, tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+	// The model and thinking changes before it, then the first message.
+	if final.session == nil || len(final.session.msgs.items) != 3 || !final.session.msgs.items[0].Separator {
+		t.Fatalf("message pane after g: %+v", final.session.msgs.items)
+	}
+	if v := plain(final); !strings.Contains(v, "Add a /health endpoint") {
+		t.Errorf("first message not shown:\n%s", v)
+	}
+}
