@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Drives the real skein binary in a real terminal (tmux, 120x40) the way a
+# person would, and checks what is on the screen:
+#   1. with sessions in ~/.pi/agent/sessions: the list shows their names;
+#      / and a name, Enter, Enter opens that session, with its tree and its
+#      last user message on screen; ? shows help; hostile text is shown but
+#      does not retitle the terminal; q from the list exits with status 0;
+#   2. on a fresh machine (empty HOME) the README's run command, `go run .`,
+#      opens the demo sessions.
+# Usage: testdata/tmux-flow.sh     (exit status 0 when every check holds)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+sock="$work/tmux.sock"
+t() { tmux -S "$sock" "$@"; }
+trap 't kill-server 2>/dev/null; rm -rf "$work"' EXIT
+passed=0
+failed=0
+check() { # check NAME COND...
+  local name=$1
+  shift
+  if "$@"; then
+    passed=$((passed + 1))
+    echo "ok   $name"
+  else
+    failed=$((failed + 1))
+    echo "FAIL $name"
+    echo "---- screen ----"
+    t capture-pane -p -t skein 2>/dev/null | sed 's/^/    /'
+    echo "----------------"
+  fi
+}
+screen() { t capture-pane -p -t skein; }
+# wait_for TEXT [SECONDS]: until the screen shows TEXT.
+wait_for() {
+  local deadline=$((SECONDS + ${2:-10}))
+  while [ $SECONDS -lt $deadline ]; do
+    screen | grep -qF -- "$1" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+shows() { screen | grep -qF -- "$1"; }
+lacks() { ! screen | grep -qF -- "$1"; }
+
+# Build once; go keeps its caches where they are when HOME changes.
+export GOCACHE=$(go env GOCACHE) GOMODCACHE=$(go env GOMODCACHE) GOPATH=$(go env GOPATH)
+(cd "$root" && go build -o "$work/skein" .) || exit 1
+
+# 1. A store in the default place.
+home="$work/home"
+mkdir -p "$home/.pi/agent/sessions"
+cp -r "$root"/testdata/pi/store/* "$home/.pi/agent/sessions/"
+t new-session -d -s skein -x 120 -y 40 "env -u NO_COLOR HOME=$home TERM=xterm-256color $work/skein; echo \$? > $work/status; sleep 60"
+check "the list shows the sessions' names" wait_for "Health endpoint"
+all_names() { shows "Cache: Redis vs SQLite" && shows "Compiler work" && shows "多语言 ✨ test" && shows "Health endpoint"; }
+check "the list shows every session" all_names
+t send-keys -t skein / Cache
+check "/ filters as you type" wait_for "/ Cache"
+t send-keys -t skein Enter
+check "Enter keeps the filter" wait_for "filter: Cache"
+t send-keys -t skein Enter
+check "Enter again opens the session" wait_for "Cache: Redis vs SQLite  /home/dev/webapp"
+check "its tree is on screen" wait_for "├⊟ user: Try Redis first."
+check "its last user message is on screen" shows "Start over: what is a cache?"
+t send-keys -t skein '?'
+check "? shows help" wait_for "skein · keys"
+t send-keys -t skein Escape
+help_closed() { sleep 0.3; lacks "skein · keys"; }
+check "esc closes help" help_closed
+t send-keys -t skein q
+check "q goes back to the list, filter kept" wait_for "filter: Cache"
+# Escape alone: followed at once by a key, a terminal reads it as Alt+key.
+t send-keys -t skein Escape
+sleep 0.3
+t send-keys -t skein / 多语言
+sleep 0.3
+t send-keys -t skein Enter
+sleep 0.2
+t send-keys -t skein Enter
+check "hostile text is shown as placeholders" wait_for "␛]0;pwned title␇"
+check "C1 controls are shown as placeholders" shows "⟨U+009B⟩"
+title=$(t display -p -t skein '#{pane_title}')
+check "the terminal's title is skein's, not the session's (got: $title)" test "$title" = "skein — 多语言 ✨ test"
+t send-keys -t skein q
+wait_for "sort: modified" >/dev/null
+t send-keys -t skein q
+for _ in $(seq 50); do [ -s "$work/status" ] && break; sleep 0.1; done
+check "q from the list exits with status 0" test "$(cat "$work/status" 2>/dev/null)" = "0"
+t kill-session -t skein 2>/dev/null
+
+# 2. A fresh machine: empty HOME, the README's run command.
+fresh="$work/fresh"
+mkdir -p "$fresh"
+run_cmd=$(awk '/^```/{inblock=!inblock; next} inblock && NF {print; exit}' "$root/README.md")
+check "the README's first command is go run . (got: $run_cmd)" test "$run_cmd" = "go run ."
+t new-session -d -s skein -x 120 -y 40 -c "$root" "env HOME=$fresh TERM=xterm-256color $run_cmd; sleep 60"
+check "with an empty HOME it opens the demo sessions" wait_for "skein · sessions · demo" 240
+check "the demo has its sessions" wait_for "Rate limiting for the todo API"
+t send-keys -t skein Enter
+check "a demo session opens" wait_for "messages ·"
+t kill-session -t skein 2>/dev/null
+
+echo "tmux-flow: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
