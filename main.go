@@ -32,6 +32,18 @@ Usage:
                                           the conversation as readable text
   skein session plan [--json] REF [--leaf ID] [--keep-tokens N]
                                           what a compaction would summarize
+  skein session fork REF --at ID [--before] [--json]
+                                          a new session beside REF holding the
+                                          path to ID (--before: to the parent of
+                                          user message ID, printed back)
+  skein session compact REF [--leaf ID] [--keep-tokens N]
+        [--summarizer llm|extractive] [--model PROVIDER/MODEL]
+        [--instructions TEXT] [--dry-run] [--json]
+                                          summarize the old part of the path and
+                                          append pi's compaction entry
+  skein session label REF ID [TEXT]       set (or, without TEXT, clear) a label
+  skein session rename REF NAME           name the session
+  skein session delete REF                move the file to the trash
   skein doctor [PATH...]                  check session files for problems
   skein --version
 
@@ -128,6 +140,16 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return c.show(rest)
 		case "plan":
 			return c.plan(rest)
+		case "fork":
+			return c.fork(rest)
+		case "compact":
+			return c.compact(rest)
+		case "label":
+			return c.label(rest)
+		case "rename":
+			return c.rename(rest)
+		case "delete", "rm":
+			return c.delete(rest)
 		}
 		return usagef("unknown session command %q", argv[1])
 	case "doctor":

@@ -212,3 +212,118 @@ func TestEveryCommandOnBrokenFiles(t *testing.T) {
 		}
 	}
 }
+
+func copyInto(t *testing.T, src string) string {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
+	os.WriteFile(dst, data, 0o644)
+	return dst
+}
+
+func TestCompactExtractive(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "")
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	f := copyInto(t, fixture(t, webapp, "2026-03-02"))
+	before, _ := os.ReadFile(f)
+	out, stderr, code := skein(t, "session", "compact", f, "--keep-tokens", "10", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res struct {
+		ID, Summary, FirstKeptEntryID string
+		TokensBefore                  float64
+		ReadFiles, ModifiedFiles      []string
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(f)
+	if !bytes.HasPrefix(after, before) || bytes.Count(after[len(before):], []byte("\n")) != 1 {
+		t.Fatal("not one line appended to unchanged bytes")
+	}
+	plan, _, _ := skein(t, "session", "plan", "--json", f, "--leaf", res.FirstKeptEntryID)
+	_ = plan
+	var entry map[string]any
+	json.Unmarshal(bytes.TrimSpace(after[len(before):]), &entry)
+	if entry["type"] != "compaction" || entry["id"] != res.ID || entry["firstKeptEntryId"] == "" {
+		t.Errorf("entry %v", entry)
+	}
+	if !strings.HasPrefix(res.Summary, "## Goal") || !strings.Contains(res.Summary, "<modified-files>\nsrc/server.ts\ntest/health.test.ts\n</modified-files>") {
+		t.Errorf("summary:\n%s", res.Summary)
+	}
+	// Compacting again at the new leaf: it is a compaction, so nothing to do.
+	_, stderr, code = skein(t, "session", "compact", f)
+	if code != 1 || !strings.Contains(stderr, "nothing to compact") {
+		t.Errorf("second compact: exit %d %s", code, stderr)
+	}
+	// --dry-run writes nothing.
+	g := copyInto(t, fixture(t, webapp, "2026-03-02"))
+	gb, _ := os.ReadFile(g)
+	if _, _, code := skein(t, "session", "compact", g, "--dry-run", "--keep-tokens", "10"); code != 0 {
+		t.Errorf("dry run exit %d", code)
+	}
+	if ga, _ := os.ReadFile(g); !bytes.Equal(ga, gb) {
+		t.Error("dry run wrote")
+	}
+	// --summarizer llm without a model says so.
+	_, stderr, code = skein(t, "session", "compact", g, "--summarizer", "llm")
+	if code != 1 || !strings.Contains(stderr, "no language model configured") {
+		t.Errorf("llm without a model: exit %d %s", code, stderr)
+	}
+}
+
+func TestForkLabelRenameDeleteCommands(t *testing.T) {
+	f := copyInto(t, fixture(t, webapp, "2026-03-03"))
+	out, stderr, code := skein(t, "session", "fork", f, "--at", "d20164ee", "--json")
+	if code != 0 {
+		t.Fatalf("fork: exit %d %s", code, stderr)
+	}
+	var fk struct{ Path, ParentSession, ID string }
+	json.Unmarshal([]byte(out), &fk)
+	abs, _ := filepath.Abs(f)
+	if filepath.Dir(fk.Path) != filepath.Dir(f) || fk.ParentSession != abs || len(fk.ID) != 36 {
+		t.Errorf("fork %+v", fk)
+	}
+	out, _, code = skein(t, "session", "fork", f, "--at", "d20164ee", "--before", "--json")
+	if code != 0 || !strings.Contains(out, `"message":"Try Redis first."`) {
+		t.Errorf("fork --before: %d %s", code, out)
+	}
+	if _, stderr, code := skein(t, "session", "fork", f, "--at", "a5f70014", "--before"); code != 1 || !strings.Contains(stderr, "needs a user message") {
+		t.Errorf("--before on an assistant message: %d %s", code, stderr)
+	}
+	if _, _, code := skein(t, "session", "label", f, "d20164ee", "redis path"); code != 0 {
+		t.Error("label")
+	}
+	if _, _, code := skein(t, "session", "rename", f, "Renamed"); code != 0 {
+		t.Error("rename")
+	}
+	list, _, _ := skein(t, "session", "list", "--json", f)
+	if !strings.Contains(list, `"name":"Renamed"`) {
+		t.Errorf("list after rename: %s", list)
+	}
+	tree, _, _ := skein(t, "session", "tree", "--json", f)
+	if !strings.Contains(tree, `"label":"redis path"`) {
+		t.Error("label not in the tree")
+	}
+	v1 := copyInto(t, "testdata/pi/legacy/v1.jsonl")
+	v1b, _ := os.ReadFile(v1)
+	if _, stderr, code := skein(t, "session", "rename", v1, "x"); code != 1 || !strings.Contains(stderr, "fork") {
+		t.Errorf("rename of v1: %d %s", code, stderr)
+	}
+	if after, _ := os.ReadFile(v1); !bytes.Equal(after, v1b) {
+		t.Error("v1 file changed")
+	}
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	out, _, code = skein(t, "session", "delete", fk.Path, "--json")
+	if code != 0 || !strings.Contains(out, `"trashInfo"`) {
+		t.Errorf("delete: %d %s", code, out)
+	}
+	if _, err := os.Stat(fk.Path); !os.IsNotExist(err) {
+		t.Error("deleted file still there")
+	}
+}

@@ -1,0 +1,271 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+
+	"skein/model"
+	"skein/store"
+	"skein/store/pi"
+	"skein/summarize"
+	"skein/tui/transcript"
+)
+
+// refused turns the store's refusal into exit status 1 with its reason.
+func refused(err error) error {
+	var r *pi.RefusedError
+	if errors.As(err, &r) {
+		return fail(1, "%s", r.Reason)
+	}
+	return err
+}
+
+func (c *cli) fork(argv []string) error {
+	a, err := parseArgs(argv, map[string]bool{"at": true, "before": false, "json": false})
+	if err != nil {
+		return err
+	}
+	ref, err := a.one("REF")
+	if err != nil {
+		return err
+	}
+	if !a.has("at") {
+		return usagef("fork needs --at ID (the entry to fork at)")
+	}
+	s, path, err := c.open(ref)
+	if err != nil {
+		return err
+	}
+	at, ok := s.Index(a.get("at"))
+	if !ok {
+		return fail(1, "%s has no entry %q", path, a.get("at"))
+	}
+	var text string
+	if a.has("before") {
+		// Like pi's /fork: the fork ends before a user message, which goes
+		// back to the editor.
+		e := &s.Entries[at]
+		if e.Type != model.TypeMessage || e.Role != model.RoleUser {
+			return fail(1, "--before needs a user message; %s is a %s", a.get("at"), describe(e))
+		}
+		text = userText(s, at)
+		if at = s.Parent(at); at < 0 {
+			return fail(1, "nothing comes before %s: it is the first entry", a.get("at"))
+		}
+	}
+	f, err := pi.WriteFork(path, s, at)
+	if err != nil {
+		return fail(1, "fork %s: %v", path, err)
+	}
+	if a.has("json") {
+		out := []byte(`{"path":`)
+		out = model.AppendJSONString(out, f.Path)
+		out = append(out, `,"parentSession":`...)
+		out = model.AppendJSONString(out, f.ParentSession)
+		out = append(out, `,"id":`...)
+		out = model.AppendJSONString(out, f.ID)
+		if a.has("before") {
+			out = append(out, `,"message":`...)
+			out = model.AppendJSONString(out, text)
+		}
+		_, err := fmt.Fprintf(c.stdout, "%s}\n", out)
+		return err
+	}
+	fmt.Fprintf(c.stdout, "forked %d entries into %s\nresume it with: pi --session %s\n", f.Entries, f.Path, strconv.Quote(f.Path))
+	if a.has("before") {
+		fmt.Fprintf(c.stdout, "the message it stops before:\n%s\n", transcript.Sanitize(text))
+	}
+	return nil
+}
+
+func describe(e *model.Entry) string {
+	if e.Type == model.TypeMessage {
+		return e.Role + " message"
+	}
+	return e.Type + " entry"
+}
+
+func userText(s *model.Session, i int) string {
+	raw := s.MessageJSON(model.ContextMessage{Entry: i})
+	content := model.Member(raw, "content")
+	if len(content) > 0 && content[0] == '"' {
+		return model.String(content)
+	}
+	var out string
+	model.EachBlock(content, func(b []byte) {
+		if model.String(model.Member(b, "type")) == "text" {
+			if out != "" {
+				out += "\n"
+			}
+			out += model.String(model.Member(b, "text"))
+		}
+	})
+	return out
+}
+
+func (c *cli) label(argv []string) error {
+	a, err := parseArgs(argv, map[string]bool{})
+	if err != nil {
+		return err
+	}
+	if len(a.pos) < 2 || len(a.pos) > 3 {
+		return usagef("label needs REF ID [TEXT] (no TEXT clears the label)")
+	}
+	path, err := store.Resolve(a.pos[0], c.env.DefaultRoots())
+	if err != nil {
+		return err
+	}
+	text := ""
+	if len(a.pos) == 3 {
+		text = a.pos[2]
+	}
+	if _, err := pi.Label(path, a.pos[1], text); err != nil {
+		return refused(err)
+	}
+	if text == "" {
+		fmt.Fprintf(c.stdout, "cleared the label of %s\n", a.pos[1])
+	} else {
+		fmt.Fprintf(c.stdout, "labelled %s %q\n", a.pos[1], text)
+	}
+	return nil
+}
+
+func (c *cli) rename(argv []string) error {
+	a, err := parseArgs(argv, map[string]bool{})
+	if err != nil {
+		return err
+	}
+	if len(a.pos) != 2 {
+		return usagef("rename needs REF NAME")
+	}
+	path, err := store.Resolve(a.pos[0], c.env.DefaultRoots())
+	if err != nil {
+		return err
+	}
+	if _, err := pi.Rename(path, a.pos[1]); err != nil {
+		return refused(err)
+	}
+	fmt.Fprintf(c.stdout, "renamed %s to %q\n", path, model.TrimJS(a.pos[1]))
+	return nil
+}
+
+func (c *cli) delete(argv []string) error {
+	a, err := parseArgs(argv, map[string]bool{"json": false})
+	if err != nil {
+		return err
+	}
+	ref, err := a.one("REF")
+	if err != nil {
+		return err
+	}
+	path, err := store.Resolve(ref, c.env.DefaultRoots())
+	if err != nil {
+		return err
+	}
+	t, err := store.Trash(path, c.env)
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	if a.has("json") {
+		out := []byte(`{"path":`)
+		out = model.AppendJSONString(out, path)
+		out = append(out, `,"trashed":`...)
+		out = model.AppendJSONString(out, t.File)
+		out = append(out, `,"trashInfo":`...)
+		out = model.AppendJSONString(out, t.Info)
+		_, err := fmt.Fprintf(c.stdout, "%s}\n", out)
+		return err
+	}
+	fmt.Fprintf(c.stdout, "moved %s to the trash (%s)\n", path, t.File)
+	return nil
+}
+
+func (c *cli) compact(argv []string) error {
+	a, err := parseArgs(argv, map[string]bool{"leaf": true, "keep-tokens": true, "summarizer": true, "model": true,
+		"instructions": true, "dry-run": false, "json": false})
+	if err != nil {
+		return err
+	}
+	ref, err := a.one("REF")
+	if err != nil {
+		return err
+	}
+	keep, err := a.number("keep-tokens", 20000)
+	if err != nil {
+		return err
+	}
+	kind := a.get("summarizer")
+	switch kind {
+	case "", "llm", "extractive":
+	default:
+		return usagef("--summarizer is llm or extractive, not %q", kind)
+	}
+	s, path, err := c.open(ref)
+	if err != nil {
+		return err
+	}
+	leafIdx, err := leaf(s, a, path)
+	if err != nil {
+		return err
+	}
+	p := s.PlanCompaction(leafIdx, keep)
+	if p == nil {
+		return fail(1, "nothing to compact at %s: the path is empty or already ends in a compaction", s.Entries[max(leafIdx, 0)].ID)
+	}
+	var llm *summarize.Config
+	if kind != "extractive" {
+		cfg, err := summarize.FromEnv(a.get("model"))
+		switch {
+		case err == nil:
+			llm = &cfg
+		case kind == "llm":
+			return fail(1, "%v", err)
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var summary string
+	if llm != nil {
+		if isTerminal(c.stderr) {
+			fmt.Fprintf(c.stderr, "summarizing %d messages with %s…\n", len(p.MessagesToSummarize)+len(p.TurnPrefixMessages), llm.Name())
+		}
+		summary, err = summarize.LLM(ctx, *llm, s, p, a.get("instructions"))
+		if err != nil {
+			return fail(1, "summarize: %v", err)
+		}
+	} else {
+		summary = s.ExtractiveSummary(p)
+	}
+	entry := summarize.Entry(s, p, summary)
+	if a.has("dry-run") {
+		if a.has("json") {
+			_, err := fmt.Fprintf(c.stdout, "%s\n", entry.JSON(""))
+			return err
+		}
+		fmt.Fprintf(c.stdout, "would append a compaction after %s (dry run: nothing written)\n\n%s\n", s.Entries[leafIdx].ID, transcript.Sanitize(entry.Summary))
+		return nil
+	}
+	leafID := s.Entries[leafIdx].ID
+	explicit := a.has("leaf")
+	id, err := pi.Append(path, func(now *model.Session) (pi.NewEntry, error) {
+		// The file may have grown since it was read: without --leaf, the
+		// compaction must still follow the leaf it was planned for.
+		if !explicit && (now.Leaf() < 0 || now.Entries[now.Leaf()].ID != leafID) {
+			return pi.NewEntry{}, &pi.RefusedError{Reason: fmt.Sprintf("%s changed while the summary was made (its leaf is no longer %s); nothing was written, run compact again", path, leafID)}
+		}
+		return entry.New(leafID), nil
+	})
+	if err != nil {
+		return refused(err)
+	}
+	if a.has("json") {
+		_, err := fmt.Fprintf(c.stdout, "%s\n", entry.JSON(id))
+		return err
+	}
+	fmt.Fprintf(c.stdout, "compacted: %s tokens before, kept from %s; wrote compaction %s\n", model.FormatJSNumber(p.TokensBefore), p.FirstKeptEntryID, id)
+	return nil
+}

@@ -1,0 +1,521 @@
+package model
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// The summarization prompts are pi 0.73.1's (dist/core/compaction), so that a
+// model summarizing for skein gets what pi would send it.
+const (
+	SummarizationSystemPrompt = "You are a context summarization assistant. Your task is to read a conversation between a user and an AI coding assistant, then produce a structured summary following the exact format specified.\n\nDo NOT continue the conversation. Do NOT respond to any questions in the conversation. ONLY output the structured summary."
+
+	SummarizationPrompt = "The messages above are a conversation to summarize. Create a structured context checkpoint summary that another LLM will use to continue the work.\n\nUse this EXACT format:\n\n## Goal\n[What is the user trying to accomplish? Can be multiple items if the session covers different tasks.]\n\n## Constraints & Preferences\n- [Any constraints, preferences, or requirements mentioned by user]\n- [Or \"(none)\" if none were mentioned]\n\n## Progress\n### Done\n- [x] [Completed tasks/changes]\n\n### In Progress\n- [ ] [Current work]\n\n### Blocked\n- [Issues preventing progress, if any]\n\n## Key Decisions\n- **[Decision]**: [Brief rationale]\n\n## Next Steps\n1. [Ordered list of what should happen next]\n\n## Critical Context\n- [Any data, examples, or references needed to continue]\n- [Or \"(none)\" if not applicable]\n\nKeep each section concise. Preserve exact file paths, function names, and error messages."
+
+	UpdateSummarizationPrompt = "The messages above are NEW conversation messages to incorporate into the existing summary provided in <previous-summary> tags.\n\nUpdate the existing structured summary with new information. RULES:\n- PRESERVE all existing information from the previous summary\n- ADD new progress, decisions, and context from the new messages\n- UPDATE the Progress section: move items from \"In Progress\" to \"Done\" when completed\n- UPDATE \"Next Steps\" based on what was accomplished\n- PRESERVE exact file paths, function names, and error messages\n- If something is no longer relevant, you may remove it\n\nUse this EXACT format:\n\n## Goal\n[Preserve existing goals, add new ones if the task expanded]\n\n## Constraints & Preferences\n- [Preserve existing, add new ones discovered]\n\n## Progress\n### Done\n- [x] [Include previously done items AND newly completed items]\n\n### In Progress\n- [ ] [Current work - update based on progress]\n\n### Blocked\n- [Current blockers - remove if resolved]\n\n## Key Decisions\n- **[Decision]**: [Brief rationale] (preserve all previous, add new)\n\n## Next Steps\n1. [Update based on current state]\n\n## Critical Context\n- [Preserve important context, add new if needed]\n\nKeep each section concise. Preserve exact file paths, function names, and error messages."
+
+	TurnPrefixSummarizationPrompt = "This is the PREFIX of a turn that was too large to keep. The SUFFIX (recent work) is retained.\n\nSummarize the prefix to provide context for the retained suffix:\n\n## Original Request\n[What did the user ask for in this turn?]\n\n## Early Progress\n- [Key decisions and work done in the prefix]\n\n## Context for Suffix\n- [Information needed to understand the retained recent work]\n\nBe concise. Focus on what's needed to understand the kept suffix."
+)
+
+const toolResultMaxChars = 2000
+
+// SerializeConversation is pi's convertToLlm followed by serializeConversation:
+// the messages as "[User]: …", "[Assistant]: …", "[Assistant tool calls]: …",
+// "[Tool result]: …" blocks, so that a model reads them as a document.
+func (s *Session) SerializeConversation(msgs []ContextMessage) string {
+	var parts []string
+	for _, m := range msgs {
+		raw := s.MessageJSON(m)
+		role := String(Member(raw, "role"))
+		if m.Kind == KindMessage {
+			role = s.Entries[m.Entry].Role
+		}
+		switch role {
+		case RoleUser, RoleCustom:
+			if t := contentText(Member(raw, "content"), ""); t != "" {
+				parts = append(parts, "[User]: "+t)
+			}
+		case RoleBashExecution:
+			if string(Member(raw, "excludeFromContext")) == "true" {
+				continue
+			}
+			parts = append(parts, "[User]: "+bashText(raw))
+		case RoleBranchSummary:
+			parts = append(parts, "[User]: The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"+String(Member(raw, "summary"))+"</summary>")
+		case RoleCompactionSummary:
+			parts = append(parts, "[User]: The conversation history before this point was compacted into the following summary:\n\n<summary>\n"+String(Member(raw, "summary"))+"\n</summary>")
+		case RoleAssistant:
+			var text, thinking, calls []string
+			EachBlock(Member(raw, "content"), func(b []byte) {
+				switch String(Member(b, "type")) {
+				case "text":
+					text = append(text, String(Member(b, "text")))
+				case "thinking":
+					thinking = append(thinking, String(Member(b, "thinking")))
+				case "toolCall":
+					var args []string
+					Fields(Member(b, "arguments"), func(k string, v []byte) {
+						args = append(args, k+"="+compactJSON(v))
+					})
+					calls = append(calls, String(Member(b, "name"))+"("+strings.Join(args, ", ")+")")
+				}
+			})
+			if len(thinking) > 0 {
+				parts = append(parts, "[Assistant thinking]: "+strings.Join(thinking, "\n"))
+			}
+			if len(text) > 0 {
+				parts = append(parts, "[Assistant]: "+strings.Join(text, "\n"))
+			}
+			if len(calls) > 0 {
+				parts = append(parts, "[Assistant tool calls]: "+strings.Join(calls, "; "))
+			}
+		case RoleToolResult:
+			if t := contentText(Member(raw, "content"), ""); t != "" {
+				if n := Utf16Len(t); n > toolResultMaxChars {
+					t = sliceUTF16(t, toolResultMaxChars) + fmt.Sprintf("\n\n[... %d more characters truncated]", n-toolResultMaxChars)
+				}
+				parts = append(parts, "[Tool result]: "+t)
+			}
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// contentText is a string content, or its text blocks joined with sep.
+func contentText(content []byte, sep string) string {
+	if s, ok := bstr(content); ok {
+		return s
+	}
+	return joinText(content, sep)
+}
+
+// bashText is pi's bashExecutionToText.
+func bashText(raw []byte) string {
+	text := "Ran `" + String(Member(raw, "command")) + "`\n"
+	if out := String(Member(raw, "output")); out != "" {
+		text += "```\n" + out + "\n```"
+	} else {
+		text += "(no output)"
+	}
+	code := Member(raw, "exitCode")
+	switch {
+	case string(Member(raw, "cancelled")) == "true":
+		text += "\n\n(command cancelled)"
+	case code != nil && string(code) != "null" && string(code) != "0":
+		text += "\n\nCommand exited with code " + string(code)
+	}
+	return text
+}
+
+// SummaryPrompt is the user message pi sends to summarize: the conversation
+// in tags, the previous summary when there is one, and the instructions.
+func SummaryPrompt(conversation, previous, instructions string) string {
+	base := SummarizationPrompt
+	if previous != "" {
+		base = UpdateSummarizationPrompt
+	}
+	if instructions != "" {
+		base += "\n\nAdditional focus: " + instructions
+	}
+	prompt := "<conversation>\n" + conversation + "\n</conversation>\n\n"
+	if previous != "" {
+		prompt += "<previous-summary>\n" + previous + "\n</previous-summary>\n\n"
+	}
+	return prompt + base
+}
+
+// TurnPrefixPrompt is the user message pi sends to summarize a split turn's prefix.
+func TurnPrefixPrompt(conversation string) string {
+	return "<conversation>\n" + conversation + "\n</conversation>\n\n" + TurnPrefixSummarizationPrompt
+}
+
+// PreviousSummary is the summary of the compaction the plan follows, if any.
+func (s *Session) PreviousSummary(p *Plan) string {
+	if p == nil || p.PreviousCompaction < 0 {
+		return ""
+	}
+	sum, _ := s.Entries[p.PreviousCompaction].StringField("summary")
+	return sum
+}
+
+// FormatFileOperations is pi's: the file lists as <read-files> and
+// <modified-files> tags after the summary.
+func FormatFileOperations(read, modified []string) string {
+	var sections []string
+	if len(read) > 0 {
+		sections = append(sections, "<read-files>\n"+strings.Join(read, "\n")+"\n</read-files>")
+	}
+	if len(modified) > 0 {
+		sections = append(sections, "<modified-files>\n"+strings.Join(modified, "\n")+"\n</modified-files>")
+	}
+	if len(sections) == 0 {
+		return ""
+	}
+	return "\n\n" + strings.Join(sections, "\n\n")
+}
+
+// JoinSummaries merges the history summary and a split turn's prefix summary
+// as pi does.
+func JoinSummaries(history, turnPrefix string) string {
+	return history + "\n\n---\n\n**Turn Context (split turn):**\n\n" + turnPrefix
+}
+
+// ---- the extractive summarizer -----------------------------------------------
+
+// ExtractiveSummary summarizes without a model, from the conversation itself,
+// in pi's structured format: the goals from the user's messages, what was
+// done from completed tool calls and the assistant's conclusions, the errors
+// met, open questions, and (with a split turn) the turn's context. The
+// previous summary's goals, constraints, done items and decisions are kept.
+// The file lists are not included: add FormatFileOperations.
+func (s *Session) ExtractiveSummary(p *Plan) string {
+	x := s.extract(p.MessagesToSummarize)
+	if prev := s.PreviousSummary(p); prev != "" {
+		x.mergePrevious(prev)
+	}
+	if p.IsSplitTurn {
+		// A constraint stated in the split turn's request still holds.
+		for _, c := range s.extract(p.TurnPrefixMessages).constraints {
+			x.constraints = addUnique(x.constraints, c)
+		}
+	}
+	var b strings.Builder
+	section := func(title string, items []string, empty string) {
+		b.WriteString(title + "\n")
+		if len(items) == 0 {
+			b.WriteString(empty + "\n")
+		}
+		for _, it := range items {
+			b.WriteString(it + "\n")
+		}
+		b.WriteString("\n")
+	}
+	section("## Goal", x.goals, "- (not stated in the summarized messages)")
+	section("## Constraints & Preferences", bullets(x.constraints), "- (none)")
+	b.WriteString("## Progress\n")
+	section("### Done", x.done, "- (none)")
+	section("### In Progress", x.inProgress, "- (none)")
+	section("### Blocked", bullets(x.errors), "- (none)")
+	section("## Key Decisions", x.decisions, "- (none)")
+	var next []string
+	for i, q := range x.next {
+		next = append(next, fmt.Sprintf("%d. %s", i+1, q))
+	}
+	section("## Next Steps", next, "1. Continue from the most recent messages, which are kept.")
+	section("## Critical Context", bullets(x.context), "- (none)")
+	out := strings.TrimRight(b.String(), "\n")
+	if p.IsSplitTurn && len(p.TurnPrefixMessages) > 0 {
+		t := s.extract(p.TurnPrefixMessages)
+		var tb strings.Builder
+		tb.WriteString("## Original Request\n")
+		if len(t.requests) > 0 {
+			tb.WriteString(t.requests[0] + "\n")
+		} else {
+			tb.WriteString("(the request is before this part of the turn)\n")
+		}
+		tb.WriteString("\n## Early Progress\n")
+		if len(t.done) == 0 {
+			tb.WriteString("- (none)\n")
+		}
+		for _, d := range t.done {
+			tb.WriteString(strings.Replace(d, "- [x] ", "- ", 1) + "\n")
+		}
+		tb.WriteString("\n## Context for Suffix\n")
+		ctx := append(append([]string(nil), t.errors...), last(t.notes, 3)...)
+		if len(ctx) == 0 {
+			tb.WriteString("- The kept messages continue this turn.\n")
+		}
+		for _, c := range bullets(last(ctx, 4)) {
+			tb.WriteString(c + "\n")
+		}
+		history := out
+		if len(p.MessagesToSummarize) == 0 && s.PreviousSummary(p) == "" {
+			history = "No prior history."
+		}
+		out = JoinSummaries(history, strings.TrimRight(tb.String(), "\n"))
+	}
+	return out
+}
+
+type extraction struct {
+	goals, constraints, done, inProgress, errors, decisions, next, context []string
+	requests, conclusions, notes                                           []string
+}
+
+var (
+	sentenceEnd    = regexp.MustCompile(`([.!?])(\s+|$)`)
+	constraintWord = regexp.MustCompile(`(?i)\b(don't|do not|never|must|mustn't|should|shouldn't|prefer|keep|without|avoid|always|only|no)\b`)
+	decisionWord   = regexp.MustCompile(`(?i)\b(decided|decide|chose|choose|instead|because|went with|switch(ed)? to|will use|use .+ rather|keep the)\b`)
+)
+
+// sentences splits text into trimmed sentences on one line each.
+func sentences(text string) []string {
+	text = strings.Join(strings.Fields(text), " ")
+	var out []string
+	for text != "" {
+		loc := sentenceEnd.FindStringIndex(text)
+		if loc == nil {
+			out = append(out, text)
+			break
+		}
+		out = append(out, strings.TrimSpace(text[:loc[0]+1]))
+		text = text[loc[1]:]
+	}
+	return out
+}
+
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+func bullets(items []string) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = "- " + it
+	}
+	return out
+}
+
+func last(items []string, n int) []string {
+	if len(items) > n {
+		return items[len(items)-n:]
+	}
+	return items
+}
+
+func addUnique(list []string, item string) []string {
+	for _, x := range list {
+		if x == item {
+			return list
+		}
+	}
+	return append(list, item)
+}
+
+// extract reads the messages once.
+func (s *Session) extract(msgs []ContextMessage) extraction {
+	var x extraction
+	results := map[string]bool{} // tool call id -> ended in an error
+	for _, m := range msgs {
+		raw := s.MessageJSON(m)
+		if String(Member(raw, "role")) == RoleToolResult {
+			results[String(Member(raw, "toolCallId"))] = string(Member(raw, "isError")) == "true"
+		}
+	}
+	var steps []string
+	lastUserAnswered := true
+	for _, m := range msgs {
+		raw := s.MessageJSON(m)
+		role := String(Member(raw, "role"))
+		if m.Kind == KindMessage {
+			role = s.Entries[m.Entry].Role
+		}
+		switch role {
+		case RoleUser:
+			text := strings.TrimSpace(contentText(Member(raw, "content"), "\n"))
+			if text == "" {
+				continue
+			}
+			x.requests = append(x.requests, clip(text, 300))
+			if len(x.goals) < 6 && (len(x.goals) == 0 || utf8.RuneCountInString(text) > 40) {
+				x.goals = addUnique(x.goals, "- "+clip(text, 300))
+			}
+			for _, sen := range sentences(text) {
+				if constraintWord.MatchString(sen) && len(x.constraints) < 8 {
+					x.constraints = addUnique(x.constraints, clip(sen, 200))
+				}
+			}
+			lastUserAnswered = false
+		case RoleBashExecution:
+			steps = append(steps, "- [x] Ran `"+clip(String(Member(raw, "command")), 100)+"`"+exitNote(Member(raw, "exitCode")))
+		case RoleAssistant:
+			stop := String(Member(raw, "stopReason"))
+			if stop == "error" {
+				if msg := String(Member(raw, "errorMessage")); msg != "" {
+					x.errors = addUnique(x.errors, "The model call failed: "+clip(msg, 200))
+				}
+			}
+			var text []string
+			EachBlock(Member(raw, "content"), func(b []byte) {
+				switch String(Member(b, "type")) {
+				case "text":
+					text = append(text, String(Member(b, "text")))
+				case "toolCall":
+					tc := NormalizeToolCall(b)
+					if failed, ok := results[tc.ID]; ok && !failed {
+						steps = append(steps, "- [x] "+describeCall(tc))
+					}
+				}
+			})
+			joined := strings.TrimSpace(strings.Join(text, "\n"))
+			if joined == "" {
+				continue
+			}
+			sens := sentences(stripMarkdown(joined))
+			if len(sens) > 0 {
+				x.notes = append(x.notes, clip(sens[0], 200))
+			}
+			if len(sens) > 0 && (stop == "stop" || stop == "") {
+				x.conclusions = append(x.conclusions, clip(sens[0], 200))
+				lastUserAnswered = true
+			}
+			for _, sen := range sens {
+				if decisionWord.MatchString(sen) && len(x.decisions) < 12 {
+					x.decisions = addUnique(x.decisions, "- **"+clip(firstWords(sen, 6), 60)+"**: "+clip(sen, 220))
+				}
+			}
+			if stop == "stop" || stop == "" {
+				x.next = nil
+				for _, sen := range sens {
+					if strings.HasSuffix(sen, "?") {
+						x.next = addUnique(x.next, "Answer: "+clip(sen, 200))
+					}
+				}
+			}
+		case RoleToolResult:
+			if string(Member(raw, "isError")) == "true" {
+				first := strings.TrimSpace(contentText(Member(raw, "content"), "\n"))
+				if i := strings.IndexByte(first, '\n'); i >= 0 {
+					first = first[:i]
+				}
+				x.errors = addUnique(x.errors, String(Member(raw, "toolName"))+" failed: "+clip(first, 200))
+			}
+		}
+	}
+	// Done: the steps that completed (the latest when there are many), then
+	// what the assistant concluded.
+	const maxSteps = 12
+	if len(steps) > maxSteps {
+		x.done = append(x.done, fmt.Sprintf("- [x] (%d earlier steps)", len(steps)-maxSteps))
+		steps = steps[len(steps)-maxSteps:]
+	}
+	for _, st := range steps {
+		x.done = addUnique(x.done, st)
+	}
+	for _, c := range last(x.conclusions, 4) {
+		x.done = addUnique(x.done, "- [x] "+c)
+	}
+	if !lastUserAnswered && len(x.requests) > 0 {
+		x.inProgress = append(x.inProgress, "- [ ] "+x.requests[len(x.requests)-1])
+	}
+	if len(x.conclusions) > 0 {
+		x.context = append(x.context, "Last conclusion: "+x.conclusions[len(x.conclusions)-1])
+	}
+	if len(x.errors) > 0 {
+		x.context = append(x.context, "Last error: "+x.errors[len(x.errors)-1])
+	}
+	x.errors = last(x.errors, 6)
+	return x
+}
+
+// mergePrevious keeps what the previous summary said, before the new items.
+func (x *extraction) mergePrevious(prev string) {
+	sec := parseSections(prev)
+	merge := func(old []string, cur []string) []string {
+		out := append([]string(nil), old...)
+		for _, c := range cur {
+			out = addUnique(out, c)
+		}
+		return out
+	}
+	x.goals = merge(sec["## Goal"], x.goals)
+	x.constraints = merge(trimBullets(sec["## Constraints & Preferences"]), x.constraints)
+	x.done = merge(sec["### Done"], x.done)
+	x.decisions = merge(sec["## Key Decisions"], x.decisions)
+	x.context = merge(trimBullets(sec["## Critical Context"]), x.context)
+}
+
+// parseSections reads a structured summary's sections (their non-empty
+// lines), up to the file lists.
+func parseSections(summary string) map[string][]string {
+	if i := strings.Index(summary, "\n\n<read-files>"); i >= 0 {
+		summary = summary[:i]
+	}
+	if i := strings.Index(summary, "\n\n<modified-files>"); i >= 0 {
+		summary = summary[:i]
+	}
+	if i := strings.Index(summary, "\n\n---\n\n**Turn Context"); i >= 0 {
+		summary = summary[:i]
+	}
+	out := map[string][]string{}
+	cur := ""
+	for _, line := range strings.Split(summary, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "## ") || strings.HasPrefix(t, "### "):
+			cur = t
+		case t == "" || cur == "" || t == "- (none)" || t == "(none)":
+		default:
+			out[cur] = append(out[cur], t)
+		}
+	}
+	return out
+}
+
+func trimBullets(items []string) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		out = append(out, strings.TrimPrefix(it, "- "))
+	}
+	return out
+}
+
+func exitNote(code []byte) string {
+	if code == nil || string(code) == "0" || string(code) == "null" {
+		return ""
+	}
+	return " (exit " + string(code) + ")"
+}
+
+// describeCall says what a completed tool call did, keeping exact paths and
+// commands.
+func describeCall(tc ToolCall) string {
+	arg := KeyArgument(tc.Input)
+	switch tc.Name {
+	case "read":
+		return "Read `" + clip(arg, 120) + "`"
+	case "write":
+		return "Wrote `" + clip(arg, 120) + "`"
+	case "edit":
+		return "Edited `" + clip(arg, 120) + "`"
+	case "bash":
+		return "Ran `" + clip(arg, 120) + "`"
+	}
+	if arg != "" {
+		return "Used " + tc.Name + " on `" + clip(arg, 100) + "`"
+	}
+	return "Used " + tc.Name
+}
+
+var markdownNoise = regexp.MustCompile("(?m)^#{1,6} |\\*\\*|__|^```.*$|^\\s*[-*] ")
+
+func stripMarkdown(s string) string {
+	// Drop fenced code: it is not prose to summarize.
+	var b strings.Builder
+	inFence := false
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			inFence = !inFence
+			continue
+		}
+		if !inFence {
+			b.WriteString(line + "\n")
+		}
+	}
+	return markdownNoise.ReplaceAllString(b.String(), "")
+}
+
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) > n {
+		f = f[:n]
+	}
+	return strings.TrimRight(strings.Join(f, " "), ".,:;")
+}

@@ -1,0 +1,101 @@
+package model
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func openFixture(t *testing.T, glob string) *Session {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "pi", glob))
+	if len(files) != 1 {
+		t.Fatalf("%s: %v", glob, files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestExtractiveSummary(t *testing.T) {
+	s := openFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
+	p := s.PlanCompaction(s.Leaf(), 10)
+	if p == nil || len(p.MessagesToSummarize) == 0 {
+		t.Fatalf("plan %+v", p)
+	}
+	sum := s.ExtractiveSummary(p)
+	for _, want := range []string{
+		"## Goal\n- Add a /health endpoint to the server and a test for it.",
+		"## Constraints & Preferences", "## Progress\n### Done\n",
+		"- [x] Read `src/server.ts`", "- [x] Edited `src/server.ts`", "- [x] Wrote `test/health.test.ts`",
+		"- [x] Ran `npm test -- health`", "### In Progress", "### Blocked", "## Key Decisions", "## Next Steps", "## Critical Context",
+	} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("summary lacks %q:\n%s", want, sum)
+		}
+	}
+	if p.IsSplitTurn && !strings.Contains(sum, "**Turn Context (split turn):**") {
+		t.Errorf("split turn without its context:\n%s", sum)
+	}
+}
+
+func TestExtractiveSummaryKeepsPreviousAndErrors(t *testing.T) {
+	s := openFixture(t, "store/--home-dev-tools--/2026-03-04*.jsonl")
+	// Before the last compaction's end: plan a new one on top of the others.
+	p := s.PlanCompaction(s.Leaf(), 10)
+	if p == nil || p.PreviousCompaction < 0 {
+		t.Fatalf("plan %+v", p)
+	}
+	sum := s.ExtractiveSummary(p)
+	if !strings.Contains(sum, "Refactor the parser") && !strings.Contains(sum, "Keep the session going") {
+		t.Errorf("previous goals lost:\n%s", sum)
+	}
+	b := openFixture(t, "store/--home-dev-webapp--/2026-03-03*.jsonl")
+	// The Redis branch: its failed ping is an error met.
+	i, _ := b.Index(branchTip(b))
+	pb := b.PlanCompaction(i, 0)
+	if pb != nil {
+		if sb := b.ExtractiveSummary(pb); !strings.Contains(sb, "Could not connect to Redis") {
+			t.Errorf("error not reported:\n%s", sb)
+		}
+	}
+}
+
+// branchTip finds the assistant message "Redis is not running here.".
+func branchTip(s *Session) string {
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if e.Role == RoleAssistant && strings.Contains(string(e.Message), "Redis is not running here") {
+			return e.ID
+		}
+	}
+	return ""
+}
+
+func TestSerializeConversation(t *testing.T) {
+	s := openFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
+	ctx := s.BuildContext(s.Leaf())
+	text := s.SerializeConversation(ctx.Messages)
+	for _, want := range []string{
+		"[User]: Add a /health endpoint",
+		"[Assistant thinking]: I should look at the server first.",
+		"[Assistant]: Let me read the server.",
+		`[Assistant tool calls]: read(path="src/server.ts")`,
+		"[Tool result]: import express",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %q", want)
+		}
+	}
+	prompt := SummaryPrompt(text, "", "focus on tests")
+	if !strings.HasPrefix(prompt, "<conversation>\n") || !strings.HasSuffix(prompt, "Additional focus: focus on tests") {
+		t.Errorf("prompt: %.80q … %.80q", prompt, prompt[len(prompt)-80:])
+	}
+}

@@ -1,0 +1,280 @@
+package pi
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/google/uuid"
+
+	"skein/model"
+)
+
+// Field is one member of a new entry, its value raw JSON; a nil value is
+// left out, as JSON.stringify leaves out undefined.
+type Field struct {
+	Key   string
+	Value []byte
+}
+
+// NewEntry is an entry to append: its type, its parent (nil: the file's leaf
+// at the moment of writing) and its fields after pi's id, parentId and
+// timestamp.
+type NewEntry struct {
+	Type   string
+	Parent *string
+	Fields []Field
+}
+
+// RefusedError says why skein will not append to a file; the file is
+// unchanged.
+type RefusedError struct{ Reason string }
+
+func (e *RefusedError) Error() string { return e.Reason }
+
+// now is the clock of new entries; tests set it.
+var now = time.Now
+
+func isoNow() string { return now().UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// newID draws an 8-hex-digit id that the session does not use, as pi does.
+func newID(s *model.Session) string {
+	for {
+		var b [4]byte
+		_, _ = rand.Read(b[:])
+		id := hex.EncodeToString(b[:])
+		if _, taken := s.Index(id); !taken {
+			return id
+		}
+	}
+}
+
+// Append adds one entry to a session file under the writing rules: an
+// advisory lock; the leaf found from the file as it is now (an agent may
+// have appended since skein read it); a newline first when the file ends in
+// a partial line, so that nothing is glued or lost; the whole line in one
+// write; a sync before success. make sees the session as it is under the lock
+// and may refuse. A file with no valid header, or older than version 3 (pi
+// would rewrite it), is refused.
+func Append(path string, make func(s *model.Session) (NewEntry, error)) (id string, err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		return "", fmt.Errorf("lock %s: %w", path, err)
+	}
+	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	data, err := io.ReadAll(io.NewSectionReader(f, 0, 1<<62))
+	if err != nil {
+		return "", err
+	}
+	s, err := model.Parse(data)
+	var ns *model.NotSessionError
+	if errors.As(err, &ns) {
+		return "", &RefusedError{fmt.Sprintf("%s has no valid session header; skein does not write to it", path)}
+	}
+	if err != nil {
+		return "", err
+	}
+	if s.Header.Version < 3 {
+		return "", &RefusedError{fmt.Sprintf("%s is a version %d session: pi rewrites such files when it opens them and skein never rewrites one; fork it instead (skein session fork), which makes a new version 3 file", path, s.Header.Version)}
+	}
+	e, err := make(s)
+	if err != nil {
+		return "", err
+	}
+	id = newID(s)
+	var line []byte
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		line = append(line, '\n') // after a partial or unterminated last line
+	}
+	line = append(line, `{"type":`...)
+	line = model.AppendJSONString(line, e.Type)
+	line = append(line, `,"id":`...)
+	line = model.AppendJSONString(line, id)
+	line = append(line, `,"parentId":`...)
+	parent := e.Parent
+	if parent == nil && s.Leaf() >= 0 {
+		parent = &s.Entries[s.Leaf()].ID
+	}
+	if parent == nil {
+		line = append(line, "null"...)
+	} else {
+		line = model.AppendJSONString(line, *parent)
+	}
+	line = append(line, `,"timestamp":`...)
+	line = model.AppendJSONString(line, isoNow())
+	for _, fl := range e.Fields {
+		if fl.Value == nil {
+			continue
+		}
+		line = append(line, ',')
+		line = model.AppendJSONString(line, fl.Key)
+		line = append(line, ':')
+		line = append(line, fl.Value...)
+	}
+	line = append(line, "}\n"...)
+	if _, err := f.Write(line); err != nil {
+		return "", fmt.Errorf("append to %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return "", fmt.Errorf("sync %s: %w", path, err)
+	}
+	return id, nil
+}
+
+func jsonString(s string) []byte { return model.AppendJSONString(nil, s) }
+
+// Label sets (or, with an empty label, clears) the label of an entry, as
+// pi's appendLabelChange writes it: a cleared label has no label member.
+func Label(path, targetID, label string) (string, error) {
+	return Append(path, func(s *model.Session) (NewEntry, error) {
+		if _, ok := s.Index(targetID); !ok {
+			return NewEntry{}, &RefusedError{fmt.Sprintf("%s has no entry %q", path, targetID)}
+		}
+		var value []byte
+		if label != "" {
+			value = jsonString(label)
+		}
+		return NewEntry{Type: model.TypeLabel, Fields: []Field{{"targetId", jsonString(targetID)}, {"label", value}}}, nil
+	})
+}
+
+// Rename names the session, as pi's appendSessionInfo does (trimmed; an
+// empty name clears it).
+func Rename(path, name string) (string, error) {
+	return Append(path, func(s *model.Session) (NewEntry, error) {
+		return NewEntry{Type: model.TypeSessionInfo, Fields: []Field{{"name", jsonString(model.TrimJS(name))}}}, nil
+	})
+}
+
+// Fork is a session written by Fork.
+type Fork struct {
+	Path          string
+	ID            string
+	ParentSession string
+	Entries       int // entries copied from the source
+	Labels        int // label entries added to match the source's labels
+}
+
+// WriteFork writes a new session beside src holding the path from the root
+// to entry at: a new header (uuid v7, the source's cwd, parentSession the
+// source's absolute path), the source's lines for the path copied byte for
+// byte (label entries on the path included), then label entries that make
+// the fork's labels on the path equal the source's. The fork builds exactly
+// the context the source builds at that entry; the source is not touched.
+// The file is written under a temporary name, synced and renamed.
+func WriteFork(src string, s *model.Session, at int) (Fork, error) {
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		return Fork{}, err
+	}
+	abs = filepath.Clean(abs)
+	id, err := uuid.NewV7()
+	if err != nil {
+		return Fork{}, err
+	}
+	ts := isoNow()
+	dir := filepath.Dir(abs)
+	name := strings.NewReplacer(":", "-", ".", "-").Replace(ts) + "_" + id.String() + ".jsonl"
+	fork := Fork{Path: filepath.Join(dir, name), ID: id.String(), ParentSession: abs}
+
+	var out []byte
+	out = append(out, `{"type":"session","version":3,"id":`...)
+	out = model.AppendJSONString(out, fork.ID)
+	out = append(out, `,"timestamp":`...)
+	out = model.AppendJSONString(out, ts)
+	out = append(out, `,"cwd":`...)
+	out = model.AppendJSONString(out, s.Header.Cwd)
+	out = append(out, `,"parentSession":`...)
+	out = model.AppendJSONString(out, abs)
+	out = append(out, "}\n"...)
+	path := s.Path(at)
+	for _, i := range path {
+		out = append(out, s.LineV3(i)...)
+		out = append(out, '\n')
+	}
+	fork.Entries = len(path)
+	// Labels: what the whole source says of each path entry, against what
+	// the copied label entries alone say.
+	want := s.LabelStates(s.All())
+	have := s.LabelStates(path)
+	taken := map[string]bool{}
+	for _, i := range path {
+		taken[s.Entries[i].ID] = true
+	}
+	parent := s.Entries[path[len(path)-1]].ID
+	for _, i := range path {
+		target := s.Entries[i].ID
+		w, h := want[target], have[target]
+		if w.Label == h.Label {
+			continue
+		}
+		lid := newID(s)
+		for taken[lid] {
+			lid = newID(s)
+		}
+		taken[lid] = true
+		out = append(out, `{"type":"label","id":`...)
+		out = model.AppendJSONString(out, lid)
+		out = append(out, `,"parentId":`...)
+		out = model.AppendJSONString(out, parent)
+		out = append(out, `,"timestamp":`...)
+		out = model.AppendJSONString(out, w.Timestamp)
+		out = append(out, `,"targetId":`...)
+		out = model.AppendJSONString(out, target)
+		if w.Label != "" {
+			out = append(out, `,"label":`...)
+			out = model.AppendJSONString(out, w.Label)
+		}
+		out = append(out, "}\n"...)
+		parent = lid
+		fork.Labels++
+	}
+	if err := writeNew(fork.Path, out); err != nil {
+		return Fork{}, err
+	}
+	return fork, nil
+}
+
+// writeNew writes a file that must not exist yet: to a temporary name in
+// the same folder, synced, then renamed, and the folder synced.
+func writeNew(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".skein-*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(path); err == nil {
+		return fmt.Errorf("%s exists already", path)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}

@@ -1,0 +1,276 @@
+// Package summarize writes compaction summaries: with a language model
+// through charm.land/fantasy (Anthropic, OpenAI, or any OpenAI-compatible
+// server), sending pi's instructions and pi's serialization of the
+// conversation; or offline, with the model package's extractive summarizer.
+package summarize
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+
+	"charm.land/fantasy"
+	"charm.land/fantasy/providers/anthropic"
+	"charm.land/fantasy/providers/openai"
+	"charm.land/fantasy/providers/openaicompat"
+
+	"skein/model"
+	"skein/store/pi"
+)
+
+// Providers skein can summarize with.
+const (
+	Anthropic        = "anthropic"
+	OpenAI           = "openai"
+	OpenAICompatible = "openai-compatible"
+)
+
+// Config says which model summarizes.
+type Config struct {
+	Provider string
+	Model    string
+	APIKey   string
+	BaseURL  string
+	// ReserveTokens is pi's compaction setting: summaries may use 80% of it,
+	// a split turn's prefix summary 50%.
+	ReserveTokens int64
+	// OnDelta, when set, is told of each piece of text as it streams in.
+	OnDelta func(text string)
+}
+
+// Name is provider/model.
+func (c Config) Name() string { return c.Provider + "/" + c.Model }
+
+// Default models when only a key is set.
+var defaultModels = map[string]string{Anthropic: "claude-sonnet-4-5", OpenAI: "gpt-5-mini"}
+
+// ErrNoModel says no model is configured.
+var ErrNoModel = errors.New("no language model configured: set ANTHROPIC_API_KEY, or OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server (with --model), or use --summarizer extractive")
+
+// FromEnv reads the model from --model PROVIDER/MODEL and the environment:
+// ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL), OPENAI_API_KEY and
+// OPENAI_BASE_URL. Without --model, an Anthropic key wins, then an OpenAI
+// key, then an OpenAI-compatible base URL.
+func FromEnv(flag string) (Config, error) {
+	env := func(k string) string { return strings.TrimSpace(os.Getenv(k)) }
+	c := Config{ReserveTokens: 16384}
+	if flag != "" {
+		p, m, ok := strings.Cut(flag, "/")
+		if !ok || m == "" {
+			return c, fmt.Errorf("--model wants PROVIDER/MODEL (anthropic, openai or openai-compatible), not %q", flag)
+		}
+		c.Provider, c.Model = p, m
+	} else {
+		switch {
+		case env("ANTHROPIC_API_KEY") != "":
+			c.Provider = Anthropic
+		case env("OPENAI_API_KEY") != "" && env("OPENAI_BASE_URL") == "":
+			c.Provider = OpenAI
+		case env("OPENAI_BASE_URL") != "":
+			c.Provider = OpenAICompatible
+		default:
+			return c, ErrNoModel
+		}
+		c.Model = defaultModels[c.Provider]
+	}
+	switch c.Provider {
+	case Anthropic:
+		c.APIKey, c.BaseURL = env("ANTHROPIC_API_KEY"), env("ANTHROPIC_BASE_URL")
+		if c.APIKey == "" {
+			return c, errors.New("ANTHROPIC_API_KEY is not set")
+		}
+	case OpenAI:
+		c.APIKey, c.BaseURL = env("OPENAI_API_KEY"), env("OPENAI_BASE_URL")
+		if c.APIKey == "" {
+			return c, errors.New("OPENAI_API_KEY is not set")
+		}
+	case OpenAICompatible:
+		c.APIKey, c.BaseURL = env("OPENAI_API_KEY"), env("OPENAI_BASE_URL")
+		if c.BaseURL == "" {
+			return c, errors.New("OPENAI_BASE_URL is not set (the server's address, e.g. http://localhost:11434/v1)")
+		}
+	default:
+		return c, fmt.Errorf("unknown provider %q (anthropic, openai or openai-compatible)", c.Provider)
+	}
+	if c.Model == "" {
+		return c, fmt.Errorf("name the model: --model %s/MODEL", c.Provider)
+	}
+	return c, nil
+}
+
+func (c Config) languageModel(ctx context.Context) (fantasy.LanguageModel, error) {
+	var p fantasy.Provider
+	var err error
+	switch c.Provider {
+	case Anthropic:
+		opts := []anthropic.Option{anthropic.WithAPIKey(c.APIKey)}
+		if c.BaseURL != "" {
+			opts = append(opts, anthropic.WithBaseURL(c.BaseURL))
+		}
+		p, err = anthropic.New(opts...)
+	case OpenAI:
+		opts := []openai.Option{openai.WithAPIKey(c.APIKey)}
+		if c.BaseURL != "" {
+			opts = append(opts, openai.WithBaseURL(c.BaseURL))
+		}
+		p, err = openai.New(opts...)
+	case OpenAICompatible:
+		opts := []openaicompat.Option{openaicompat.WithBaseURL(c.BaseURL)}
+		if c.APIKey != "" {
+			opts = append(opts, openaicompat.WithAPIKey(c.APIKey))
+		}
+		p, err = openaicompat.New(opts...)
+	default:
+		return nil, fmt.Errorf("unknown provider %q", c.Provider)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return p.LanguageModel(ctx, c.Model)
+}
+
+// complete streams one answer to system and user and returns its text.
+func complete(ctx context.Context, lm fantasy.LanguageModel, user string, maxTokens int64, onDelta func(string)) (string, error) {
+	stream, err := lm.Stream(ctx, fantasy.Call{
+		Prompt:          fantasy.Prompt{fantasy.NewSystemMessage(model.SummarizationSystemPrompt), fantasy.NewUserMessage(user)},
+		MaxOutputTokens: &maxTokens,
+	})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for part := range stream {
+		switch part.Type {
+		case fantasy.StreamPartTypeTextDelta:
+			b.WriteString(part.Delta)
+			if onDelta != nil {
+				onDelta(part.Delta)
+			}
+		case fantasy.StreamPartTypeError:
+			return "", part.Error
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	text := strings.TrimSpace(b.String())
+	if text == "" {
+		return "", errors.New("the model returned no text")
+	}
+	return text, nil
+}
+
+// LLM summarizes the plan's messages with a model, as pi's compact does: the
+// history with pi's prompt (its update prompt and the previous summary when
+// there is one), and a split turn's prefix with pi's turn-prefix prompt, both
+// at once, joined. The file lists are not included: Entry adds them.
+func LLM(ctx context.Context, c Config, s *model.Session, p *model.Plan, instructions string) (string, error) {
+	lm, err := c.languageModel(ctx)
+	if err != nil {
+		return "", err
+	}
+	if c.ReserveTokens == 0 {
+		c.ReserveTokens = 16384
+	}
+	var mu sync.Mutex
+	onDelta := c.OnDelta
+	if onDelta != nil {
+		onDelta = func(t string) { mu.Lock(); defer mu.Unlock(); c.OnDelta(t) }
+	}
+	history := func() (string, error) {
+		if len(p.MessagesToSummarize) == 0 && p.IsSplitTurn {
+			return "No prior history.", nil
+		}
+		prompt := model.SummaryPrompt(s.SerializeConversation(p.MessagesToSummarize), s.PreviousSummary(p), instructions)
+		return complete(ctx, lm, prompt, c.ReserveTokens*8/10, onDelta)
+	}
+	if !p.IsSplitTurn || len(p.TurnPrefixMessages) == 0 {
+		return history()
+	}
+	var prefix string
+	var prefixErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		prefix, prefixErr = complete(ctx, lm, model.TurnPrefixPrompt(s.SerializeConversation(p.TurnPrefixMessages)), c.ReserveTokens/2, onDelta)
+	}()
+	hist, err := history()
+	<-done
+	if err != nil {
+		return "", err
+	}
+	if prefixErr != nil {
+		return "", prefixErr
+	}
+	return model.JoinSummaries(hist, prefix), nil
+}
+
+// Compaction is the entry a compaction writes.
+type Compaction struct {
+	Summary          string
+	FirstKeptEntryID string
+	TokensBefore     float64
+	ReadFiles        []string
+	ModifiedFiles    []string
+}
+
+// Entry makes the compaction for a plan and a summary: the summary followed by
+// the file lists as pi writes them.
+func Entry(s *model.Session, p *model.Plan, summary string) Compaction {
+	return Compaction{
+		Summary:          strings.TrimRight(summary, "\n") + model.FormatFileOperations(p.ReadFiles, p.ModifiedFiles),
+		FirstKeptEntryID: p.FirstKeptEntryID,
+		TokensBefore:     p.TokensBefore,
+		ReadFiles:        p.ReadFiles,
+		ModifiedFiles:    p.ModifiedFiles,
+	}
+}
+
+func stringsJSON(list []string) []byte {
+	b := []byte{'['}
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = model.AppendJSONString(b, s)
+	}
+	return append(b, ']')
+}
+
+// New is the compaction as an entry to append after parent, with pi's keys:
+// summary, firstKeptEntryId, tokensBefore, details {readFiles, modifiedFiles}.
+func (c Compaction) New(parent string) pi.NewEntry {
+	details := append(append(append([]byte(`{"readFiles":`), stringsJSON(c.ReadFiles)...), `,"modifiedFiles":`...), stringsJSON(c.ModifiedFiles)...)
+	details = append(details, '}')
+	return pi.NewEntry{Type: model.TypeCompaction, Parent: &parent, Fields: []pi.Field{
+		{Key: "summary", Value: model.AppendJSONString(nil, c.Summary)},
+		{Key: "firstKeptEntryId", Value: model.AppendJSONString(nil, c.FirstKeptEntryID)},
+		{Key: "tokensBefore", Value: []byte(model.FormatJSNumber(c.TokensBefore))},
+		{Key: "details", Value: details},
+	}}
+}
+
+// JSON describes the compaction for --json: the entry's id ("" when nothing
+// was written) and its fields.
+func (c Compaction) JSON(id string) []byte {
+	b := []byte(`{"id":`)
+	if id == "" {
+		b = append(b, "null"...)
+	} else {
+		b = model.AppendJSONString(b, id)
+	}
+	b = append(b, `,"summary":`...)
+	b = model.AppendJSONString(b, c.Summary)
+	b = append(b, `,"firstKeptEntryId":`...)
+	b = model.AppendJSONString(b, c.FirstKeptEntryID)
+	b = append(b, `,"tokensBefore":`...)
+	b = append(b, model.FormatJSNumber(c.TokensBefore)...)
+	b = append(b, `,"readFiles":`...)
+	b = append(b, stringsJSON(c.ReadFiles)...)
+	b = append(b, `,"modifiedFiles":`...)
+	b = append(b, stringsJSON(c.ModifiedFiles)...)
+	return append(b, '}')
+}
