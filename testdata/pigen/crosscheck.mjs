@@ -126,6 +126,73 @@ for (const file of files) {
     check(`plan ${file} @${leaf} keep ${keep}`, run("session", "plan", "--json", file, "--leaf", leaf, "--keep-tokens", String(keep)), want);
   }
 }
+// Writes: skein forks, labels, renames and compacts; pi must read what it
+// wrote and see exactly what was meant.
+import { createHash } from "crypto";
+import { copyFileSync, readdirSync } from "fs";
+const sha = (f) => createHash("sha256").update(readFileSync(f)).digest("hex");
+const load = (file) => {
+  const all = parseSessionEntries(readFileSync(file, "utf8"));
+  migrateSessionEntries(all);
+  const sm = SessionManager.inMemory();
+  sm.fileEntries = all;
+  sm._buildIndex();
+  return { all, entries: all.filter((e) => e.type !== "session"), sm, header: all[0] };
+};
+for (const file of files.slice(0, 20)) {
+  const src = load(file);
+  const before = sha(file);
+  const rawLines = readFileSync(file, "utf8").split("\n");
+  for (let k = 0; k < 3; k++) {
+    const at = r.pick(src.entries).id;
+    const fk = run("session", "fork", file, "--at", at, "--json");
+    check(`fork ${file} @${at}: beside its source`, dirname(fk.path), dirname(file));
+    check(`fork ${file} @${at}: source unchanged`, sha(file), before);
+    const fork = load(fk.path);
+    check(`fork ${file} @${at}: header`, [fork.header.version, fork.header.cwd, fork.header.parentSession, fork.header.id], [3, src.header.cwd, resolve(file), fk.id]);
+    const path = src.sm.getBranch(at);
+    const forkLines = readFileSync(fk.path, "utf8").split("\n").slice(1, 1 + path.length);
+    const srcLines = path.map((e) => rawLines.find((l) => l.includes(`"id":"${e.id}"`) && JSON.parse(l).id === e.id));
+    check(`fork ${file} @${at}: lines copied byte for byte`, forkLines, srcLines);
+    check(`fork ${file} @${at}: pi's context on the fork = pi's on the source`, JSON.parse(JSON.stringify(buildSessionContext(fork.entries))), JSON.parse(JSON.stringify(buildSessionContext(src.entries, at))));
+    check(`fork ${file} @${at}: labels`, path.map((e) => fork.sm.getLabel(e.id) ?? null), path.map((e) => src.sm.getLabel(e.id) ?? null));
+  }
+}
+// Label, rename and compaction on copies, read back by pi.
+for (const file of files.slice(0, 20)) {
+  const copy = join(work, "w-" + file.split("/").pop());
+  copyFileSync(file, copy);
+  const before = readFileSync(copy);
+  const src = load(copy);
+  const target = r.pick(src.entries).id;
+  const label = r.chance(0.3) ? "" : text(1);
+  spawnSync(skein, ["session", "label", copy, target, ...(label ? [label] : [])]);
+  spawnSync(skein, ["session", "rename", copy, "  renamed " + text(1) + "  "]);
+  const after = load(copy);
+  check(`label ${copy}: pi sees it`, after.sm.getLabel(target) ?? "", label);
+  const listed = (await SessionManager.list("/", work)).find((x) => x.path === copy);
+  check(`rename ${copy}: pi sees the name`, listed?.name, after.sm.getSessionName());
+  check(`label/rename ${copy}: earlier bytes unchanged`, readFileSync(copy).subarray(0, before.length).equals(before), true);
+  check(`label/rename ${copy}: appended as children of the leaf`, after.entries.slice(-2).map((e) => e.parentId), [src.entries.at(-1).id, after.entries.at(-2).id]);
+  // Compaction, extractive: one entry, a child of the old leaf, with pi's plan.
+  const keep = r.pick([0, 100, 1000]);
+  const leaf = after.entries.at(-1).id;
+  const prep = prepareCompaction(after.sm.getBranch(leaf), { enabled: true, reserveTokens: 16384, keepRecentTokens: keep });
+  const beforeCompact = readFileSync(copy);
+  const res = spawnSync(skein, ["session", "compact", copy, "--summarizer", "extractive", "--keep-tokens", String(keep), "--json"], { encoding: "utf8" });
+  if (!prep) {
+    check(`compact ${copy}: refused where pi would not compact`, [res.status, readFileSync(copy).equals(beforeCompact)], [1, true]);
+    continue;
+  }
+  const compacted = load(copy);
+  const c = compacted.entries.at(-1);
+  const { readFiles, modifiedFiles } = computeFileLists(prep.fileOps);
+  check(`compact ${copy}: one compaction entry after the leaf, pi's plan`, [res.status, compacted.entries.length - after.entries.length, c.type, c.parentId, c.firstKeptEntryId, c.tokensBefore, c.details], [0, 1, "compaction", leaf, prep.firstKeptEntryId, prep.tokensBefore, { readFiles, modifiedFiles }]);
+  check(`compact ${copy}: summary in pi's format`, [c.summary.startsWith(prep.isSplitTurn && prep.messagesToSummarize.length === 0 ? "No prior history." : "## Goal"), readFiles.length === 0 || c.summary.includes("<read-files>\n" + readFiles.join("\n") + "\n</read-files>")], [true, true]);
+  const resumed = buildSessionContext(compacted.entries);
+  check(`compact ${copy}: pi resumes from the summary`, [resumed.messages[0].role, resumed.messages[0].summary], ["compactionSummary", c.summary]);
+  check(`compact ${copy}: earlier bytes unchanged`, readFileSync(copy).subarray(0, beforeCompact.length).equals(beforeCompact), true);
+}
 console.log(`${passed} passed, ${failed} failed`);
 if (failed === 0) rmSync(work, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
