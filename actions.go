@@ -1,17 +1,24 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strconv"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/term"
 
 	"skein/model"
 	"skein/store"
 	"skein/store/pi"
 	"skein/summarize"
+	"skein/theme"
 	"skein/tui/transcript"
 )
 
@@ -267,5 +274,53 @@ func (c *cli) compact(argv []string) error {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "compacted: %s tokens before, kept from %s; wrote compaction %s\n", model.FormatJSNumber(p.TokensBefore), p.FirstKeptEntryID, id)
+	return nil
+}
+
+func (c *cli) replay(argv []string) error {
+	a, err := parseArgs(argv, map[string]bool{"leaf": true, "speed": true, "no-delay": false, "width": true})
+	if err != nil {
+		return err
+	}
+	ref, err := a.one("REF")
+	if err != nil {
+		return err
+	}
+	speed, err := a.number("speed", 1)
+	if err != nil || speed <= 0 {
+		return usagef("--speed wants a number above 0 (0.5 is half speed, 16 sixteen times)")
+	}
+	s, path, err := c.open(ref)
+	if err != nil {
+		return err
+	}
+	l, err := leaf(s, a, path)
+	if err != nil {
+		return err
+	}
+	tty := isTerminal(c.stdout)
+	o := &transcript.Options{Styled: tty, Color: tty && os.Getenv("NO_COLOR") == "", Styles: theme.New(true)}
+	if tty {
+		if f, ok := c.stdout.(*os.File); ok {
+			if w, _, err := term.GetSize(f.Fd()); err == nil {
+				o.Width = min(w, 120)
+			}
+		}
+	}
+	var out io.Writer = c.stdout
+	if tty {
+		out = colorprofile.NewWriter(c.stdout, os.Environ())
+	}
+	w := bufio.NewWriter(out)
+	defer w.Flush()
+	steps := s.Replay(l)
+	for i, st := range steps {
+		if !a.has("no-delay") {
+			w.Flush()
+			time.Sleep(model.ReplayDelay(steps, i, speed))
+		}
+		clock := "[" + model.ReplayClock(steps, i) + "] "
+		fmt.Fprintf(w, "%s%s\n\n", o.Dim(clock), transcript.RenderItem(s, transcript.ReplayItem(st), o))
+	}
 	return nil
 }

@@ -44,6 +44,9 @@ Usage:
   skein session label REF ID [TEXT]       set (or, without TEXT, clear) a label
   skein session rename REF NAME           name the session
   skein session delete REF                move the file to the trash
+  skein session replay REF [--leaf ID] [--speed X] [--no-delay]
+                                          print the path entry by entry at its
+                                          original pace (long gaps capped)
   skein doctor [PATH...]                  check session files for problems
   skein --version
 
@@ -150,6 +153,8 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return c.rename(rest)
 		case "delete", "rm":
 			return c.delete(rest)
+		case "replay":
+			return c.replay(rest)
 		}
 		return usagef("unknown session command %q", argv[1])
 	case "doctor":

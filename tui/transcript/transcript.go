@@ -139,11 +139,29 @@ func RenderItem(s *model.Session, it Item, o *Options) string {
 			p, _ := e.StringField("provider")
 			m, _ := e.StringField("modelId")
 			what = "model: " + p + "/" + m
-		default:
+		case model.TypeThinkingLevelChange:
 			t, _ := e.StringField("thinkingLevel")
 			what = "thinking: " + t
+		case model.TypeLabel:
+			target, _ := e.StringField("targetId")
+			if l, _ := e.StringField("label"); l != "" {
+				what = "label " + target + ": " + l
+			} else {
+				what = "label of " + target + " cleared"
+			}
+		case model.TypeSessionInfo:
+			n, _ := e.StringField("name")
+			what = "named: " + model.TrimJS(n)
+		case model.TypeCustom:
+			ct, _ := e.StringField("customType")
+			what = "custom: " + ct
+		default:
+			what = e.Type
+			if what == "" {
+				what = "entry"
+			}
 		}
-		return o.style(st.Separator, "── "+Sanitize(what)+" ──")
+		return o.style(st.Separator, "── "+OneLine(what)+" ──")
 	}
 	m := it.Message
 	raw := s.MessageJSON(m)
@@ -441,3 +459,14 @@ func indentJSON(raw []byte) string {
 	}
 	return b.String()
 }
+
+// ReplayItem is the transcript item for a replay step.
+func ReplayItem(st model.Step) Item {
+	if st.Message != nil {
+		return Item{Message: *st.Message, Entry: st.Entry}
+	}
+	return Item{Separator: true, Entry: st.Entry}
+}
+
+// Dim styles s as secondary text, when styling.
+func (o *Options) Dim(s string) string { return o.style(o.Styles.Dim, s) }
