@@ -1,0 +1,187 @@
+package summarize
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"skein/model"
+	"skein/summarize/llmtest"
+)
+
+func session(t *testing.T, glob string) *model.Session {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join("..", "testdata", "pi", glob))
+	if len(m) != 1 {
+		t.Fatalf("%s: %v", glob, m)
+	}
+	data, err := os.ReadFile(m[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := model.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestLLMAgainstEachProvider(t *testing.T) {
+	s := session(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
+	for _, provider := range []string{Anthropic, OpenAI, OpenAICompatible} {
+		t.Run(provider, func(t *testing.T) {
+			f := &llmtest.Server{}
+			srv := httptest.NewServer(f.Handler())
+			defer srv.Close()
+			base := srv.URL + "/v1"
+			if provider == Anthropic {
+				base = srv.URL
+			}
+			var streamed strings.Builder
+			c := Config{Provider: provider, Model: "test-model", APIKey: "sk-test", BaseURL: base, ReserveTokens: 16384,
+				OnDelta: func(s string) { streamed.WriteString(s) }}
+			// A split turn: two requests at once, joined as pi joins them.
+			p := s.PlanCompaction(s.Leaf(), 10)
+			if p == nil || !p.IsSplitTurn || len(p.TurnPrefixMessages) == 0 || len(p.MessagesToSummarize) == 0 {
+				t.Fatalf("plan %+v", p)
+			}
+			sum, err := LLM(context.Background(), c, s, p, "mind the tests")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "## Goal\nAdd a /health endpoint.\n\n## Progress\n### Done\n- [x] Added it\n\n---\n\n**Turn Context (split turn):**\n\n## Original Request\nAdd the endpoint.\n\n## Early Progress\n- read the server"
+			if sum != want {
+				t.Errorf("summary:\n%s\nwant:\n%s", sum, want)
+			}
+			if streamed.Len() == 0 {
+				t.Error("no progress while streaming")
+			}
+			if len(f.Requests) != 2 {
+				t.Fatalf("%d requests", len(f.Requests))
+			}
+			var sawHistory, sawPrefix bool
+			for k, req := range f.Requests {
+				if req["model"] != "test-model" || req["stream"] != true {
+					t.Errorf("request %d: model %v stream %v", k, req["model"], req["stream"])
+				}
+				body, _ := json.Marshal(req)
+				text := string(body)
+				if !strings.Contains(text, "You are a context summarization assistant") {
+					t.Errorf("request %d lacks pi's system prompt", k)
+				}
+				if strings.Contains(text, "This is the PREFIX of a turn") {
+					sawPrefix = true
+					continue
+				}
+				sawHistory = true
+				for _, w := range []string{"\\u003cconversation\\u003e", "[User]: Add a /health endpoint", "Additional focus: mind the tests", "Create a structured context checkpoint summary"} {
+					if !strings.Contains(text, w) {
+						t.Errorf("history request lacks %q", w)
+					}
+				}
+				if mt, _ := req["max_tokens"].(float64); provider == Anthropic && mt != 13107 {
+					t.Errorf("max_tokens %v, want 80%% of 16384", req["max_tokens"])
+				}
+			}
+			if !sawHistory || !sawPrefix {
+				t.Errorf("history %v prefix %v", sawHistory, sawPrefix)
+			}
+			h := f.Headers[0]
+			switch provider {
+			case Anthropic:
+				if h.Get("X-Api-Key") != "sk-test" || f.Paths[0] != "/v1/messages" {
+					t.Errorf("anthropic: key %q path %s", h.Get("X-Api-Key"), f.Paths[0])
+				}
+			default:
+				if h.Get("Authorization") != "Bearer sk-test" || f.Paths[0] != "/v1/chat/completions" {
+					t.Errorf("%s: auth %q path %s", provider, h.Get("Authorization"), f.Paths[0])
+				}
+			}
+		})
+	}
+}
+
+func TestLLMUpdatesThePreviousSummary(t *testing.T) {
+	s := session(t, "store/--home-dev-tools--/2026-03-04*.jsonl")
+	f := &llmtest.Server{}
+	srv := httptest.NewServer(f.Handler())
+	defer srv.Close()
+	p := s.PlanCompaction(s.Leaf(), 20000)
+	if p == nil || p.PreviousCompaction < 0 {
+		t.Fatalf("plan %+v", p)
+	}
+	if _, err := LLM(context.Background(), Config{Provider: Anthropic, Model: "m", APIKey: "k", BaseURL: srv.URL}, s, p, ""); err != nil {
+		t.Fatal(err)
+	}
+	body, _ := json.Marshal(f.Requests[0])
+	for _, w := range []string{"\\u003cprevious-summary\\u003e", "Update the existing structured summary", "PRESERVE all existing information"} {
+		if !strings.Contains(string(body), w) {
+			t.Errorf("request lacks %q", w)
+		}
+	}
+}
+
+func TestLLMErrorsAndCancel(t *testing.T) {
+	s := session(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
+	p := s.PlanCompaction(s.Leaf(), 20000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`, http.StatusUnauthorized)
+	}))
+	defer srv.Close()
+	_, err := LLM(context.Background(), Config{Provider: Anthropic, Model: "m", APIKey: "bad", BaseURL: srv.URL}, s, p, "")
+	if err == nil || !strings.Contains(err.Error(), "invalid x-api-key") && !strings.Contains(err.Error(), "401") {
+		t.Errorf("err %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := LLM(ctx, Config{Provider: Anthropic, Model: "m", APIKey: "k", BaseURL: srv.URL}, s, p, ""); err == nil {
+		t.Error("a cancelled summary succeeded")
+	}
+}
+
+func TestFromEnv(t *testing.T) {
+	for _, k := range []string{"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"} {
+		t.Setenv(k, "")
+	}
+	if _, err := FromEnv(""); err != ErrNoModel {
+		t.Errorf("nothing set: %v", err)
+	}
+	t.Setenv("OPENAI_BASE_URL", "http://localhost:11434/v1")
+	if _, err := FromEnv(""); err == nil || !strings.Contains(err.Error(), "--model") {
+		t.Errorf("compatible without a model: %v", err)
+	}
+	c, err := FromEnv("openai-compatible/llama3.2")
+	if err != nil || c.BaseURL != "http://localhost:11434/v1" || c.Model != "llama3.2" {
+		t.Errorf("compatible: %+v %v", c, err)
+	}
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant")
+	if c, err := FromEnv(""); err != nil || c.Provider != Anthropic || c.Model != "claude-sonnet-4-5" {
+		t.Errorf("anthropic by key: %+v %v", c, err)
+	}
+	if _, err := FromEnv("nope"); err == nil {
+		t.Error("a --model without a provider accepted")
+	}
+}
+
+// The compaction entry carries pi's keys in pi's order.
+func TestEntry(t *testing.T) {
+	s := session(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
+	p := s.PlanCompaction(s.Leaf(), 10)
+	c := Entry(s, p, "## Goal\nx\n")
+	if !strings.HasSuffix(c.Summary, "\n\n<read-files>\nsrc/server.ts\n</read-files>") && !strings.Contains(c.Summary, "<modified-files>") {
+		t.Errorf("summary %q", c.Summary)
+	}
+	e := c.New("abc")
+	var keys []string
+	for _, f := range e.Fields {
+		keys = append(keys, f.Key)
+	}
+	if strings.Join(keys, ",") != "summary,firstKeptEntryId,tokensBefore,details" || *e.Parent != "abc" {
+		t.Errorf("fields %v parent %v", keys, *e.Parent)
+	}
+}
