@@ -3,6 +3,7 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"skein/store"
 	"skein/theme"
 	"skein/tui/transcript"
 )
@@ -44,15 +46,19 @@ type Model struct {
 	help     help.Model
 	showHelp bool
 
+	dialog     *dialog
+	compaction *compaction
+
 	statusText string
 	statusID   int
+	statusTTL  time.Duration // how long a note stays
 
 	width, height int
 }
 
 // New builds the root model.
 func New(opts Options) *Model {
-	m := &Model{opts: opts, keys: DefaultKeyMap(), isDark: true, help: help.New()}
+	m := &Model{opts: opts, keys: DefaultKeyMap(), isDark: true, help: help.New(), statusTTL: 3 * time.Second}
 	m.styles = m.newStyles()
 	m.list = newListScreen(m.keys, m.styles, opts.Home)
 	m.list.demo = opts.Demo
@@ -130,10 +136,56 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.statusID++
 		m.statusText = string(msg)
 		id := m.statusID
-		return m, tea.Tick(3*time.Second, func(time.Time) tea.Msg { return statusClearMsg{id} })
+		return m, tea.Tick(m.statusTTL, func(time.Time) tea.Msg { return statusClearMsg{id} })
 	case statusClearMsg:
 		if msg.id == m.statusID {
 			m.statusText = ""
+		}
+		return m, nil
+	case openDialogMsg:
+		m.dialog = msg.d
+		return m, nil
+	case actionDoneMsg:
+		return m, m.actionDone(msg)
+	case planMsg:
+		c := msg.c
+		m.compaction = c
+		m.dialog = c.planDialog(m.opts.Home, func() tea.Cmd {
+			busy := infoDialog("Summarizing", "Starting…")
+			busy.busy = true
+			busy.hint = "esc: cancel"
+			busy.cancel = func() tea.Cmd {
+				if c.cancel != nil {
+					c.cancel()
+				}
+				m.compaction = nil
+				return status("compaction cancelled: nothing written")
+			}
+			m.dialog = busy
+			return c.summarize()
+		})
+		return m, nil
+	case compactProgressMsg:
+		c := m.compaction
+		if c == nil {
+			return m, nil // cancelled
+		}
+		if !msg.final {
+			if m.dialog != nil && m.dialog.busy {
+				m.dialog.body = fmt.Sprintf("%s is writing the summary: %d characters so far.", c.llm.Name(), msg.chars)
+			}
+			return m, waitCompact(msg.next)
+		}
+		m.compaction = nil
+		if msg.err != nil {
+			m.dialog = nil
+			return m, status("summary failed: " + transcript.OneLine(msg.err.Error()))
+		}
+		m.dialog = c.reviewDialog(msg.summary)
+		return m, nil
+	case replayTickMsg:
+		if m.session != nil && m.session.replay != nil {
+			return m, m.session.replay.advance(msg)
 		}
 		return m, nil
 	case tea.MouseWheelMsg:
@@ -157,6 +209,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, k.ForceQuit) {
 		return tea.Quit
 	}
+	if d := m.dialog; d != nil {
+		cmd, closed := d.update(msg)
+		if closed && m.dialog == d { // unless accepting it opened another
+			m.dialog = nil
+		}
+		return cmd
+	}
 	if m.showHelp {
 		if key.Matches(msg, k.Help, k.Back) {
 			m.showHelp = false
@@ -171,6 +230,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch m.screen {
 	case screenSession:
 		if key.Matches(msg, k.Back) {
+			if m.session.replay != nil {
+				m.session.replay = nil
+				return nil
+			}
 			m.screen = screenList
 			m.session = nil
 			return nil
@@ -180,6 +243,12 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		if !typing && key.Matches(msg, k.Quit) {
 			return tea.Quit
 		}
+		if !typing && key.Matches(msg, k.Delete) {
+			if in := m.list.selected(); in != nil {
+				m.dialog = deleteDialog(in, m.env(), m.opts.Home)
+			}
+			return nil
+		}
 		if !typing && key.Matches(msg, k.CopyPath) {
 			if p := m.list.selectedPath(); p != "" {
 				return tea.Batch(tea.SetClipboard(p), status("path copied"))
@@ -187,6 +256,43 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.list.Update(msg)
 	}
+}
+
+// actionDone shows what a write did and brings the screens up to date.
+func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	if msg.err != nil {
+		cmds = append(cmds, status("error: "+msg.err.Error()))
+	} else if msg.status != "" {
+		cmds = append(cmds, status(msg.status))
+	}
+	if msg.added != nil {
+		m.list.addInfo(*msg.added)
+	}
+	if msg.removed != "" {
+		m.list.remove(msg.removed)
+	}
+	if msg.reload != "" && m.session != nil && m.session.info.Path == msg.reload {
+		if files, err := store.Discover([]string{msg.reload}); err == nil {
+			if infos, _ := store.List(files, nil); len(infos) == 1 {
+				m.session.info = infos[0]
+				m.list.replace(infos[0])
+			}
+		}
+		cmds = append(cmds, loadSession(msg.reload, 0))
+	}
+	if msg.dialog != nil {
+		m.dialog = msg.dialog
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) env() store.Env {
+	e := store.OSEnv()
+	if m.opts.Home != "" {
+		e.Home = m.opts.Home
+	}
+	return e
 }
 
 func (m *Model) layout() {
@@ -220,6 +326,9 @@ func (m *Model) View() tea.View {
 	}
 	if m.showHelp {
 		content = m.helpView(full)
+	}
+	if m.dialog != nil {
+		content = m.dialog.view(m.styles, m.width, max(1, m.height-1))
 	}
 	content = m.withFooter(content, short)
 	v := tea.NewView(content)

@@ -13,6 +13,8 @@ type KeyMap struct {
 	TreeFilter                              key.Binding
 	NextMessage, PrevMessage                key.Binding
 	Thinking, Expand, History               key.Binding
+	Fork, Compact, Replay, Label, Rename    key.Binding
+	Delete                                  key.Binding
 }
 
 // DefaultKeyMap is skein's keys: vim and arrows alike.
@@ -46,6 +48,12 @@ func DefaultKeyMap() KeyMap {
 		Thinking:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "thinking")),
 		Expand:      key.NewBinding(key.WithKeys("e", "space"), key.WithHelp("e", "expand tools")),
 		History:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "original history")),
+		Fork:        key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "fork here")),
+		Compact:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compact")),
+		Replay:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "replay")),
+		Label:       key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "label")),
+		Rename:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rename")),
+		Delete:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete (to trash)")),
 	}
 }
 
@@ -55,7 +63,7 @@ func (k KeyMap) listHelp() ([]key.Binding, [][]key.Binding) {
 		[][]key.Binding{
 			{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
 			{k.Open, k.Filter, k.ClearFilter, k.Sort, k.Project},
-			{k.CopyPath, k.Help, k.Quit, k.ForceQuit},
+			{k.Delete, k.CopyPath, k.Help, k.Quit, k.ForceQuit},
 		}
 }
 
@@ -69,6 +77,7 @@ func (k KeyMap) sessionHelp(treeFocused bool) ([]key.Binding, [][]key.Binding) {
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
 		{k.FocusNext, k.Fold, k.Unfold, k.PrevBranch, k.NextBranch, k.TreeFilter},
 		{k.NextMessage, k.Expand, k.Thinking, k.History, k.CopyMessage, k.CopyPath},
+		{k.Fork, k.Compact, k.Replay, k.Label, k.Rename},
 		{k.Help, k.Back, k.ForceQuit},
 	}
 }

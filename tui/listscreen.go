@@ -35,9 +35,10 @@ var sortNames = [...]string{"modified", "created", "messages", "name"}
 // listRow is one visible row: a session, nested under the one it was forked
 // from.
 type listRow struct {
-	info  *pi.Info
-	depth int
-	forks int
+	info   *pi.Info
+	depth  int
+	forks  int
+	orphan bool // a fork whose parent is not listed
 }
 
 // listScreen finds a session: every session newest first, forks under their
@@ -63,12 +64,13 @@ type listScreen struct {
 
 	preview     map[string]previewMsg
 	previewPath string
+	gone        map[string]bool // sessions moved to the trash from here
 
 	width, height int
 }
 
 func newListScreen(keys KeyMap, styles theme.Styles, home string) listScreen {
-	return listScreen{keys: keys, styles: styles, home: home, now: time.Now, scanning: true, preview: map[string]previewMsg{}}
+	return listScreen{keys: keys, styles: styles, home: home, now: time.Now, scanning: true, preview: map[string]previewMsg{}, gone: map[string]bool{}}
 }
 
 func (l *listScreen) SetSize(w, h int) {
@@ -87,6 +89,40 @@ func (l *listScreen) add(msg scanMsg) {
 	sel := l.selectedPath()
 	l.rebuild()
 	l.selectPath(sel)
+}
+
+// addInfo lists a session written since the scan (a fork).
+func (l *listScreen) addInfo(info pi.Info) {
+	sel := l.selectedPath()
+	l.infos = append(l.infos, &info)
+	l.rebuild()
+	l.selectPath(sel)
+}
+
+// replace updates a session's record (after a rename or a label).
+func (l *listScreen) replace(info pi.Info) {
+	for k, in := range l.infos {
+		if in.Path == info.Path {
+			l.infos[k] = &info
+		}
+	}
+	delete(l.preview, info.Path)
+	sel := l.selectedPath()
+	l.rebuild()
+	l.selectPath(sel)
+}
+
+// remove drops a session gone to the trash.
+func (l *listScreen) remove(path string) {
+	kept := l.infos[:0]
+	for _, in := range l.infos {
+		if in.Path != path {
+			kept = append(kept, in)
+		}
+	}
+	l.infos = kept
+	l.gone[path] = true
+	l.rebuild()
 }
 
 func (l *listScreen) selected() *pi.Info {
@@ -145,11 +181,13 @@ func (l *listScreen) rebuild() {
 	}
 	children := map[*pi.Info][]*pi.Info{}
 	var tops []*pi.Info
+	orphans := map[*pi.Info]bool{}
 	for _, in := range infos {
 		if p := parentOf(in); p != nil {
 			children[p] = append(children[p], in)
 		} else {
 			tops = append(tops, in)
+			orphans[in] = in.HasParent && in.ParentSession != "" && l.project == ""
 		}
 	}
 	query := strings.Fields(strings.ToLower(l.filter))
@@ -168,7 +206,7 @@ func (l *listScreen) rebuild() {
 		}
 		sort.SliceStable(hits, func(a, b int) bool { return hits[a].score > hits[b].score })
 		for _, h := range hits {
-			l.rows = append(l.rows, listRow{info: h.in, forks: len(children[h.in])})
+			l.rows = append(l.rows, listRow{info: h.in, forks: len(children[h.in]), orphan: orphans[h.in]})
 		}
 		l.clamp()
 		return
@@ -180,7 +218,7 @@ func (l *listScreen) rebuild() {
 			return
 		}
 		seen[in] = true
-		l.rows = append(l.rows, listRow{info: in, depth: depth, forks: len(children[in])})
+		l.rows = append(l.rows, listRow{info: in, depth: depth, forks: len(children[in]), orphan: orphans[in]})
 		for _, c := range children[in] {
 			walk(c, depth+1)
 		}
@@ -522,6 +560,12 @@ func (l *listScreen) viewRows(w int) string {
 			indent = indent[:len(indent)-2] + "↳ "
 		}
 		t := indent + transcript.OneLine(title(in))
+		switch {
+		case r.orphan && l.gone[in.ParentSession]:
+			t += " (fork of a deleted session)"
+		case r.orphan:
+			t += " (fork; parent not found)"
+		}
 		if r.forks > 0 {
 			t += fmt.Sprintf(" (+%d fork", r.forks) + map[bool]string{true: "s", false: ""}[r.forks > 1] + ")"
 		}

@@ -38,9 +38,10 @@ type sessionScreen struct {
 	err     error
 	loading bool
 
-	tree  treePane
-	msgs  msgPane
-	focus pane
+	tree   treePane
+	msgs   msgPane
+	focus  pane
+	replay *replayView
 
 	width, height int
 	stacked       bool
@@ -111,7 +112,49 @@ func (ss *sessionScreen) SetSize(w, h int) {
 	if ss.tail != nil {
 		ss.tail.SetSize(w, max(2, h-3))
 	}
+	if ss.replay != nil {
+		ss.replay.SetSize(w, max(2, h-3))
+	}
 	ss.layout()
+}
+
+// openDialogMsg asks the root to show a dialog.
+type openDialogMsg struct{ d *dialog }
+
+// planMsg carries a compaction plan made in the background.
+type planMsg struct{ c *compaction }
+
+// target is the entry actions apply to: the message in focus in the
+// message pane, else the tree's selection.
+func (ss *sessionScreen) target() int {
+	if ss.focus == paneMessages && ss.msgs.focus >= 0 && ss.msgs.focus < len(ss.msgs.items) {
+		return ss.msgs.items[ss.msgs.focus].Entry
+	}
+	return ss.tree.selected()
+}
+
+// action handles the keys that write or replay; ok says the key was one.
+func (ss *sessionScreen) action(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := ss.keys
+	open := func(d *dialog) tea.Cmd { return func() tea.Msg { return openDialogMsg{d} } }
+	t := ss.target()
+	switch {
+	case t < 0:
+		return nil, false
+	case key.Matches(msg, k.Fork):
+		return open(forkDialog(ss.info.Path, ss.s, t, ss.home)), true
+	case key.Matches(msg, k.Label):
+		return open(labelDialog(ss.info.Path, ss.s, t, ss.home)), true
+	case key.Matches(msg, k.Rename):
+		return open(renameDialog(ss.info.Path, ss.s.Name())), true
+	case key.Matches(msg, k.Replay):
+		ss.replay = newReplay(ss, ss.tree.selected())
+		ss.replay.playing = true
+		return ss.replay.tick(), true
+	case key.Matches(msg, k.Compact):
+		return planCompaction(ss.info.Path, ss.s, ss.tree.selected(), 20000), true
+	}
+	return nil, false
 }
 
 // layout splits the body: side by side when wide, stacked when narrow.
@@ -147,8 +190,14 @@ func (ss *sessionScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 		ss.setFocus(1 - ss.focus)
 		return nil
 	}
+	if ss.replay != nil {
+		return ss.replay.Update(msg)
+	}
 	if key.Matches(msg, ss.keys.CopyPath) {
 		return tea.Batch(tea.SetClipboard(ss.info.Path), status("path copied"))
+	}
+	if cmd, ok := ss.action(msg); ok {
+		return cmd
 	}
 	if ss.focus == paneTree {
 		k := ss.keys
@@ -247,6 +296,9 @@ func (ss *sessionScreen) View() string {
 			body = ss.styles.Error.Render("  "+transcript.OneLine(ss.err.Error())) + "\n\n" + ss.styles.Muted.Render("  q goes back to the list")
 		}
 		return ss.header() + "\n" + body
+	}
+	if ss.replay != nil {
+		return ss.header() + "\n" + ss.replay.View()
 	}
 	var body string
 	if ss.stacked {

@@ -26,6 +26,7 @@ func loaded(t testing.TB, w, h int, dark bool, roots ...string) *Model {
 	t.Helper()
 	m := New(Options{Roots: roots, Home: "/home/dev"})
 	m.list.now = func() time.Time { return fixedNow }
+	m.statusTTL = time.Millisecond
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	if !dark {
 		m.Update(tea.BackgroundColorMsg{Color: lightBG{}})

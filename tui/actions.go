@@ -1,0 +1,268 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"skein/model"
+	"skein/store"
+	"skein/store/pi"
+	"skein/summarize"
+	"skein/tui/transcript"
+)
+
+// actionDoneMsg reports a write: a note for the status line, a session to
+// read again, a session the list gains or loses.
+type actionDoneMsg struct {
+	status  string
+	err     error
+	reload  string   // a session file to read again
+	added   *pi.Info // a new session (a fork) for the list
+	removed string   // a session file gone to the trash
+	dialog  *dialog  // a note to show
+}
+
+func done(status string, err error) actionDoneMsg { return actionDoneMsg{status: status, err: err} }
+
+// entryLine is one line saying what an entry is, for dialogs.
+func entryLine(s *model.Session, i int, home string) string {
+	v := s.NewTreeView(s.Leaf(), model.FilterAll)
+	var b strings.Builder
+	for _, p := range v.EntryText(i, home) {
+		b.WriteString(p.Text)
+	}
+	return truncate(transcript.OneLine(b.String()), 90)
+}
+
+// forkDialog asks before forking at entry at.
+func forkDialog(path string, s *model.Session, at int, home string) *dialog {
+	n := len(s.Path(at))
+	body := fmt.Sprintf("Fork at: %s\n\nA new session beside this one will hold the %d entries from the first to this one, copied byte for byte, with their labels. This session is not touched.", entryLine(s, at, home), n)
+	return confirmDialog("Fork from this entry?", body, func(string) tea.Cmd {
+		return func() tea.Msg {
+			f, err := pi.WriteFork(path, s, at)
+			if err != nil {
+				return done("", err)
+			}
+			msg := actionDoneMsg{status: "forked into " + f.Path}
+			if files, err := store.Discover([]string{f.Path}); err == nil {
+				if infos, _ := store.List(files, nil); len(infos) == 1 {
+					msg.added = &infos[0]
+				}
+			}
+			resume := "pi --session " + strconv.Quote(f.Path)
+			d := infoDialog("Forked", fmt.Sprintf("%d entries copied into\n%s\n\nIt is listed under this session. Resume it in pi with:\n\n  %s", f.Entries, f.Path, resume))
+			d.hint = "y: copy the command · esc: close"
+			d.keys = map[string]func() tea.Cmd{"y": func() tea.Cmd {
+				return tea.Batch(tea.SetClipboard(resume), status("command copied"))
+			}}
+			msg.dialog = d
+			return msg
+		}
+	})
+}
+
+// labelDialog sets or clears the label of entry i.
+func labelDialog(path string, s *model.Session, i int, home string) *dialog {
+	cur, _ := s.Label(i)
+	id := s.Entries[i].ID
+	return inputDialog("Label", "Entry: "+entryLine(s, i, home)+"\n\nAn empty label clears it.", cur, func(v string) tea.Cmd {
+		return func() tea.Msg {
+			_, err := pi.Label(path, id, strings.TrimSpace(v))
+			if err != nil {
+				return done("", err)
+			}
+			note := "label set"
+			if strings.TrimSpace(v) == "" {
+				note = "label cleared"
+			}
+			return actionDoneMsg{status: note, reload: path}
+		}
+	})
+}
+
+// renameDialog names the session.
+func renameDialog(path, current string) *dialog {
+	return inputDialog("Rename the session", "pi shows this name in its session list. An empty name clears it.", current, func(v string) tea.Cmd {
+		return func() tea.Msg {
+			if _, err := pi.Rename(path, v); err != nil {
+				return done("", err)
+			}
+			return actionDoneMsg{status: "renamed", reload: path}
+		}
+	})
+}
+
+// deleteDialog moves a session to the trash.
+func deleteDialog(info *pi.Info, env store.Env, home string) *dialog {
+	body := fmt.Sprintf("%s\n%s\n\nThe file moves to the trash (a desktop can restore it). Its forks stay.", transcript.OneLine(title(info)), shortPath(info.Path, home))
+	path := info.Path
+	return confirmDialog("Move this session to the trash?", body, func(string) tea.Cmd {
+		return func() tea.Msg {
+			t, err := store.Trash(path, env)
+			if err != nil {
+				return done("", err)
+			}
+			return actionDoneMsg{status: "moved to the trash: " + t.File, removed: path}
+		}
+	})
+}
+
+// ---- compaction -----------------------------------------------------------------
+
+// compactProgressMsg streams a summary's progress; the last one carries the
+// summary or the error.
+type compactProgressMsg struct {
+	chars   int
+	summary string
+	err     error
+	final   bool
+	next    <-chan compactProgressMsg
+}
+
+// compaction holds a compaction being made in the TUI.
+type compaction struct {
+	path   string
+	s      *model.Session
+	leaf   int
+	keep   float64
+	plan   *model.Plan
+	llm    *summarize.Config
+	cancel context.CancelFunc
+}
+
+// planCompaction plans in the background, as `session plan` does, keeping
+// about keep tokens.
+func planCompaction(path string, s *model.Session, leaf int, keep float64) tea.Cmd {
+	return func() tea.Msg {
+		p := s.PlanCompaction(leaf, keep)
+		if p == nil {
+			return actionDoneMsg{status: "nothing to compact here: the path is empty or already ends in a compaction"}
+		}
+		return planMsg{&compaction{path: path, s: s, leaf: leaf, keep: keep, plan: p, llm: configuredLLM()}}
+	}
+}
+
+// planDialog shows the plan: what is summarized and what kept, the split
+// turn named, tokens before and after.
+func (c *compaction) planDialog(home string, start func() tea.Cmd) *dialog {
+	s, p := c.s, c.plan
+	kept := 0
+	for _, i := range p.Path[p.FirstKept:] {
+		if e := &s.Entries[i]; e.Type == model.TypeMessage {
+			kept += e.Tokens()
+		}
+	}
+	var b strings.Builder
+	if len(p.MessagesToSummarize) == 0 && len(p.TurnPrefixMessages) == 0 {
+		fmt.Fprintf(&b, "Nothing would be summarized: the whole path fits in the %s tokens kept. Press - to keep fewer.\n\n", model.FormatJSNumber(c.keep))
+	}
+	fmt.Fprintf(&b, "Keep about %s tokens (- fewer, + more).\n", model.FormatJSNumber(c.keep))
+	fmt.Fprintf(&b, "Summarize %d messages", len(p.MessagesToSummarize))
+	if p.IsSplitTurn {
+		fmt.Fprintf(&b, ", and the first %d messages of a turn too long to keep (a split turn: its start is summarized apart)", len(p.TurnPrefixMessages))
+	}
+	fmt.Fprintf(&b, ".\nKeep from: %s\n\n", entryLine(s, p.Path[p.FirstKept], home))
+	fmt.Fprintf(&b, "Tokens before: %s. After: about %d kept, plus the summary.\n", model.FormatJSNumber(p.TokensBefore), kept)
+	if p.PreviousCompaction >= 0 {
+		b.WriteString("The previous compaction's summary is carried forward.\n")
+	}
+	if len(p.ReadFiles)+len(p.ModifiedFiles) > 0 {
+		fmt.Fprintf(&b, "Files: %d read, %d modified.\n", len(p.ReadFiles), len(p.ModifiedFiles))
+	}
+	if c.llm != nil {
+		fmt.Fprintf(&b, "\nSummarizer: %s (esc cancels while it writes).", c.llm.Name())
+	} else {
+		b.WriteString("\nSummarizer: extractive, offline (no model configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY).")
+	}
+	d := confirmDialog("Compact the path to this entry?", b.String(), func(string) tea.Cmd { return start() })
+	d.hint = "enter: summarize · -/+: keep fewer/more tokens · esc: cancel"
+	replan := func(keep float64) func() tea.Cmd {
+		return func() tea.Cmd { return planCompaction(c.path, c.s, c.leaf, keep) }
+	}
+	d.keys = map[string]func() tea.Cmd{"-": replan(math.Floor(c.keep / 2)), "+": replan(max(c.keep*2, 100))}
+	return d
+}
+
+// summarize makes the summary in the background, streaming progress.
+func (c *compaction) summarize() tea.Cmd {
+	ch := make(chan compactProgressMsg, 64)
+	ctx, cancel := context.WithCancel(context.Background())
+	c.cancel = cancel
+	s, p := c.s, c.plan
+	go func() {
+		defer close(ch)
+		if c.llm == nil {
+			ch <- compactProgressMsg{summary: s.ExtractiveSummary(p), final: true}
+			return
+		}
+		cfg := *c.llm
+		n := 0
+		cfg.OnDelta = func(t string) {
+			n += len(t)
+			select {
+			case ch <- compactProgressMsg{chars: n}:
+			default: // the UI is behind: it will see the next one
+			}
+		}
+		sum, err := summarize.LLM(ctx, cfg, s, p, "")
+		ch <- compactProgressMsg{summary: sum, err: err, final: true}
+	}()
+	return waitCompact(ch)
+}
+
+func waitCompact(ch <-chan compactProgressMsg) tea.Cmd {
+	return func() tea.Msg {
+		msg, ok := <-ch
+		if !ok {
+			return nil
+		}
+		msg.next = ch
+		return msg
+	}
+}
+
+// reviewDialog shows the summary to edit before anything is written.
+func (c *compaction) reviewDialog(summary string) *dialog {
+	p := c.plan
+	files := model.FormatFileOperations(p.ReadFiles, p.ModifiedFiles)
+	body := "Review and edit the summary. Nothing is written until ctrl+s."
+	if files != "" {
+		body += fmt.Sprintf(" The file lists (%d read, %d modified) are added after it, as pi adds them.", len(p.ReadFiles), len(p.ModifiedFiles))
+	}
+	path, s := c.path, c.s
+	leafID := s.Entries[p.Leaf].ID
+	return editorDialog("Compaction summary", body, summary, func(edited string) tea.Cmd {
+		return func() tea.Msg {
+			entry := summarize.Entry(s, p, edited)
+			id, err := pi.Append(path, func(now *model.Session) (pi.NewEntry, error) {
+				if _, ok := now.Index(leafID); !ok {
+					return pi.NewEntry{}, &pi.RefusedError{Reason: "the entry to compact at is gone from the file"}
+				}
+				return entry.New(leafID), nil
+			})
+			if err != nil {
+				return done("", err)
+			}
+			return actionDoneMsg{status: "compaction " + id + " written", reload: path}
+		}
+	})
+}
+
+// configuredLLM is the model the environment names, or nil.
+func configuredLLM() *summarize.Config {
+	if os.Getenv("SKEIN_SUMMARIZER") == "extractive" {
+		return nil
+	}
+	c, err := summarize.FromEnv("")
+	if err != nil {
+		return nil
+	}
+	return &c
+}

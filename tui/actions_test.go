@@ -1,0 +1,241 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"skein/model"
+	"skein/store/pi"
+)
+
+// storeCopy copies the fixture store so that actions can write.
+func storeCopy(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(fixtureStore, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(fixtureStore, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// accept presses keys in the open dialog and runs what it returns.
+func accept(t *testing.T, m *Model, keys ...string) {
+	t.Helper()
+	if m.dialog == nil {
+		t.Fatal("no dialog open")
+	}
+	for _, k := range keys {
+		run(m, press(m, k))
+	}
+}
+
+func TestForkFromTheTUI(t *testing.T) {
+	root := storeCopy(t)
+	m := loaded(t, 120, 40, true, root)
+	openFixture(t, m, "Cache: Redis vs SQLite")
+	src := m.session.info.Path
+	before, _ := os.ReadFile(src)
+	leaf := m.session.s.Entries[m.session.tree.selected()].ID
+	run(m, press(m, "f"))
+	if m.dialog == nil || !strings.Contains(m.dialog.body, "3 entries") {
+		t.Fatalf("fork dialog: %+v", m.dialog)
+	}
+	accept(t, m, "y")
+	if m.dialog == nil || !strings.Contains(m.dialog.body, "pi --session") {
+		t.Fatalf("after forking: %+v", m.dialog)
+	}
+	if after, _ := os.ReadFile(src); string(after) != string(before) {
+		t.Error("the source changed")
+	}
+	// The new session is listed under its parent.
+	press(m, "esc", "q")
+	var fork *listRow
+	for i, r := range m.list.rows {
+		if r.depth > 0 && r.info.ParentSession != "" && filepath.Base(r.info.ParentSession) == filepath.Base(src) {
+			fork = &m.list.rows[i]
+		}
+	}
+	if fork == nil {
+		t.Fatalf("the fork is not nested under its source: %v", names(m))
+	}
+	fs, err := pi.Open(fork.info.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs.Entries[fs.Leaf()].ID != leaf {
+		t.Errorf("the fork ends at %s, want %s", fs.Entries[fs.Leaf()].ID, leaf)
+	}
+}
+
+func TestLabelRenameAndDeleteFromTheTUI(t *testing.T) {
+	root := storeCopy(t)
+	m := loaded(t, 120, 40, true, root)
+	openFixture(t, m, "Health endpoint")
+	path := m.session.info.Path
+	sel := m.session.tree.selected()
+	run(m, press(m, "L"))
+	accept(t, m, "m", "i", "n", "e", "enter")
+	s, _ := pi.Open(path)
+	if l, _ := s.Label(sel); l != "mine" {
+		t.Errorf("label %q", l)
+	}
+	// The screen reads the session again and shows the label.
+	if !strings.Contains(plain(m), "[mine]") {
+		t.Errorf("label not shown:\n%s", plain(m))
+	}
+	run(m, press(m, "R"))
+	m.dialog.input.SetValue("")
+	accept(t, m, "N", "e", "w", "enter")
+	if s, _ := pi.Open(path); s.Name() != "New" {
+		t.Errorf("name %q", s.Name())
+	}
+	if m.session.info.Name != "New" {
+		t.Errorf("the screen's name is %q", m.session.info.Name)
+	}
+	// Delete from the list: to the trash, asked first.
+	press(m, "q")
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	for m.list.selectedPath() != path {
+		press(m, "j")
+	}
+	press(m, "d")
+	if m.dialog == nil || !strings.Contains(m.dialog.body, "New") {
+		t.Fatalf("delete dialog: %+v", m.dialog)
+	}
+	accept(t, m, "y")
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Error("the file is still in the store")
+	}
+	for _, r := range m.list.rows {
+		if r.info.Path == path {
+			t.Error("the deleted session is still listed")
+		}
+	}
+	trashed, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_DATA_HOME"), "Trash", "files", "*.jsonl"))
+	if len(trashed) != 1 {
+		t.Errorf("trash holds %v", trashed)
+	}
+}
+
+func TestCompactFromTheTUI(t *testing.T) {
+	t.Setenv("SKEIN_SUMMARIZER", "extractive")
+	root := storeCopy(t)
+	m := loaded(t, 120, 40, true, root)
+	openFixture(t, m, "Health endpoint")
+	path := m.session.info.Path
+	before, _ := os.ReadFile(path)
+	run(m, press(m, "c"))
+	if m.dialog == nil || !strings.Contains(m.dialog.body, "Keep about 20000 tokens") {
+		t.Fatalf("plan dialog: %+v", m.dialog)
+	}
+	for i := 0; i < 11; i++ { // down to a budget that summarizes something
+		accept(t, m, "-")
+	}
+	if !strings.Contains(m.dialog.body, "split turn") && !strings.Contains(m.dialog.body, "Summarize 1") {
+		t.Logf("plan: %s", m.dialog.body)
+	}
+	accept(t, m, "enter")
+	if m.dialog == nil || m.dialog.kind != dialogEditor || !strings.Contains(m.dialog.editor.Value(), "## Goal") {
+		t.Fatalf("review dialog: %+v", m.dialog)
+	}
+	// Nothing is written before the review is accepted.
+	if now, _ := os.ReadFile(path); string(now) != string(before) {
+		t.Fatal("written before review")
+	}
+	accept(t, m, "ctrl+s")
+	s, err := pi.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := &s.Entries[s.Leaf()]
+	if last.Type != model.TypeCompaction {
+		t.Fatalf("last entry %s", last.Type)
+	}
+	if sum, _ := last.StringField("summary"); !strings.HasPrefix(sum, "## Goal") && !strings.HasPrefix(sum, "No prior history.") {
+		t.Errorf("summary %q", sum)
+	}
+	// Esc during the review writes nothing.
+	run(m, press(m, "g"))
+	run(m, press(m, "c"))
+	if m.dialog != nil {
+		accept(t, m, "esc")
+	}
+	if s2, _ := pi.Open(path); len(s2.Entries) != len(s.Entries) {
+		t.Error("cancelled compaction wrote")
+	}
+}
+
+func TestReplayInTheTUI(t *testing.T) {
+	m := loaded(t, 120, 40, true, fixtureStore)
+	openFixture(t, m, "Health endpoint")
+	cmd := press(m, "r")
+	r := m.session.replay
+	if r == nil || !r.playing || r.pos != 0 || cmd == nil {
+		t.Fatalf("replay %+v", r)
+	}
+	// A tick shows the next step; a stale tick does nothing.
+	m.Update(replayTickMsg{gen: r.gen})
+	if r.pos != 1 {
+		t.Errorf("after a tick: %d", r.pos)
+	}
+	m.Update(replayTickMsg{gen: r.gen - 1})
+	if r.pos != 1 {
+		t.Errorf("a stale tick moved it: %d", r.pos)
+	}
+	press(m, "space")
+	if r.playing {
+		t.Error("space did not pause")
+	}
+	press(m, "right", "right")
+	if r.pos != 3 {
+		t.Errorf("right right: %d", r.pos)
+	}
+	press(m, "left")
+	if r.pos != 2 {
+		t.Errorf("left: %d", r.pos)
+	}
+	press(m, "end")
+	if r.pos != len(r.steps)-1 || !strings.Contains(plain(m), "What port does it listen on?") {
+		t.Errorf("end: %d", r.pos)
+	}
+	press(m, "home")
+	if r.pos != 0 {
+		t.Errorf("home: %d", r.pos)
+	}
+	press(m, "+", "+", "+", "+", "+", "+")
+	if r.speed != 16 {
+		t.Errorf("speed %v", r.speed)
+	}
+	press(m, "-", "-", "-", "-", "-", "-", "-")
+	if r.speed != 0.5 {
+		t.Errorf("speed %v", r.speed)
+	}
+	if v := plain(m); !strings.Contains(v, "replay") || !strings.Contains(v, "x0.5") || !strings.Contains(v, "1/") {
+		t.Errorf("replay bar:\n%s", v)
+	}
+	// The pacing: the original gaps, capped, divided by the speed.
+	if d := model.ReplayDelay(r.steps, 3, 2); d <= 0 || d > 1500*time.Millisecond {
+		t.Errorf("delay %v", d)
+	}
+	press(m, "esc")
+	if m.session.replay != nil || m.screen != screenSession {
+		t.Error("esc did not leave the replay for the session")
+	}
+}
