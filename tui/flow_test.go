@@ -107,3 +107,29 @@ func TestFlowWalkTree(t *testing.T) {
 		t.Errorf("first message not shown:\n%s", v)
 	}
 }
+
+// Replay in a running program: r starts it, entries appear as it plays,
+// End shows the last, esc goes back to the session.
+func TestFlowReplay(t *testing.T) {
+	m := New(Options{Roots: []string{fixtureStore}, Home: "/home/dev"})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
+	waitFor(t, tm, "Health endpoint")
+	tm.Type("/health")
+	keys(tm, tea.KeyPressMsg{Code: tea.KeyEnter}, tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "What port does it listen on?")
+	tm.Type("r")
+	waitFor(t, tm, "playing")
+	// At x16 the capped gaps pass in a fifth of a second: the replay plays
+	// to its end by itself and stops there.
+	tm.Type("+++++")
+	waitFor(t, tm, "15/15", "paused")
+	keys(tm, tea.KeyPressMsg{Code: tea.KeyHome})
+	waitFor(t, tm, "0:00:00") // the first step's session clock
+	keys(tm, tea.KeyPressMsg{Code: tea.KeyEscape})
+	waitFor(t, tm, "tree")
+	keys(tm, tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+	if final.session == nil || final.session.replay != nil {
+		t.Error("esc did not end the replay")
+	}
+}
