@@ -1,24 +1,18 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"strconv"
 	"time"
 
-	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/x/term"
-
 	"skein/model"
 	"skein/store"
 	"skein/store/pi"
 	"skein/summarize"
-	"skein/theme"
 	"skein/tui/transcript"
 )
 
@@ -59,7 +53,7 @@ func (c *cli) fork(argv []string) error {
 		if e.Type != model.TypeMessage || e.Role != model.RoleUser {
 			return fail(1, "--before needs a user message; %s is a %s", a.get("at"), describe(e))
 		}
-		text = userText(s, at)
+		text = model.Text(s.MessageJSON(model.ContextMessage{Entry: at}))
 		if at = s.Parent(at); at < 0 {
 			return fail(1, "nothing comes before %s: it is the first entry", a.get("at"))
 		}
@@ -94,24 +88,6 @@ func describe(e *model.Entry) string {
 		return e.Role + " message"
 	}
 	return e.Type + " entry"
-}
-
-func userText(s *model.Session, i int) string {
-	raw := s.MessageJSON(model.ContextMessage{Entry: i})
-	content := model.Member(raw, "content")
-	if len(content) > 0 && content[0] == '"' {
-		return model.String(content)
-	}
-	var out string
-	model.EachBlock(content, func(b []byte) {
-		if model.String(model.Member(b, "type")) == "text" {
-			if out != "" {
-				out += "\n"
-			}
-			out += model.String(model.Member(b, "text"))
-		}
-	})
-	return out
 }
 
 func (c *cli) label(argv []string) error {
@@ -192,33 +168,21 @@ func (c *cli) delete(argv []string) error {
 }
 
 func (c *cli) compact(argv []string) error {
-	a, err := parseArgs(argv, map[string]bool{"leaf": true, "keep-tokens": true, "summarizer": true, "model": true,
-		"instructions": true, "dry-run": false, "json": false})
-	if err != nil {
+	var keep float64
+	a, s, path, leafIdx, err := c.sessionArgs(argv, map[string]bool{"keep-tokens": true, "summarizer": true, "model": true,
+		"instructions": true, "dry-run": false, "json": false}, func(a *args) (err error) {
+		switch a.get("summarizer") {
+		case "", "llm", "extractive":
+		default:
+			return usagef("--summarizer is llm or extractive, not %q", a.get("summarizer"))
+		}
+		keep, err = a.number("keep-tokens", 20000)
 		return err
-	}
-	ref, err := a.one("REF")
-	if err != nil {
-		return err
-	}
-	keep, err := a.number("keep-tokens", 20000)
+	})
 	if err != nil {
 		return err
 	}
 	kind := a.get("summarizer")
-	switch kind {
-	case "", "llm", "extractive":
-	default:
-		return usagef("--summarizer is llm or extractive, not %q", kind)
-	}
-	s, path, err := c.open(ref)
-	if err != nil {
-		return err
-	}
-	leafIdx, err := leaf(s, a, path)
-	if err != nil {
-		return err
-	}
 	p := s.PlanCompaction(leafIdx, keep)
 	if p == nil {
 		return fail(1, "nothing to compact at %s: the path is empty or already ends in a compaction", s.Entries[max(leafIdx, 0)].ID)
@@ -278,40 +242,17 @@ func (c *cli) compact(argv []string) error {
 }
 
 func (c *cli) replay(argv []string) error {
-	a, err := parseArgs(argv, map[string]bool{"leaf": true, "speed": true, "no-delay": false, "width": true})
-	if err != nil {
-		return err
-	}
-	ref, err := a.one("REF")
-	if err != nil {
-		return err
-	}
-	speed, err := a.number("speed", 1)
-	if err != nil || speed <= 0 {
-		return usagef("--speed wants a number above 0 (0.5 is half speed, 16 sixteen times)")
-	}
-	s, path, err := c.open(ref)
-	if err != nil {
-		return err
-	}
-	l, err := leaf(s, a, path)
-	if err != nil {
-		return err
-	}
-	tty := isTerminal(c.stdout)
-	o := &transcript.Options{Styled: tty, Color: tty && os.Getenv("NO_COLOR") == "", Styles: theme.New(true)}
-	if tty {
-		if f, ok := c.stdout.(*os.File); ok {
-			if w, _, err := term.GetSize(f.Fd()); err == nil {
-				o.Width = min(w, 120)
-			}
+	var speed float64
+	a, s, _, l, err := c.sessionArgs(argv, map[string]bool{"speed": true, "no-delay": false}, func(a *args) (err error) {
+		if speed, err = a.number("speed", 1); err != nil || speed <= 0 {
+			return usagef("--speed wants a number above 0 (0.5 is half speed, 16 sixteen times)")
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	var out io.Writer = c.stdout
-	if tty {
-		out = colorprofile.NewWriter(c.stdout, os.Environ())
-	}
-	w := bufio.NewWriter(out)
+	o, w := c.styledOutput()
 	defer w.Flush()
 	steps := s.Replay(l)
 	for i, st := range steps {

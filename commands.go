@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -119,43 +118,10 @@ func (c *cli) list(argv []string) error {
 		if title == "" {
 			title = in.FirstMessage
 		}
-		fmt.Fprintf(w, "%-8s  %8s  %4d msgs  %-28s  %s\n", model.ShortID(in.ID), relTime(now, in.Modified),
-			in.MessageCount, truncate(transcript.OneLine(shortenHome(in.Cwd, c.env.Home)), 28), truncate(transcript.OneLine(title), 60))
+		fmt.Fprintf(w, "%-8s  %8s  %4d msgs  %-28s  %s\n", model.ShortID(in.ID), transcript.RelTime(now, in.Modified),
+			in.MessageCount, transcript.Truncate(transcript.OneLine(transcript.ShortPath(in.Cwd, c.env.Home)), 28), transcript.Truncate(transcript.OneLine(title), 60))
 	}
 	return nil
-}
-
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-func shortenHome(p, home string) string {
-	if home != "" && (p == home || strings.HasPrefix(p, home+"/")) {
-		return "~" + p[len(home):]
-	}
-	return p
-}
-
-func relTime(now time.Time, ms float64) string {
-	if math.IsNaN(ms) {
-		return "?"
-	}
-	d := now.Sub(time.UnixMilli(int64(ms)))
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
-	case d < 60*24*time.Hour:
-		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
-	}
-	return time.UnixMilli(int64(ms)).Format("2006-01-02")
 }
 
 // open resolves REF and reads the session.
@@ -175,6 +141,49 @@ func (c *cli) open(ref string) (*model.Session, string, error) {
 	return s, path, nil
 }
 
+// sessionArgs reads a command that takes one REF and --leaf: the flags, the
+// session, its path and the entry to act at. check, when set, validates the
+// flags before any file is read, so that a usage error is always one.
+func (c *cli) sessionArgs(argv []string, spec map[string]bool, check func(*args) error) (*args, *model.Session, string, int, error) {
+	spec["leaf"] = true
+	a, err := parseArgs(argv, spec)
+	if err != nil {
+		return nil, nil, "", 0, err
+	}
+	ref, err := a.one("REF")
+	if err != nil {
+		return nil, nil, "", 0, err
+	}
+	if check != nil {
+		if err := check(a); err != nil {
+			return nil, nil, "", 0, err
+		}
+	}
+	s, path, err := c.open(ref)
+	if err != nil {
+		return nil, nil, "", 0, err
+	}
+	l, err := leaf(s, a, path)
+	return a, s, path, l, err
+}
+
+// styledOutput is how show and replay write: styled and wrapped to the
+// terminal when stdout is one (colours unless NO_COLOR, light or dark as the
+// terminal is), plain text into a pipe.
+func (c *cli) styledOutput() (*transcript.Options, *bufio.Writer) {
+	tty := isTerminal(c.stdout)
+	o := &transcript.Options{Styled: tty, Color: tty && os.Getenv("NO_COLOR") == "", Styles: theme.New(true)}
+	var out io.Writer = c.stdout
+	if f, ok := c.stdout.(*os.File); ok && tty {
+		if w, _, err := term.GetSize(f.Fd()); err == nil {
+			o.Width = min(w, 120)
+		}
+		o.Styles = theme.New(lipgloss.HasDarkBackground(os.Stdin, f))
+		out = colorprofile.NewWriter(c.stdout, os.Environ())
+	}
+	return o, bufio.NewWriter(out)
+}
+
 // leaf is --leaf ID, or the session's active leaf.
 func leaf(s *model.Session, a *args, path string) (int, error) {
 	if !a.has("leaf") {
@@ -188,19 +197,7 @@ func leaf(s *model.Session, a *args, path string) (int, error) {
 }
 
 func (c *cli) context(argv []string) error {
-	a, err := parseArgs(argv, map[string]bool{"json": false, "leaf": true})
-	if err != nil {
-		return err
-	}
-	ref, err := a.one("REF")
-	if err != nil {
-		return err
-	}
-	s, path, err := c.open(ref)
-	if err != nil {
-		return err
-	}
-	l, err := leaf(s, a, path)
+	a, s, _, l, err := c.sessionArgs(argv, map[string]bool{"json": false}, nil)
 	if err != nil {
 		return err
 	}
@@ -223,7 +220,7 @@ func (c *cli) context(argv []string) error {
 		raw := s.MessageJSON(m)
 		role := modelString(raw, "role")
 		fmt.Fprintf(w, "%-8s  %-17s  %6d tok  %s\n", s.EntryID(m), role, s.MessageTokens(m),
-			truncate(transcript.OneLine(preview(raw)), 70))
+			transcript.Truncate(transcript.OneLine(preview(raw)), 70))
 	}
 	return nil
 }
@@ -306,47 +303,21 @@ func (c *cli) tree(argv []string) error {
 }
 
 func (c *cli) show(argv []string) error {
-	a, err := parseArgs(argv, map[string]bool{"leaf": true, "thinking": false, "tools": false, "width": true})
-	if err != nil {
-		return err
-	}
-	ref, err := a.one("REF")
-	if err != nil {
-		return err
-	}
-	s, path, err := c.open(ref)
-	if err != nil {
-		return err
-	}
-	l, err := leaf(s, a, path)
-	if err != nil {
-		return err
-	}
-	tty := isTerminal(c.stdout)
-	o := &transcript.Options{Styled: tty, Color: tty && os.Getenv("NO_COLOR") == "", ShowThinking: a.has("thinking"), ExpandTools: a.has("tools")}
-	isDark := true
-	if tty {
-		if f, ok := c.stdout.(*os.File); ok {
-			if w, _, err := term.GetSize(f.Fd()); err == nil {
-				o.Width = min(w, 120)
-			}
-			isDark = lipgloss.HasDarkBackground(os.Stdin, f)
-		}
-	}
-	if a.has("width") {
-		n, err := strconv.Atoi(a.get("width"))
-		if err != nil || n < 20 {
+	a, s, path, l, err := c.sessionArgs(argv, map[string]bool{"thinking": false, "tools": false, "width": true}, func(a *args) error {
+		if n, err := strconv.Atoi(a.get("width")); a.has("width") && (err != nil || n < 20) {
 			return usagef("--width wants a number ≥ 20")
 		}
-		o.Width = n
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	o.Styles = theme.New(isDark)
-	var out io.Writer = c.stdout
-	if tty {
-		out = colorprofile.NewWriter(c.stdout, os.Environ())
-	}
-	w := bufio.NewWriter(out)
+	o, w := c.styledOutput()
 	defer w.Flush()
+	o.ShowThinking, o.ExpandTools = a.has("thinking"), a.has("tools")
+	if a.has("width") {
+		o.Width, _ = strconv.Atoi(a.get("width"))
+	}
 	title := s.Name()
 	if title == "" {
 		title = filepath.Base(path)
@@ -357,23 +328,11 @@ func (c *cli) show(argv []string) error {
 }
 
 func (c *cli) plan(argv []string) error {
-	a, err := parseArgs(argv, map[string]bool{"json": false, "leaf": true, "keep-tokens": true})
-	if err != nil {
+	var keep float64
+	a, s, _, l, err := c.sessionArgs(argv, map[string]bool{"json": false, "keep-tokens": true}, func(a *args) (err error) {
+		keep, err = a.number("keep-tokens", 20000)
 		return err
-	}
-	ref, err := a.one("REF")
-	if err != nil {
-		return err
-	}
-	keep, err := a.number("keep-tokens", 20000)
-	if err != nil {
-		return err
-	}
-	s, path, err := c.open(ref)
-	if err != nil {
-		return err
-	}
-	l, err := leaf(s, a, path)
+	})
 	if err != nil {
 		return err
 	}

@@ -83,6 +83,10 @@ func (s *Session) SerializeConversation(msgs []ContextMessage) string {
 	return strings.Join(parts, "\n\n")
 }
 
+// Text is the text of a raw message: its string content, or its text blocks
+// joined with newlines.
+func Text(msg []byte) string { return contentText(Member(msg, "content"), "\n") }
+
 // contentText is a string content, or its text blocks joined with sep.
 func contentText(content []byte, sep string) string {
 	if s, ok := bstr(content); ok {

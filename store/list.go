@@ -30,31 +30,13 @@ func List(files []string, progress func(done, total int)) ([]pi.Info, []Problem)
 		err  error
 	}
 	results := make([]result, len(files))
-	var next, done atomic.Int64
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(files)))
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var buf []byte
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(files) {
-					return
-				}
-				var info pi.Info
-				var err error
-				buf, info, err = scanFile(files[i], buf)
-				info.Path = files[i]
-				results[i] = result{info, err}
-				if progress != nil {
-					progress(int(done.Add(1)), len(files))
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	var done atomic.Int64
+	each(files, func(i int, info pi.Info, err error) {
+		results[i] = result{info, err}
+		if progress != nil {
+			progress(int(done.Add(1)), len(files))
+		}
+	})
 	var infos []pi.Info
 	var problems []Problem
 	for i, r := range results {
@@ -66,6 +48,33 @@ func List(files []string, progress func(done, total int)) ([]pi.Info, []Problem)
 	}
 	SortNewestFirst(infos)
 	return infos, problems
+}
+
+// each scans the files on every core and calls fn, from the workers, with
+// each record (its Path set) or error.
+func each(files []string, fn func(i int, info pi.Info, err error)) {
+	var next atomic.Int64
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(files)))
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []byte // reused: one allocation for a worker's files
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(files) {
+					return
+				}
+				var info pi.Info
+				var err error
+				buf, info, err = scanFile(files[i], buf)
+				info.Path = files[i]
+				fn(i, info, err)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // SortNewestFirst orders by modified time, newest first, then by path.
@@ -145,28 +154,10 @@ func Scan(files []string, interval time.Duration, fn func(batch []pi.Info, done,
 		ok   bool
 	}
 	ch := make(chan result, 256)
-	var next atomic.Int64
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(files)))
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var buf []byte
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(files) {
-					return
-				}
-				var info pi.Info
-				var err error
-				buf, info, err = scanFile(files[i], buf)
-				info.Path = files[i]
-				ch <- result{info, err == nil}
-			}
-		}()
-	}
-	go func() { wg.Wait(); close(ch) }()
+	go func() {
+		each(files, func(_ int, info pi.Info, err error) { ch <- result{info, err == nil} })
+		close(ch)
+	}()
 	var batch []pi.Info
 	done := 0
 	last := time.Now()

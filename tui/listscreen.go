@@ -660,24 +660,6 @@ func (l *listScreen) forksOf(in *pi.Info) int {
 // help returns the screen's short and full help.
 func (l *listScreen) help() ([]key.Binding, [][]key.Binding) { return l.keys.listHelp() }
 
-func relTime(now time.Time, ms float64) string {
-	if math.IsNaN(ms) {
-		return "?"
-	}
-	d := now.Sub(time.UnixMilli(int64(ms)))
-	switch {
-	case d < time.Minute:
-		return "now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
-	case d < 60*24*time.Hour:
-		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
-	}
-	return time.UnixMilli(int64(ms)).Format("2006-01-02")
-}
-
 func absTime(ms float64) string {
 	if math.IsNaN(ms) {
 		return "?"
@@ -695,12 +677,9 @@ func tokens(n float64) string {
 	return fmt.Sprintf("%.0f", n)
 }
 
-func shortPath(p, home string) string {
-	if home != "" && (p == home || strings.HasPrefix(p, home+"/")) {
-		return "~" + p[len(home):]
-	}
-	return p
-}
+func shortPath(p, home string) string { return transcript.ShortPath(p, home) }
+
+func relTime(now time.Time, ms float64) string { return transcript.RelTime(now, ms) }
 
 // fit cuts a styled line to width w.
 func fit(s string, w int) string {
@@ -711,15 +690,7 @@ func fit(s string, w int) string {
 }
 
 // truncate cuts plain text to width w with an ellipsis.
-func truncate(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	if ansi.StringWidth(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
-}
+func truncate(s string, w int) string { return transcript.Truncate(s, w) }
 
 func pad(s string, w int) string {
 	if n := w - ansi.StringWidth(s); n > 0 {

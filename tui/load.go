@@ -116,7 +116,7 @@ func loadPreview(path string) tea.Cmd {
 			if m.Kind != model.KindMessage || (e.Role != model.RoleUser && e.Role != model.RoleAssistant) {
 				continue
 			}
-			text := messageText(s.MessageJSON(m))
+			text := model.Text(s.MessageJSON(m))
 			if text == "" {
 				continue
 			}
@@ -138,28 +138,3 @@ func previewAfter(path string, d time.Duration) tea.Cmd {
 
 // statusClearMsg clears the status line if it still shows message id.
 type statusClearMsg struct{ id int }
-
-// messageText is the plain text of a message: its text blocks.
-func messageText(raw []byte) string {
-	content := model.Member(raw, "content")
-	if s, ok := stringValue(content); ok {
-		return s
-	}
-	var out string
-	model.EachBlock(content, func(b []byte) {
-		if model.String(model.Member(b, "type")) == "text" {
-			if out != "" {
-				out += "\n"
-			}
-			out += model.String(model.Member(b, "text"))
-		}
-	})
-	return out
-}
-
-func stringValue(raw []byte) (string, bool) {
-	if len(raw) == 0 || raw[0] != '"' {
-		return "", false
-	}
-	return model.String(raw), true
-}

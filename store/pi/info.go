@@ -45,7 +45,7 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 	header := false
 	lastActivity := math.NaN()
 	headerTime := math.NaN()
-	var prevID, latestModel []byte
+	var prevID, latestModel, latestAssistant []byte
 	for len(data) > 0 {
 		var line []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -105,7 +105,7 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 		case `"` + model.TypeSessionInfo + `"`:
 			info.Name = strings.Clone(model.TrimJS(model.String(name)))
 		case `"` + model.TypeModelChange + `"`:
-			latestModel = modelID
+			latestModel, latestAssistant = modelID, nil
 		case `"` + model.TypeMessage + `"`:
 			info.MessageCount++
 			if msg == nil {
@@ -136,13 +136,8 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 				return true
 			})
 			if role == model.RoleAssistant {
-				// Display only: the model sits near the end of pi's messages.
-				if k := bytes.LastIndex(msg, []byte(`"model":"`)); k >= 0 {
-					latestModel = msg[k+8:]
-					if end := jscan.SkipValid(latestModel, 0); end > 0 {
-						latestModel = latestModel[:end]
-					}
-				}
+				// Its model is read once, at the end, from the last one.
+				latestAssistant, latestModel = msg, nil
 			}
 			if !hasContent || (role != model.RoleUser && role != model.RoleAssistant) {
 				continue
@@ -175,6 +170,15 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 	}
 	if info.Entries > 0 {
 		info.Branches++
+	}
+	if latestAssistant != nil {
+		// Display only: the model sits near the end of pi's messages.
+		if k := bytes.LastIndex(latestAssistant, []byte(`"model":"`)); k >= 0 {
+			latestModel = latestAssistant[k+8:]
+			if end := jscan.SkipValid(latestModel, 0); end > 0 {
+				latestModel = latestModel[:end]
+			}
+		}
 	}
 	info.Model = strings.Clone(model.String(latestModel))
 	return info, nil

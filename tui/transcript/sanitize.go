@@ -1,8 +1,13 @@
 package transcript
 
 import (
+	"fmt"
+	"math"
 	"strings"
+	"time"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Sanitize makes untrusted session text safe to print: escape sequences
@@ -163,4 +168,43 @@ func fenceOf(line string) string {
 		}
 	}
 	return ""
+}
+
+// ShortPath writes a path under home with ~.
+func ShortPath(p, home string) string {
+	if home != "" && (p == home || strings.HasPrefix(p, home+"/")) {
+		return "~" + p[len(home):]
+	}
+	return p
+}
+
+// Truncate cuts text to width w (terminal cells) with an ellipsis.
+func Truncate(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// RelTime says how long ago ms was: "now", "5m ago", "3h ago", "12d ago",
+// then the date.
+func RelTime(now time.Time, ms float64) string {
+	if math.IsNaN(ms) {
+		return "?"
+	}
+	d := now.Sub(time.UnixMilli(int64(ms)))
+	switch {
+	case d < time.Minute:
+		return "now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	case d < 60*24*time.Hour:
+		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+	}
+	return time.UnixMilli(int64(ms)).Format("2006-01-02")
 }
