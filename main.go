@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
+	"syscall"
 
 	"skein/store"
 	"skein/store/pi"
@@ -200,6 +202,14 @@ func runTUI(paths []string, demo bool, env store.Env, stdout io.Writer) error {
 			return fail(1, "cannot set up the demo: %v", err)
 		}
 		defer os.RemoveAll(dir)
+		// A closed terminal ends skein without running deferred calls.
+		hup := make(chan os.Signal, 1)
+		signal.Notify(hup, syscall.SIGHUP)
+		go func() {
+			<-hup
+			os.RemoveAll(dir)
+			os.Exit(129)
+		}()
 		roots = []string{dir}
 	}
 	return tui.Run(tui.Options{Roots: roots, Demo: demo, Home: env.Home})

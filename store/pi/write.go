@@ -60,10 +60,10 @@ func newID(s *model.Session) string {
 // advisory lock; the leaf found from the file as it is now (an agent may
 // have appended since skein read it); a newline first when the file ends in
 // a partial line, so that nothing is glued or lost; the whole line in one
-// write; a sync before success. make sees the session as it is under the lock
-// and may refuse. A file with no valid header, or older than version 3 (pi
+// write; a sync before success. build sees the session as it is under the
+// lock and may refuse. A file with no valid header, or older than version 3 (pi
 // would rewrite it), is refused.
-func Append(path string, make func(s *model.Session) (NewEntry, error)) (id string, err error) {
+func Append(path string, build func(s *model.Session) (NewEntry, error)) (id string, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
 	if err != nil {
 		return "", err
@@ -88,7 +88,7 @@ func Append(path string, make func(s *model.Session) (NewEntry, error)) (id stri
 	if s.Header.Version < 3 {
 		return "", &RefusedError{fmt.Sprintf("%s is a version %d session: pi rewrites such files when it opens them and skein never rewrites one; fork it instead (skein session fork), which makes a new version 3 file", path, s.Header.Version)}
 	}
-	e, err := make(s)
+	e, err := build(s)
 	if err != nil {
 		return "", err
 	}
