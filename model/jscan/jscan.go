@@ -625,6 +625,54 @@ func Fields(obj []byte, fn func(key, val []byte) bool) {
 	}
 }
 
+// FieldsLazy is Fields for a caller that may stop at a key without its
+// value: fn gets the key and a function that finds the value's end only when
+// called. Walking on past a value fn did not ask for costs the same as Fields.
+func FieldsLazy(obj []byte, fn func(key []byte, value func() []byte) bool) {
+	i := SkipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return
+	}
+	i++
+	for {
+		i = SkipSpace(obj, i)
+		if i >= len(obj) || obj[i] != '"' {
+			return
+		}
+		kend := skipValidString(obj, i)
+		if kend < 0 {
+			return
+		}
+		key := obj[i:kend]
+		i = SkipSpace(obj, kend)
+		if i >= len(obj) || obj[i] != ':' {
+			return
+		}
+		vstart := SkipSpace(obj, i+1)
+		vend := -2 // not measured yet
+		value := func() []byte {
+			if vend == -2 {
+				vend = SkipValid(obj, vstart)
+			}
+			if vend < 0 {
+				return nil
+			}
+			return obj[vstart:vend]
+		}
+		if !fn(key, value) {
+			return
+		}
+		if value() == nil {
+			return
+		}
+		i = SkipSpace(obj, vend)
+		if i >= len(obj) || obj[i] != ',' {
+			return
+		}
+		i++
+	}
+}
+
 // Items calls fn with each element of arr, which must already be valid.
 func Items(arr []byte, fn func(val []byte) bool) {
 	i := SkipSpace(arr, 0)

@@ -139,3 +139,24 @@ func BenchmarkMembersStore(b *testing.B) {
 		}
 	}
 }
+
+func TestFieldsLazy(t *testing.T) {
+	obj := []byte(`{"role":"assistant","content":[{"type":"text","text":"a \"quoted\" } ]"}],"n":1,"timestamp":123}`)
+	var keys []string
+	FieldsLazy(obj, func(k []byte, v func() []byte) bool {
+		keys = append(keys, Key(k))
+		if Key(k) == "timestamp" && string(v()) != "123" {
+			t.Errorf("timestamp %q", v())
+		}
+		return true
+	})
+	if strings.Join(keys, ",") != "role,content,n,timestamp" {
+		t.Errorf("keys %v", keys)
+	}
+	var lazyKeys, eagerKeys []string
+	FieldsLazy(obj, func(k []byte, _ func() []byte) bool { lazyKeys = append(lazyKeys, Key(k)); return true })
+	Fields(obj, func(k, _ []byte) bool { eagerKeys = append(eagerKeys, Key(k)); return true })
+	if strings.Join(lazyKeys, ",") != strings.Join(eagerKeys, ",") {
+		t.Errorf("lazy %v, eager %v", lazyKeys, eagerKeys)
+	}
+}

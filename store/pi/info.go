@@ -118,20 +118,22 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 			// walk can stop once role and content are known (and the first
 			// message's text is no longer wanted).
 			tailTS, tail := jscan.LastNumberMember(msg, `"timestamp":`)
-			jscan.Fields(msg, func(k, v []byte) bool {
+			jscan.FieldsLazy(msg, func(k []byte, v func() []byte) bool {
 				switch jscan.Key(k) {
 				case "role":
-					role = model.String(v)
+					role = model.String(v())
 					// Only user and assistant messages matter past the count.
 					return role == model.RoleUser || role == model.RoleAssistant
 				case "content":
-					content, hasContent = v, true
+					hasContent = true
 					if tail && role != "" && (role == model.RoleAssistant || info.FirstMessage != "") {
+						// Its presence is all that counts: no need to walk it.
 						ts = tailTS
 						return false
 					}
+					content = v()
 				case "timestamp":
-					ts = v
+					ts = v()
 				}
 				return true
 			})
