@@ -32,8 +32,8 @@ func TestFormatToolCallAsPi(t *testing.T) {
 	cases := map[string]string{
 		`read|{"path":"/home/dev/a.go","offset":10,"limit":5}`: "[read: ~/a.go:10-14]",
 		`bash|{"command":"echo hi\nthere"}`:                    "[bash: echo hi there]",
-		`grep|{"pattern":"TODO"}`:                               "[grep: /TODO/ in .]",
-		`custom|{"a":1}`:                                        `[custom: {"a":1}]`,
+		`grep|{"pattern":"TODO"}`:                              "[grep: /TODO/ in .]",
+		`custom|{"a":1}`:                                       `[custom: {"a":1}]`,
 	}
 	for in, want := range cases {
 		name, args, _ := strings.Cut(in, "|")
