@@ -96,9 +96,13 @@ func TestLabelRenameAndDeleteFromTheTUI(t *testing.T) {
 	if l, _ := s.Label(sel); l != "mine" {
 		t.Errorf("label %q", l)
 	}
-	// The screen reads the session again and shows the label.
+	// The screen reads the session again and shows the label, the selection
+	// where it was.
 	if !strings.Contains(plain(m), "[mine]") {
 		t.Errorf("label not shown:\n%s", plain(m))
+	}
+	if got := m.session.tree.selected(); m.session.s.Entries[got].ID != s.Entries[sel].ID {
+		t.Errorf("selection moved to %s", m.session.s.Entries[got].ID)
 	}
 	run(m, press(m, "R"))
 	m.dialog.input.SetValue("")

@@ -71,8 +71,15 @@ func (ss *sessionScreen) loaded(msg sessionLoadedMsg) {
 		ss.err = msg.err
 		return
 	}
+	keep := ""
+	if ss.s != nil && ss.tree.selected() >= 0 {
+		keep = ss.s.Entries[ss.tree.selected()].ID // a reload keeps the selection
+	}
 	ss.s, ss.stats = msg.s, msg.stats
 	ss.tree = newTreePane(ss.s, ss.keys, ss.styles, ss.home)
+	if i, ok := ss.s.Index(keep); ok && keep != "" {
+		ss.tree.cursor = ss.tree.view.NearestVisible(i)
+	}
 	ss.msgs = newMsgPane(ss.s, ss.keys, ss.styles, ss.color)
 	ss.layout()
 	ss.selectionChanged()
