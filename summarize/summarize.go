@@ -181,14 +181,15 @@ func LLM(ctx context.Context, c Config, s *model.Session, p *model.Plan, instruc
 		onDelta = func(t string) { mu.Lock(); defer mu.Unlock(); c.OnDelta(t) }
 	}
 	history := func() (string, error) {
-		if len(p.MessagesToSummarize) == 0 && p.IsSplitTurn {
-			return "No prior history.", nil
-		}
 		prompt := model.SummaryPrompt(s.SerializeConversation(p.MessagesToSummarize), s.PreviousSummary(p), instructions)
 		return complete(ctx, lm, prompt, c.ReserveTokens*8/10, onDelta)
 	}
 	if !p.IsSplitTurn || len(p.TurnPrefixMessages) == 0 {
 		return history()
+	}
+	if len(p.MessagesToSummarize) == 0 {
+		// As pi: nothing before the split turn.
+		history = func() (string, error) { return "No prior history.", nil }
 	}
 	var prefix string
 	var prefixErr error
