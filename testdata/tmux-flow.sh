@@ -53,7 +53,7 @@ mkdir -p "$home/.pi/agent/sessions"
 cp -r "$root"/testdata/pi/store/* "$home/.pi/agent/sessions/"
 t new-session -d -s skein -x 120 -y 40 "env -u NO_COLOR HOME=$home TERM=xterm-256color $work/skein; echo \$? > $work/status; sleep 60"
 check "the list shows the sessions' names" wait_for "Health endpoint"
-all_names() { shows "Cache: Redis vs SQLite" && shows "Compiler work" && shows "多语言 ✨ test" && shows "Health endpoint"; }
+all_names() { wait_for "Cache: Redis vs SQLite" && wait_for "Compiler work" && wait_for "多语言 ✨ test" && wait_for "Health endpoint"; }
 check "the list shows every session" all_names
 t send-keys -t skein / Cache
 check "/ filters as you type" wait_for "/ Cache"
@@ -78,8 +78,10 @@ sleep 0.3
 t send-keys -t skein Enter
 sleep 0.2
 t send-keys -t skein Enter
+# The list's preview shows the same text: wait for the session screen first.
+check "the hostile session opens" wait_for "messages ·"
 check "hostile text is shown as placeholders" wait_for "␛]0;pwned title␇"
-check "C1 controls are shown as placeholders" shows "⟨U+009B⟩"
+check "C1 controls are shown as placeholders" wait_for "⟨U+009B⟩"
 title=$(t display -p -t skein '#{pane_title}')
 check "the terminal's title is skein's, not the session's (got: $title)" test "$title" = "skein — 多语言 ✨ test"
 t send-keys -t skein q
