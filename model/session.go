@@ -49,7 +49,6 @@ type Session struct {
 	children [][]int
 	roots    []int
 	labels   map[int]string // entry index -> label, resolved in file order
-	labelTS  map[int]string
 }
 
 // NotSessionError says why a file is not a pi session.
@@ -330,7 +329,6 @@ func (s *Session) index() {
 		}
 	}
 	s.labels = map[int]string{}
-	s.labelTS = map[int]string{}
 	for i := range s.Entries {
 		e := &s.Entries[i]
 		if e.Type != TypeLabel {
@@ -343,10 +341,9 @@ func (s *Session) index() {
 			continue
 		}
 		if label, _ := e.StringField("label"); label != "" {
-			s.labels[t], s.labelTS[t] = label, e.Timestamp
+			s.labels[t] = label
 		} else {
 			delete(s.labels, t)
-			delete(s.labelTS, t)
 		}
 	}
 	sort.SliceStable(s.Diagnostics, func(a, b int) bool { return s.Diagnostics[a].Line < s.Diagnostics[b].Line })
@@ -505,9 +502,6 @@ func (s *Session) Label(i int) (string, bool) {
 	l, ok := s.labels[i]
 	return l, ok
 }
-
-// LabelTimestamp returns when an entry's current label was set.
-func (s *Session) LabelTimestamp(i int) string { return s.labelTS[i] }
 
 // Path returns the indexes from the root down to entry i.
 func (s *Session) Path(i int) []int {

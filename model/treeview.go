@@ -547,13 +547,3 @@ func EachBlock(content []byte, fn func(block []byte)) {
 
 // IsBranchPoint reports whether entry n has more than one visible child.
 func (v *TreeView) IsBranchPoint(n int) bool { return len(v.visChildren[n]) > 1 }
-
-// RowOf returns the row showing entry n, or -1.
-func (v *TreeView) RowOf(n int) int {
-	for k, r := range v.Rows {
-		if r.Entry == n {
-			return k
-		}
-	}
-	return -1
-}

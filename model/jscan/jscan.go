@@ -487,9 +487,6 @@ func hasBackslash(b []byte) bool {
 // IsString reports whether raw is a string literal.
 func IsString(raw []byte) bool { return len(raw) > 0 && raw[0] == '"' }
 
-// IsNull reports whether raw is the literal null.
-func IsNull(raw []byte) bool { return string(raw) == "null" }
-
 // Unquote decodes a valid string literal. Invalid UTF-8 and lone surrogates
 // become U+FFFD, as in Go's encoding/json.
 func Unquote(raw []byte) (string, bool) {
