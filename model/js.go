@@ -230,6 +230,14 @@ func FormatJSNumber(f float64) string {
 	return s
 }
 
+// runeUnits is how many UTF-16 code units (JavaScript string length) r takes.
+func runeUnits(r rune) int {
+	if r >= 0x10000 {
+		return 2
+	}
+	return 1
+}
+
 // Utf16Len is the JavaScript length of s.
 func Utf16Len(s string) int {
 	n := 0
@@ -241,11 +249,7 @@ func Utf16Len(s string) int {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
+		n += runeUnits(r)
 		i += size
 	}
 	return n
@@ -274,11 +278,7 @@ func rawStringLen(raw []byte) (n int, ok bool) {
 			i++
 		default:
 			r, size := utf8.DecodeRune(body[i:])
-			if r >= 0x10000 {
-				n += 2
-			} else {
-				n++
-			}
+			n += runeUnits(r)
 			i += size
 		}
 	}
@@ -400,11 +400,7 @@ func stringifiedStringLen(raw []byte) int {
 			i++
 		default:
 			r, size := utf8.DecodeRune(body[i:])
-			if r >= 0x10000 {
-				n += 2
-			} else {
-				n++
-			}
+			n += runeUnits(r)
 			i += size
 		}
 	}

@@ -471,10 +471,7 @@ func joinText(content []byte, sep string) string {
 func sliceUTF16(s string, n int) string {
 	units := 0
 	for i, r := range s {
-		w := 1
-		if r >= 0x10000 {
-			w = 2
-		}
+		w := runeUnits(r)
 		if units+w > n {
 			return s[:i]
 		}
