@@ -10,10 +10,8 @@ package jscan
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -126,41 +124,14 @@ func skipNumber(data []byte, i int) (int, error) {
 	return i, nil
 }
 
-const (
-	lsb = 0x0101010101010101
-	msb = 0x8080808080808080
-)
-
-// specialMask flags, in the top bit of each byte, the bytes of x that are a
-// quote, a backslash or a control character (SWAR: eight bytes a step). Only
-// the lowest flag is exact, which is all skipString needs.
-func specialMask(x uint64) uint64 {
-	quote := x ^ (lsb * '"')
-	bslash := x ^ (lsb * '\\')
-	return ((quote-lsb)&^quote | (bslash-lsb)&^bslash | (x-lsb*0x20)&^x) & msb
-}
-
 // skipString validates the string literal at data[i] == '"'.
 func skipString(data []byte, i int) (int, error) {
 	start := i
 	i++
 	for {
-		// Find the next quote, backslash or control character.
-		for i+8 <= len(data) {
-			if m := specialMask(binary.LittleEndian.Uint64(data[i:])); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				goto found
-			}
-			i += 8
+		if i = indexSpecial(data, i); i >= len(data) {
+			return i, errAt(start, "unterminated string")
 		}
-		for i < len(data) {
-			if c := data[i]; c == '"' || c == '\\' || c < 0x20 {
-				goto found
-			}
-			i++
-		}
-		return i, errAt(start, "unterminated string")
-	found:
 		switch c := data[i]; {
 		case c == '"':
 			return i + 1, nil
@@ -213,15 +184,9 @@ value:
 	c = data[i]
 	switch {
 	case c == '"':
-		// Most strings are short: when the first special byte of the next
-		// eight is the closing quote, the string ends there.
-		if i+9 <= n {
-			if m := specialMask(binary.LittleEndian.Uint64(data[i+1:])); m != 0 {
-				if j := i + 1 + bits.TrailingZeros64(m)>>3; data[j] == '"' {
-					i = j + 1
-					goto after
-				}
-			}
+		if j := shortString(data, i); j > 0 {
+			i = j
+			goto after
 		}
 		if i, err = skipString(data, i); err != nil {
 			return i, err
@@ -297,13 +262,9 @@ key:
 	if i >= n || data[i] != '"' {
 		return i, errAt(i, "expected object key")
 	}
-	if i+9 <= n {
-		if m := specialMask(binary.LittleEndian.Uint64(data[i+1:])); m != 0 {
-			if j := i + 1 + bits.TrailingZeros64(m)>>3; data[j] == '"' {
-				i = j + 1
-				goto colon
-			}
-		}
+	if j := shortString(data, i); j > 0 {
+		i = j
+		goto colon
 	}
 	if i, err = skipString(data, i); err != nil {
 		return i, err
@@ -323,64 +284,108 @@ colon:
 // else) and calls fn with each member's raw key (quotes included) and raw
 // value. fn returning false stops the walk early, without validating the rest.
 func Members(obj []byte, fn func(key, val []byte) bool) error {
+	it := Object(obj)
+	for key, val, ok := it.Next(); ok; key, val, ok = it.Next() {
+		if !fn(key, val) {
+			return nil
+		}
+	}
+	return it.Err()
+}
+
+// ObjectIter walks an object's members as Members does, validating as it
+// goes, without a callback: for the hot loops where calling a closure per
+// member costs more than the walk. A member is returned only once what
+// follows it is known to be well formed.
+//
+//	it := jscan.Object(line)
+//	for key, val, ok := it.Next(); ok; key, val, ok = it.Next() { ... }
+//	err := it.Err()
+type ObjectIter struct {
+	obj  []byte
+	i    int
+	done bool
+	err  error
+}
+
+// Object starts a walk over obj's members. A valid value that is not an
+// object has no members and the error ErrNotObject.
+func Object(obj []byte) ObjectIter {
+	it := ObjectIter{obj: obj, done: true}
 	i := SkipSpace(obj, 0)
-	if i >= len(obj) {
-		return errAt(i, "empty")
-	}
-	if obj[i] != '{' {
+	switch {
+	case i >= len(obj):
+		it.err = errAt(i, "empty")
+	case obj[i] != '{':
 		end, err := Skip(obj, i)
-		if err != nil {
-			return err
-		}
-		if SkipSpace(obj, end) != len(obj) {
-			return errAt(end, "data after value")
-		}
-		return ErrNotObject
-	}
-	i = SkipSpace(obj, i+1)
-	if i < len(obj) && obj[i] == '}' {
-		if SkipSpace(obj, i+1) != len(obj) {
-			return errAt(i+1, "data after value")
-		}
-		return nil
-	}
-	for {
-		if i >= len(obj) || obj[i] != '"' {
-			return errAt(i, "expected object key")
-		}
-		kend, err := skipString(obj, i)
-		if err != nil {
-			return err
-		}
-		key := obj[i:kend]
-		i = SkipSpace(obj, kend)
-		if i >= len(obj) || obj[i] != ':' {
-			return errAt(i, "expected ':'")
-		}
-		vstart := SkipSpace(obj, i+1)
-		vend, err := Skip(obj, vstart)
-		if err != nil {
-			return err
-		}
-		if !fn(key, obj[vstart:vend]) {
-			return nil
-		}
-		i = SkipSpace(obj, vend)
-		if i >= len(obj) {
-			return errAt(i, "unexpected end of input")
-		}
-		switch obj[i] {
-		case ',':
-			i = SkipSpace(obj, i+1)
-		case '}':
-			if SkipSpace(obj, i+1) != len(obj) {
-				return errAt(i+1, "data after value")
-			}
-			return nil
+		switch {
+		case err != nil:
+			it.err = err
+		case SkipSpace(obj, end) != len(obj):
+			it.err = errAt(end, "data after value")
 		default:
-			return errAt(i, "expected ',' or '}'")
+			it.err = ErrNotObject
 		}
+	default:
+		i = SkipSpace(obj, i+1)
+		if i < len(obj) && obj[i] == '}' {
+			if SkipSpace(obj, i+1) != len(obj) {
+				it.err = errAt(i+1, "data after value")
+			}
+			break
+		}
+		it.i, it.done = i, false
 	}
+	return it
+}
+
+// Err is the reason the walk stopped early, nil when the object is valid.
+func (it *ObjectIter) Err() error { return it.err }
+
+func (it *ObjectIter) fail(err error) (key, val []byte, ok bool) {
+	it.err, it.done = err, true
+	return nil, nil, false
+}
+
+// Next returns the next member's raw key and value; ok is false at the end
+// of the object or at the first error.
+func (it *ObjectIter) Next() (key, val []byte, ok bool) {
+	if it.done {
+		return nil, nil, false
+	}
+	obj, kstart := it.obj, it.i
+	if kstart >= len(obj) || obj[kstart] != '"' {
+		return it.fail(errAt(kstart, "expected object key"))
+	}
+	kend, err := skipString(obj, kstart)
+	if err != nil {
+		return it.fail(err)
+	}
+	i := SkipSpace(obj, kend)
+	if i >= len(obj) || obj[i] != ':' {
+		return it.fail(errAt(i, "expected ':'"))
+	}
+	vstart := SkipSpace(obj, i+1)
+	vend, err := Skip(obj, vstart)
+	if err != nil {
+		return it.fail(err)
+	}
+	i = SkipSpace(obj, vend)
+	if i >= len(obj) {
+		return it.fail(errAt(i, "unexpected end of input"))
+	}
+	switch obj[i] {
+	case ',':
+		it.i = SkipSpace(obj, i+1)
+	case '}':
+		if SkipSpace(obj, i+1) != len(obj) {
+			return it.fail(errAt(i+1, "data after value"))
+		}
+		it.done = true
+	default:
+		return it.fail(errAt(i, "expected ',' or '}'"))
+	}
+	return obj[kstart:kend], obj[vstart:vend], true
 }
 
 // Elements calls fn with each raw element of the array arr, which must be valid.
@@ -587,87 +592,86 @@ func hex4(b []byte) rune {
 // validating them, so it is several times faster; on invalid input it stops
 // early but never panics or loops.
 func Fields(obj []byte, fn func(key, val []byte) bool) {
-	i := SkipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
-		return
-	}
-	i++
-	for {
-		i = SkipSpace(obj, i)
-		if i >= len(obj) || obj[i] != '"' {
+	it := Walk(obj)
+	for key, ok := it.Next(); ok; key, ok = it.Next() {
+		val := it.Value()
+		if val == nil || !fn(key, val) {
 			return
 		}
-		kend := skipValidString(obj, i)
-		if kend < 0 {
-			return
-		}
-		key := obj[i:kend]
-		i = SkipSpace(obj, kend)
-		if i >= len(obj) || obj[i] != ':' {
-			return
-		}
-		vstart := SkipSpace(obj, i+1)
-		vend := SkipValid(obj, vstart)
-		if vend < 0 {
-			return
-		}
-		if !fn(key, obj[vstart:vend]) {
-			return
-		}
-		i = SkipSpace(obj, vend)
-		if i >= len(obj) || obj[i] != ',' {
-			return
-		}
-		i++
 	}
 }
 
-// FieldsLazy is Fields for a caller that may stop at a key without its
-// value: fn gets the key and a function that finds the value's end only when
-// called. Walking on past a value fn did not ask for costs the same as Fields.
-func FieldsLazy(obj []byte, fn func(key []byte, value func() []byte) bool) {
+// FieldIter walks an already-valid object's members as Fields does, without
+// a callback, and finds a value's end only when Value is called or the walk
+// moves past it: a caller may stop at a key without measuring its value.
+type FieldIter struct {
+	obj     []byte
+	i       int // where the next member starts; -1 at the end
+	vstart  int
+	vend    int // -2 until measured, -1 when invalid
+	pending bool
+}
+
+// Walk starts a walk over the members of the valid object obj.
+func Walk(obj []byte) FieldIter {
 	i := SkipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
-		return
+		return FieldIter{i: -1}
 	}
-	i++
-	for {
-		i = SkipSpace(obj, i)
-		if i >= len(obj) || obj[i] != '"' {
-			return
+	return FieldIter{obj: obj, i: i + 1}
+}
+
+// Next returns the next member's raw key; ok is false at the end.
+func (it *FieldIter) Next() (key []byte, ok bool) {
+	if it.i < 0 {
+		return nil, false
+	}
+	obj, i := it.obj, it.i
+	if it.pending {
+		if it.Value() == nil {
+			it.i = -1
+			return nil, false
 		}
-		kend := skipValidString(obj, i)
-		if kend < 0 {
-			return
-		}
-		key := obj[i:kend]
-		i = SkipSpace(obj, kend)
-		if i >= len(obj) || obj[i] != ':' {
-			return
-		}
-		vstart := SkipSpace(obj, i+1)
-		vend := -2 // not measured yet
-		value := func() []byte {
-			if vend == -2 {
-				vend = SkipValid(obj, vstart)
-			}
-			if vend < 0 {
-				return nil
-			}
-			return obj[vstart:vend]
-		}
-		if !fn(key, value) {
-			return
-		}
-		if value() == nil {
-			return
-		}
-		i = SkipSpace(obj, vend)
+		i = SkipSpace(obj, it.vend)
 		if i >= len(obj) || obj[i] != ',' {
-			return
+			it.i = -1
+			return nil, false
 		}
 		i++
 	}
+	i = SkipSpace(obj, i)
+	if i >= len(obj) || obj[i] != '"' {
+		it.i = -1
+		return nil, false
+	}
+	kend := skipValidString(obj, i)
+	if kend < 0 {
+		it.i = -1
+		return nil, false
+	}
+	key = obj[i:kend]
+	i = SkipSpace(obj, kend)
+	if i >= len(obj) || obj[i] != ':' {
+		it.i = -1
+		return nil, false
+	}
+	it.vstart = SkipSpace(obj, i+1)
+	it.vend, it.pending, it.i = -2, true, it.vstart
+	return key, true
+}
+
+// Value returns the current member's raw value, nil when it is invalid.
+func (it *FieldIter) Value() []byte {
+	if !it.pending {
+		return nil
+	}
+	if it.vend == -2 {
+		it.vend = SkipValid(it.obj, it.vstart)
+	}
+	if it.vend < 0 {
+		return nil
+	}
+	return it.obj[it.vstart:it.vend]
 }
 
 // Items calls fn with each element of arr, which must already be valid.

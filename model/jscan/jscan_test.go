@@ -2,7 +2,9 @@ package jscan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"os"
 	"strings"
 	"testing"
@@ -88,16 +90,33 @@ func FuzzValid(f *testing.F) {
 		if got := Valid([]byte(s)); got != want {
 			t.Fatalf("Valid(%q) = %v, encoding/json says %v", s, got, want)
 		}
-		if want {
-			_ = Members([]byte(s), func(k, v []byte) bool {
-				if _, ok := Unquote(k); !ok {
-					t.Fatalf("bad key %q", k)
-				}
-				if !json.Valid(v) {
-					t.Fatalf("member value %q invalid", v)
-				}
-				return true
-			})
+		if !want {
+			return
+		}
+		var members, fields, walked []string
+		err := Members([]byte(s), func(k, v []byte) bool {
+			if _, ok := Unquote(k); !ok {
+				t.Fatalf("bad key %q", k)
+			}
+			if !json.Valid(v) {
+				t.Fatalf("member value %q invalid", v)
+			}
+			members = append(members, string(k)+"="+string(v))
+			return true
+		})
+		if err != nil && err != ErrNotObject {
+			t.Fatalf("Members(%q): %v", s, err)
+		}
+		Fields([]byte(s), func(k, v []byte) bool { fields = append(fields, string(k)+"="+string(v)); return true })
+		it := Walk([]byte(s))
+		for k, ok := it.Next(); ok; k, ok = it.Next() {
+			walked = append(walked, string(k))
+		}
+		if strings.Join(members, "\x00") != strings.Join(fields, "\x00") {
+			t.Fatalf("%q: Members %q, Fields %q", s, members, fields)
+		}
+		if len(walked) != len(members) {
+			t.Fatalf("%q: Members %q, Walk %q", s, members, walked)
 		}
 	})
 }
@@ -140,23 +159,106 @@ func BenchmarkMembersStore(b *testing.B) {
 	}
 }
 
-func TestFieldsLazy(t *testing.T) {
+func TestWalk(t *testing.T) {
 	obj := []byte(`{"role":"assistant","content":[{"type":"text","text":"a \"quoted\" } ]"}],"n":1,"timestamp":123}`)
 	var keys []string
-	FieldsLazy(obj, func(k []byte, v func() []byte) bool {
+	it := Walk(obj)
+	for k, ok := it.Next(); ok; k, ok = it.Next() {
 		keys = append(keys, Key(k))
-		if Key(k) == "timestamp" && string(v()) != "123" {
-			t.Errorf("timestamp %q", v())
+		if Key(k) == "timestamp" && string(it.Value()) != "123" {
+			t.Errorf("timestamp %q", it.Value())
 		}
-		return true
-	})
+	}
 	if strings.Join(keys, ",") != "role,content,n,timestamp" {
 		t.Errorf("keys %v", keys)
 	}
-	var lazyKeys, eagerKeys []string
-	FieldsLazy(obj, func(k []byte, _ func() []byte) bool { lazyKeys = append(lazyKeys, Key(k)); return true })
-	Fields(obj, func(k, _ []byte) bool { eagerKeys = append(eagerKeys, Key(k)); return true })
+	var lazyKeys, eagerKeys []string // a walk that never asks for a value, and the validating one
+	for it := Walk(obj); ; {
+		k, ok := it.Next()
+		if !ok {
+			break
+		}
+		lazyKeys = append(lazyKeys, Key(k))
+	}
+	_ = Members(obj, func(k, _ []byte) bool { eagerKeys = append(eagerKeys, Key(k)); return true })
 	if strings.Join(lazyKeys, ",") != strings.Join(eagerKeys, ",") {
 		t.Errorf("lazy %v, eager %v", lazyKeys, eagerKeys)
+	}
+}
+
+// TestSpecialMask checks the lowest flag of specialMask against a byte loop
+// for every byte value at every position, above and below other bytes.
+func TestSpecialMask(t *testing.T) {
+	special := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
+	fillers := []byte{'a', 0x00, 0x1f, 0x20, 0x21, 0x23, '\\', 0x5b, 0x7f, 0x80, 0xa2, 0xdc, 0xff}
+	for pos := 0; pos < 8; pos++ {
+		for c := 0; c < 256; c++ {
+			for _, below := range fillers {
+				for _, above := range fillers {
+					var b [8]byte
+					for k := range b {
+						switch {
+						case k < pos:
+							b[k] = below
+						case k > pos:
+							b[k] = above
+						default:
+							b[k] = byte(c)
+						}
+					}
+					want := -1
+					for k, x := range b {
+						if special(x) {
+							want = k
+							break
+						}
+					}
+					got := -1
+					if m := specialMask(binary.LittleEndian.Uint64(b[:])); m != 0 {
+						got = bits.TrailingZeros64(m) >> 3
+					}
+					if got != want {
+						t.Fatalf("%x: first special byte %d, mask says %d", b, want, got)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestIndexSpecial checks the word-at-a-time search against a byte loop: every length to 70, the special byte at every position, over text
+// that has bytes just either side of the special ranges.
+func TestIndexSpecial(t *testing.T) {
+	want := func(b []byte) int {
+		for i, c := range b {
+			if c == '"' || c == '\\' || c < 0x20 {
+				return i
+			}
+		}
+		return len(b)
+	}
+	plain := []byte{'a', 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0x9f, 0xa2, 0xdc, 0xff}
+	buf := make([]byte, 80)
+	for n := 0; n <= 70; n++ {
+		for k := range buf {
+			buf[k] = plain[k%len(plain)]
+		}
+		b := buf[:n]
+		for off := 0; off <= min(n, 9); off++ {
+			if got, w := indexSpecial(b, off), off+want(b[off:]); got != w {
+				t.Fatalf("indexSpecial(%x, %d) = %d, want %d", b, off, got, w)
+			}
+		}
+		for pos := 0; pos < n; pos++ {
+			for _, c := range []byte{'"', '\\', 0x00, 0x0a, 0x1f} {
+				b[pos] = c
+				for _, off := range []int{0, 1, pos} {
+					if got, w := indexSpecial(b, off), off+want(b[off:]); got != w {
+						t.Fatalf("indexSpecial(%x, %d) = %d, want %d", b, off, got, w)
+					}
+				}
+			}
+			b[pos] = plain[pos%len(plain)]
+		}
 	}
 }

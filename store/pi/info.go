@@ -71,7 +71,8 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 		}
 		var typ, entryTS []byte
 		var msg, name, id, parentID, modelID []byte
-		err := jscan.Members(line, func(k, v []byte) bool {
+		it := jscan.Object(line)
+		for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
 			switch jscan.Key(k) {
 			case "type":
 				typ = v
@@ -88,9 +89,8 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 			case "modelId":
 				modelID = v
 			}
-			return true
-		})
-		if err != nil && err != jscan.ErrNotObject {
+		}
+		if err := it.Err(); err != nil && err != jscan.ErrNotObject {
 			continue
 		}
 		if info.Entries > 0 && !bytes.Equal(parentID, prevID) {
@@ -118,25 +118,31 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 			// walk can stop once role and content are known (and the first
 			// message's text is no longer wanted).
 			tailTS, tail := jscan.LastNumberMember(msg, `"timestamp":`)
-			jscan.FieldsLazy(msg, func(k []byte, v func() []byte) bool {
+		fields:
+			for it := jscan.Walk(msg); ; {
+				k, ok := it.Next()
+				if !ok {
+					break
+				}
 				switch jscan.Key(k) {
 				case "role":
-					role = model.String(v())
+					role = model.String(it.Value())
 					// Only user and assistant messages matter past the count.
-					return role == model.RoleUser || role == model.RoleAssistant
+					if role != model.RoleUser && role != model.RoleAssistant {
+						break fields
+					}
 				case "content":
 					hasContent = true
 					if tail && role != "" && (role == model.RoleAssistant || info.FirstMessage != "") {
 						// Its presence is all that counts: no need to walk it.
 						ts = tailTS
-						return false
+						break fields
 					}
-					content = v()
+					content = it.Value()
 				case "timestamp":
-					ts = v()
+					ts = it.Value()
 				}
-				return true
-			})
+			}
 			if role == model.RoleAssistant {
 				// Its model is read once, at the end, from the last one.
 				latestAssistant, latestModel = msg, nil

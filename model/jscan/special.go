@@ -1,0 +1,70 @@
+package jscan
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// specialMask flags, in the top bit of each byte, the bytes of x that are a
+// quote, a backslash or a control character (SWAR: eight bytes a step). Only
+// the lowest flag is exact, which is all a search for the first needs.
+func specialMask(x uint64) uint64 {
+	// Flipping bit 1 maps the quote (0x22) to 0x20 and keeps control
+	// characters below 0x20: one "less than 0x21" test finds both.
+	low := x ^ (lsb * 0x02)
+	bslash := x ^ (lsb * '\\')
+	return ((low-lsb*0x21)&^low | (bslash-lsb)&^bslash) & msb
+}
+
+func isSpecial(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
+
+// indexSpecial returns the index of the first quote, backslash or control
+// character at or after i, or len(b): sixteen bytes a step, each step's
+// slice bounds-checked once.
+func indexSpecial(b []byte, i int) int {
+	for ; i+16 <= len(b); i += 16 {
+		w := b[i : i+16]
+		m0 := specialMask(binary.LittleEndian.Uint64(w))
+		m1 := specialMask(binary.LittleEndian.Uint64(w[8:]))
+		if m0|m1 != 0 {
+			if m0 != 0 {
+				return i + bits.TrailingZeros64(m0)>>3
+			}
+			return i + 8 + bits.TrailingZeros64(m1)>>3
+		}
+	}
+	for ; i < len(b); i++ {
+		if isSpecial(b[i]) {
+			return i
+		}
+	}
+	return i
+}
+
+// shortString returns the end of the string literal at data[i] when its
+// closing quote is among the next sixteen bytes with nothing to check before
+// it, as it is for most keys, ids and names; otherwise 0.
+func shortString(data []byte, i int) int {
+	if i+17 > len(data) {
+		return 0
+	}
+	w := data[i+1 : i+17]
+	j := 0
+	m := specialMask(binary.LittleEndian.Uint64(w))
+	if m == 0 {
+		if m = specialMask(binary.LittleEndian.Uint64(w[8:])); m == 0 {
+			return 0
+		}
+		j = 8
+	}
+	j += bits.TrailingZeros64(m) >> 3
+	if w[j] != '"' {
+		return 0
+	}
+	return i + 2 + j
+}
