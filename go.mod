@@ -97,3 +97,5 @@ require (
 	google.golang.org/grpc v1.83.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
+
+replace github.com/alecthomas/chroma/v2 => ./third_party/chroma

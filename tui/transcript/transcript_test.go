@@ -75,3 +75,30 @@ func stripANSI(s string) string {
 	}
 	return b.String()
 }
+
+// TestCodeIsHighlighted renders code blocks in a language whose lexer chroma
+// writes in Go and one it loads from XML (skein's copy of chroma registers
+// both on first use): keywords and names must be coloured differently.
+func TestCodeIsHighlighted(t *testing.T) {
+	o := &Options{Width: 60, Styled: true, Color: true, Styles: theme.New(true)}
+	sgrBefore := func(out, word string) string {
+		i := strings.Index(out, word)
+		if i < 0 {
+			t.Fatalf("%q not in %q", word, out)
+		}
+		j := strings.LastIndex(out[:i], "\x1b[")
+		if j < 0 {
+			return ""
+		}
+		return out[j:i]
+	}
+	for _, c := range []struct{ lang, code, keyword, name string }{
+		{"go", "func answer() int { return 42 }", "func", "answer"},
+		{"python", "def answer():\n    return 42", "def", "answer"},
+	} {
+		out := o.markdown("```" + c.lang + "\n" + c.code + "\n```")
+		if k, n := sgrBefore(out, c.keyword), sgrBefore(out, c.name); k == "" || k == n {
+			t.Errorf("%s: %q and %q styled alike (%q, %q): %q", c.lang, c.keyword, c.name, k, n, out)
+		}
+	}
+}
