@@ -4,7 +4,6 @@
 package model
 
 import (
-	"bytes"
 	"unsafe"
 
 	"skein/model/jscan"
@@ -32,6 +31,26 @@ type Entry struct {
 	MigratedID bool
 	// RenamedRole is set when the v2 migration renamed hookMessage to custom.
 	RenamedRole bool
+
+	// The ids as numbers when they are pi's eight hex digits, read while the
+	// line is in cache, so that indexing never reads the line again.
+	idKey, parentKey        uint32
+	idHex, parentHex, keyed bool
+}
+
+// setKeys computes the numeric forms of ID and ParentID.
+func (e *Entry) setKeys() {
+	e.idKey, e.idHex = hexID(e.ID)
+	e.parentKey, e.parentHex = hexID(e.ParentID)
+	e.keyed = true
+}
+
+// parentIs reports whether e's parent id is p's id.
+func (e *Entry) parentIs(p *Entry) bool {
+	if e.parentHex || p.idHex {
+		return e.parentHex && p.idHex && e.parentKey == p.idKey
+	}
+	return e.ParentID == p.ID
 }
 
 // Entry types pi writes.
@@ -89,8 +108,9 @@ func ParseEntry(line []byte, lineNo int) (e Entry, err error) {
 func parseEntryInto(e *Entry, line []byte, lineNo int) (err error) {
 	e.Line = lineNo
 	e.Raw = line
-	var msg []byte
-	err = jscan.Members(line, func(k, v []byte) bool {
+	var msg, role []byte
+	it := jscan.Object(line)
+	for k, v, r, ok := it.NextWith("role"); ok; k, v, r, ok = it.NextWith("role") {
 		switch jscan.Key(k) {
 		case "type":
 			e.Type, _ = bstr(v)
@@ -101,20 +121,20 @@ func parseEntryInto(e *Entry, line []byte, lineNo int) (err error) {
 		case "timestamp":
 			e.Timestamp, _ = bstr(v)
 		case "message":
-			msg = v
+			msg, role = v, r
 		}
-		return true
-	})
-	if err == jscan.ErrNotObject {
+	}
+	if err = it.Err(); err == jscan.ErrNotObject {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	e.Object = true
+	e.setKeys()
 	if e.Type == TypeMessage && msg != nil {
 		e.Message = msg
-		e.Role = messageRole(msg)
+		e.Role, _ = bstr(role)
 	}
 	return nil
 }
@@ -156,18 +176,4 @@ func (e *Entry) MessageField(key string) []byte {
 func String(raw []byte) string {
 	s, _ := bstr(raw)
 	return s
-}
-
-var roleKey = []byte(`"role"`)
-
-// messageRole finds a message's role. pi writes it first; when no other
-// "role" key follows anywhere in the message, the first is also the last, as
-// JSON.parse keeps, and the rest of the message need not be walked.
-func messageRole(msg []byte) string {
-	if k, v, rest, ok := jscan.First(msg); ok && jscan.Key(k) == "role" && !bytes.Contains(rest, roleKey) {
-		r, _ := bstr(v)
-		return r
-	}
-	r, _ := bstr(Member(msg, "role"))
-	return r
 }

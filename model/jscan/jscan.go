@@ -302,10 +302,12 @@ func Members(obj []byte, fn func(key, val []byte) bool) error {
 //	for key, val, ok := it.Next(); ok; key, val, ok = it.Next() { ... }
 //	err := it.Err()
 type ObjectIter struct {
-	obj  []byte
-	i    int
-	done bool
-	err  error
+	obj    []byte
+	i      int
+	done   bool
+	err    error
+	nested bool // the object is inside obj, which goes on after it
+	end    int  // for a nested object, just past its closing brace
 }
 
 // Object starts a walk over obj's members. A valid value that is not an
@@ -327,16 +329,30 @@ func Object(obj []byte) ObjectIter {
 			it.err = ErrNotObject
 		}
 	default:
-		i = SkipSpace(obj, i+1)
-		if i < len(obj) && obj[i] == '}' {
-			if SkipSpace(obj, i+1) != len(obj) {
-				it.err = errAt(i+1, "data after value")
-			}
-			break
-		}
-		it.i, it.done = i, false
+		it.open(i)
 	}
 	return it
+}
+
+// open starts the walk at the opening brace obj[i].
+func (it *ObjectIter) open(i int) {
+	obj := it.obj
+	i = SkipSpace(obj, i+1)
+	if i < len(obj) && obj[i] == '}' {
+		it.close(i)
+		return
+	}
+	it.i, it.done = i, false
+}
+
+// close ends the walk at the closing brace obj[i].
+func (it *ObjectIter) close(i int) {
+	it.done = true
+	if it.nested {
+		it.end = i + 1
+	} else if SkipSpace(it.obj, i+1) != len(it.obj) {
+		it.err = errAt(i+1, "data after value")
+	}
 }
 
 // Err is the reason the walk stopped early, nil when the object is valid.
@@ -350,6 +366,18 @@ func (it *ObjectIter) fail(err error) (key, val []byte, ok bool) {
 // Next returns the next member's raw key and value; ok is false at the end
 // of the object or at the first error.
 func (it *ObjectIter) Next() (key, val []byte, ok bool) {
+	return it.next("", nil)
+}
+
+// NextWith is Next, and when the value is an object, also the raw value of
+// that object's last member named name (nil when it has none): one pass
+// where Next then a search of the value would read it twice.
+func (it *ObjectIter) NextWith(name string) (key, val, member []byte, ok bool) {
+	key, val, ok = it.next(name, &member)
+	return key, val, member, ok
+}
+
+func (it *ObjectIter) next(name string, member *[]byte) (key, val []byte, ok bool) {
 	if it.done {
 		return nil, nil, false
 	}
@@ -366,8 +394,20 @@ func (it *ObjectIter) Next() (key, val []byte, ok bool) {
 		return it.fail(errAt(i, "expected ':'"))
 	}
 	vstart := SkipSpace(obj, i+1)
-	vend, err := Skip(obj, vstart)
-	if err != nil {
+	var vend int
+	if member != nil && vstart < len(obj) && obj[vstart] == '{' {
+		sub := ObjectIter{obj: obj, nested: true}
+		sub.open(vstart)
+		for k, v, ok := sub.Next(); ok; k, v, ok = sub.Next() {
+			if KeyIs(k, name) {
+				*member = v
+			}
+		}
+		if sub.err != nil {
+			return it.fail(sub.err)
+		}
+		vend = sub.end
+	} else if vend, err = Skip(obj, vstart); err != nil {
 		return it.fail(err)
 	}
 	i = SkipSpace(obj, vend)
@@ -378,10 +418,10 @@ func (it *ObjectIter) Next() (key, val []byte, ok bool) {
 	case ',':
 		it.i = SkipSpace(obj, i+1)
 	case '}':
-		if SkipSpace(obj, i+1) != len(obj) {
-			return it.fail(errAt(i+1, "data after value"))
+		it.close(i)
+		if it.err != nil {
+			return nil, nil, false
 		}
-		it.done = true
 	default:
 		return it.fail(errAt(i, "expected ',' or '}'"))
 	}
@@ -756,30 +796,4 @@ func skipValidString(data []byte, i int) int {
 			return i
 		}
 	}
-}
-
-// First returns the first member of the valid object obj and what follows it.
-func First(obj []byte) (key, val, rest []byte, ok bool) {
-	i := SkipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
-		return nil, nil, nil, false
-	}
-	i = SkipSpace(obj, i+1)
-	if i >= len(obj) || obj[i] != '"' {
-		return nil, nil, nil, false
-	}
-	kend := skipValidString(obj, i)
-	if kend < 0 {
-		return nil, nil, nil, false
-	}
-	j := SkipSpace(obj, kend)
-	if j >= len(obj) || obj[j] != ':' {
-		return nil, nil, nil, false
-	}
-	vstart := SkipSpace(obj, j+1)
-	vend := SkipValid(obj, vstart)
-	if vend < 0 {
-		return nil, nil, nil, false
-	}
-	return obj[i:kend], obj[vstart:vend], obj[vend:], true
 }

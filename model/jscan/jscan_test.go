@@ -82,13 +82,31 @@ func TestDeepNesting(t *testing.T) {
 }
 
 func FuzzValid(f *testing.F) {
-	for _, s := range []string{`{"a":[1,2,{"b":"c\u00e9"}]}`, `[]`, `{"type":"session"}`, `"x"`, `-1.5e3`} {
+	for _, s := range []string{`{"a":[1,2,{"b":"c\u00e9"}]}`, `[]`, `{"type":"session"}`, `"x"`, `-1.5e3`, `{"m":{"a":1,"b":{"a":2},"a":3}}`, `{"m":{}}`, `{"m":{"a":1}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		want := json.Valid([]byte(s))
 		if got := Valid([]byte(s)); got != want {
 			t.Fatalf("Valid(%q) = %v, encoding/json says %v", s, got, want)
+		}
+		// NextWith validates as Next does, and finds the last member named
+		// "a" of each object value.
+		with := Object([]byte(s))
+		for _, v, m, ok := with.NextWith("a"); ok; _, v, m, ok = with.NextWith("a") {
+			var last []byte
+			_ = Members(v, func(k, mv []byte) bool {
+				if KeyIs(k, "a") {
+					last = mv
+				}
+				return true
+			})
+			if string(m) != string(last) {
+				t.Fatalf("%q: NextWith found %q in %q, want %q", s, m, v, last)
+			}
+		}
+		if err := with.Err(); want != (err == nil || err == ErrNotObject) {
+			t.Fatalf("%q: valid %v, NextWith walk: %v", s, want, err)
 		}
 		if !want {
 			return
