@@ -234,7 +234,10 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx Context) error {
 		if i > 0 {
 			bw.WriteByte(',')
 		}
-		if e := &s.Entries[m.Entry]; e.HasID {
+		if e := &s.Entries[m.Entry]; e.idHex {
+			// From the number: the line need not be read again.
+			bw.Write(appendHexID(scratch[:0], e.idKey))
+		} else if e.HasID {
 			bw.Write(AppendJSONString(scratch[:0], e.ID))
 		} else {
 			bw.WriteString("null")

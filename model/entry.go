@@ -81,6 +81,47 @@ const (
 // bstr returns the string value of a raw JSON string literal, sharing memory
 // with raw when it has no escapes. raw belongs to a session buffer that is
 // never written after it is read, so sharing is safe.
+// intern returns the constant for a type or role pi writes, so that later
+// comparisons read static memory instead of the line (for a large file, a
+// cache miss an entry), or s itself.
+func intern(s string) string {
+	switch s {
+	case TypeMessage:
+		return TypeMessage
+	case TypeModelChange:
+		return TypeModelChange
+	case TypeThinkingLevelChange:
+		return TypeThinkingLevelChange
+	case TypeCompaction:
+		return TypeCompaction
+	case TypeBranchSummary:
+		return TypeBranchSummary
+	case TypeCustom: // also RoleCustom
+		return TypeCustom
+	case TypeCustomMessage:
+		return TypeCustomMessage
+	case TypeLabel:
+		return TypeLabel
+	case TypeSessionInfo:
+		return TypeSessionInfo
+	case TypeSession:
+		return TypeSession
+	case RoleUser:
+		return RoleUser
+	case RoleAssistant:
+		return RoleAssistant
+	case RoleToolResult:
+		return RoleToolResult
+	case RoleBashExecution:
+		return RoleBashExecution
+	case RoleBranchSummary:
+		return RoleBranchSummary
+	case RoleCompactionSummary:
+		return RoleCompactionSummary
+	}
+	return s
+}
+
 func bstr(raw []byte) (string, bool) {
 	if !jscan.IsString(raw) {
 		return "", false
@@ -113,7 +154,8 @@ func parseEntryInto(e *Entry, line []byte, lineNo int) (err error) {
 	for k, v, r, ok := it.NextWith("role"); ok; k, v, r, ok = it.NextWith("role") {
 		switch jscan.Key(k) {
 		case "type":
-			e.Type, _ = bstr(v)
+			t, _ := bstr(v)
+			e.Type = intern(t)
 		case "id":
 			e.ID, e.HasID = bstr(v)
 		case "parentId":
@@ -134,7 +176,8 @@ func parseEntryInto(e *Entry, line []byte, lineNo int) (err error) {
 	e.setKeys()
 	if e.Type == TypeMessage && msg != nil {
 		e.Message = msg
-		e.Role, _ = bstr(role)
+		r, _ := bstr(role)
+		e.Role = intern(r)
 	}
 	return nil
 }

@@ -398,6 +398,16 @@ func (x *idIndex) slot(k uint32) int {
 	return int((uint64(k) * 0x9E3779B97F4A7C15) >> x.shift)
 }
 
+// appendHexID appends the JSON string of an id hexID read.
+func appendHexID(dst []byte, k uint32) []byte {
+	const digits = "0123456789abcdef"
+	dst = append(dst, '"')
+	for shift := 28; shift >= 0; shift -= 4 {
+		dst = append(dst, digits[k>>uint(shift)&0xf])
+	}
+	return append(dst, '"')
+}
+
 func hexID(id string) (uint32, bool) {
 	if len(id) != 8 {
 		return 0, false
