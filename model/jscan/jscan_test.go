@@ -244,7 +244,8 @@ func TestSpecialMask(t *testing.T) {
 	}
 }
 
-// TestIndexSpecial checks the word-at-a-time search against a byte loop: every length to 70, the special byte at every position, over text
+// TestIndexSpecial checks the vector and word-at-a-time searches against a
+// byte loop: every length to 70, the special byte at every position, over text
 // that has bytes just either side of the special ranges.
 func TestIndexSpecial(t *testing.T) {
 	want := func(b []byte) int {
@@ -266,6 +267,9 @@ func TestIndexSpecial(t *testing.T) {
 			if got, w := indexSpecial(b, off), off+want(b[off:]); got != w {
 				t.Fatalf("indexSpecial(%x, %d) = %d, want %d", b, off, got, w)
 			}
+			if got, w := indexSpecialGo(b, off), off+want(b[off:]); got != w {
+				t.Fatalf("indexSpecialGo(%x, %d) = %d, want %d", b, off, got, w)
+			}
 		}
 		for pos := 0; pos < n; pos++ {
 			for _, c := range []byte{'"', '\\', 0x00, 0x0a, 0x1f} {
@@ -273,6 +277,9 @@ func TestIndexSpecial(t *testing.T) {
 				for _, off := range []int{0, 1, pos} {
 					if got, w := indexSpecial(b, off), off+want(b[off:]); got != w {
 						t.Fatalf("indexSpecial(%x, %d) = %d, want %d", b, off, got, w)
+					}
+					if got, w := indexSpecialGo(b, off), off+want(b[off:]); got != w {
+						t.Fatalf("indexSpecialGo(%x, %d) = %d, want %d", b, off, got, w)
 					}
 				}
 			}

@@ -23,10 +23,10 @@ func specialMask(x uint64) uint64 {
 
 func isSpecial(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
 
-// indexSpecial returns the index of the first quote, backslash or control
+// indexSpecialGo returns the index of the first quote, backslash or control
 // character at or after i, or len(b): sixteen bytes a step, each step's
-// slice bounds-checked once.
-func indexSpecial(b []byte, i int) int {
+// slice bounds-checked once. (amd64 uses a vector version.)
+func indexSpecialGo(b []byte, i int) int {
 	for ; i+16 <= len(b); i += 16 {
 		w := b[i : i+16]
 		m0 := specialMask(binary.LittleEndian.Uint64(w))

@@ -203,6 +203,19 @@ func number(raw []byte) (float64, bool) {
 	if len(raw) == 0 || !(raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
 		return 0, false
 	}
+	// pi's timestamps are integers (milliseconds): up to 15 digits convert
+	// exactly without the general parser.
+	if len(raw) <= 15 && raw[0] != '-' {
+		var n int64
+		for _, c := range raw {
+			if c < '0' || c > '9' {
+				goto general
+			}
+			n = n*10 + int64(c-'0')
+		}
+		return float64(n), true
+	}
+general:
 	f, err := strconv.ParseFloat(string(raw), 64)
 	return f, err == nil
 }
