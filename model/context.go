@@ -53,6 +53,7 @@ func (s *Session) BuildContext(leaf int) Context {
 		return ctx
 	}
 	path := s.Path(leaf)
+	ctx.Messages = make([]ContextMessage, 0, len(path)+1)
 	// The last of each kind on the path counts: look from the leaf back.
 	compactionAt := -1 // position in path
 	thinkingSeen := false
@@ -92,9 +93,11 @@ func (s *Session) BuildContext(leaf int) Context {
 	ctx.Compaction = c
 	ctx.Messages = append(ctx.Messages, ContextMessage{c, KindCompactionSummary})
 	firstKept, hasFirstKept := s.FirstKeptEntryID(&s.Entries[c])
+	kept := Entry{ID: firstKept, HasID: hasFirstKept}
+	kept.setKeys()
 	found := false
 	for _, i := range path[:compactionAt] {
-		if hasFirstKept && s.Entries[i].HasID && s.Entries[i].ID == firstKept {
+		if hasFirstKept && s.Entries[i].HasID && s.Entries[i].sameID(&kept) {
 			found = true
 		}
 		if found {

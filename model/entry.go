@@ -45,6 +45,15 @@ func (e *Entry) setKeys() {
 	e.keyed = true
 }
 
+// sameID reports whether e and o have the same id, from the numbers when
+// they are hex, without reading the lines.
+func (e *Entry) sameID(o *Entry) bool {
+	if e.idHex || o.idHex {
+		return e.idHex && o.idHex && e.idKey == o.idKey
+	}
+	return e.ID == o.ID
+}
+
 // parentIs reports whether e's parent id is p's id.
 func (e *Entry) parentIs(p *Entry) bool {
 	if e.parentHex || p.idHex {

@@ -321,13 +321,35 @@ func (s *Session) index() {
 		}
 	}
 	s.breakCycles()
+	// Every child list is a part of one array (capped, so that appending to
+	// one copies it): one allocation, not one per entry with children.
 	s.children = make([][]int, n)
 	s.roots = s.roots[:0]
+	end := make([]int, n+1) // end[p+1]: where p's children end, once filled
 	for i := range s.Entries {
 		if p := s.parent[i]; p >= 0 {
-			s.children[p] = append(s.children[p], i)
+			end[p+1]++
 		} else {
 			s.roots = append(s.roots, i)
+		}
+	}
+	for p := 1; p <= n; p++ {
+		end[p] += end[p-1]
+	}
+	flat := make([]int, end[n])
+	for i := range s.Entries {
+		if p := s.parent[i]; p >= 0 {
+			flat[end[p]] = i
+			end[p]++
+		}
+	}
+	for p := n - 1; p >= 0; p-- {
+		start := 0
+		if p > 0 {
+			start = end[p-1]
+		}
+		if start < end[p] {
+			s.children[p] = flat[start:end[p]:end[p]]
 		}
 	}
 	// pi's getTree sorts each node's children by timestamp, stably. Only
