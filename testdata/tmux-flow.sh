@@ -66,17 +66,27 @@ check "its last user message is on screen" shows "Start over: what is a cache?"
 t send-keys -t skein '?'
 check "? shows help" wait_for "skein · keys"
 t send-keys -t skein Escape
-help_closed() { sleep 0.3; lacks "skein · keys"; }
+# wait_gone TEXT [SECONDS]: until the screen no longer shows TEXT.
+wait_gone() {
+  local deadline=$((SECONDS + ${2:-10}))
+  while [ $SECONDS -lt $deadline ]; do
+    lacks "$1" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+help_closed() { wait_gone "skein · keys"; }
 check "esc closes help" help_closed
 t send-keys -t skein q
 check "q goes back to the list, filter kept" wait_for "filter: Cache"
 # Escape alone: followed at once by a key, a terminal reads it as Alt+key.
+# Each step waits for the screen to answer the one before.
 t send-keys -t skein Escape
-sleep 0.3
+wait_gone "filter: Cache" >/dev/null
 t send-keys -t skein / 多语言
-sleep 0.3
+wait_for "/ 多语言" >/dev/null
 t send-keys -t skein Enter
-sleep 0.2
+wait_for "filter: 多语言" >/dev/null
 t send-keys -t skein Enter
 # The list's preview shows the same text: wait for the session screen first.
 check "the hostile session opens" wait_for "messages ·"
