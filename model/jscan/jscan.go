@@ -92,19 +92,14 @@ func skipNumber(data []byte, i int) (int, error) {
 	case data[i] == '0':
 		i++
 	case data[i] >= '1' && data[i] <= '9':
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
+		i = digitsEnd(data, i+1)
 	default:
 		return i, errAt(start, "invalid number")
 	}
 	if i < len(data) && data[i] == '.' {
 		i++
 		d := i
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-		if i == d {
+		if i = digitsEnd(data, i); i == d {
 			return i, errAt(start, "invalid number")
 		}
 	}

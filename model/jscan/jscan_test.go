@@ -287,3 +287,39 @@ func TestIndexSpecial(t *testing.T) {
 		}
 	}
 }
+
+// TestDigitsEnd checks the word-at-a-time digit run against a byte loop for
+// every byte value after runs of every length, at every offset.
+func TestDigitsEnd(t *testing.T) {
+	want := func(b []byte, i int) int {
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	buf := make([]byte, 24)
+	for run := 0; run <= 20; run++ {
+		for c := 0; c < 256; c++ {
+			for _, after := range []byte{'0', 0x00, 0xff, 0xba, 0x7f} {
+				for k := range buf {
+					switch {
+					case k < run:
+						buf[k] = byte('0' + k%10)
+					case k == run:
+						buf[k] = byte(c)
+					default:
+						buf[k] = after
+					}
+				}
+				for _, n := range []int{run, run + 1, len(buf)} {
+					b := buf[:n]
+					for off := 0; off <= min(run, 3); off++ {
+						if got, w := digitsEnd(b, off), want(b, off); got != w {
+							t.Fatalf("digitsEnd(%x, %d) = %d, want %d", b, off, got, w)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -68,3 +68,20 @@ func shortString(data []byte, i int) int {
 	}
 	return i + 2 + j
 }
+
+// digitsEnd returns the index of the first byte at or after i that is not
+// an ASCII digit, or len(data): eight bytes a step. In x+0x46 and x-0x30, a
+// byte's top bit is set exactly when it is above '9' or below '0' (or both
+// wrap, for bytes from 0xba); carries and borrows only reach the bytes above
+// the first such byte, so the lowest flag is exact.
+func digitsEnd(data []byte, i int) int {
+	for ; i+8 <= len(data); i += 8 {
+		x := binary.LittleEndian.Uint64(data[i : i+8])
+		if m := ((x + lsb*0x46) | (x - lsb*0x30)) & msb; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(data) && data[i] >= '0' && data[i] <= '9'; i++ {
+	}
+	return i
+}
