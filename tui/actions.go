@@ -135,18 +135,37 @@ type compaction struct {
 	plan   *model.Plan
 	llm    *summarize.Config
 	cancel context.CancelFunc
+	// want is the keep last asked for, shared by the plans of one dialog: a
+	// plan for another keep is stale (the person pressed - or + again before
+	// it came). replan marks a plan asked for from the dialog.
+	want   *float64
+	replan bool
 }
 
 // planCompaction plans in the background, as `session plan` does, keeping
 // about keep tokens.
 func planCompaction(path string, s *model.Session, leaf int, keep float64) tea.Cmd {
+	want := keep
+	return planFor(&compaction{path: path, s: s, leaf: leaf, keep: keep, want: &want})
+}
+
+// planFor plans c (path, session, leaf, keep and want set).
+func planFor(c *compaction) tea.Cmd {
 	return func() tea.Msg {
-		p := s.PlanCompaction(leaf, keep)
+		p := c.s.PlanCompaction(c.leaf, c.keep)
 		if p == nil {
 			return actionDoneMsg{status: "nothing to compact here: the path is empty or already ends in a compaction"}
 		}
-		return planMsg{&compaction{path: path, s: s, leaf: leaf, keep: keep, plan: p, llm: configuredLLM()}}
+		c.plan, c.llm = p, configuredLLM()
+		return planMsg{c}
 	}
+}
+
+// replanWith asks for the plan keeping the tokens f makes of the keep last
+// asked for, so that presses made faster than plans come each count.
+func (c *compaction) replanWith(f func(keep float64) float64) tea.Cmd {
+	*c.want = f(*c.want)
+	return planFor(&compaction{path: c.path, s: c.s, leaf: c.leaf, keep: *c.want, want: c.want, replan: true})
 }
 
 // planDialog shows the plan: what is summarized and what kept, the split
@@ -183,10 +202,10 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) *dialog {
 	}
 	d := confirmDialog("Compact the path to this entry?", b.String(), func(string) tea.Cmd { return start() })
 	d.hint = "enter: summarize · -/+: keep fewer/more tokens · esc: cancel"
-	replan := func(keep float64) func() tea.Cmd {
-		return func() tea.Cmd { return planCompaction(c.path, c.s, c.leaf, keep) }
+	d.keys = map[string]func() tea.Cmd{
+		"-": func() tea.Cmd { return c.replanWith(func(k float64) float64 { return math.Floor(k / 2) }) },
+		"+": func() tea.Cmd { return c.replanWith(func(k float64) float64 { return max(k*2, 100) }) },
 	}
-	d.keys = map[string]func() tea.Cmd{"-": replan(math.Floor(c.keep / 2)), "+": replan(max(c.keep*2, 100))}
 	return d
 }
 

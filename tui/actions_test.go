@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"skein/model"
 	"skein/store/pi"
 )
@@ -135,6 +137,33 @@ func TestLabelRenameAndDeleteFromTheTUI(t *testing.T) {
 	trashed, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_DATA_HOME"), "Trash", "files", "*.jsonl"))
 	if len(trashed) != 1 {
 		t.Errorf("trash holds %v", trashed)
+	}
+}
+
+// TestCompactionPlanKeysEachCount presses - three times faster than plans
+// come back, then lets the plans arrive newest first: the dialog must show
+// the budget of all three presses, not of whichever plan came last. A plan
+// that comes after the dialog was closed does not reopen it.
+func TestCompactionPlanKeysEachCount(t *testing.T) {
+	t.Setenv("SKEIN_SUMMARIZER", "extractive")
+	m := loaded(t, 120, 40, true, storeCopy(t))
+	openFixture(t, m, "Health endpoint")
+	run(m, press(m, "c"))
+	if m.dialog == nil || !strings.Contains(m.dialog.body, "Keep about 20000 tokens") {
+		t.Fatalf("plan dialog: %+v", m.dialog)
+	}
+	cmds := []tea.Cmd{press(m, "-"), press(m, "-"), press(m, "-")}
+	for k := len(cmds) - 1; k >= 0; k-- {
+		run(m, cmds[k])
+	}
+	if m.dialog == nil || !strings.Contains(m.dialog.body, "Keep about 2500 tokens") {
+		t.Fatalf("after three presses: %+v", m.dialog)
+	}
+	late := press(m, "+")
+	press(m, "esc")
+	run(m, late)
+	if m.dialog != nil {
+		t.Fatalf("a late plan reopened the dialog: %s", m.dialog.body)
 	}
 }
 

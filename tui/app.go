@@ -149,6 +149,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.actionDone(msg)
 	case planMsg:
 		c := msg.c
+		if *c.want != c.keep || c.replan && m.dialog == nil {
+			return m, nil // a newer plan is coming, or the dialog was closed
+		}
 		m.compaction = c
 		m.dialog = c.planDialog(m.opts.Home, func() tea.Cmd {
 			busy := infoDialog("Summarizing", "Starting…")
