@@ -93,11 +93,10 @@ func (s *Session) BuildContext(leaf int) Context {
 	ctx.Compaction = c
 	ctx.Messages = append(ctx.Messages, ContextMessage{c, KindCompactionSummary})
 	firstKept, hasFirstKept := s.FirstKeptEntryID(&s.Entries[c])
-	kept := Entry{ID: firstKept, HasID: hasFirstKept}
-	kept.setKeys()
+	keptKey := keyOf(firstKept)
 	found := false
 	for _, i := range path[:compactionAt] {
-		if hasFirstKept && s.Entries[i].HasID && s.Entries[i].sameID(&kept) {
+		if e := &s.Entries[i]; hasFirstKept && e.HasID && sameID(e.ID, e.idKey, firstKept, keptKey) {
 			found = true
 		}
 		if found {
@@ -237,9 +236,9 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx Context) error {
 		if i > 0 {
 			bw.WriteByte(',')
 		}
-		if e := &s.Entries[m.Entry]; e.idHex {
+		if e := &s.Entries[m.Entry]; e.idKey.hex {
 			// From the number: the line need not be read again.
-			bw.Write(appendHexID(scratch[:0], e.idKey))
+			bw.Write(appendHexID(scratch[:0], e.idKey.n))
 		} else if e.HasID {
 			bw.Write(AppendJSONString(scratch[:0], e.ID))
 		} else {

@@ -34,32 +34,32 @@ type Entry struct {
 
 	// The ids as numbers when they are pi's eight hex digits, read while the
 	// line is in cache, so that indexing never reads the line again.
-	idKey, parentKey        uint32
-	idHex, parentHex, keyed bool
+	idKey, parentKey hexKey
+}
+
+// hexKey is an id as a number, when it is pi's eight hex digits.
+type hexKey struct {
+	n   uint32
+	hex bool
+}
+
+func keyOf(id string) hexKey {
+	n, ok := hexID(id)
+	return hexKey{n, ok}
 }
 
 // setKeys computes the numeric forms of ID and ParentID.
 func (e *Entry) setKeys() {
-	e.idKey, e.idHex = hexID(e.ID)
-	e.parentKey, e.parentHex = hexID(e.ParentID)
-	e.keyed = true
+	e.idKey, e.parentKey = keyOf(e.ID), keyOf(e.ParentID)
 }
 
-// sameID reports whether e and o have the same id, from the numbers when
-// they are hex, without reading the lines.
-func (e *Entry) sameID(o *Entry) bool {
-	if e.idHex || o.idHex {
-		return e.idHex && o.idHex && e.idKey == o.idKey
+// sameID reports whether the ids a and b, with their keys, are equal,
+// reading the strings (and so the lines) only when neither is hex.
+func sameID(a string, ak hexKey, b string, bk hexKey) bool {
+	if ak.hex || bk.hex {
+		return ak == bk
 	}
-	return e.ID == o.ID
-}
-
-// parentIs reports whether e's parent id is p's id.
-func (e *Entry) parentIs(p *Entry) bool {
-	if e.parentHex || p.idHex {
-		return e.parentHex && p.idHex && e.parentKey == p.idKey
-	}
-	return e.ParentID == p.ID
+	return a == b
 }
 
 // Entry types pi writes.
@@ -87,9 +87,6 @@ const (
 	RoleCompactionSummary = "compactionSummary"
 )
 
-// bstr returns the string value of a raw JSON string literal, sharing memory
-// with raw when it has no escapes. raw belongs to a session buffer that is
-// never written after it is read, so sharing is safe.
 // intern returns the constant for a type or role pi writes, so that later
 // comparisons read static memory instead of the line (for a large file, a
 // cache miss an entry), or s itself.
@@ -131,6 +128,9 @@ func intern(s string) string {
 	return s
 }
 
+// bstr returns the string value of a raw JSON string literal, sharing memory
+// with raw when it has no escapes. raw belongs to a session buffer that is
+// never written after it is read, so sharing is safe.
 func bstr(raw []byte) (string, bool) {
 	if !jscan.IsString(raw) {
 		return "", false

@@ -269,15 +269,12 @@ func (s *Session) index() {
 		if !e.Object {
 			continue
 		}
-		if !e.keyed { // an entry not made by ParseEntry
-			e.setKeys()
-		}
 		if !e.HasID {
 			problems = append(problems, indexProblem{i, -1})
 			continue
 		}
-		if e.idHex {
-			hex = append(hex, idPair{e.idKey, int32(i)})
+		if e.idKey.hex {
+			hex = append(hex, idPair{e.idKey.n, int32(i)})
 		} else if prev, dup := s.byID.putString(e.ID, i); dup {
 			problems = append(problems, indexProblem{i, prev})
 		}
@@ -306,7 +303,7 @@ func (s *Session) index() {
 		}
 		// pi appends each entry as a child of the one before: without
 		// duplicate ids, that entry is the parent and needs no lookup.
-		if !dups && i > 0 && s.Entries[i-1].HasID && e.parentIs(&s.Entries[i-1]) {
+		if !dups && i > 0 && s.Entries[i-1].HasID && sameID(e.ParentID, e.parentKey, s.Entries[i-1].ID, s.Entries[i-1].idKey) {
 			s.parent[i] = i - 1
 			continue
 		}
