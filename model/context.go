@@ -71,16 +71,8 @@ func (s *Session) BuildContext(leaf int) Context {
 		}
 	}
 	appendEntry := func(i int) {
-		e := &s.Entries[i]
-		switch e.Type {
-		case TypeMessage:
-			ctx.Messages = append(ctx.Messages, ContextMessage{i, KindMessage})
-		case TypeCustomMessage:
-			ctx.Messages = append(ctx.Messages, ContextMessage{i, KindCustom})
-		case TypeBranchSummary:
-			if jsTruthy(e.Field("summary")) {
-				ctx.Messages = append(ctx.Messages, ContextMessage{i, KindBranchSummary})
-			}
+		if k, ok := s.messageKind(i); ok {
+			ctx.Messages = append(ctx.Messages, ContextMessage{i, k})
 		}
 	}
 	if compactionAt < 0 {
@@ -107,6 +99,21 @@ func (s *Session) BuildContext(leaf int) Context {
 		appendEntry(i)
 	}
 	return ctx
+}
+
+// messageKind is the message entry i adds to a context, as pi's
+// buildSessionContext appends it: messages, custom messages and branch
+// summaries with a summary; ok is false for any other entry.
+func (s *Session) messageKind(i int) (k Kind, ok bool) {
+	switch e := &s.Entries[i]; e.Type {
+	case TypeMessage:
+		return KindMessage, true
+	case TypeCustomMessage:
+		return KindCustom, true
+	case TypeBranchSummary:
+		return KindBranchSummary, jsTruthy(e.Field("summary"))
+	}
+	return 0, false
 }
 
 // jsTruthy is JavaScript truthiness of a raw JSON value (nil is undefined).

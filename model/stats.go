@@ -95,17 +95,10 @@ func (s *Session) BuildHistory(leaf int) Context {
 	}
 	ctx.Messages = ctx.Messages[:0:0]
 	for _, i := range s.Path(leaf) {
-		switch e := &s.Entries[i]; e.Type {
-		case TypeMessage:
-			ctx.Messages = append(ctx.Messages, ContextMessage{i, KindMessage})
-		case TypeCustomMessage:
-			ctx.Messages = append(ctx.Messages, ContextMessage{i, KindCustom})
-		case TypeBranchSummary:
-			if jsTruthy(e.Field("summary")) {
-				ctx.Messages = append(ctx.Messages, ContextMessage{i, KindBranchSummary})
-			}
-		case TypeCompaction:
+		if s.Entries[i].Type == TypeCompaction {
 			ctx.Messages = append(ctx.Messages, ContextMessage{i, KindCompactionSummary})
+		} else if k, ok := s.messageKind(i); ok {
+			ctx.Messages = append(ctx.Messages, ContextMessage{i, k})
 		}
 	}
 	return ctx
