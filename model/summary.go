@@ -21,17 +21,23 @@ const (
 
 const toolResultMaxChars = 2000
 
+// messageAndRole returns a context message's JSON and its role: a message
+// entry's migrated role (a v2 hookMessage is custom), else the JSON's own.
+func (s *Session) messageAndRole(m ContextMessage) ([]byte, string) {
+	raw := s.MessageJSON(m)
+	if m.Kind == KindMessage {
+		return raw, s.Entries[m.Entry].Role
+	}
+	return raw, String(Member(raw, "role"))
+}
+
 // SerializeConversation is pi's convertToLlm followed by serializeConversation:
 // the messages as "[User]: …", "[Assistant]: …", "[Assistant tool calls]: …",
 // "[Tool result]: …" blocks, so that a model reads them as a document.
 func (s *Session) SerializeConversation(msgs []ContextMessage) string {
 	var parts []string
 	for _, m := range msgs {
-		raw := s.MessageJSON(m)
-		role := String(Member(raw, "role"))
-		if m.Kind == KindMessage {
-			role = s.Entries[m.Entry].Role
-		}
+		raw, role := s.messageAndRole(m)
 		switch role {
 		case RoleUser, RoleCustom:
 			if t := contentText(Member(raw, "content"), ""); t != "" {
@@ -316,11 +322,7 @@ func (s *Session) extract(msgs []ContextMessage) extraction {
 	var steps []string
 	lastUserAnswered := true
 	for _, m := range msgs {
-		raw := s.MessageJSON(m)
-		role := String(Member(raw, "role"))
-		if m.Kind == KindMessage {
-			role = s.Entries[m.Entry].Role
-		}
+		raw, role := s.messageAndRole(m)
 		switch role {
 		case RoleUser:
 			text := strings.TrimSpace(contentText(Member(raw, "content"), "\n"))
