@@ -224,6 +224,10 @@ func (e *Entry) MessageField(key string) []byte {
 	return Member(e.Message, key)
 }
 
+// StringValue returns the value of a raw JSON string and true, or "" and
+// false for anything else.
+func StringValue(raw []byte) (string, bool) { return bstr(raw) }
+
 // String returns the value of a raw JSON string, or "" for anything else.
 func String(raw []byte) string {
 	s, _ := bstr(raw)

@@ -264,7 +264,7 @@ func headerTimestamp(line []byte) string {
 // textContent is pi's extractTextContent: a string, or the text blocks joined
 // with " ".
 func textContent(content []byte) string {
-	if s, ok := unquote(content); ok {
+	if s, ok := model.StringValue(content); ok {
 		return strings.Clone(s)
 	}
 	var parts []string
@@ -275,13 +275,6 @@ func textContent(content []byte) string {
 		return true
 	})
 	return strings.Join(parts, " ")
-}
-
-func unquote(raw []byte) (string, bool) {
-	if !jscan.IsString(raw) {
-		return "", false
-	}
-	return model.String(raw), true
 }
 
 // AppendJSON appends the record as `skein session list --json` prints it:

@@ -333,7 +333,7 @@ func (o *Options) assistant(raw []byte) string {
 
 // content renders user or custom content: markdown text and image placeholders.
 func (o *Options) content(c []byte, _ bool) string {
-	if s, ok := stringValue(c); ok {
+	if s, ok := model.StringValue(c); ok {
 		return o.markdown(s)
 	}
 	var parts []string
@@ -353,7 +353,7 @@ func (o *Options) content(c []byte, _ bool) string {
 
 // plainContent is content as sanitized plain text.
 func (o *Options) plainContent(c []byte) string {
-	if s, ok := stringValue(c); ok {
+	if s, ok := model.StringValue(c); ok {
 		return Sanitize(s)
 	}
 	var parts []string
@@ -367,13 +367,6 @@ func (o *Options) plainContent(c []byte) string {
 		return true
 	})
 	return strings.Join(parts, "\n")
-}
-
-func stringValue(raw []byte) (string, bool) {
-	if !jscan.IsString(raw) {
-		return "", false
-	}
-	return model.String(raw), true
 }
 
 func imagePlaceholder(b []byte) string {
