@@ -140,19 +140,7 @@ func FuzzValid(f *testing.F) {
 }
 
 func BenchmarkMembersLine(b *testing.B) {
-	data, err := os.ReadFile("../../testdata/pi/store/--home-dev-big--/2026-03-08T12-00-00-000Z_019ccd51-8e00-7324-a981-fea96681796c.jsonl")
-	if err != nil {
-		b.Fatal(err)
-	}
-	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		for _, l := range lines {
-			if err := Members(l, func(k, v []byte) bool { return true }); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	benchMembers(b, "../../testdata/pi/store/--home-dev-big--/2026-03-08T12-00-00-000Z_019ccd51-8e00-7324-a981-fea96681796c.jsonl")
 }
 
 // BenchmarkMembersStore validates the lines of a store pi wrote (set
@@ -162,6 +150,11 @@ func BenchmarkMembersStore(b *testing.B) {
 	if path == "" {
 		b.Skip("SKEIN_BENCH_STORE_FILE not set")
 	}
+	benchMembers(b, path)
+}
+
+// benchMembers validates every line of the session file at path.
+func benchMembers(b *testing.B, path string) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
