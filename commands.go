@@ -73,12 +73,19 @@ func (c *cli) progress() (func(done, total int), func()) {
 	return update, func() { fmt.Fprint(c.stderr, "\r\x1b[K") }
 }
 
-func (c *cli) list(argv []string) error {
+// pathArgs parses the arguments of a command over sessions found in PATH...
+// (or the default stores) that takes --json, and finds the files.
+func (c *cli) pathArgs(argv []string) (*args, []string, error) {
 	a, err := parseArgs(argv, map[string]bool{"json": false})
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	files, err := c.files(a.pos)
+	return a, files, err
+}
+
+func (c *cli) list(argv []string) error {
+	a, files, err := c.pathArgs(argv)
 	if err != nil {
 		return err
 	}
@@ -375,11 +382,7 @@ func orNone(files []string) string {
 }
 
 func (c *cli) doctor(argv []string) error {
-	a, err := parseArgs(argv, map[string]bool{"json": false})
-	if err != nil {
-		return err
-	}
-	files, err := c.files(a.pos)
+	a, files, err := c.pathArgs(argv)
 	if err != nil {
 		return err
 	}
