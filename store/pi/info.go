@@ -118,12 +118,9 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 			// walk can stop once role and content are known (and the first
 			// message's text is no longer wanted).
 			tailTS, tail := jscan.LastNumberMember(msg, `"timestamp":`)
+			it := jscan.Walk(msg)
 		fields:
-			for it := jscan.Walk(msg); ; {
-				k, ok := it.Next()
-				if !ok {
-					break
-				}
+			for k, ok := it.Next(); ok; k, ok = it.Next() {
 				switch jscan.Key(k) {
 				case "role":
 					role = model.String(it.Value())

@@ -75,6 +75,7 @@ func readFile(path string) (data []byte, release func(), err error) {
 // fewer when the file was shorter than that.
 func readAtParallel(f *os.File, mem []byte, size int) (int, error) {
 	parts := min(runtime.GOMAXPROCS(0), 8, max(1, size/(4<<20)))
+	start := func(k int) int { return size * k / parts }
 	got := make([]int, parts)
 	errs := make([]error, parts)
 	var wg sync.WaitGroup
@@ -82,15 +83,14 @@ func readAtParallel(f *os.File, mem []byte, size int) (int, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			from, to := size*k/parts, size*(k+1)/parts
-			got[k], errs[k] = f.ReadAt(mem[from:to], int64(from))
+			got[k], errs[k] = f.ReadAt(mem[start(k):start(k+1)], int64(start(k)))
 		}()
 	}
 	wg.Wait()
 	n := 0
 	for k := range parts {
 		n += got[k]
-		if errs[k] == io.EOF || got[k] < size*(k+1)/parts-size*k/parts {
+		if errs[k] == io.EOF || got[k] < start(k+1)-start(k) {
 			return n, nil // the file ends in this part: later parts read nothing
 		}
 		if errs[k] != nil {
