@@ -86,14 +86,22 @@ func TestFlowFindOpenBackQuit(t *testing.T) {
 	}
 }
 
-// Walking the tree changes what the message pane shows.
-func TestFlowWalkTree(t *testing.T) {
+// openHealthSession runs the program on the fixture store and opens the
+// "Health endpoint" session the way a person does: / health, Enter, Enter.
+func openHealthSession(t *testing.T) *teatest.TestModel {
+	t.Helper()
 	m := New(Options{Roots: []string{fixtureStore}, Home: "/home/dev"})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
 	waitFor(t, tm, "Health endpoint")
 	tm.Type("/health")
 	keys(tm, tea.KeyPressMsg{Code: tea.KeyEnter}, tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor(t, tm, "What port does it listen on?")
+	return tm
+}
+
+// Walking the tree changes what the message pane shows.
+func TestFlowWalkTree(t *testing.T) {
+	tm := openHealthSession(t)
 	// To the top of the tree: the path is the first message alone.
 	keys(tm, tea.KeyPressMsg{Code: 'g', Text: "g"})
 	waitFor(t, tm, "1/9")
@@ -111,12 +119,7 @@ func TestFlowWalkTree(t *testing.T) {
 // Replay in a running program: r starts it, entries appear as it plays,
 // End shows the last, esc goes back to the session.
 func TestFlowReplay(t *testing.T) {
-	m := New(Options{Roots: []string{fixtureStore}, Home: "/home/dev"})
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
-	waitFor(t, tm, "Health endpoint")
-	tm.Type("/health")
-	keys(tm, tea.KeyPressMsg{Code: tea.KeyEnter}, tea.KeyPressMsg{Code: tea.KeyEnter})
-	waitFor(t, tm, "What port does it listen on?")
+	tm := openHealthSession(t)
 	tm.Type("r")
 	waitFor(t, tm, "playing")
 	// At x16 the capped gaps pass in a fifth of a second: the replay plays
