@@ -185,7 +185,7 @@ func (c *cli) compact(argv []string) error {
 	kind := a.get("summarizer")
 	p := s.PlanCompaction(leafIdx, keep)
 	if p == nil {
-		return fail(1, "nothing to compact at %s: the path is empty or already ends in a compaction", s.Entries[max(leafIdx, 0)].ID)
+		return fail(1, "%s", model.NothingToCompact(s, leafIdx, keep))
 	}
 	var llm *summarize.Config
 	if kind != "extractive" {
@@ -200,18 +200,19 @@ func (c *cli) compact(argv []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var summary string
+	var usage []byte
 	if llm != nil {
 		if isTerminal(c.stderr) {
 			fmt.Fprintf(c.stderr, "summarizing %d messages with %s…\n", len(p.MessagesToSummarize)+len(p.TurnPrefixMessages), llm.Name())
 		}
-		summary, err = summarize.LLM(ctx, *llm, s, p, a.get("instructions"))
+		summary, usage, err = summarize.LLM(ctx, *llm, s, p, a.get("instructions"))
 		if err != nil {
 			return fail(1, "summarize: %v", err)
 		}
 	} else {
 		summary = s.ExtractiveSummary(p)
 	}
-	entry := summarize.Entry(s, p, summary)
+	entry := summarize.Entry(s, p, summary, usage)
 	if a.has("dry-run") {
 		if a.has("json") {
 			_, err := fmt.Fprintf(c.stdout, "%s\n", entry.JSON(""))

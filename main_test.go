@@ -174,7 +174,7 @@ func TestRefByIDPrefix(t *testing.T) {
 	os.MkdirAll(filepath.Join(home, "sessions", "--x--"), 0o755)
 	os.WriteFile(filepath.Join(home, "sessions", "--x--", filepath.Base(src)), data, 0o644)
 	var out, errb bytes.Buffer
-	if code := run([]string{"session", "plan", "--json", "019cadc6"}, nil, &out, &errb); code != 0 {
+	if code := run([]string{"session", "plan", "--json", "019cadc6", "--keep-tokens", "10"}, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	if !strings.HasPrefix(out.String(), `{"firstKeptEntryId":`) {
@@ -261,7 +261,7 @@ func TestCompactExtractive(t *testing.T) {
 	}
 	// Compacting again at the new leaf: it is a compaction, so nothing to do.
 	_, stderr, code = skein(t, "session", "compact", f)
-	if code != 1 || !strings.Contains(stderr, "nothing to compact") {
+	if code != 1 || !strings.Contains(stderr, "Nothing to compact") {
 		t.Errorf("second compact: exit %d %s", code, stderr)
 	}
 	// --dry-run writes nothing.
@@ -273,8 +273,14 @@ func TestCompactExtractive(t *testing.T) {
 	if ga, _ := os.ReadFile(g); !bytes.Equal(ga, gb) {
 		t.Error("dry run wrote")
 	}
+	// pi 1.6.0 has nothing to compact when everything fits in the kept
+	// tokens: refused, nothing written.
+	_, stderr, code = skein(t, "session", "compact", g)
+	if ga, _ := os.ReadFile(g); code != 1 || !strings.Contains(stderr, "Nothing to compact") || !bytes.Equal(ga, gb) {
+		t.Errorf("nothing to summarize: exit %d %s", code, stderr)
+	}
 	// --summarizer llm without a model says so.
-	_, stderr, code = skein(t, "session", "compact", g, "--summarizer", "llm")
+	_, stderr, code = skein(t, "session", "compact", g, "--summarizer", "llm", "--keep-tokens", "10")
 	if code != 1 || !strings.Contains(stderr, "no language model configured") {
 		t.Errorf("llm without a model: exit %d %s", code, stderr)
 	}

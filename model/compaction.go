@@ -23,7 +23,9 @@ func estimateTokens(role string, msg []byte) int {
 	}
 	chars := 0
 	strLen := func(raw []byte) int { n, _ := rawStringLen(raw); return n }
-	textBlocks := func(content []byte, images bool) {
+	// pi's estimateTextAndImageContentChars: a string, or the text blocks
+	// with text and 4,800 per image.
+	textAndImages := func(content []byte) {
 		if n, ok := rawStringLen(content); ok {
 			chars += n
 			return
@@ -31,18 +33,28 @@ func estimateTokens(role string, msg []byte) int {
 		_ = jscan.Elements(content, func(b []byte) bool {
 			switch String(Member(b, "type")) {
 			case "text":
-				chars += strLen(Member(b, "text"))
-			case "image":
-				if images {
-					chars += 4800
+				if t := Member(b, "text"); jsTruthy(t) {
+					chars += strLen(t)
 				}
+			case "image":
+				chars += 4800
 			}
 			return true
 		})
 	}
 	switch role {
-	case RoleUser:
-		textBlocks(Member(msg, "content"), false)
+	case RoleSystem:
+		textAndImages(Member(msg, "content"))
+		jsEntries(Member(msg, "sections"), func(_ string, v []byte) {
+			if jsTruthy(v) {
+				chars += strLen(v)
+			}
+		})
+		if tools := Member(msg, "toolsAdded"); jsTruthy(tools) {
+			chars += StringifyLen(tools)
+		}
+	case RoleUser, RoleCustom, RoleToolResult:
+		textAndImages(Member(msg, "content"))
 	case RoleAssistant:
 		_ = jscan.Elements(Member(msg, "content"), func(b []byte) bool {
 			switch String(Member(b, "type")) {
@@ -58,8 +70,6 @@ func estimateTokens(role string, msg []byte) int {
 			}
 			return true
 		})
-	case RoleCustom, RoleToolResult:
-		textBlocks(Member(msg, "content"), true)
 	case RoleBashExecution:
 		chars = strLen(Member(msg, "command")) + strLen(Member(msg, "output"))
 	case RoleBranchSummary, RoleCompactionSummary:
@@ -70,23 +80,22 @@ func estimateTokens(role string, msg []byte) int {
 
 // MessageTokens estimates one context message.
 func (s *Session) MessageTokens(m ContextMessage) int {
-	if m.Kind == KindMessage {
+	if m.Kind == KindMessage && m.Content == 0 {
 		return s.Entries[m.Entry].Tokens()
 	}
 	return EstimateTokens(s.MessageJSON(m))
 }
 
-// ContextTokens is pi's estimateContextTokens: the usage of the last
-// assistant message that was neither aborted nor an error, plus estimates of
-// the messages after it; estimates of all messages when there is none.
+// ContextTokens is pi 1.6.0's estimateProjectedContextTokens: the usage of
+// the last assistant message that was neither aborted nor an error and
+// counted some tokens, plus estimates of the messages after it, provided no
+// context edit or compaction on the path came after that message; otherwise
+// the estimate of the current system message plus those of the other
+// messages.
 func (s *Session) ContextTokens(ctx Context) float64 {
 	msgs := make([][]byte, len(ctx.Messages))
 	for i, m := range ctx.Messages {
-		if m.Kind == KindMessage && !s.Entries[m.Entry].RenamedRole {
-			msgs[i] = s.Entries[m.Entry].Message
-		} else {
-			msgs[i] = s.MessageJSON(m)
-		}
+		msgs[i] = s.rawMessage(m)
 	}
 	last, usage := -1, []byte(nil)
 	for i := len(msgs) - 1; i >= 0 && last < 0; i-- {
@@ -94,22 +103,57 @@ func (s *Session) ContextTokens(ctx Context) float64 {
 			last, usage = i, u
 		}
 	}
-	total := 0.0
-	if last >= 0 {
-		total = calculateContextTokens(usage)
+	if last >= 0 && s.usageTrusted(ctx, ctx.Messages[last].Entry) {
+		total := calculateContextTokens(usage)
+		for _, m := range msgs[last+1:] {
+			total += float64(EstimateTokens(m))
+		}
+		return total
 	}
-	for _, m := range msgs[last+1:] {
-		total += float64(EstimateTokens(m))
+	total := 0.0
+	if sys := s.CurrentSystemMessage(ctx.Messages); sys != nil {
+		total += float64(EstimateTokens(sys))
+	}
+	for i, m := range msgs {
+		if s.messageRole(ctx.Messages[i]) != RoleSystem {
+			total += float64(EstimateTokens(m))
+		}
 	}
 	return total
 }
 
+// usageTrusted reports whether the usage recorded by entry u still describes
+// the context: the first path entry with u's id comes after the path's last
+// context edit or compaction.
+func (s *Session) usageTrusted(ctx Context, u int) bool {
+	ue := &s.Entries[u]
+	usageAt := -1
+	if ue.HasID && ue.ID != "" {
+		for k, i := range ctx.Path {
+			if e := &s.Entries[i]; e.HasID && sameID(e.ID, e.idKey, ue.ID, ue.idKey) {
+				usageAt = k
+				break
+			}
+		}
+	}
+	invalidAt := -1
+	for k := len(ctx.Path) - 1; k >= 0; k-- {
+		if t := s.Entries[ctx.Path[k]].Type; t == TypeContextEdit || t == TypeCompaction {
+			invalidAt = k
+			break
+		}
+	}
+	return usageAt > invalidAt
+}
+
+// assistantUsage is pi's getAssistantUsage: the usage of an assistant
+// message that was not aborted or an error and counts some tokens.
 func assistantUsage(msg []byte) []byte {
 	if msg == nil || String(Member(msg, "role")) != RoleAssistant {
 		return nil
 	}
 	stop := String(Member(msg, "stopReason"))
-	if u := Member(msg, "usage"); stop != "aborted" && stop != "error" && jsTruthy(u) {
+	if u := Member(msg, "usage"); stop != "aborted" && stop != "error" && jsTruthy(u) && calculateContextTokens(u) > 0 {
 		return u
 	}
 	return nil
@@ -141,13 +185,15 @@ func calculateContextTokens(usage []byte) float64 {
 // Plan is what pi's prepareCompaction decides for a path.
 type Plan struct {
 	Leaf             int
-	Path             []int // entry indexes, root first
-	FirstKept        int   // position in Path of the first kept entry
+	Path             []int   // entry indexes, root first
+	Context          Context // the projection of the path
+	FirstKept        int     // position in Context.Entries of the first kept entry
 	FirstKeptEntryID string
+	FirstKeptEntry   int // its entry index
 	TokensBefore     float64
 	IsSplitTurn      bool
-	TurnStart        int // position in Path of the split turn's start, -1
-	BoundaryStart    int // position in Path where this compaction's range starts
+	TurnStart        int // position in Context.Entries of the split turn's start, -1
+	BoundaryStart    int // position in Context.Entries where this compaction's range starts
 	// Messages to summarize and the split turn's prefix, as context messages.
 	MessagesToSummarize []ContextMessage
 	TurnPrefixMessages  []ContextMessage
@@ -156,10 +202,21 @@ type Plan struct {
 	ModifiedFiles       []string
 }
 
+// Kept is the entries the compaction keeps, from the first kept one on, in
+// context order.
+func (p *Plan) Kept() []int {
+	var out []int
+	for _, pe := range p.Context.Entries[p.FirstKept:] {
+		out = append(out, pe.Entry)
+	}
+	return out
+}
+
 // PlanCompaction plans a compaction of the path to leaf keeping about
-// keepRecentTokens, as pi's prepareCompaction(getBranch(leaf)) does. It
-// returns nil where pi returns undefined: an empty path, a path that ends in
-// a compaction, or a first kept entry without an id.
+// keepRecentTokens, as pi 1.6.0's prepareCompaction(getBranch(leaf)) does on
+// the path's projection. It returns nil where pi returns undefined ("Nothing
+// to compact"): an empty path, a path that ends in a compaction, a first kept
+// entry without an id, or nothing to summarize.
 func (s *Session) PlanCompaction(leaf int, keepRecentTokens float64) *Plan {
 	if leaf < 0 || leaf >= len(s.Entries) {
 		return nil
@@ -168,31 +225,29 @@ func (s *Session) PlanCompaction(leaf int, keepRecentTokens float64) *Plan {
 	if s.Entries[path[len(path)-1]].Type == TypeCompaction {
 		return nil
 	}
-	p := &Plan{Leaf: leaf, Path: path, TurnStart: -1, PreviousCompaction: -1}
+	ctx := s.BuildContext(leaf)
+	p := &Plan{Leaf: leaf, Path: path, Context: ctx, TurnStart: -1, PreviousCompaction: -1}
+	proj := ctx.Entries
+	// The newest compaction comes first in the projection; an older one kept
+	// in its range gives no messages.
 	prevAt := -1
-	for k := len(path) - 1; k >= 0; k-- {
-		if s.Entries[path[k]].Type == TypeCompaction {
+	for k, pe := range proj {
+		if s.Entries[pe.Entry].Type == TypeCompaction && pe.N > 0 {
 			prevAt = k
 			break
 		}
 	}
-	start := 0
 	if prevAt >= 0 {
-		p.PreviousCompaction = path[prevAt]
-		start = prevAt + 1
-		if id, ok := s.FirstKeptEntryID(&s.Entries[path[prevAt]]); ok {
-			for k, i := range path {
-				if s.Entries[i].HasID && s.Entries[i].ID == id {
-					start = k
-					break
-				}
-			}
-		}
+		p.PreviousCompaction = proj[prevAt].Entry
+		p.BoundaryStart = prevAt + 1
 	}
-	p.BoundaryStart = start
-	p.TokensBefore = s.ContextTokens(s.BuildContext(leaf))
-	p.FirstKept, p.TurnStart, p.IsSplitTurn = s.findCutPoint(path, start, len(path), keepRecentTokens)
-	first := &s.Entries[path[p.FirstKept]]
+	p.TokensBefore = s.ContextTokens(ctx)
+	p.FirstKept, p.TurnStart, p.IsSplitTurn = s.findCutPoint(ctx, p.BoundaryStart, len(proj), keepRecentTokens)
+	if p.FirstKept >= len(proj) {
+		return nil
+	}
+	p.FirstKeptEntry = proj[p.FirstKept].Entry
+	first := &s.Entries[p.FirstKeptEntry]
 	if !first.HasID || first.ID == "" {
 		return nil
 	}
@@ -201,21 +256,16 @@ func (s *Session) PlanCompaction(leaf int, keepRecentTokens float64) *Plan {
 	if p.IsSplitTurn {
 		historyEnd = p.TurnStart
 	}
-	for k := start; k < historyEnd; k++ {
-		if m, ok := s.compactionMessage(path[k]); ok {
-			p.MessagesToSummarize = append(p.MessagesToSummarize, m)
-		}
-	}
+	p.MessagesToSummarize = s.summarizable(ctx, p.BoundaryStart, historyEnd)
 	if p.IsSplitTurn {
-		for k := p.TurnStart; k < p.FirstKept; k++ {
-			if m, ok := s.compactionMessage(path[k]); ok {
-				p.TurnPrefixMessages = append(p.TurnPrefixMessages, m)
-			}
-		}
+		p.TurnPrefixMessages = s.summarizable(ctx, p.TurnStart, p.FirstKept)
+	}
+	if len(p.MessagesToSummarize) == 0 && len(p.TurnPrefixMessages) == 0 {
+		return nil
 	}
 	read, modified := map[string]bool{}, map[string]bool{}
 	if prevAt >= 0 {
-		prev := &s.Entries[path[prevAt]]
+		prev := &s.Entries[p.PreviousCompaction]
 		if details := prev.Field("details"); !jsTruthy(prev.Field("fromHook")) && jsTruthy(details) {
 			for _, f := range stringArray(Member(details, "readFiles")) {
 				read[f] = true
@@ -225,9 +275,9 @@ func (s *Session) PlanCompaction(leaf int, keepRecentTokens float64) *Plan {
 			}
 		}
 	}
-	for _, m := range append(append([]ContextMessage(nil), p.MessagesToSummarize...), p.TurnPrefixMessages...) {
-		if m.Kind == KindMessage {
-			FileOps(s.Entries[m.Entry].Message, read, modified)
+	for _, list := range [][]ContextMessage{p.MessagesToSummarize, p.TurnPrefixMessages} {
+		for _, m := range list {
+			FileOps(s.rawMessage(m), read, modified)
 		}
 	}
 	for f := range read {
@@ -243,31 +293,93 @@ func (s *Session) PlanCompaction(leaf int, keepRecentTokens float64) *Plan {
 	return p
 }
 
-// compactionMessage is pi's getMessageFromEntryForCompaction.
-func (s *Session) compactionMessage(i int) (ContextMessage, bool) {
-	switch e := &s.Entries[i]; e.Type {
-	case TypeMessage:
-		return ContextMessage{i, KindMessage}, e.Message != nil && string(e.Message) != "null"
-	case TypeCustomMessage:
-		return ContextMessage{i, KindCustom}, true
-	case TypeBranchSummary:
-		return ContextMessage{i, KindBranchSummary}, true
+// NothingToCompact says why PlanCompaction(leaf, keep) made no plan, in pi's
+// words ("Nothing to compact") and then the reason.
+func NothingToCompact(s *Session, leaf int, keep float64) string {
+	switch {
+	case leaf < 0 || leaf >= len(s.Entries):
+		return "Nothing to compact: the session has no entries"
+	case s.Entries[leaf].Type == TypeCompaction:
+		return "Nothing to compact: the path already ends in a compaction"
 	}
-	return ContextMessage{}, false
+	return "Nothing to compact: keeping about " + FormatJSNumber(keep) + " tokens leaves nothing to summarize"
 }
 
-// findCutPoint is pi's findCutPoint over path positions [start, end).
-func (s *Session) findCutPoint(path []int, start, end int, keep float64) (cut, turnStart int, split bool) {
+// summarizable is the messages of the projected entries [from, to) that a
+// compaction summarizes (pi's getMessagesFromProjectedEntryForCompaction):
+// none from a compaction, and no system messages, which are prompt state.
+func (s *Session) summarizable(ctx Context, from, to int) []ContextMessage {
+	var out []ContextMessage
+	for _, pe := range ctx.Entries[from:to] {
+		if s.Entries[pe.Entry].Type == TypeCompaction {
+			continue
+		}
+		for _, m := range ctx.Messages[pe.First : pe.First+pe.N] {
+			if s.messageRole(m) != RoleSystem {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// entryMessages is the messages projected entry k gives.
+func (ctx *Context) entryMessages(k int) []ContextMessage {
+	pe := ctx.Entries[k]
+	return ctx.Messages[pe.First : pe.First+pe.N]
+}
+
+// isCutPoint and startsTurn are pi's isCutPointMessage and
+// isTurnStartMessage.
+func isCutPoint(role string) bool {
+	switch role {
+	case RoleUser, RoleAssistant, RoleBashExecution, RoleCustom, RoleBranchSummary, RoleCompactionSummary:
+		return true
+	}
+	return false
+}
+
+func startsTurn(role string) bool {
+	switch role {
+	case RoleUser, RoleBashExecution, RoleCustom, RoleBranchSummary, RoleCompactionSummary:
+		return true
+	}
+	return false
+}
+
+// entryIs reports whether any message of projected entry k passes test
+// (never for a compaction).
+func (s *Session) entryIs(ctx Context, k int, test func(role string) bool) bool {
+	if s.Entries[ctx.Entries[k].Entry].Type == TypeCompaction {
+		return false
+	}
+	for _, m := range ctx.entryMessages(k) {
+		if test(s.messageRole(m)) {
+			return true
+		}
+	}
+	return false
+}
+
+// intrinsicallyVisible is pi's check that an entry gives the model a message
+// before any edit applies (sessionEntryToContextMessages), a context edit
+// never.
+func (s *Session) intrinsicallyVisible(i int) bool {
+	switch e := &s.Entries[i]; e.Type {
+	case TypeMessage, TypeCustomMessage, TypeCompaction:
+		return true
+	case TypeBranchSummary:
+		return jsTruthy(e.Field("summary"))
+	}
+	return false
+}
+
+// findCutPoint is pi 1.6.0's findProjectedCutPoint over the projected
+// entries [start, end).
+func (s *Session) findCutPoint(ctx Context, start, end int, keep float64) (cut, turnStart int, split bool) {
 	var cutPoints []int
 	for k := start; k < end; k++ {
-		e := &s.Entries[path[k]]
-		switch e.Type {
-		case TypeMessage:
-			switch e.Role {
-			case RoleBashExecution, RoleCustom, RoleBranchSummary, RoleCompactionSummary, RoleUser, RoleAssistant:
-				cutPoints = append(cutPoints, k)
-			}
-		case TypeBranchSummary, TypeCustomMessage:
+		if s.entryIs(ctx, k, isCutPoint) {
 			cutPoints = append(cutPoints, k)
 		}
 	}
@@ -276,13 +388,19 @@ func (s *Session) findCutPoint(path []int, start, end int, keep float64) (cut, t
 	}
 	cut = cutPoints[0]
 	acc := 0.0
+	exceeded := false
 	for k := end - 1; k >= start; k-- {
-		e := &s.Entries[path[k]]
-		if e.Type != TypeMessage {
+		tokens := 0
+		for _, m := range ctx.entryMessages(k) {
+			tokens += s.MessageTokens(m)
+		}
+		if tokens == 0 {
 			continue
 		}
-		acc += float64(e.Tokens())
+		acc += float64(tokens)
 		if acc >= keep {
+			exceeded = true
+			cut = cutPoints[len(cutPoints)-1]
 			for _, c := range cutPoints {
 				if c >= k {
 					cut = c
@@ -292,22 +410,22 @@ func (s *Session) findCutPoint(path []int, start, end int, keep float64) (cut, t
 			break
 		}
 	}
+	if exceeded && s.recoverySuffix(ctx, cut+1, end) {
+		cut++
+	}
 	for cut > start {
-		prev := &s.Entries[path[cut-1]]
-		if prev.Type == TypeCompaction || prev.Type == TypeMessage {
+		prev := ctx.Entries[cut-1]
+		if s.Entries[prev.Entry].Type == TypeCompaction || prev.N > 0 {
 			break
 		}
 		cut--
 	}
-	e := &s.Entries[path[cut]]
-	if e.Type == TypeMessage && e.Role == RoleUser {
+	if s.entryIs(ctx, cut, startsTurn) {
 		return cut, -1, false
 	}
 	turnStart = -1
 	for k := cut; k >= start; k-- {
-		e := &s.Entries[path[k]]
-		if e.Type == TypeBranchSummary || e.Type == TypeCustomMessage ||
-			e.Type == TypeMessage && (e.Role == RoleUser || e.Role == RoleBashExecution) {
+		if s.entryIs(ctx, k, startsTurn) {
 			turnStart = k
 			break
 		}
@@ -315,23 +433,51 @@ func (s *Session) findCutPoint(path []int, start, end int, keep float64) (cut, t
 	return cut, turnStart, turnStart != -1
 }
 
-// FileOps adds the paths of an assistant message's read, write and edit tool
-// calls to read and modified, as pi's extractFileOpsFromMessage does.
-func FileOps(msg []byte, read, modified map[string]bool) {
-	if String(Member(msg, "role")) != RoleAssistant {
-		return
+// recoverySuffix reports whether the projected entries [from, to) are what
+// overflow recovery leaves after the last visible input: an omitted
+// assistant attempt, other omitted or invisible entries, no compaction, and
+// no edit that replaces the content of an entry outside them.
+func (s *Session) recoverySuffix(ctx Context, from, to int) bool {
+	if from > to {
+		from = to
 	}
-	_ = jscan.Elements(Member(msg, "content"), func(b []byte) bool {
-		if String(Member(b, "type")) != "toolCall" {
-			return true
+	suffix := ctx.Entries[from:to]
+	omitted := func(pe Projected) bool { return s.intrinsicallyVisible(pe.Entry) && pe.N == 0 }
+	omittedIDs := map[string]bool{}
+	for _, pe := range suffix {
+		if e := &s.Entries[pe.Entry]; omitted(pe) && e.HasID {
+			omittedIDs[e.ID] = true
 		}
-		args, name := Member(b, "arguments"), Member(b, "name")
-		if name == nil || !jsTruthy(args) {
-			return true
+	}
+	assistantOmitted := false
+	for _, pe := range suffix {
+		e := &s.Entries[pe.Entry]
+		if e.Type == TypeContextEdit {
+			if r := e.Field("replacement"); string(r) != "null" {
+				if target, ok := e.StringField("targetId"); !ok || !omittedIDs[target] {
+					return false
+				}
+			}
 		}
+		if e.Type == TypeCompaction || (s.intrinsicallyVisible(pe.Entry) && !omitted(pe)) {
+			return false
+		}
+		if e.Type == TypeMessage && e.Role == RoleAssistant && omitted(pe) {
+			assistantOmitted = true
+		}
+	}
+	return assistantOmitted
+}
+
+// FileOps adds the paths of an assistant message's read, write and edit tool
+// calls, and of those a tool result records as made inside a script
+// (nestedCalls.calls), to read and modified, as pi's
+// extractFileOpsFromMessage does.
+func FileOps(msg []byte, read, modified map[string]bool) {
+	add := func(name, args []byte) {
 		path, ok := bstr(Member(args, "path"))
-		if !ok || path == "" {
-			return true
+		if len(args) == 0 || args[0] != '{' || !ok || path == "" {
+			return
 		}
 		switch String(name) {
 		case "read":
@@ -339,8 +485,24 @@ func FileOps(msg []byte, read, modified map[string]bool) {
 		case "write", "edit":
 			modified[path] = true
 		}
-		return true
-	})
+	}
+	switch String(Member(msg, "role")) {
+	case RoleToolResult:
+		_ = jscan.Elements(Member(Member(msg, "nestedCalls"), "calls"), func(c []byte) bool {
+			add(Member(c, "name"), Member(c, "arguments"))
+			return true
+		})
+	case RoleAssistant:
+		_ = jscan.Elements(Member(msg, "content"), func(b []byte) bool {
+			if String(Member(b, "type")) != "toolCall" {
+				return true
+			}
+			if args, name := Member(b, "arguments"), Member(b, "name"); args != nil && name != nil {
+				add(name, args)
+			}
+			return true
+		})
+	}
 }
 
 func stringArray(raw []byte) []string {

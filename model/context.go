@@ -2,7 +2,6 @@ package model
 
 import (
 	"bufio"
-	"bytes"
 	"io"
 
 	"skein/model/jscan"
@@ -16,18 +15,52 @@ const (
 	KindCompactionSummary             // {role:"compactionSummary", summary, tokensBefore, timestamp}
 	KindBranchSummary                 // {role:"branchSummary", summary, fromId, timestamp}
 	KindCustom                        // {role:"custom", customType, content, display, details, timestamp}
+	KindSystemCheckpoint              // a compaction's systemMessage, as stored
+)
+
+// Content overrides of a context message (ContextMessage.Content): what pi
+// 1.6.0 puts in place of a null content. A positive value is 1 + the index
+// of the context_edit entry whose replacement content the message carries.
+const (
+	contentEmptyArray  = -1
+	contentEmptyString = -2
 )
 
 // ContextMessage is one message of a built context and the entry it came
 // from: the first seed's parallel messages and entryIds lists in one.
 type ContextMessage struct {
-	Entry int
-	Kind  Kind
+	Entry   int
+	Kind    Kind
+	Content int32 // 0: the content as stored; see contentEmptyArray
 }
 
-// Context is what pi's buildSessionContext returns for a leaf.
+// Edited reports whether a context_edit replaced the message's content.
+func (m ContextMessage) Edited() bool { return m.Content > 0 }
+
+// EditEntry is the index of the context_edit entry whose replacement the
+// message carries, or -1.
+func (m ContextMessage) EditEntry() int {
+	if m.Content > 0 {
+		return int(m.Content) - 1
+	}
+	return -1
+}
+
+// Projected is one entry of the context's entry list (pi 1.6.0's
+// buildContextEntries) and the messages it gives: Messages[First:First+N].
+// An entry a context edit omits gives none.
+type Projected struct {
+	Entry    int
+	First, N int
+}
+
+// Context is what pi's buildSessionProjection returns for a leaf.
 type Context struct {
 	Messages []ContextMessage
+	// Entries are the selected entries in order, each with its messages.
+	Entries []Projected
+	// Path is the path from the root to the leaf.
+	Path []int
 	// ThinkingLevel is the raw thinkingLevel of the last thinking_level_change
 	// on the path, `"off"` without one, nil when that entry had none.
 	ThinkingLevel []byte
@@ -46,14 +79,22 @@ type ModelRef struct {
 var offJSON = []byte(`"off"`)
 
 // BuildContext builds the context at entry leaf (-1 for an empty context) as
-// pi's buildSessionContext does.
+// pi 1.6.0's buildSessionProjection does: the path, or with a compaction on
+// it the newest compaction (its system prompt checkpoint and summary), the
+// kept entries from its firstKeptEntryId without their system messages, and
+// everything after it; then the latest context edit of each selected entry
+// applied.
 func (s *Session) BuildContext(leaf int) Context {
 	ctx := Context{ThinkingLevel: offJSON, Compaction: -1}
 	if leaf < 0 || leaf >= len(s.Entries) {
 		return ctx
 	}
-	path := s.Path(leaf)
-	ctx.Messages = make([]ContextMessage, 0, len(path)+1)
+	return s.project(s.Path(leaf), ctx)
+}
+
+// project builds the context of a path (root first).
+func (s *Session) project(path []int, ctx Context) Context {
+	ctx.Path = path
 	// The last of each kind on the path counts: look from the leaf back.
 	compactionAt := -1 // position in path
 	thinkingSeen := false
@@ -70,39 +111,130 @@ func (s *Session) BuildContext(leaf int) Context {
 			compactionAt = k
 		}
 	}
-	appendEntry := func(i int) {
-		if k, ok := s.messageKind(i); ok {
-			ctx.Messages = append(ctx.Messages, ContextMessage{i, k})
+	selected := path
+	if compactionAt >= 0 {
+		c := path[compactionAt]
+		ctx.Compaction = c
+		selected = make([]int, 0, len(path)+1)
+		selected = append(selected, c)
+		firstKept, hasFirstKept := s.FirstKeptEntryID(&s.Entries[c])
+		keptKey := keyOf(firstKept)
+		found := false
+		for _, i := range path[:compactionAt] {
+			e := &s.Entries[i]
+			if hasFirstKept && e.HasID && sameID(e.ID, e.idKey, firstKept, keptKey) {
+				found = true
+			}
+			if found && !(e.Type == TypeMessage && e.Role == RoleSystem) {
+				selected = append(selected, i)
+			}
+		}
+		selected = append(selected, path[compactionAt+1:]...)
+	}
+	// The latest edit of each selected entry, among the selected entries.
+	var edits map[string]int
+	for _, i := range selected {
+		if e := &s.Entries[i]; e.Type == TypeContextEdit {
+			if target, ok := e.StringField("targetId"); ok {
+				if edits == nil {
+					edits = map[string]int{}
+				}
+				edits[target] = i
+			}
 		}
 	}
-	if compactionAt < 0 {
-		for _, i := range path {
-			appendEntry(i)
+	ctx.Messages = make([]ContextMessage, 0, len(selected)+1)
+	ctx.Entries = make([]Projected, len(selected))
+	for k, i := range selected {
+		first := len(ctx.Messages)
+		// An older compaction kept in the range gives nothing: only the newest,
+		// first, contributes its checkpoint and summary.
+		if k == 0 || s.Entries[i].Type != TypeCompaction {
+			edit := -1
+			if e := &s.Entries[i]; edits != nil && e.HasID {
+				if j, ok := edits[e.ID]; ok {
+					edit = j
+				}
+			}
+			ctx.Messages = s.appendEntryMessages(ctx.Messages, i, edit)
 		}
-		return ctx
-	}
-	c := path[compactionAt]
-	ctx.Compaction = c
-	ctx.Messages = append(ctx.Messages, ContextMessage{c, KindCompactionSummary})
-	firstKept, hasFirstKept := s.FirstKeptEntryID(&s.Entries[c])
-	keptKey := keyOf(firstKept)
-	found := false
-	for _, i := range path[:compactionAt] {
-		if e := &s.Entries[i]; hasFirstKept && e.HasID && sameID(e.ID, e.idKey, firstKept, keptKey) {
-			found = true
-		}
-		if found {
-			appendEntry(i)
-		}
-	}
-	for _, i := range path[compactionAt+1:] {
-		appendEntry(i)
+		ctx.Entries[k] = Projected{Entry: i, First: first, N: len(ctx.Messages) - first}
 	}
 	return ctx
 }
 
-// messageKind is the message entry i adds to a context, as pi's
-// buildSessionContext appends it: messages, custom messages and branch
+// appendEntryMessages appends the messages entry i gives the model (pi
+// 1.6.0's sessionEntryToContextMessages), with the context edit at index
+// edit (-1 for none) applied as projectContextEntry applies it.
+func (s *Session) appendEntryMessages(dst []ContextMessage, i, edit int) []ContextMessage {
+	n := len(dst)
+	e := &s.Entries[i]
+	switch e.Type {
+	case TypeMessage:
+		m := ContextMessage{Entry: i, Kind: KindMessage}
+		if e.NullContent {
+			switch e.Role {
+			case RoleSystem:
+				m.Content = contentEmptyString
+			case RoleUser, RoleAssistant, RoleToolResult:
+				m.Content = contentEmptyArray
+			}
+		}
+		dst = append(dst, m)
+	case TypeCustomMessage:
+		m := ContextMessage{Entry: i, Kind: KindCustom}
+		if c := e.Field("content"); c == nil || string(c) == "null" {
+			m.Content = contentEmptyArray
+		}
+		dst = append(dst, m)
+	case TypeBranchSummary:
+		if jsTruthy(e.Field("summary")) {
+			dst = append(dst, ContextMessage{Entry: i, Kind: KindBranchSummary})
+		}
+	case TypeCompaction:
+		if jsTruthy(e.Field("systemMessage")) {
+			dst = append(dst, ContextMessage{Entry: i, Kind: KindSystemCheckpoint})
+		}
+		dst = append(dst, ContextMessage{Entry: i, Kind: KindCompactionSummary})
+	}
+	if edit < 0 {
+		return dst
+	}
+	replacement := s.Entries[edit].Field("replacement")
+	switch {
+	case replacement == nil:
+		// pi throws on an edit without a replacement; skein leaves the entry as it is.
+	case string(replacement) == "null":
+		dst = dst[:n]
+	default:
+		for k := n; k < len(dst); k++ {
+			if r := s.messageRole(dst[k]); r == RoleUser || r == RoleAssistant || r == RoleToolResult || r == RoleCustom {
+				dst[k].Content = int32(edit) + 1
+			}
+		}
+	}
+	return dst
+}
+
+// messageRole is the role of a context message.
+func (s *Session) messageRole(m ContextMessage) string {
+	switch m.Kind {
+	case KindMessage:
+		return s.Entries[m.Entry].Role
+	case KindCompactionSummary:
+		return RoleCompactionSummary
+	case KindBranchSummary:
+		return RoleBranchSummary
+	case KindCustom:
+		return RoleCustom
+	case KindSystemCheckpoint:
+		return RoleSystem
+	}
+	return ""
+}
+
+// messageKind is the message entry i adds to a history (every entry's
+// messages, nothing compacted away): messages, custom messages and branch
 // summaries with a summary; ok is false for any other entry.
 func (s *Session) messageKind(i int) (k Kind, ok bool) {
 	switch e := &s.Entries[i]; e.Type {
@@ -114,6 +246,30 @@ func (s *Session) messageKind(i int) (k Kind, ok bool) {
 		return KindBranchSummary, jsTruthy(e.Field("summary"))
 	}
 	return 0, false
+}
+
+// contentOverride is the content a context message carries in place of its
+// own: ok is false when it carries its own; val is nil when the content is
+// left out (a replacement without content, as JSON.stringify drops undefined).
+func (s *Session) contentOverride(m ContextMessage) (val []byte, ok bool) {
+	switch {
+	case m.Content == 0:
+		return nil, false
+	case m.Content == contentEmptyArray:
+		return []byte("[]"), true
+	case m.Content == contentEmptyString:
+		return []byte(`""`), true
+	}
+	replacement := s.Entries[m.EditEntry()].Field("replacement")
+	if len(replacement) == 0 || replacement[0] != '{' {
+		return nil, true
+	}
+	content := Member(replacement, "content")
+	if r := s.messageRole(m); (r == RoleAssistant || r == RoleToolResult) && jscan.IsString(content) {
+		b := append([]byte(`[{"type":"text","text":`), content...)
+		return append(b, "}]"...), true
+	}
+	return content, true
 }
 
 // jsTruthy is JavaScript truthiness of a raw JSON value (nil is undefined).
@@ -129,18 +285,29 @@ func jsTruthy(raw []byte) bool {
 }
 
 // AppendMessageJSON appends the JSON of a context message as pi builds it.
-// A message entry's message is copied as stored.
+// A message entry's message is copied as stored, but for a content a context
+// edit replaced or a null content pi replaces.
 func (s *Session) AppendMessageJSON(dst []byte, m ContextMessage) []byte {
 	e := &s.Entries[m.Entry]
+	content, override := s.contentOverride(m)
+	var contentMember []member
+	if override {
+		contentMember = []member{{"content", content}}
+	}
 	switch m.Kind {
 	case KindMessage:
 		if e.Message == nil {
 			return append(dst, "null"...)
 		}
 		if e.RenamedRole {
-			return appendReplacingMember(dst, e.Message, "role", []byte(`"custom"`))
+			contentMember = append(contentMember, member{"role", []byte(`"custom"`)})
+		}
+		if len(contentMember) > 0 && len(e.Message) > 0 && e.Message[0] == '{' {
+			return appendReplacingMembers(dst, e.Message, contentMember)
 		}
 		return append(dst, e.Message...)
+	case KindSystemCheckpoint:
+		return append(dst, e.Field("systemMessage")...)
 	case KindCompactionSummary:
 		return appendObject(dst, []member{
 			{"role", []byte(`"compactionSummary"`)},
@@ -156,10 +323,13 @@ func (s *Session) AppendMessageJSON(dst []byte, m ContextMessage) []byte {
 			{"timestamp", msJSON(e.Timestamp)},
 		})
 	default:
+		if !override {
+			content = e.Field("content")
+		}
 		return appendObject(dst, []member{
 			{"role", []byte(`"custom"`)},
 			{"customType", e.Field("customType")},
-			{"content", e.Field("content")},
+			{"content", content},
 			{"display", e.Field("display")},
 			{"details", e.Field("details")},
 			{"timestamp", msJSON(e.Timestamp)},
@@ -195,27 +365,39 @@ func appendObject(dst []byte, members []member) []byte {
 
 func msJSON(iso string) []byte { return []byte(FormatJSNumber(DateMs(iso))) }
 
-// appendReplacingMember copies obj with the value of its member key replaced.
-func appendReplacingMember(dst, obj []byte, key string, val []byte) []byte {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
+// appendReplacingMembers copies obj as JavaScript's {...obj, key: val}
+// builds it: a member already there keeps its place and takes the new value,
+// a new one goes last, and a nil value (undefined) leaves the member out.
+func appendReplacingMembers(dst, obj []byte, with []member) []byte {
+	dst = append(dst, '{')
 	first := true
-	_ = jscan.Members(obj, func(k, v []byte) bool {
+	done := make([]bool, len(with))
+	put := func(k, v []byte) {
 		if !first {
-			buf.WriteByte(',')
+			dst = append(dst, ',')
 		}
 		first = false
-		buf.Write(k)
-		buf.WriteByte(':')
-		if jscan.KeyIs(k, key) {
-			buf.Write(val)
-		} else {
-			buf.Write(v)
+		dst = append(append(append(dst, k...), ':'), v...)
+	}
+	_ = jscan.Members(obj, func(k, v []byte) bool {
+		for w := range with {
+			if jscan.KeyIs(k, with[w].key) {
+				if !done[w] && with[w].val != nil {
+					put(k, with[w].val)
+				}
+				done[w] = true
+				return true
+			}
 		}
+		put(k, v)
 		return true
 	})
-	buf.WriteByte('}')
-	return append(dst, buf.Bytes()...)
+	for w := range with {
+		if !done[w] && with[w].val != nil {
+			put(AppendJSONString(nil, with[w].key), with[w].val)
+		}
+	}
+	return append(dst, '}')
 }
 
 // EntryID is the id a context message came from ("" when its entry has none).
@@ -231,7 +413,7 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx Context) error {
 		if i > 0 {
 			bw.WriteByte(',')
 		}
-		if m.Kind == KindMessage && !s.Entries[m.Entry].RenamedRole && s.Entries[m.Entry].Message != nil {
+		if m.Kind == KindMessage && m.Content == 0 && !s.Entries[m.Entry].RenamedRole && s.Entries[m.Entry].Message != nil {
 			bw.Write(s.Entries[m.Entry].Message)
 			continue
 		}

@@ -1,5 +1,5 @@
 // Package model is skein's domain: pi session entries, their tree, context
-// building, token estimates and compaction planning, all as pi 0.73.1 computes
+// building, token estimates and compaction planning, all as pi 1.6.0 computes
 // them. It does no IO: the store hands it a file's bytes.
 package model
 
@@ -25,6 +25,9 @@ type Entry struct {
 
 	Message []byte // the raw "message" value of a message entry
 	Role    string // the message's role, after migration
+	// NullContent is set for a message whose content is null or absent: pi
+	// 1.6.0 gives the model [] (or "" for a system message) in its place.
+	NullContent bool
 
 	// MigratedID is set when the v1 migration gave this entry its id and
 	// parent: Raw then lacks them.
@@ -74,6 +77,8 @@ const (
 	TypeCustomMessage       = "custom_message"
 	TypeLabel               = "label"
 	TypeSessionInfo         = "session_info"
+	TypeUsage               = "usage"        // pi 1.6.0: usage outside the context (cache warming)
+	TypeContextEdit         = "context_edit" // pi 1.6.0: a branch-local edit of an earlier entry
 )
 
 // Message roles.
@@ -85,6 +90,7 @@ const (
 	RoleCustom            = "custom"
 	RoleBranchSummary     = "branchSummary"
 	RoleCompactionSummary = "compactionSummary"
+	RoleSystem            = "system" // pi 1.6.0: the system prompt and its patches
 )
 
 // intern returns the constant for a type or role pi writes, so that later
@@ -112,6 +118,12 @@ func intern(s string) string {
 		return TypeSessionInfo
 	case TypeSession:
 		return TypeSession
+	case TypeUsage:
+		return TypeUsage
+	case TypeContextEdit:
+		return TypeContextEdit
+	case RoleSystem:
+		return RoleSystem
 	case RoleUser:
 		return RoleUser
 	case RoleAssistant:
@@ -158,9 +170,9 @@ func ParseEntry(line []byte, lineNo int) (e Entry, err error) {
 func parseEntryInto(e *Entry, line []byte, lineNo int) (err error) {
 	e.Line = lineNo
 	e.Raw = line
-	var msg, role []byte
+	var msg, role, content []byte
 	it := jscan.Object(line)
-	for k, v, r, ok := it.NextWith("role"); ok; k, v, r, ok = it.NextWith("role") {
+	for k, v, r, c, ok := it.NextWith2("role", "content"); ok; k, v, r, c, ok = it.NextWith2("role", "content") {
 		switch jscan.Key(k) {
 		case "type":
 			t, _ := bstr(v)
@@ -172,7 +184,7 @@ func parseEntryInto(e *Entry, line []byte, lineNo int) (err error) {
 		case "timestamp":
 			e.Timestamp, _ = bstr(v)
 		case "message":
-			msg, role = v, r
+			msg, role, content = v, r, c
 		}
 	}
 	if err = it.Err(); err == jscan.ErrNotObject {
@@ -187,6 +199,7 @@ func parseEntryInto(e *Entry, line []byte, lineNo int) (err error) {
 		e.Message = msg
 		r, _ := bstr(role)
 		e.Role = intern(r)
+		e.NullContent = content == nil || string(content) == "null"
 	}
 	return nil
 }

@@ -480,3 +480,53 @@ func AppendJSONString(dst []byte, s string) []byte {
 	}
 	return append(dst, '"')
 }
+
+// AppendStringified appends JSON.stringify(JSON.parse(raw)) for a valid raw
+// value: no white space, a duplicate key's last value at its first place,
+// array indexes first among keys, strings and numbers written as JavaScript
+// writes them.
+func AppendStringified(dst, raw []byte) []byte {
+	raw = raw[jscan.SkipSpace(raw, 0):]
+	if len(raw) == 0 {
+		return dst
+	}
+	switch raw[0] {
+	case '"':
+		s, _ := jscan.Unquote(raw)
+		return AppendJSONString(dst, s)
+	case 't':
+		return append(dst, "true"...)
+	case 'f':
+		return append(dst, "false"...)
+	case 'n':
+		return append(dst, "null"...)
+	case '[':
+		dst = append(dst, '[')
+		first := true
+		_ = jscan.Elements(raw, func(v []byte) bool {
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = AppendStringified(dst, v)
+			return true
+		})
+		return append(dst, ']')
+	case '{':
+		dst = append(dst, '{')
+		first := true
+		jsEntries(raw, func(name string, v []byte) {
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = AppendJSONString(dst, name)
+			dst = append(dst, ':')
+			dst = AppendStringified(dst, v)
+		})
+		return append(dst, '}')
+	default:
+		f, _ := jsNumberValue(raw)
+		return append(dst, FormatJSNumber(f)...)
+	}
+}

@@ -34,13 +34,13 @@ func (s *Session) Replay(leaf int) []Step {
 		st := Step{Entry: i, Ms: ms}
 		switch e.Type {
 		case TypeMessage:
-			st.Message = &ContextMessage{i, KindMessage}
+			st.Message = &ContextMessage{Entry: i, Kind: KindMessage}
 		case TypeCustomMessage:
-			st.Message = &ContextMessage{i, KindCustom}
+			st.Message = &ContextMessage{Entry: i, Kind: KindCustom}
 		case TypeBranchSummary:
-			st.Message = &ContextMessage{i, KindBranchSummary}
+			st.Message = &ContextMessage{Entry: i, Kind: KindBranchSummary}
 		case TypeCompaction:
-			st.Message = &ContextMessage{i, KindCompactionSummary}
+			st.Message = &ContextMessage{Entry: i, Kind: KindCompactionSummary}
 		}
 		steps = append(steps, st)
 	}

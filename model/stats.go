@@ -96,9 +96,9 @@ func (s *Session) BuildHistory(leaf int) Context {
 	ctx.Messages = ctx.Messages[:0:0]
 	for _, i := range s.Path(leaf) {
 		if s.Entries[i].Type == TypeCompaction {
-			ctx.Messages = append(ctx.Messages, ContextMessage{i, KindCompactionSummary})
+			ctx.Messages = append(ctx.Messages, ContextMessage{Entry: i, Kind: KindCompactionSummary})
 		} else if k, ok := s.messageKind(i); ok {
-			ctx.Messages = append(ctx.Messages, ContextMessage{i, k})
+			ctx.Messages = append(ctx.Messages, ContextMessage{Entry: i, Kind: k})
 		}
 	}
 	return ctx

@@ -7,16 +7,16 @@ import (
 	"unicode/utf8"
 )
 
-// The summarization prompts are pi 0.73.1's (dist/core/compaction), so that a
+// The summarization prompts are pi 1.6.0's (dist/core/compaction), so that a
 // model summarizing for skein gets what pi would send it.
 const (
-	SummarizationSystemPrompt = "You are a context summarization assistant. Your task is to read a conversation between a user and an AI coding assistant, then produce a structured summary following the exact format specified.\n\nDo NOT continue the conversation. Do NOT respond to any questions in the conversation. ONLY output the structured summary."
+	SummarizationSystemPrompt = "You are a context summarization assistant. Your task is to read a conversation between a user and an AI assistant, then produce a structured summary following the exact format specified.\n\nDo NOT continue the conversation. Do NOT respond to any questions in the conversation. ONLY output the structured summary."
 
 	SummarizationPrompt = "The messages above are a conversation to summarize. Create a structured context checkpoint summary that another LLM will use to continue the work.\n\nUse this EXACT format:\n\n## Goal\n[What is the user trying to accomplish? Can be multiple items if the session covers different tasks.]\n\n## Constraints & Preferences\n- [Any constraints, preferences, or requirements mentioned by user]\n- [Or \"(none)\" if none were mentioned]\n\n## Progress\n### Done\n- [x] [Completed tasks/changes]\n\n### In Progress\n- [ ] [Current work]\n\n### Blocked\n- [Issues preventing progress, if any]\n\n## Key Decisions\n- **[Decision]**: [Brief rationale]\n\n## Next Steps\n1. [Ordered list of what should happen next]\n\n## Critical Context\n- [Any data, examples, or references needed to continue]\n- [Or \"(none)\" if not applicable]\n\nKeep each section concise. Preserve exact file paths, function names, and error messages."
 
 	UpdateSummarizationPrompt = "The messages above are NEW conversation messages to incorporate into the existing summary provided in <previous-summary> tags.\n\nUpdate the existing structured summary with new information. RULES:\n- PRESERVE all existing information from the previous summary\n- ADD new progress, decisions, and context from the new messages\n- UPDATE the Progress section: move items from \"In Progress\" to \"Done\" when completed\n- UPDATE \"Next Steps\" based on what was accomplished\n- PRESERVE exact file paths, function names, and error messages\n- If something is no longer relevant, you may remove it\n\nUse this EXACT format:\n\n## Goal\n[Preserve existing goals, add new ones if the task expanded]\n\n## Constraints & Preferences\n- [Preserve existing, add new ones discovered]\n\n## Progress\n### Done\n- [x] [Include previously done items AND newly completed items]\n\n### In Progress\n- [ ] [Current work - update based on progress]\n\n### Blocked\n- [Current blockers - remove if resolved]\n\n## Key Decisions\n- **[Decision]**: [Brief rationale] (preserve all previous, add new)\n\n## Next Steps\n1. [Update based on current state]\n\n## Critical Context\n- [Preserve important context, add new if needed]\n\nKeep each section concise. Preserve exact file paths, function names, and error messages."
 
-	TurnPrefixSummarizationPrompt = "This is the PREFIX of a turn that was too large to keep. The SUFFIX (recent work) is retained.\n\nSummarize the prefix to provide context for the retained suffix:\n\n## Original Request\n[What did the user ask for in this turn?]\n\n## Early Progress\n- [Key decisions and work done in the prefix]\n\n## Context for Suffix\n- [Information needed to understand the retained recent work]\n\nBe concise. Focus on what's needed to understand the kept suffix."
+	TurnPrefixSummarizationPrompt = "The messages above are earlier context from an ongoing conversation. Later messages are stored separately and do not need to be reconstructed.\n\nCreate a concise checkpoint of the user's request and the progress shown above. This checkpoint will be placed before the later messages so the conversation can continue with the necessary context.\n\n## Original Request\n[What did the user ask for?]\n\n## Progress So Far\n- [Key decisions and work completed in these messages]\n\n## Context Needed to Continue\n- [Information from these messages needed to understand the later work]\n\nOnly summarize information explicitly present above. Do not infer or recreate later messages."
 )
 
 const toolResultMaxChars = 2000
@@ -53,25 +53,21 @@ func (s *Session) SerializeConversation(msgs []ContextMessage) string {
 		case RoleCompactionSummary:
 			parts = append(parts, "[User]: The conversation history before this point was compacted into the following summary:\n\n<summary>\n"+String(Member(raw, "summary"))+"\n</summary>")
 		case RoleAssistant:
-			var text, thinking, calls []string
+			var text, calls []string
+			hasText := false
 			EachBlock(Member(raw, "content"), func(b []byte) {
 				switch String(Member(b, "type")) {
 				case "text":
-					text = append(text, String(Member(b, "text")))
-				case "thinking":
-					thinking = append(thinking, String(Member(b, "thinking")))
+					text, hasText = append(text, String(Member(b, "text"))), true
 				case "toolCall":
 					var args []string
-					Fields(Member(b, "arguments"), func(k string, v []byte) {
-						args = append(args, k+"="+compactJSON(v))
+					jsEntries(Member(b, "arguments"), func(k string, v []byte) {
+						args = append(args, k+"="+string(AppendStringified(nil, v)))
 					})
 					calls = append(calls, String(Member(b, "name"))+"("+strings.Join(args, ", ")+")")
 				}
 			})
-			if len(thinking) > 0 {
-				parts = append(parts, "[Assistant thinking]: "+strings.Join(thinking, "\n"))
-			}
-			if len(text) > 0 {
+			if hasText {
 				parts = append(parts, "[Assistant]: "+strings.Join(text, "\n"))
 			}
 			if len(calls) > 0 {
@@ -136,9 +132,14 @@ func SummaryPrompt(conversation, previous, instructions string) string {
 	return prompt + base
 }
 
-// TurnPrefixPrompt is the user message pi sends to summarize a split turn's prefix.
-func TurnPrefixPrompt(conversation string) string {
-	return "<conversation>\n" + conversation + "\n</conversation>\n\n" + TurnPrefixSummarizationPrompt
+// TurnPrefixPrompt is the user message pi sends to summarize a split turn's
+// prefix.
+func TurnPrefixPrompt(conversation, instructions string) string {
+	prompt := "# Conversation\n" + conversation + "\n\n# Instructions\n" + TurnPrefixSummarizationPrompt
+	if instructions != "" {
+		prompt += "\n\nAdditional focus: " + instructions
+	}
+	return prompt
 }
 
 // PreviousSummary is the summary of the compaction the plan follows, if any.

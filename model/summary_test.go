@@ -85,7 +85,6 @@ func TestSerializeConversation(t *testing.T) {
 	text := s.SerializeConversation(ctx.Messages)
 	for _, want := range []string{
 		"[User]: Add a /health endpoint",
-		"[Assistant thinking]: I should look at the server first.",
 		"[Assistant]: Let me read the server.",
 		`[Assistant tool calls]: read(path="src/server.ts")`,
 		"[Tool result]: import express",
@@ -93,6 +92,10 @@ func TestSerializeConversation(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("lacks %q", want)
 		}
+	}
+	// pi 1.6.0 leaves thinking out of the serialized conversation.
+	if strings.Contains(text, "I should look at the server first.") || strings.Contains(text, "thinking") {
+		t.Errorf("thinking serialized: %s", text)
 	}
 	prompt := SummaryPrompt(text, "", "focus on tests")
 	if !strings.HasPrefix(prompt, "<conversation>\n") || !strings.HasSuffix(prompt, "Additional focus: focus on tests") {

@@ -37,7 +37,7 @@ func (s *Session) LineV3(i int) []byte {
 		case e.MigratedID && name == "firstKeptEntryIndex" && e.Type == TypeCompaction:
 			return true
 		case e.RenamedRole && name == "message":
-			add(name, appendReplacingMember(nil, v, "role", []byte(`"custom"`)))
+			add(name, appendReplacingMembers(nil, v, []member{{"role", []byte(`"custom"`)}}))
 			return true
 		}
 		add(name, v)

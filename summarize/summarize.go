@@ -132,14 +132,16 @@ func (c Config) languageModel(ctx context.Context) (fantasy.LanguageModel, error
 	return p.LanguageModel(ctx, c.Model)
 }
 
-// complete streams one answer to system and user and returns its text.
-func complete(ctx context.Context, lm fantasy.LanguageModel, user string, maxTokens int64, onDelta func(string)) (string, error) {
+// complete streams one answer to system and user and returns its text and
+// what it cost.
+func complete(ctx context.Context, lm fantasy.LanguageModel, user string, maxTokens int64, onDelta func(string)) (string, fantasy.Usage, error) {
+	var usage fantasy.Usage
 	stream, err := lm.Stream(ctx, fantasy.Call{
 		Prompt:          fantasy.Prompt{fantasy.NewSystemMessage(model.SummarizationSystemPrompt), fantasy.NewUserMessage(user)},
 		MaxOutputTokens: &maxTokens,
 	})
 	if err != nil {
-		return "", err
+		return "", usage, err
 	}
 	var b strings.Builder
 	for part := range stream {
@@ -149,28 +151,56 @@ func complete(ctx context.Context, lm fantasy.LanguageModel, user string, maxTok
 			if onDelta != nil {
 				onDelta(part.Delta)
 			}
+		case fantasy.StreamPartTypeFinish:
+			usage = part.Usage
 		case fantasy.StreamPartTypeError:
-			return "", part.Error
+			return "", usage, part.Error
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return "", err
+		return "", usage, err
 	}
 	text := strings.TrimSpace(b.String())
 	if text == "" {
-		return "", errors.New("the model returned no text")
+		return "", usage, errors.New("the model returned no text")
 	}
-	return text, nil
+	return text, usage, nil
 }
 
-// LLM summarizes the plan's messages with a model, as pi's compact does: the
-// history with pi's prompt (its update prompt and the previous summary when
-// there is one), and a split turn's prefix with pi's turn-prefix prompt, both
-// at once, joined. The file lists are not included: Entry adds them.
-func LLM(ctx context.Context, c Config, s *model.Session, p *model.Plan, instructions string) (string, error) {
+// Usage is a summary's cost in pi's shape ({input, output, cacheRead,
+// cacheWrite, totalTokens, cost {input, output, cacheRead, cacheWrite,
+// total}}): pi 1.6.0 reads usage.cost.total without a check, so the cost is
+// always there, zeros where no price is known.
+func Usage(parts ...fantasy.Usage) []byte {
+	var u fantasy.Usage
+	for _, p := range parts {
+		u.InputTokens += p.InputTokens
+		u.OutputTokens += p.OutputTokens
+		u.CacheReadTokens += p.CacheReadTokens
+		u.CacheCreationTokens += p.CacheCreationTokens
+		u.ReasoningTokens += p.ReasoningTokens
+		u.TotalTokens += p.TotalTokens
+	}
+	total := u.TotalTokens
+	if total == 0 {
+		total = u.InputTokens + u.OutputTokens + u.CacheReadTokens + u.CacheCreationTokens
+	}
+	b := fmt.Appendf(nil, `{"input":%d,"output":%d,"cacheRead":%d,"cacheWrite":%d,`, u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheCreationTokens)
+	if u.ReasoningTokens > 0 {
+		b = fmt.Appendf(b, `"reasoning":%d,`, u.ReasoningTokens)
+	}
+	return fmt.Appendf(b, `"totalTokens":%d,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}`, total)
+}
+
+// LLM summarizes the plan's messages with a model, as pi 1.6.0's compact
+// does: the history with pi's prompt (its update prompt and the previous
+// summary when there is one), and a split turn's prefix with pi's
+// turn-prefix prompt, both at once, joined. It returns the summary and its
+// usage (Usage's JSON). The file lists are not included: Entry adds them.
+func LLM(ctx context.Context, c Config, s *model.Session, p *model.Plan, instructions string) (string, []byte, error) {
 	lm, err := c.languageModel(ctx)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if c.ReserveTokens == 0 {
 		c.ReserveTokens = 16384
@@ -180,33 +210,45 @@ func LLM(ctx context.Context, c Config, s *model.Session, p *model.Plan, instruc
 	if onDelta != nil {
 		onDelta = func(t string) { mu.Lock(); defer mu.Unlock(); c.OnDelta(t) }
 	}
-	history := func() (string, error) {
-		prompt := model.SummaryPrompt(s.SerializeConversation(p.MessagesToSummarize), s.PreviousSummary(p), instructions)
-		return complete(ctx, lm, prompt, c.ReserveTokens*8/10, onDelta)
+	previous := s.PreviousSummary(p)
+	history := func() (string, []fantasy.Usage, error) {
+		prompt := model.SummaryPrompt(s.SerializeConversation(p.MessagesToSummarize), previous, instructions)
+		text, u, err := complete(ctx, lm, prompt, c.ReserveTokens*8/10, onDelta)
+		return text, []fantasy.Usage{u}, err
 	}
 	if !p.IsSplitTurn || len(p.TurnPrefixMessages) == 0 {
-		return history()
+		text, u, err := history()
+		if err != nil {
+			return "", nil, err
+		}
+		return text, Usage(u...), nil
 	}
 	if len(p.MessagesToSummarize) == 0 {
-		// As pi: nothing before the split turn.
-		history = func() (string, error) { return "No prior history.", nil }
+		// As pi: nothing before the split turn but the previous summary, if any.
+		history = func() (string, []fantasy.Usage, error) {
+			if previous != "" {
+				return previous, nil, nil
+			}
+			return "No prior history.", nil, nil
+		}
 	}
 	var prefix string
+	var prefixUsage fantasy.Usage
 	var prefixErr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		prefix, prefixErr = complete(ctx, lm, model.TurnPrefixPrompt(s.SerializeConversation(p.TurnPrefixMessages)), c.ReserveTokens/2, onDelta)
+		prefix, prefixUsage, prefixErr = complete(ctx, lm, model.TurnPrefixPrompt(s.SerializeConversation(p.TurnPrefixMessages), instructions), c.ReserveTokens/2, onDelta)
 	}()
-	hist, err := history()
+	hist, usage, err := history()
 	<-done
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if prefixErr != nil {
-		return "", prefixErr
+		return "", nil, prefixErr
 	}
-	return model.JoinSummaries(hist, prefix), nil
+	return model.JoinSummaries(hist, prefix), Usage(append(usage, prefixUsage)...), nil
 }
 
 // Compaction is the entry a compaction writes.
@@ -216,17 +258,25 @@ type Compaction struct {
 	TokensBefore     float64
 	ReadFiles        []string
 	ModifiedFiles    []string
+	// Usage is what the summary cost, in pi's shape (an LLM summary); nil
+	// for an extractive one.
+	Usage []byte
+	// System is the current system message of the compacted context, which
+	// pi 1.6.0 stores as the compaction's checkpoint; nil when it has none.
+	System []byte
 }
 
 // Entry makes the compaction for a plan and a summary: the summary followed by
-// the file lists as pi writes them.
-func Entry(s *model.Session, p *model.Plan, summary string) Compaction {
+// the file lists as pi writes them, and the system prompt checkpoint.
+func Entry(s *model.Session, p *model.Plan, summary string, usage []byte) Compaction {
 	return Compaction{
 		Summary:          strings.TrimRight(summary, "\n") + model.FormatFileOperations(p.ReadFiles, p.ModifiedFiles),
 		FirstKeptEntryID: p.FirstKeptEntryID,
 		TokensBefore:     p.TokensBefore,
 		ReadFiles:        p.ReadFiles,
 		ModifiedFiles:    p.ModifiedFiles,
+		Usage:            usage,
+		System:           s.CurrentSystemMessage(p.Context.Messages),
 	}
 }
 
@@ -241,17 +291,27 @@ func stringsJSON(list []string) []byte {
 	return append(b, ']')
 }
 
-// New is the compaction as an entry to append after parent, with pi's keys:
-// summary, firstKeptEntryId, tokensBefore, details {readFiles, modifiedFiles}.
+// New is the compaction as an entry to append after parent, with pi 1.6.0's
+// keys in its order: summary, firstKeptEntryId, tokensBefore, details
+// {readFiles, modifiedFiles}, usage (an LLM summary's), systemMessage (the
+// checkpoint stamped with the entry's time, when the context has a system
+// prompt).
 func (c Compaction) New(parent string) pi.NewEntry {
 	details := append(append(append([]byte(`{"readFiles":`), stringsJSON(c.ReadFiles)...), `,"modifiedFiles":`...), stringsJSON(c.ModifiedFiles)...)
 	details = append(details, '}')
-	return pi.NewEntry{Type: model.TypeCompaction, Parent: &parent, Fields: []pi.Field{
+	e := pi.NewEntry{Type: model.TypeCompaction, Parent: &parent, Fields: []pi.Field{
 		{Key: "summary", Value: model.AppendJSONString(nil, c.Summary)},
 		{Key: "firstKeptEntryId", Value: model.AppendJSONString(nil, c.FirstKeptEntryID)},
 		{Key: "tokensBefore", Value: []byte(model.FormatJSNumber(c.TokensBefore))},
 		{Key: "details", Value: details},
+		{Key: "usage", Value: c.Usage},
 	}}
+	if c.System != nil {
+		e.Stamped = func(ts string) []pi.Field {
+			return []pi.Field{{Key: "systemMessage", Value: model.StampSystemMessage(c.System, model.DateMs(ts))}}
+		}
+	}
+	return e
 }
 
 // JSON describes the compaction for --json: the entry's id ("" when nothing

@@ -121,6 +121,7 @@ func deleteDialog(info *pi.Info, env store.Env, home string) *dialog {
 type compactProgressMsg struct {
 	chars   int
 	summary string
+	usage   []byte // the model's usage, in pi's shape; nil for an extractive summary
 	err     error
 	final   bool
 	next    <-chan compactProgressMsg
@@ -153,9 +154,11 @@ func planCompaction(path string, s *model.Session, leaf int, keep float64) tea.C
 func planFor(c *compaction) tea.Cmd {
 	return func() tea.Msg {
 		p := c.s.PlanCompaction(c.leaf, c.keep)
-		if p == nil {
-			return actionDoneMsg{status: "nothing to compact here: the path is empty or already ends in a compaction"}
+		if p == nil && (c.leaf < 0 || c.leaf >= len(c.s.Entries) || c.s.Entries[c.leaf].Type == model.TypeCompaction) {
+			return actionDoneMsg{status: model.NothingToCompact(c.s, c.leaf, c.keep)}
 		}
+		// With nothing to summarize at this budget (pi says "Nothing to
+		// compact"), the dialog says so and - can keep fewer tokens.
 		c.plan, c.llm = p, configuredLLM()
 		return planMsg{c}
 	}
@@ -172,22 +175,29 @@ func (c *compaction) replanWith(f func(keep float64) float64) tea.Cmd {
 // turn named, tokens before and after.
 func (c *compaction) planDialog(home string, start func() tea.Cmd) *dialog {
 	s, p := c.s, c.plan
+	keys := map[string]func() tea.Cmd{
+		"-": func() tea.Cmd { return c.replanWith(func(k float64) float64 { return math.Floor(k / 2) }) },
+		"+": func() tea.Cmd { return c.replanWith(func(k float64) float64 { return max(k*2, 100) }) },
+	}
+	if p == nil {
+		d := confirmDialog("Nothing to compact", model.NothingToCompact(s, c.leaf, c.keep)+", as pi would say.\n\nKeep about "+model.FormatJSNumber(c.keep)+" tokens (- fewer, + more).", func(string) tea.Cmd {
+			return status("nothing to compact: nothing written")
+		})
+		d.hint = "-/+: keep fewer/more tokens · esc: close"
+		d.keys = keys
+		return d
+	}
 	kept := 0
-	for _, i := range p.Path[p.FirstKept:] {
-		if e := &s.Entries[i]; e.Type == model.TypeMessage {
-			kept += e.Tokens()
-		}
+	for _, m := range p.Context.Messages[p.Context.Entries[p.FirstKept].First:] {
+		kept += s.MessageTokens(m)
 	}
 	var b strings.Builder
-	if len(p.MessagesToSummarize) == 0 && len(p.TurnPrefixMessages) == 0 {
-		fmt.Fprintf(&b, "Nothing would be summarized: the whole path fits in the %s tokens kept. Press - to keep fewer.\n\n", model.FormatJSNumber(c.keep))
-	}
 	fmt.Fprintf(&b, "Keep about %s tokens (- fewer, + more).\n", model.FormatJSNumber(c.keep))
 	fmt.Fprintf(&b, "Summarize %d messages", len(p.MessagesToSummarize))
 	if p.IsSplitTurn {
 		fmt.Fprintf(&b, ", and the first %d messages of a turn too long to keep (a split turn: its start is summarized apart)", len(p.TurnPrefixMessages))
 	}
-	fmt.Fprintf(&b, ".\nKeep from: %s\n\n", entryLine(s, p.Path[p.FirstKept], home))
+	fmt.Fprintf(&b, ".\nKeep from: %s\n\n", entryLine(s, p.FirstKeptEntry, home))
 	fmt.Fprintf(&b, "Tokens before: %s. After: about %d kept, plus the summary.\n", model.FormatJSNumber(p.TokensBefore), kept)
 	if p.PreviousCompaction >= 0 {
 		b.WriteString("The previous compaction's summary is carried forward.\n")
@@ -202,10 +212,7 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) *dialog {
 	}
 	d := confirmDialog("Compact the path to this entry?", b.String(), func(string) tea.Cmd { return start() })
 	d.hint = "enter: summarize · -/+: keep fewer/more tokens · esc: cancel"
-	d.keys = map[string]func() tea.Cmd{
-		"-": func() tea.Cmd { return c.replanWith(func(k float64) float64 { return math.Floor(k / 2) }) },
-		"+": func() tea.Cmd { return c.replanWith(func(k float64) float64 { return max(k*2, 100) }) },
-	}
+	d.keys = keys
 	return d
 }
 
@@ -230,8 +237,8 @@ func (c *compaction) summarize() tea.Cmd {
 			default: // the UI is behind: it will see the next one
 			}
 		}
-		sum, err := summarize.LLM(ctx, cfg, s, p, "")
-		ch <- compactProgressMsg{summary: sum, err: err, final: true}
+		sum, usage, err := summarize.LLM(ctx, cfg, s, p, "")
+		ch <- compactProgressMsg{summary: sum, usage: usage, err: err, final: true}
 	}()
 	return waitCompact(ch)
 }
@@ -248,7 +255,7 @@ func waitCompact(ch <-chan compactProgressMsg) tea.Cmd {
 }
 
 // reviewDialog shows the summary to edit before anything is written.
-func (c *compaction) reviewDialog(summary string) *dialog {
+func (c *compaction) reviewDialog(summary string, usage []byte) *dialog {
 	p := c.plan
 	files := model.FormatFileOperations(p.ReadFiles, p.ModifiedFiles)
 	body := "Review and edit the summary. Nothing is written until ctrl+s."
@@ -259,7 +266,7 @@ func (c *compaction) reviewDialog(summary string) *dialog {
 	leafID := s.Entries[p.Leaf].ID
 	return editorDialog("Compaction summary", body, summary, func(edited string) tea.Cmd {
 		return func() tea.Msg {
-			entry := summarize.Entry(s, p, edited)
+			entry := summarize.Entry(s, p, edited, usage)
 			id, err := pi.Append(path, func(now *model.Session) (pi.NewEntry, error) {
 				if _, ok := now.Index(leafID); !ok {
 					return pi.NewEntry{}, &pi.RefusedError{Reason: "the entry to compact at is gone from the file"}

@@ -184,7 +184,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.dialog = nil
 			return m, status("summary failed: " + transcript.OneLine(msg.err.Error()))
 		}
-		m.dialog = c.reviewDialog(msg.summary)
+		m.dialog = c.reviewDialog(msg.summary, msg.usage)
 		return m, nil
 	case replayTickMsg:
 		if m.session != nil && m.session.replay != nil {

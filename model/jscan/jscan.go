@@ -361,18 +361,24 @@ func (it *ObjectIter) fail(err error) (key, val []byte, ok bool) {
 // Next returns the next member's raw key and value; ok is false at the end
 // of the object or at the first error.
 func (it *ObjectIter) Next() (key, val []byte, ok bool) {
-	return it.next("", nil)
+	return it.next("", "", nil, nil)
 }
 
 // NextWith is Next, and when the value is an object, also the raw value of
 // that object's last member named name (nil when it has none): one pass
 // where Next then a search of the value would read it twice.
 func (it *ObjectIter) NextWith(name string) (key, val, member []byte, ok bool) {
-	key, val, ok = it.next(name, &member)
+	key, val, ok = it.next(name, "", &member, nil)
 	return key, val, member, ok
 }
 
-func (it *ObjectIter) next(name string, member *[]byte) (key, val []byte, ok bool) {
+// NextWith2 is NextWith for two member names at once.
+func (it *ObjectIter) NextWith2(a, b string) (key, val, ma, mb []byte, ok bool) {
+	key, val, ok = it.next(a, b, &ma, &mb)
+	return key, val, ma, mb, ok
+}
+
+func (it *ObjectIter) next(name, name2 string, member, member2 *[]byte) (key, val []byte, ok bool) {
 	if it.done {
 		return nil, nil, false
 	}
@@ -396,6 +402,8 @@ func (it *ObjectIter) next(name string, member *[]byte) (key, val []byte, ok boo
 		for k, v, ok := sub.Next(); ok; k, v, ok = sub.Next() {
 			if KeyIs(k, name) {
 				*member = v
+			} else if member2 != nil && KeyIs(k, name2) {
+				*member2 = v
 			}
 		}
 		if sub.err != nil {

@@ -31,6 +31,9 @@ type NewEntry struct {
 	Type   string
 	Parent *string
 	Fields []Field
+	// Stamped, when set, gives the fields that follow Fields and depend on
+	// the entry's own timestamp (a compaction's system prompt checkpoint).
+	Stamped func(timestamp string) []Field
 }
 
 // RefusedError says why skein will not append to a file; the file is
@@ -112,8 +115,13 @@ func Append(path string, build func(s *model.Session) (NewEntry, error)) (id str
 		line = model.AppendJSONString(line, *parent)
 	}
 	line = append(line, `,"timestamp":`...)
-	line = model.AppendJSONString(line, isoNow())
-	for _, fl := range e.Fields {
+	ts := isoNow()
+	line = model.AppendJSONString(line, ts)
+	fields := e.Fields
+	if e.Stamped != nil {
+		fields = append(fields[:len(fields):len(fields)], e.Stamped(ts)...)
+	}
+	for _, fl := range fields {
 		if fl.Value == nil {
 			continue
 		}

@@ -24,7 +24,7 @@ type Server struct {
 // Answer is what the stand-in model says, in pieces: a turn-prefix summary
 // when asked for one, else a history summary.
 func Answer(prompt string) []string {
-	if strings.Contains(prompt, "This is the PREFIX of a turn") {
+	if strings.Contains(prompt, "earlier context from an ongoing conversation") {
 		return []string{"## Original Request\n", "Add the endpoint.\n\n", "## Early Progress\n- read the server"}
 	}
 	return []string{"## Goal\n", "Add a /health endpoint.\n\n", "## Progress\n### Done\n- [x] Added it"}
