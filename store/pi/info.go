@@ -14,8 +14,12 @@ import (
 
 // Info is a session as pi's SessionManager.list describes it.
 type Info struct {
-	Path          string
-	ID            string
+	Path string
+	ID   string
+	// IDJSON is the header's id as JSON when it is not a string (pi 1.6.0
+	// lists such a file, with that id, or none: nil then means absent).
+	IDJSON        []byte
+	NoStringID    bool
 	Cwd           string
 	Name          string // "" when none or cleared
 	ParentSession string
@@ -46,9 +50,20 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 	lastActivity := math.NaN()
 	headerTime := math.NaN()
 	var prevID, latestModel, latestAssistant []byte
+	// pi 1.6.0 lists with readline, which also ends a line at a lone CR.
+	lineEnd := func(b []byte) int { return bytes.IndexByte(b, '\n') }
+	if bytes.IndexByte(data, '\r') >= 0 {
+		lineEnd = func(b []byte) int {
+			if i := bytes.IndexAny(b, "\r\n"); i >= 0 && b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
+				return i + 1 // CRLF: the CR is white space at the line's end
+			} else {
+				return i
+			}
+		}
+	}
 	for len(data) > 0 {
 		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		if i := lineEnd(data); i >= 0 {
 			line, data = data[:i], data[i+1:]
 		} else {
 			line, data = data, nil
@@ -57,7 +72,7 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 			continue
 		}
 		if !header {
-			ok, err := scanHeader(line, &info)
+			ok, _, err := scanHeader(line, &info)
 			if err != nil {
 				continue // pi skips a first line that does not parse
 			}
@@ -217,18 +232,19 @@ general:
 	return f, err == nil
 }
 
-// scanHeader reads the header line into info; ok is false when the line is
-// JSON but not {"type":"session","id":string}.
-func scanHeader(line []byte, info *Info) (ok bool, err error) {
+// scanHeader reads the header line into info; session is false when the
+// line is JSON but not {"type":"session"}, stringID when its id is not a
+// string (pi 1.6.0 lists such a file but does not open it).
+func scanHeader(line []byte, info *Info) (session, stringID bool, err error) {
 	var typ string
 	hasID := false
-	var parent []byte
+	var parent, rawID []byte
 	err = jscan.Members(line, func(k, v []byte) bool {
 		switch jscan.Key(k) {
 		case "type":
 			typ = model.String(v)
 		case "id":
-			info.ID, hasID = model.String(v), jscan.IsString(v)
+			info.ID, hasID, rawID = model.String(v), jscan.IsString(v), v
 		case "cwd":
 			info.Cwd = model.String(v)
 		case "parentSession":
@@ -237,10 +253,10 @@ func scanHeader(line []byte, info *Info) (ok bool, err error) {
 		return true
 	})
 	if err == jscan.ErrNotObject {
-		return false, nil
+		return false, false, nil
 	}
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	// pi reads parentSession only; a v1 header's branchedFrom is not migrated
 	// and so is not a parent in pi's list (FORMATS.md says otherwise; the
@@ -251,7 +267,13 @@ func scanHeader(line []byte, info *Info) (ok bool, err error) {
 	info.ID = strings.Clone(info.ID)
 	info.Cwd = strings.Clone(info.Cwd)
 	info.ParentSession = strings.Clone(info.ParentSession)
-	return typ == model.TypeSession && hasID, nil
+	if !hasID {
+		info.NoStringID = true
+		if rawID != nil {
+			info.IDJSON = model.AppendStringified(nil, rawID)
+		}
+	}
+	return typ == model.TypeSession, hasID, nil
 }
 
 func headerTimestamp(line []byte) string {
@@ -291,7 +313,14 @@ func (info *Info) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"path":`...)
 	dst = model.AppendJSONString(dst, info.Path)
 	dst = append(dst, `,"format":"pi","id":`...)
-	dst = model.AppendJSONString(dst, info.ID)
+	switch {
+	case !info.NoStringID:
+		dst = model.AppendJSONString(dst, info.ID)
+	case info.IDJSON != nil:
+		dst = append(dst, info.IDJSON...)
+	default:
+		dst = append(dst, "null"...)
+	}
 	dst = append(dst, `,"cwd":`...)
 	dst = model.AppendJSONString(dst, info.Cwd)
 	dst = append(dst, `,"name":`...)

@@ -1,7 +1,10 @@
 package pi
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -15,4 +18,44 @@ func TestNumberMatchesParseFloat(t *testing.T) {
 			t.Errorf("number(%q) = %v, %v; ParseFloat says %v, %v", raw, got, ok, want, err)
 		}
 	}
+}
+
+// pi 1.6.0 lists with readline (a lone CR ends a line, CRLF is one break) and
+// checks only the header's type; an id that is not a string is listed as it is.
+func TestScanInfoAsPi16Lists(t *testing.T) {
+	const head = `{"type":"session","version":3,"id":"a1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/x"}`
+	m1 := `{"type":"message","id":"m1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1767225601000}}`
+	m2 := `{"type":"message","id":"m2","parentId":"m1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":"second","timestamp":1767225602000}}`
+	for _, c := range []struct {
+		name, data, id string
+		count          int
+	}{
+		{"lone CR ends a line", head + "\n" + m1 + "\r" + m2 + "\n", `"a1"`, 2},
+		{"CRLF", head + "\r\n" + m1 + "\r\n" + m2 + "\r\n", `"a1"`, 2},
+		{"CR as white space inside a line splits it", head + "\n" + `{"type":"message",` + "\r" + `"id":"m1"}` + "\n", `"a1"`, 0},
+		{"a numeric id", `{"type":"session","id":5,"timestamp":"2026-01-01T00:00:00.000Z","cwd":"/y"}` + "\n" + m1 + "\n", `5`, 1},
+		{"no id", `{"type":"session","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/z"}` + "\n" + m1 + "\n", `null`, 1},
+	} {
+		info, err := ScanInfo([]byte(c.data), 0)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		out := string(info.AppendJSON(nil))
+		if !strings.Contains(out, `"id":`+c.id+`,`) || info.MessageCount != c.count {
+			t.Errorf("%s: %s, %d messages, want id %s and %d", c.name, out, info.MessageCount, c.id, c.count)
+		}
+	}
+	if _, err := ReadHeader(writeTemp(t, `{"type":"session","id":5}`+"\n")); err == nil {
+		t.Error("a header without a string id opened: pi 1.6.0 does not open it")
+	}
+}
+
+func writeTemp(t *testing.T, data string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

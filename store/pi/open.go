@@ -55,8 +55,8 @@ func ReadHeader(path string) (Header, error) {
 		}
 		if len(bytes.TrimSpace(line)) > 0 && jscan.Valid(line) {
 			var info Info
-			ok, herr := scanHeader(line, &info)
-			if herr != nil || !ok {
+			ok, stringID, herr := scanHeader(line, &info)
+			if herr != nil || !ok || !stringID {
 				return Header{}, &NotSession{"the first entry is not a session header"}
 			}
 			e, _ := model.ParseEntry(line, 1)
