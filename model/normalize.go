@@ -2,6 +2,9 @@ package model
 
 import (
 	"fmt"
+	"math"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	"skein/model/jscan"
@@ -63,12 +66,7 @@ func FormatToolCall(name string, args []byte, home string) string {
 		}
 		return ""
 	}
-	short := func(p string) string {
-		if home != "" && strings.HasPrefix(p, home) {
-			return "~" + p[len(home):]
-		}
-		return p
-	}
+	short := func(p string) string { return shortenHomePath(p, home) }
 	orDot := func(s string) string {
 		if s == "" {
 			return "."
@@ -77,20 +75,7 @@ func FormatToolCall(name string, args []byte, home string) string {
 	}
 	switch name {
 	case "read":
-		display := short(arg("path", "file_path"))
-		offset, limit := Member(args, "offset"), Member(args, "limit")
-		if offset != nil || limit != nil {
-			start := 1.0
-			if f, ok := jsNumberValue(offset); ok {
-				start = f
-			}
-			display += ":" + FormatJSNumber(start)
-			if f, ok := jsNumberValue(limit); ok {
-				if end := start + f - 1; end != 0 {
-					display += "-" + FormatJSNumber(end)
-				}
-			}
-		}
+		display := short(arg("path", "file_path")) + readLineRange(Member(args, "offset"), Member(args, "limit"))
 		return "[read: " + display + "]"
 	case "write", "edit":
 		return "[" + name + ": " + short(arg("path", "file_path")) + "]"
@@ -108,12 +93,117 @@ func FormatToolCall(name string, args []byte, home string) string {
 	case "ls":
 		return "[ls: " + short(orDot(arg("path"))) + "]"
 	}
-	s := compactJSON(args)
+	s := string(AppendStringified(nil, args))
 	out := "[" + name + ": " + sliceUTF16(s, 40)
 	if Utf16Len(s) > 40 {
 		out += "..."
 	}
 	return out + "]"
+}
+
+// shortenHomePath is pi 1.6.0's: an absolute path inside home (both
+// resolved) as ~/ and its path relative to home.
+func shortenHomePath(p, home string) string {
+	if home == "" || !filepath.IsAbs(p) {
+		return p
+	}
+	h, c := filepath.Clean(home), filepath.Clean(p)
+	if !filepath.IsAbs(h) {
+		return p // pi resolves a relative home against its own folder; skein does not guess
+	}
+	switch {
+	case c == h:
+		return "~"
+	case strings.HasPrefix(c, strings.TrimSuffix(h, "/")+"/"):
+		rel, err := filepath.Rel(h, c)
+		if err != nil {
+			return p
+		}
+		return "~/" + rel
+	}
+	return p
+}
+
+// readLineRange is pi 1.6.0's formatReadLineRange: ":start-end" for a read
+// tool call's offset and limit (numbers or numeric strings), "" when
+// neither is there or one is not a number.
+func readLineRange(offset, limit []byte) string {
+	isNull := func(raw []byte) bool { return raw == nil || string(raw) == "null" }
+	if isNull(offset) && isNull(limit) {
+		return ""
+	}
+	start := 1.0
+	if !isNull(offset) {
+		f, ok := lineNumber(offset)
+		if !ok {
+			return ""
+		}
+		start = f
+	}
+	if isNull(limit) {
+		return ":" + FormatJSNumber(start)
+	}
+	count, ok := lineNumber(limit)
+	if !ok {
+		return ""
+	}
+	out := ":" + FormatJSNumber(start)
+	if end := start + count - 1; end != 0 && end == end {
+		out += "-" + FormatJSNumber(end)
+	}
+	return out
+}
+
+// lineNumber is pi's parseLineNumber: a finite number, or a non-blank
+// string that Number() reads as one.
+func lineNumber(raw []byte) (float64, bool) {
+	if s, ok := bstr(raw); ok {
+		if TrimJS(s) == "" {
+			return 0, false
+		}
+		f, ok := jsStringToNumber(s)
+		return f, ok && !math.IsInf(f, 0) && f == f
+	}
+	f, ok := jsNumberValue(raw)
+	return f, ok && !math.IsInf(f, 0)
+}
+
+// jsStringToNumber is JavaScript's Number(s) for a string: white space
+// trimmed, decimal (with exponent), Infinity, or 0x/0o/0b integers.
+func jsStringToNumber(s string) (float64, bool) {
+	s = TrimJS(s)
+	if s == "" {
+		return 0, true
+	}
+	if len(s) > 2 && s[0] == '0' {
+		base := map[byte]int{'x': 16, 'X': 16, 'o': 8, 'O': 8, 'b': 2, 'B': 2}[s[1]]
+		if base != 0 {
+			n, err := strconv.ParseUint(s[2:], base, 64)
+			return float64(n), err == nil
+		}
+	}
+	switch s {
+	case "Infinity", "+Infinity":
+		return math.Inf(1), true
+	case "-Infinity":
+		return math.Inf(-1), true
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+			return 0, false
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil
+}
+
+// jsTemplate is a raw JSON value as a template literal shows it
+// ("undefined" for nil).
+func jsTemplate(raw []byte) string {
+	if raw == nil {
+		return "undefined"
+	}
+	return jsString(raw)
 }
 
 // jsString is String(value) for a raw JSON value.

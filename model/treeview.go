@@ -227,6 +227,9 @@ func (v *TreeView) isFoldable(n int) bool {
 
 func (v *TreeView) passes(n int) bool {
 	e := &v.s.Entries[n]
+	if e.Type == TypeUsage {
+		return false // pi 1.6.0 never shows usage entries in /tree
+	}
 	if e.Type == TypeMessage && e.Role == RoleAssistant && n != v.Leaf {
 		stop := String(e.MessageField("stopReason"))
 		errOrAborted := stop != "" && stop != "stop" && stop != "toolUse"
@@ -234,7 +237,7 @@ func (v *TreeView) passes(n int) bool {
 			return false
 		}
 	}
-	settings := e.Type == TypeLabel || e.Type == TypeCustom || e.Type == TypeModelChange ||
+	settings := e.Type == TypeLabel || e.Type == TypeContextEdit || e.Type == TypeCustom || e.Type == TypeModelChange ||
 		e.Type == TypeThinkingLevelChange || e.Type == TypeSessionInfo
 	switch v.Filter {
 	case FilterUserOnly:
@@ -402,6 +405,12 @@ func (v *TreeView) EntryText(n int, home string) []Part {
 	case TypeCustom:
 		ct, _ := e.StringField("customType")
 		return []Part{{"[custom: " + ct + "]", "dim"}}
+	case TypeContextEdit:
+		how := "replace"
+		if string(e.Field("replacement")) == "null" {
+			how = "omit"
+		}
+		return []Part{{"[context " + how + ": " + jsTemplate(e.Field("targetId")) + "]", "dim"}}
 	case TypeLabel:
 		l, ok := e.StringField("label")
 		if !ok {
