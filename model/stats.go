@@ -5,14 +5,19 @@ import "skein/model/jscan"
 // Stats are a session's totals for the preview pane and the header.
 type Stats struct {
 	Messages, UserMessages, AssistantMessages, ToolCalls int
-	TokensIn, TokensOut, CacheRead                       float64
+	TokensIn, TokensOut, CacheRead, CacheWrite           float64
 	Cost                                                 float64
 	Models                                               []string // provider/model, in order of first use
 	Compactions, BranchSummaries, Labels, Leaves         int
-	Errors                                               int
+	Errors, UsageEntries, ContextEdits                   int
 }
 
-// Stats adds up the whole session: every branch, every assistant message's usage.
+// Stats adds up the whole session as pi 1.6.0's getSessionStats does: every
+// branch; the usage of assistant messages, of usage entries (cache warming),
+// of compactions and branch summaries made by a model, and of tool results
+// that record one. Models are the ones that answered (responseModel, else
+// model) and the ones selected; a virtual model (named by a
+// pi.virtual-model-state entry) is marked so.
 func (s *Session) Stats() Stats {
 	var st Stats
 	seen := map[string]bool{}
@@ -20,6 +25,28 @@ func (s *Session) Stats() Stats {
 		if m != "/" && m != "" && !seen[m] {
 			seen[m] = true
 			st.Models = append(st.Models, m)
+		}
+	}
+	addUsage := func(usage []byte) {
+		if !jsTruthy(usage) {
+			return
+		}
+		in, _ := jsNumberValue(Member(usage, "input"))
+		out, _ := jsNumberValue(Member(usage, "output"))
+		cr, _ := jsNumberValue(Member(usage, "cacheRead"))
+		cw, _ := jsNumberValue(Member(usage, "cacheWrite"))
+		cost, _ := jsNumberValue(Member(Member(usage, "cost"), "total"))
+		st.TokensIn += in
+		st.TokensOut += out
+		st.CacheRead += cr
+		st.CacheWrite += cw
+		st.Cost += cost
+	}
+	virtual := map[string]bool{}
+	for i := range s.Entries {
+		if e := &s.Entries[i]; e.Type == TypeCustom && String(e.Field("customType")) == "pi.virtual-model-state" {
+			data := e.Field("data")
+			virtual[String(Member(data, "provider"))+"/"+String(Member(data, "modelId"))] = true
 		}
 	}
 	for i := range s.Entries {
@@ -33,10 +60,12 @@ func (s *Session) Stats() Stats {
 			switch e.Role {
 			case RoleUser:
 				st.UserMessages++
+			case RoleToolResult:
+				addUsage(e.MessageField("usage"))
 			case RoleAssistant:
 				st.AssistantMessages++
 				var usage, content []byte
-				var provider, mdl, stop string
+				var provider, mdl, responseModel, stop string
 				Fields(e.Message, func(k string, v []byte) {
 					switch k {
 					case "usage":
@@ -47,10 +76,15 @@ func (s *Session) Stats() Stats {
 						provider = String(v)
 					case "model":
 						mdl = String(v)
+					case "responseModel":
+						responseModel = String(v)
 					case "stopReason":
 						stop = String(v)
 					}
 				})
+				if responseModel != "" {
+					mdl = responseModel
+				}
 				addModel(provider + "/" + mdl)
 				if stop == "error" {
 					st.Errors++
@@ -60,25 +94,27 @@ func (s *Session) Stats() Stats {
 						st.ToolCalls++
 					}
 				})
-				if usage != nil {
-					in, _ := jsNumberValue(Member(usage, "input"))
-					out, _ := jsNumberValue(Member(usage, "output"))
-					cr, _ := jsNumberValue(Member(usage, "cacheRead"))
-					cost, _ := jsNumberValue(Member(Member(usage, "cost"), "total"))
-					st.TokensIn += in
-					st.TokensOut += out
-					st.CacheRead += cr
-					st.Cost += cost
-				}
+				addUsage(usage)
 			}
+		case TypeUsage:
+			st.UsageEntries++
+			addUsage(e.Field("usage"))
 		case TypeModelChange:
 			p, _ := e.StringField("provider")
 			m, _ := e.StringField("modelId")
-			addModel(p + "/" + m)
+			if name := p + "/" + m; virtual[name] {
+				addModel(name + " (virtual)")
+			} else {
+				addModel(name)
+			}
 		case TypeCompaction:
 			st.Compactions++
+			addUsage(e.Field("usage"))
 		case TypeBranchSummary:
 			st.BranchSummaries++
+			addUsage(e.Field("usage"))
+		case TypeContextEdit:
+			st.ContextEdits++
 		}
 	}
 	st.Labels = len(s.labels)
