@@ -448,3 +448,20 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx Context) error {
 	bw.WriteByte('}')
 	return bw.Flush()
 }
+
+// Omitted reports whether projected entry k gives the model nothing because
+// a context edit omitted it (an entry that would otherwise give a message).
+func (s *Session) Omitted(ctx Context, k int) bool {
+	pe := ctx.Entries[k]
+	if pe.N > 0 || (k > 0 && s.Entries[pe.Entry].Type == TypeCompaction) {
+		return false
+	}
+	return s.intrinsicallyVisible(pe.Entry)
+}
+
+// Original is the message as stored, before any edit or null-content
+// replacement.
+func (m ContextMessage) Original() ContextMessage {
+	m.Content = 0
+	return m
+}

@@ -129,7 +129,7 @@ func (s *Session) BuildHistory(leaf int) Context {
 	if leaf < 0 || ctx.Compaction < 0 {
 		return ctx
 	}
-	ctx.Messages = ctx.Messages[:0:0]
+	ctx.Messages, ctx.Entries = ctx.Messages[:0:0], nil
 	for _, i := range s.Path(leaf) {
 		if s.Entries[i].Type == TypeCompaction {
 			ctx.Messages = append(ctx.Messages, ContextMessage{Entry: i, Kind: KindCompactionSummary})

@@ -41,6 +41,8 @@ type msgPane struct {
 type renderKey struct {
 	entry     int
 	kind      model.Kind
+	content   int32 // the message's content override: an edit differs by branch
+	omitted   bool
 	separator bool
 	width     int
 	expanded  bool
@@ -103,7 +105,7 @@ func (m *msgPane) textWidth() int { return max(10, m.width-2) }
 // from the cache.
 func (m *msgPane) lines(i int) []string {
 	it := m.items[i]
-	k := renderKey{entry: it.Entry, kind: it.Message.Kind, separator: it.Separator, width: m.width,
+	k := renderKey{entry: it.Entry, kind: it.Message.Kind, content: it.Message.Content, omitted: it.Omitted, separator: it.Separator, width: m.width,
 		expanded: m.expanded[it.Entry], thinking: m.thinking}
 	if l, ok := m.cache[k]; ok {
 		return l

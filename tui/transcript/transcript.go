@@ -11,6 +11,7 @@ import (
 
 	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"skein/model"
 	"skein/model/jscan"
@@ -30,17 +31,35 @@ type Options struct {
 	md           map[int]*glamour.TermRenderer
 }
 
-// Item is one block of a transcript: a context message, or a thin separator
-// for a model or thinking-level change on the path.
+// Item is one block of a transcript: a context message, a thin separator
+// for a model or thinking-level change on the path, or an entry a context
+// edit omitted from the model's context.
 type Item struct {
 	Message   model.ContextMessage
 	Separator bool
+	Omitted   bool
 	Entry     int
 }
 
 // Items lists what a transcript shows for a context, in order: the context's
-// messages with the path's model and thinking changes between them.
+// messages (and the entries a context edit omitted, where they stood) with
+// the path's model and thinking changes between them.
 func Items(s *model.Session, ctx model.Context, leaf int) []Item {
+	var seq []Item
+	if ctx.Entries != nil {
+		for k, pe := range ctx.Entries {
+			for _, m := range ctx.Messages[pe.First : pe.First+pe.N] {
+				seq = append(seq, Item{Message: m, Entry: m.Entry})
+			}
+			if s.Omitted(ctx, k) {
+				seq = append(seq, Item{Omitted: true, Entry: pe.Entry, Message: model.ContextMessage{Entry: pe.Entry}})
+			}
+		}
+	} else {
+		for _, m := range ctx.Messages {
+			seq = append(seq, Item{Message: m, Entry: m.Entry})
+		}
+	}
 	pos := map[int]int{}
 	path := s.Path(leaf)
 	for k, i := range path {
@@ -48,19 +67,21 @@ func Items(s *model.Session, ctx model.Context, leaf int) []Item {
 	}
 	var items []Item
 	prev := -1
-	for _, m := range ctx.Messages {
-		p, ok := pos[m.Entry]
+	for _, it := range seq {
+		m := it.Message
+		checkpoint := !it.Omitted && (m.Kind == model.KindCompactionSummary || m.Kind == model.KindSystemCheckpoint)
+		p, ok := pos[it.Entry]
 		if ok && p > prev {
 			for k := prev + 1; k < p; k++ {
 				if t := s.Entries[path[k]].Type; t == model.TypeModelChange || t == model.TypeThinkingLevelChange {
-					if ctx.Compaction < 0 || k > pos[ctx.Compaction] || m.Kind != model.KindCompactionSummary {
+					if ctx.Compaction < 0 || k > pos[ctx.Compaction] || !checkpoint {
 						items = append(items, Item{Separator: true, Entry: path[k]})
 					}
 				}
 			}
 		}
-		items = append(items, Item{Message: m, Entry: m.Entry})
-		if ok && m.Kind != model.KindCompactionSummary {
+		items = append(items, it)
+		if ok && !checkpoint {
 			prev = p
 		}
 	}
@@ -164,6 +185,9 @@ func RenderItem(s *model.Session, it Item, o *Options) string {
 		return o.style(st.Separator, "── "+OneLine(what)+" ──")
 	}
 	m := it.Message
+	if it.Omitted {
+		return renderOmitted(s, it, o)
+	}
 	raw := s.MessageJSON(m)
 	role := e.Role
 	switch m.Kind {
@@ -173,8 +197,14 @@ func RenderItem(s *model.Session, it Item, o *Options) string {
 		role = model.RoleBranchSummary
 	case model.KindCustom:
 		role = model.RoleCustom
+	case model.KindSystemCheckpoint:
+		role = model.RoleSystem
 	}
 	ts := timeOf(raw, o)
+	if m.Edited() {
+		// The model saw the edited content; the original is one expand away.
+		ts += " · edited"
+	}
 	var b strings.Builder
 	head := func(label string, lst lipgloss.Style, extra ...string) {
 		b.WriteString(o.style(lst, label))
@@ -237,11 +267,134 @@ func RenderItem(s *model.Session, it Item, o *Options) string {
 	case model.RoleBranchSummary:
 		head("── branch summary ──", st.Warning, ts)
 		b.WriteString(o.markdown(model.String(model.Member(raw, "summary"))))
+	case model.RoleSystem:
+		b.WriteString(o.system(raw, m.Kind == model.KindSystemCheckpoint, ts))
 	default:
 		head("▍["+Sanitize(role)+"]", st.Dim, ts)
 		b.WriteString(o.style(st.Dim, o.plainContent(model.Member(raw, "content"))))
 	}
+	if m.Edited() && o.ExpandTools {
+		orig := RenderItem(s, Item{Message: m.Original(), Entry: it.Entry}, o)
+		if _, body, ok := strings.Cut(orig, "\n"); ok {
+			b.WriteString("\n" + o.style(st.Warning, "original, before the edit:") + "\n" + o.style(st.Dim, body))
+		}
+	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// renderOmitted renders an entry a context edit left out of the model's
+// context: dimmed, its role and first line.
+func renderOmitted(s *model.Session, it Item, o *Options) string {
+	e := &s.Entries[it.Entry]
+	raw := s.MessageJSON(model.ContextMessage{Entry: it.Entry, Kind: kindOf(e)})
+	role := e.Role
+	if e.Type != model.TypeMessage {
+		role = strings.ReplaceAll(e.Type, "_", " ")
+	}
+	head := "▍" + Sanitize(role) + " · omitted from context"
+	if ts := timeOf(raw, o); ts != "" {
+		head += " · " + ts
+	}
+	text := o.plainContent(model.Member(raw, "content"))
+	if text == "" {
+		text = Sanitize(model.String(model.Member(raw, "summary")))
+	}
+	line := OneLine(text)
+	if o.Width > 0 && len(line) > 0 {
+		line = ansi.Truncate(line, max(10, o.Width), "…")
+	}
+	return o.style(o.Styles.Dim, head) + "\n" + o.style(o.Styles.Dim.Italic(true), line)
+}
+
+func kindOf(e *model.Entry) model.Kind {
+	switch e.Type {
+	case model.TypeCustomMessage:
+		return model.KindCustom
+	case model.TypeBranchSummary:
+		return model.KindBranchSummary
+	case model.TypeCompaction:
+		return model.KindCompactionSummary
+	}
+	return model.KindMessage
+}
+
+// system renders a system prompt message collapsed to one line (how much
+// text, which sections, which tools), and whole when expanded.
+func (o *Options) system(raw []byte, checkpoint bool, ts string) string {
+	st := o.Styles
+	label := "▍system prompt"
+	if checkpoint {
+		label = "▍system prompt checkpoint (the prompt the compaction carries forward)"
+	}
+	content := o.plainContent(model.Member(raw, "content"))
+	var sections, removedSections, added, removed []string
+	model.Fields(model.Member(raw, "sections"), func(k string, v []byte) {
+		if string(v) == "null" {
+			removedSections = append(removedSections, k)
+		} else {
+			sections = append(sections, k)
+		}
+	})
+	_ = jscan.Elements(model.Member(raw, "toolsAdded"), func(t []byte) bool {
+		added = append(added, model.String(model.Member(t, "name")))
+		return true
+	})
+	_ = jscan.Elements(model.Member(raw, "toolsRemoved"), func(t []byte) bool {
+		removed = append(removed, model.String(model.Member(t, "name")))
+		return true
+	})
+	var facts []string
+	if content != "" {
+		facts = append(facts, fmt.Sprintf("%d lines", strings.Count(content, "\n")+1))
+	}
+	if len(sections) > 0 {
+		facts = append(facts, plural(len(sections), "section"))
+	}
+	if len(removedSections) > 0 {
+		facts = append(facts, plural(len(removedSections), "section")+" removed")
+	}
+	if len(added) > 0 {
+		facts = append(facts, "+"+plural(len(added), "tool"))
+	}
+	if len(removed) > 0 {
+		facts = append(facts, "−"+plural(len(removed), "tool"))
+	}
+	if ts != "" {
+		facts = append(facts, ts)
+	}
+	var b strings.Builder
+	b.WriteString(o.style(st.Dim, label))
+	if len(facts) > 0 {
+		b.WriteString(o.style(st.Dim, " · "+strings.Join(facts, " · ")))
+	}
+	if !o.ExpandTools {
+		b.WriteString(o.style(st.Dim, " · e expands"))
+		return b.String()
+	}
+	if content != "" {
+		b.WriteString("\n" + o.style(st.Muted, content))
+	}
+	model.Fields(model.Member(raw, "sections"), func(k string, v []byte) {
+		if string(v) == "null" {
+			b.WriteString("\n" + o.style(st.Warning, "section "+OneLine(k)+" removed"))
+			return
+		}
+		b.WriteString("\n" + o.style(st.Tool, "section "+OneLine(k)+":") + "\n" + o.style(st.Muted, Sanitize(model.String(v))))
+	})
+	if len(added) > 0 {
+		b.WriteString("\n" + o.style(st.Tool, "tools added: "+OneLine(strings.Join(added, ", "))))
+	}
+	if len(removed) > 0 {
+		b.WriteString("\n" + o.style(st.Warning, "tools removed: "+OneLine(strings.Join(removed, ", "))))
+	}
+	return b.String()
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func usageText(u []byte) string {

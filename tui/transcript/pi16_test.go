@@ -1,0 +1,66 @@
+package transcript
+
+import (
+	"strings"
+	"testing"
+
+	"skein/model"
+)
+
+// pi 1.6.0's entries in the message view: the system prompt on one line
+// (whole when expanded), an edited message as the model saw it with the
+// original one expand away, an omitted one dimmed, a compaction's checkpoint.
+func TestPi16Entries(t *testing.T) {
+	lines := []string{
+		`{"type":"session","version":3,"id":"s1","timestamp":"2026-11-20T10:00:00.000Z","cwd":"/x"}`,
+		`{"type":"message","id":"a0000001","parentId":null,"timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"system","content":"You are pi.\nBe brief.","sections":{"env":"cwd /x"},"toolsAdded":[{"name":"read","description":"r","parameters":{}},{"name":"bash","description":"b","parameters":{}}],"timestamp":1}}`,
+		`{"type":"message","id":"a0000002","parentId":"a0000001","timestamp":"2026-11-20T10:00:01.000Z","message":{"role":"user","content":"secret token 123","timestamp":2}}`,
+		`{"type":"message","id":"a0000003","parentId":"a0000002","timestamp":"2026-11-20T10:00:02.000Z","message":{"role":"user","content":"old wording","timestamp":3}}`,
+		`{"type":"context_edit","id":"a0000004","parentId":"a0000003","timestamp":"2026-11-20T10:00:03.000Z","targetId":"a0000002","replacement":null}`,
+		`{"type":"context_edit","id":"a0000005","parentId":"a0000004","timestamp":"2026-11-20T10:00:04.000Z","targetId":"a0000003","replacement":{"content":"new wording"}}`,
+	}
+	s, err := model.Parse([]byte(strings.Join(lines, "\n") + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := s.BuildContext(s.Leaf())
+	items := Items(s, ctx, s.Leaf())
+	render := func(expand bool) string {
+		var out []string
+		for _, it := range items {
+			out = append(out, RenderItem(s, it, &Options{ExpandTools: expand}))
+		}
+		return strings.Join(out, "\n\n")
+	}
+	collapsed, expanded := render(false), render(true)
+	for _, want := range []string{
+		"▍system prompt · 2 lines · 1 section · +2 tools", "e expands",
+		"▍user · omitted from context", "secret token 123",
+		"edited", "new wording",
+	} {
+		if !strings.Contains(collapsed, want) {
+			t.Errorf("collapsed view lacks %q:\n%s", want, collapsed)
+		}
+	}
+	for _, bad := range []string{"Be brief.", "old wording"} {
+		if strings.Contains(collapsed, bad) {
+			t.Errorf("collapsed view shows %q:\n%s", bad, collapsed)
+		}
+	}
+	for _, want := range []string{"Be brief.", "section env:", "cwd /x", "tools added: read, bash", "original, before the edit:", "old wording"} {
+		if !strings.Contains(expanded, want) {
+			t.Errorf("expanded view lacks %q:\n%s", want, expanded)
+		}
+	}
+	// A compaction's checkpoint is shown as such.
+	lines = append(lines, `{"type":"compaction","id":"a0000006","parentId":"a0000005","timestamp":"2026-11-20T10:00:05.000Z","summary":"## Goal\nx","firstKeptEntryId":"a0000003","tokensBefore":10,"systemMessage":{"role":"system","content":"You are pi.","timestamp":1}}`)
+	s, _ = model.Parse([]byte(strings.Join(lines, "\n") + "\n"))
+	ctx = s.BuildContext(s.Leaf())
+	var out []string
+	for _, it := range Items(s, ctx, s.Leaf()) {
+		out = append(out, RenderItem(s, it, &Options{}))
+	}
+	if got := strings.Join(out, "\n"); !strings.Contains(got, "system prompt checkpoint") || !strings.Contains(got, "compaction:") {
+		t.Errorf("compacted view:\n%s", got)
+	}
+}
