@@ -46,7 +46,7 @@ func DefaultKeyMap() KeyMap {
 		NextMessage: key.NewBinding(key.WithKeys("n"), key.WithHelp("n/N", "next/prev message")),
 		PrevMessage: key.NewBinding(key.WithKeys("N")),
 		Thinking:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "thinking")),
-		Expand:      key.NewBinding(key.WithKeys("e", "space"), key.WithHelp("e", "expand tools")),
+		Expand:      key.NewBinding(key.WithKeys("e", "space"), key.WithHelp("e", "expand tools, prompts, edits")),
 		History:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "original history")),
 		Fork:        key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "fork here")),
 		Compact:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compact")),
