@@ -8,6 +8,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"skein/internal/utf8js"
 	"skein/model/jscan"
 )
 
@@ -248,7 +249,7 @@ func Utf16Len(s string) int {
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := utf8js.DecodeRuneInString(s[i:])
 		n += runeUnits(r)
 		i += size
 	}
@@ -277,7 +278,7 @@ func rawStringLen(raw []byte) (n int, ok bool) {
 			n++
 			i++
 		default:
-			r, size := utf8.DecodeRune(body[i:])
+			r, size := utf8js.DecodeRune(body[i:]) // an ill-formed sequence is one U+FFFD to pi
 			n += runeUnits(r)
 			i += size
 		}
@@ -399,7 +400,7 @@ func stringifiedStringLen(raw []byte) int {
 			n += esc(rune(c))
 			i++
 		default:
-			r, size := utf8.DecodeRune(body[i:])
+			r, size := utf8js.DecodeRune(body[i:]) // an ill-formed sequence is one U+FFFD to pi
 			n += runeUnits(r)
 			i += size
 		}
