@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"io"
 
+	"skein/internal/jsjson"
 	"skein/model/jscan"
 )
 
@@ -128,8 +129,10 @@ func jsTruthy(raw []byte) bool {
 	return true
 }
 
-// AppendMessageJSON appends the JSON of a context message as pi builds it.
-// A message entry's message is copied as stored.
+// AppendMessageJSON appends the JSON of a context message as pi builds it
+// and JSON.stringify writes it. A message entry's message is copied as
+// stored when it is valid UTF-8 with only JSON.stringify's escapes (all
+// that pi writes is: see jsjson.Copyable), and rewritten otherwise.
 func (s *Session) AppendMessageJSON(dst []byte, m ContextMessage) []byte {
 	e := &s.Entries[m.Entry]
 	switch m.Kind {
@@ -138,9 +141,12 @@ func (s *Session) AppendMessageJSON(dst []byte, m ContextMessage) []byte {
 			return append(dst, "null"...)
 		}
 		if e.RenamedRole {
-			return appendReplacingMember(dst, e.Message, "role", []byte(`"custom"`))
+			return jsjson.AppendValue(dst, appendReplacingMember(nil, e.Message, "role", []byte(`"custom"`)))
 		}
-		return append(dst, e.Message...)
+		if jsjson.Copyable(e.Message) {
+			return append(dst, e.Message...)
+		}
+		return jsjson.AppendValue(dst, e.Message)
 	case KindCompactionSummary:
 		return appendObject(dst, []member{
 			{"role", []byte(`"compactionSummary"`)},
@@ -188,7 +194,7 @@ func appendObject(dst []byte, members []member) []byte {
 		first = false
 		dst = AppendJSONString(dst, m.key)
 		dst = append(dst, ':')
-		dst = append(dst, m.val...)
+		dst = jsjson.AppendValue(dst, m.val)
 	}
 	return append(dst, '}')
 }
@@ -231,8 +237,8 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx Context) error {
 		if i > 0 {
 			bw.WriteByte(',')
 		}
-		if m.Kind == KindMessage && !s.Entries[m.Entry].RenamedRole && s.Entries[m.Entry].Message != nil {
-			bw.Write(s.Entries[m.Entry].Message)
+		if e := &s.Entries[m.Entry]; m.Kind == KindMessage && !e.RenamedRole && e.Message != nil && jsjson.Copyable(e.Message) {
+			bw.Write(e.Message)
 			continue
 		}
 		scratch = s.AppendMessageJSON(scratch[:0], m)
@@ -255,7 +261,7 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx Context) error {
 	bw.WriteByte(']')
 	if ctx.ThinkingLevel != nil {
 		bw.WriteString(`,"thinkingLevel":`)
-		bw.Write(ctx.ThinkingLevel)
+		bw.Write(jsjson.AppendValue(scratch[:0], ctx.ThinkingLevel))
 	}
 	bw.WriteString(`,"model":`)
 	if ctx.Model == nil {
