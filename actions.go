@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strconv"
+	"strings"
 	"time"
 
+	"skein/internal/sanitize"
 	"skein/model"
 	"skein/store"
 	"skein/store/pi"
@@ -76,11 +77,20 @@ func (c *cli) fork(argv []string) error {
 		_, err := fmt.Fprintf(c.stdout, "%s}\n", out)
 		return err
 	}
-	fmt.Fprintf(c.stdout, "forked %d entries into %s\nresume it with: pi --session %s\n", f.Entries, f.Path, strconv.Quote(f.Path))
+	fmt.Fprintf(c.stdout, "forked %d entries into %s\nresume it with: pi --session %s\n", f.Entries, sanitize.Inline(f.Path), sanitize.Inline(shellQuote(f.Path)))
 	if a.has("before") {
-		fmt.Fprintf(c.stdout, "the message it stops before:\n%s\n", transcript.Sanitize(text))
+		fmt.Fprintf(c.stdout, "the message it stops before:\n%s\n", sanitize.Text(text))
 	}
 	return nil
+}
+
+// shellQuote quotes a path for a POSIX shell: in single quotes nothing is
+// expanded ("$(...)" in a folder's name stays text when the line is pasted).
+func shellQuote(p string) string {
+	if p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:,@%") == "" {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }
 
 func describe(e *model.Entry) string {
@@ -110,9 +120,9 @@ func (c *cli) label(argv []string) error {
 		return refused(err)
 	}
 	if text == "" {
-		fmt.Fprintf(c.stdout, "cleared the label of %s\n", a.pos[1])
+		fmt.Fprintf(c.stdout, "cleared the label of %s\n", sanitize.Inline(a.pos[1]))
 	} else {
-		fmt.Fprintf(c.stdout, "labelled %s %q\n", a.pos[1], text)
+		fmt.Fprintf(c.stdout, "labelled %s %q\n", sanitize.Inline(a.pos[1]), text)
 	}
 	return nil
 }
@@ -132,7 +142,7 @@ func (c *cli) rename(argv []string) error {
 	if _, err := pi.Rename(path, a.pos[1]); err != nil {
 		return refused(err)
 	}
-	fmt.Fprintf(c.stdout, "renamed %s to %q\n", path, model.TrimJS(a.pos[1]))
+	fmt.Fprintf(c.stdout, "renamed %s to %q\n", sanitize.Inline(path), model.TrimJS(a.pos[1]))
 	return nil
 }
 
@@ -163,7 +173,7 @@ func (c *cli) delete(argv []string) error {
 		_, err := fmt.Fprintf(c.stdout, "%s}\n", out)
 		return err
 	}
-	fmt.Fprintf(c.stdout, "moved %s to the trash (%s)\n", path, t.File)
+	fmt.Fprintf(c.stdout, "moved %s to the trash (%s)\n", sanitize.Inline(path), sanitize.Inline(t.File))
 	return nil
 }
 
@@ -203,7 +213,7 @@ func (c *cli) compact(argv []string) error {
 	var usage []byte
 	if llm != nil {
 		if isTerminal(c.stderr) {
-			fmt.Fprintf(c.stderr, "summarizing %d messages with %s…\n", len(p.MessagesToSummarize)+len(p.TurnPrefixMessages), llm.Name())
+			fmt.Fprintf(c.stderr, "summarizing %d messages with %s…\n", len(p.MessagesToSummarize)+len(p.TurnPrefixMessages), sanitize.Inline(llm.Name()))
 		}
 		summary, usage, err = summarize.LLM(ctx, *llm, s, p, a.get("instructions"))
 		if err != nil {
@@ -218,7 +228,7 @@ func (c *cli) compact(argv []string) error {
 			_, err := fmt.Fprintf(c.stdout, "%s\n", entry.JSON(""))
 			return err
 		}
-		fmt.Fprintf(c.stdout, "would append a compaction after %s (dry run: nothing written)\n\n%s\n", s.Entries[leafIdx].ID, transcript.Sanitize(entry.Summary))
+		fmt.Fprintf(c.stdout, "would append a compaction after %s (dry run: nothing written)\n\n%s\n", sanitize.Inline(s.Entries[leafIdx].ID), sanitize.Text(entry.Summary))
 		return nil
 	}
 	leafID := s.Entries[leafIdx].ID
@@ -238,7 +248,7 @@ func (c *cli) compact(argv []string) error {
 		_, err := fmt.Fprintf(c.stdout, "%s\n", entry.JSON(id))
 		return err
 	}
-	fmt.Fprintf(c.stdout, "compacted: %s tokens before, kept from %s; wrote compaction %s\n", model.FormatJSNumber(p.TokensBefore), p.FirstKeptEntryID, id)
+	fmt.Fprintf(c.stdout, "compacted: %s tokens before, kept from %s; wrote compaction %s\n", model.FormatJSNumber(p.TokensBefore), sanitize.Inline(p.FirstKeptEntryID), sanitize.Inline(id))
 	return nil
 }
 

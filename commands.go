@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +16,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/term"
 
+	"skein/internal/sanitize"
 	"skein/model"
 	"skein/store"
 	"skein/store/pi"
@@ -125,8 +125,8 @@ func (c *cli) list(argv []string) error {
 		if title == "" {
 			title = in.FirstMessage
 		}
-		fmt.Fprintf(w, "%-8s  %8s  %4d msgs  %-28s  %s\n", model.ShortID(in.ID), transcript.RelTime(now, in.Modified),
-			in.MessageCount, transcript.Truncate(transcript.OneLine(transcript.ShortPath(in.Cwd, c.env.Home)), 28), transcript.Truncate(transcript.OneLine(title), 60))
+		fmt.Fprintf(w, "%-8s  %8s  %4d msgs  %-28s  %s\n", sanitize.Inline(model.ShortID(in.ID)), transcript.RelTime(now, in.Modified),
+			in.MessageCount, transcript.Truncate(sanitize.Inline(transcript.ShortPath(in.Cwd, c.env.Home)), 28), transcript.Truncate(sanitize.Line(title), 60))
 	}
 	return nil
 }
@@ -222,18 +222,28 @@ func (c *cli) context(argv []string) error {
 	if ctx.Model != nil {
 		name = modelName(ctx.Model)
 	}
-	fmt.Fprintf(w, "%d messages, model %s, thinking %s\n", len(ctx.Messages), name, string(bytes.Trim(ctx.ThinkingLevel, `"`)))
+	fmt.Fprintf(w, "%d messages, model %s, thinking %s\n", len(ctx.Messages), name, sanitize.Inline(rawText(ctx.ThinkingLevel)))
 	for _, m := range ctx.Messages {
 		raw := s.MessageJSON(m)
 		role := modelString(raw, "role")
-		fmt.Fprintf(w, "%-8s  %-17s  %6d tok  %s\n", s.EntryID(m), role, s.MessageTokens(m),
-			transcript.Truncate(transcript.OneLine(preview(raw)), 70))
+		fmt.Fprintf(w, "%-8s  %-17s  %6d tok  %s\n", sanitize.Inline(s.EntryID(m)), sanitize.Inline(role), s.MessageTokens(m),
+			transcript.Truncate(sanitize.Line(preview(raw)), 70))
 	}
 	return nil
 }
 
+// modelName is provider/model, sanitized: both come from the file.
 func modelName(m *model.ModelRef) string {
-	return model.String(m.Provider) + "/" + model.String(m.ModelID)
+	return sanitize.Inline(rawText(m.Provider)) + "/" + sanitize.Inline(rawText(m.ModelID))
+}
+
+// rawText is a raw JSON value as text: a string's value, or the JSON of
+// anything else (a file may hold a number where pi writes a name).
+func rawText(raw []byte) string {
+	if s, ok := stringOf(raw); ok {
+		return s
+	}
+	return string(raw)
 }
 
 func modelString(raw []byte, key string) string { return model.String(model.Member(raw, key)) }
@@ -304,7 +314,7 @@ func (c *cli) tree(argv []string) error {
 	w := bufio.NewWriter(c.stdout)
 	defer w.Flush()
 	for _, line := range v.Lines(v.NearestVisible(s.Leaf()), c.env.Home) {
-		fmt.Fprintln(w, transcript.Sanitize(line))
+		fmt.Fprintln(w, sanitize.Flat(line))
 	}
 	return nil
 }
@@ -329,7 +339,7 @@ func (c *cli) show(argv []string) error {
 	if title == "" {
 		title = filepath.Base(path)
 	}
-	fmt.Fprintf(w, "%s\n%s\n\n", transcript.OneLine(title), transcript.OneLine(s.Header.Cwd))
+	fmt.Fprintf(w, "%s\n%s\n\n", sanitize.Line(title), sanitize.Inline(s.Header.Cwd))
 	_, err = io.WriteString(w, transcript.Render(s, s.BuildContext(l), l, o))
 	return err
 }
@@ -361,13 +371,13 @@ func (c *cli) plan(argv []string) error {
 		}
 	}
 	fmt.Fprintf(w, "tokens before:        %s\n", model.FormatJSNumber(p.TokensBefore))
-	fmt.Fprintf(w, "kept from entry:      %s (about %d tokens kept)\n", p.FirstKeptEntryID, kept)
+	fmt.Fprintf(w, "kept from entry:      %s (about %d tokens kept)\n", sanitize.Inline(p.FirstKeptEntryID), kept)
 	fmt.Fprintf(w, "messages summarized:  %d\n", len(p.MessagesToSummarize))
 	if p.IsSplitTurn {
 		fmt.Fprintf(w, "split turn:           yes, %d messages of the turn's start are summarized apart\n", len(p.TurnPrefixMessages))
 	}
 	if p.PreviousCompaction >= 0 {
-		fmt.Fprintf(w, "previous compaction:  %s (its summary is updated)\n", s.Entries[p.PreviousCompaction].ID)
+		fmt.Fprintf(w, "previous compaction:  %s (its summary is updated)\n", sanitize.Inline(s.Entries[p.PreviousCompaction].ID))
 	}
 	fmt.Fprintf(w, "read files:           %s\n", orNone(p.ReadFiles))
 	fmt.Fprintf(w, "modified files:       %s\n", orNone(p.ModifiedFiles))
@@ -378,7 +388,11 @@ func orNone(files []string) string {
 	if len(files) == 0 {
 		return "(none)"
 	}
-	return transcript.OneLine(strings.Join(files, ", "))
+	shown := make([]string, len(files))
+	for i, f := range files {
+		shown[i] = sanitize.Inline(f)
+	}
+	return strings.Join(shown, ", ")
 }
 
 func (c *cli) doctor(argv []string) error {
@@ -420,15 +434,16 @@ func (c *cli) doctor(argv []string) error {
 			report = append(report, "]}"...)
 			continue
 		}
+		name := sanitize.Inline(f)
 		if len(diags) == 0 {
-			fmt.Fprintf(w, "%s: OK\n", f)
+			fmt.Fprintf(w, "%s: OK\n", name)
 			continue
 		}
 		for _, d := range diags {
 			if d.Line > 0 {
-				fmt.Fprintf(w, "%s:%d: %s\n", f, d.Line, transcript.OneLine(d.Msg))
+				fmt.Fprintf(w, "%s:%d: %s\n", name, d.Line, sanitize.Line(d.Msg))
 			} else {
-				fmt.Fprintf(w, "%s: %s\n", f, transcript.OneLine(d.Msg))
+				fmt.Fprintf(w, "%s: %s\n", name, sanitize.Line(d.Msg))
 			}
 		}
 	}

@@ -9,9 +9,9 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
-	"strings"
 	"syscall"
 
+	"skein/internal/sanitize"
 	"skein/store"
 	"skein/store/pi"
 	"skein/tui"
@@ -100,20 +100,20 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch {
 	case errors.As(err, &ue):
 		code = 2
-		fmt.Fprintf(stderr, "skein: %s (see skein --help)\n", oneLine(err.Error()))
+		fmt.Fprintf(stderr, "skein: %s (see skein --help)\n", sanitize.Line(err.Error()))
 		return code
 	case errors.As(err, &ee):
 		code = ee.code
 	case errors.As(err, &nf), errors.As(err, &ns):
 		code = 1
 	}
+	// Messages quote ids, roles and paths from the files: sanitized here,
+	// once for all of them.
 	if msg := err.Error(); msg != "" {
-		fmt.Fprintf(stderr, "skein: %s\n", oneLine(msg))
+		fmt.Fprintf(stderr, "skein: %s\n", sanitize.Line(msg))
 	}
 	return code
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	env := store.OSEnv()

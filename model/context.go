@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 
+	"skein/internal/jsjson"
 	"skein/model/jscan"
 )
 
@@ -284,9 +285,12 @@ func jsTruthy(raw []byte) bool {
 	return true
 }
 
-// AppendMessageJSON appends the JSON of a context message as pi builds it.
-// A message entry's message is copied as stored, but for a content a context
-// edit replaced or a null content pi replaces.
+// AppendMessageJSON appends the JSON of a context message as pi builds it
+// and JSON.stringify writes it. A message entry's message is copied as
+// stored when it is valid UTF-8 with only JSON.stringify's escapes (all
+// that pi writes is: see jsjson.Copyable), and rewritten otherwise; so is a
+// message whose content a context edit replaced or pi 1.6.0 replaces (a
+// null content).
 func (s *Session) AppendMessageJSON(dst []byte, m ContextMessage) []byte {
 	e := &s.Entries[m.Entry]
 	content, override := s.contentOverride(m)
@@ -303,10 +307,16 @@ func (s *Session) AppendMessageJSON(dst []byte, m ContextMessage) []byte {
 			contentMember = append(contentMember, member{"role", []byte(`"custom"`)})
 		}
 		if len(contentMember) > 0 && len(e.Message) > 0 && e.Message[0] == '{' {
-			return appendReplacingMembers(dst, e.Message, contentMember)
+			return jsjson.AppendValue(dst, appendReplacingMembers(nil, e.Message, contentMember))
 		}
-		return append(dst, e.Message...)
+		if jsjson.Copyable(e.Message) {
+			return append(dst, e.Message...)
+		}
+		return jsjson.AppendValue(dst, e.Message)
 	case KindSystemCheckpoint:
+		if sys := e.Field("systemMessage"); !jsjson.Copyable(sys) {
+			return jsjson.AppendValue(dst, sys)
+		}
 		return append(dst, e.Field("systemMessage")...)
 	case KindCompactionSummary:
 		return appendObject(dst, []member{
@@ -358,7 +368,7 @@ func appendObject(dst []byte, members []member) []byte {
 		first = false
 		dst = AppendJSONString(dst, m.key)
 		dst = append(dst, ':')
-		dst = append(dst, m.val...)
+		dst = jsjson.AppendValue(dst, m.val)
 	}
 	return append(dst, '}')
 }
@@ -413,8 +423,8 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx Context) error {
 		if i > 0 {
 			bw.WriteByte(',')
 		}
-		if m.Kind == KindMessage && m.Content == 0 && !s.Entries[m.Entry].RenamedRole && s.Entries[m.Entry].Message != nil {
-			bw.Write(s.Entries[m.Entry].Message)
+		if e := &s.Entries[m.Entry]; m.Kind == KindMessage && m.Content == 0 && !e.RenamedRole && e.Message != nil && jsjson.Copyable(e.Message) {
+			bw.Write(e.Message)
 			continue
 		}
 		scratch = s.AppendMessageJSON(scratch[:0], m)
@@ -437,7 +447,7 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx Context) error {
 	bw.WriteByte(']')
 	if ctx.ThinkingLevel != nil {
 		bw.WriteString(`,"thinkingLevel":`)
-		bw.Write(ctx.ThinkingLevel)
+		bw.Write(jsjson.AppendValue(scratch[:0], ctx.ThinkingLevel))
 	}
 	bw.WriteString(`,"model":`)
 	if ctx.Model == nil {

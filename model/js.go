@@ -8,6 +8,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"skein/internal/jsjson"
+	"skein/internal/utf8js"
 	"skein/model/jscan"
 )
 
@@ -191,44 +193,7 @@ func jsNumberValue(raw []byte) (float64, bool) {
 
 // FormatJSNumber is JSON.stringify of a number: JavaScript's shortest
 // round-trip form, and null for NaN and the infinities.
-func FormatJSNumber(f float64) string {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return "null"
-	}
-	if f == 0 {
-		return "0"
-	}
-	neg := f < 0
-	e := strconv.FormatFloat(math.Abs(f), 'e', -1, 64) // d.ddde±XX
-	mant, expStr, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	exp, _ := strconv.Atoi(expStr)
-	n := exp + 1 // position of the decimal point
-	k := len(digits)
-	var s string
-	switch {
-	case k <= n && n <= 21:
-		s = digits + strings.Repeat("0", n-k)
-	case 0 < n && n <= 21:
-		s = digits[:n] + "." + digits[n:]
-	case -6 < n && n <= 0:
-		s = "0." + strings.Repeat("0", -n) + digits
-	default:
-		s = digits[:1]
-		if k > 1 {
-			s += "." + digits[1:]
-		}
-		if n-1 >= 0 {
-			s += "e+" + strconv.Itoa(n-1)
-		} else {
-			s += "e-" + strconv.Itoa(1-n)
-		}
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
-}
+func FormatJSNumber(f float64) string { return jsjson.FormatNumber(f) }
 
 // runeUnits is how many UTF-16 code units (JavaScript string length) r takes.
 func runeUnits(r rune) int {
@@ -248,7 +213,7 @@ func Utf16Len(s string) int {
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := utf8js.DecodeRuneInString(s[i:])
 		n += runeUnits(r)
 		i += size
 	}
@@ -277,7 +242,7 @@ func rawStringLen(raw []byte) (n int, ok bool) {
 			n++
 			i++
 		default:
-			r, size := utf8.DecodeRune(body[i:])
+			r, size := utf8js.DecodeRune(body[i:]) // an ill-formed sequence is one U+FFFD to pi
 			n += runeUnits(r)
 			i += size
 		}
@@ -399,7 +364,7 @@ func stringifiedStringLen(raw []byte) int {
 			n += esc(rune(c))
 			i++
 		default:
-			r, size := utf8.DecodeRune(body[i:])
+			r, size := utf8js.DecodeRune(body[i:]) // an ill-formed sequence is one U+FFFD to pi
 			n += runeUnits(r)
 			i += size
 		}
@@ -441,92 +406,12 @@ func utf16Units(r rune) []uint16 {
 }
 
 // AppendJSONString appends s as JSON.stringify writes a string: only quote,
-// backslash and control characters are escaped.
-func AppendJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	plain := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		dst = append(dst, '"')
-		dst = append(dst, s...)
-		return append(dst, '"')
-	}
-	dst = append(dst, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c == '\n':
-			dst = append(dst, '\\', 'n')
-		case c == '\r':
-			dst = append(dst, '\\', 'r')
-		case c == '\t':
-			dst = append(dst, '\\', 't')
-		case c == '\b':
-			dst = append(dst, '\\', 'b')
-		case c == '\f':
-			dst = append(dst, '\\', 'f')
-		case c < 0x20:
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return append(dst, '"')
-}
+// backslash and control characters are escaped, and bytes that are not
+// UTF-8 are written as Node reads them (see jsjson.AppendString).
+func AppendJSONString(dst []byte, s string) []byte { return jsjson.AppendString(dst, s) }
 
 // AppendStringified appends JSON.stringify(JSON.parse(raw)) for a valid raw
 // value: no white space, a duplicate key's last value at its first place,
 // array indexes first among keys, strings and numbers written as JavaScript
 // writes them.
-func AppendStringified(dst, raw []byte) []byte {
-	raw = raw[jscan.SkipSpace(raw, 0):]
-	if len(raw) == 0 {
-		return dst
-	}
-	switch raw[0] {
-	case '"':
-		s, _ := jscan.Unquote(raw)
-		return AppendJSONString(dst, s)
-	case 't':
-		return append(dst, "true"...)
-	case 'f':
-		return append(dst, "false"...)
-	case 'n':
-		return append(dst, "null"...)
-	case '[':
-		dst = append(dst, '[')
-		first := true
-		_ = jscan.Elements(raw, func(v []byte) bool {
-			if !first {
-				dst = append(dst, ',')
-			}
-			first = false
-			dst = AppendStringified(dst, v)
-			return true
-		})
-		return append(dst, ']')
-	case '{':
-		dst = append(dst, '{')
-		first := true
-		jsEntries(raw, func(name string, v []byte) {
-			if !first {
-				dst = append(dst, ',')
-			}
-			first = false
-			dst = AppendJSONString(dst, name)
-			dst = append(dst, ':')
-			dst = AppendStringified(dst, v)
-		})
-		return append(dst, '}')
-	default:
-		f, _ := jsNumberValue(raw)
-		return append(dst, FormatJSNumber(f)...)
-	}
-}
+func AppendStringified(dst, raw []byte) []byte { return jsjson.AppendValue(dst, raw) }

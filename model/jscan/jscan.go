@@ -15,6 +15,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"skein/internal/utf8js"
 )
 
 // SyntaxError reports where a value stopped being JSON.
@@ -535,8 +537,11 @@ func hasBackslash(b []byte) bool {
 // IsString reports whether raw is a string literal.
 func IsString(raw []byte) bool { return len(raw) > 0 && raw[0] == '"' }
 
-// Unquote decodes a valid string literal. Invalid UTF-8 and lone surrogates
-// become U+FFFD, as in Go's encoding/json.
+// Unquote decodes a valid string literal. Bytes that are not UTF-8 become
+// U+FFFD as Node's decoder replaces them before JSON.parse sees them (one
+// for each maximal subpart of an ill-formed sequence, see utf8js), and lone
+// surrogates become U+FFFD too, as in Go's encoding/json (a Go string cannot
+// hold them).
 func Unquote(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return "", false
@@ -557,7 +562,7 @@ func Unquote(raw []byte) (string, bool) {
 				i++
 				continue
 			}
-			r, size := utf8.DecodeRune(body[i:])
+			r, size := utf8js.DecodeRune(body[i:])
 			out = utf8.AppendRune(out, r)
 			i += size
 			continue
@@ -604,15 +609,7 @@ func Unquote(raw []byte) (string, bool) {
 	return string(out), true
 }
 
-func toValid(b []byte) string {
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		out = utf8.AppendRune(out, r)
-		i += size
-	}
-	return string(out)
-}
+func toValid(b []byte) string { return string(utf8js.AppendValid(make([]byte, 0, len(b)+8), b)) }
 
 func hex4(b []byte) rune {
 	var r rune

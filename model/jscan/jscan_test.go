@@ -59,6 +59,13 @@ func TestUnquote(t *testing.T) {
 		`"\ud83d x"`:      "\uFFFD x",
 		"\"\xff\"":        "\uFFFD",
 		`"\/"`:            "/",
+		// As Node reads bytes that are not UTF-8: one U+FFFD for each
+		// maximal subpart, not for each byte.
+		"\"a\xe2\x82b\"":              "a\uFFFDb",
+		"\"\xf0\x9f\x98\"":            "\uFFFD",
+		"\"\xed\xa0\x80\"":            "\uFFFD\uFFFD\uFFFD",
+		"\"\xc0\xaf\\n\xe2\x82\"":     "\uFFFD\uFFFD\n\uFFFD",
+		"\"\xf4\x90\x80\x80\\u0041\"": "\uFFFD\uFFFD\uFFFD\uFFFDA",
 	}
 	for in, want := range cases {
 		got, ok := Unquote([]byte(in))

@@ -1,0 +1,109 @@
+// Package utf8js reads UTF-8 as Node does: pi reads session files with
+// readFileSync(path, "utf8"), whose decoder (WHATWG's, as TextDecoder's)
+// replaces each maximal subpart of an ill-formed sequence with one U+FFFD.
+// Go's utf8 package replaces each bad byte instead, so "\xe2\x82" (a
+// three-byte sequence cut short) is one U+FFFD to pi and two to Go; skein
+// must show and write what pi reads.
+package utf8js
+
+import "unicode/utf8"
+
+// DecodeRune is utf8.DecodeRune, except that an ill-formed sequence is
+// consumed as Node's decoder consumes it: its maximal subpart (a lead byte
+// and the continuation bytes that could still complete it) is one
+// utf8.RuneError. size is 0 only for empty b.
+func DecodeRune(b []byte) (r rune, size int) {
+	r, size = utf8.DecodeRune(b)
+	if size != 1 || r != utf8.RuneError {
+		return r, size
+	}
+	return utf8.RuneError, subpart(b[0], len(b), func(i int) byte { return b[i] })
+}
+
+// DecodeRuneInString is DecodeRune for a string.
+func DecodeRuneInString(s string) (r rune, size int) {
+	r, size = utf8.DecodeRuneInString(s)
+	if size != 1 || r != utf8.RuneError {
+		return r, size
+	}
+	return utf8.RuneError, subpart(s[0], len(s), func(i int) byte { return s[i] })
+}
+
+// subpart is the length of the maximal subpart that starts with lead, an
+// ill-formed sequence: the lead byte and the bytes after it that are in the
+// range the sequence allows (Unicode's table 3-7), up to one short of a
+// whole character.
+func subpart(lead byte, n int, at func(int) byte) int {
+	lo, hi := byte(0x80), byte(0xBF)
+	need := 0
+	switch {
+	case lead >= 0xC2 && lead <= 0xDF:
+		need = 1
+	case lead >= 0xE0 && lead <= 0xEF:
+		need = 2
+		if lead == 0xE0 {
+			lo = 0xA0 // not overlong
+		} else if lead == 0xED {
+			hi = 0x9F // not a surrogate
+		}
+	case lead >= 0xF0 && lead <= 0xF4:
+		need = 3
+		if lead == 0xF0 {
+			lo = 0x90
+		} else if lead == 0xF4 {
+			hi = 0x8F // not above U+10FFFF
+		}
+	default:
+		return 1
+	}
+	size := 1
+	for size <= need && size < n {
+		if c := at(size); c < lo || c > hi {
+			break
+		}
+		size++
+		lo, hi = 0x80, 0xBF
+	}
+	return size
+}
+
+// AppendValid appends b to dst with each ill-formed sequence replaced by
+// U+FFFD as Node replaces it. Valid input is copied at the speed of
+// utf8.Valid and a copy.
+func AppendValid(dst, b []byte) []byte {
+	if utf8.Valid(b) {
+		return append(dst, b...)
+	}
+	for len(b) > 0 {
+		// Copy the valid run up to the next bad byte in one go.
+		i := 0
+		for i < len(b) {
+			if b[i] < utf8.RuneSelf {
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			i += size
+		}
+		dst = append(dst, b[:i]...)
+		if i == len(b) {
+			break
+		}
+		_, size := DecodeRune(b[i:])
+		dst = append(dst, "\uFFFD"...)
+		b = b[i+size:]
+	}
+	return dst
+}
+
+// String returns s with each ill-formed sequence replaced as Node replaces
+// it; s itself when it is valid.
+func String(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return string(AppendValid(make([]byte, 0, len(s)+8), []byte(s)))
+}
