@@ -101,6 +101,7 @@ func TestRenameAndLabelAppendAsPiDoes(t *testing.T) {
 }
 
 func TestAppendAfterCrashedWriter(t *testing.T) {
+	useFakeClock(t, nil)
 	path := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
 	good := read(t, path)
 	partial := append(append([]byte{}, good...), `{"type":"message","id":"cut","parentId":"x","mess`...)
