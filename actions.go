@@ -132,7 +132,7 @@ func (c *cli) rename(argv []string) error {
 	if _, err := pi.Rename(path, a.pos[1]); err != nil {
 		return refused(err)
 	}
-	fmt.Fprintf(c.stdout, "renamed %s to %q\n", path, model.TrimJS(a.pos[1]))
+	fmt.Fprintf(c.stdout, "renamed %s to %q\n", path, pi.SessionName(a.pos[1]))
 	return nil
 }
 

@@ -192,12 +192,33 @@ func Label(path, targetID, label string, opts ...WriteOption) (string, error) {
 	}, opts...)
 }
 
-// Rename names the session, as pi's appendSessionInfo does (trimmed; an
-// empty name clears it).
+// Rename names the session as pi's appendSessionInfo does: the name as
+// SessionName stores it (an empty one clears it).
 func Rename(path, name string, opts ...WriteOption) (string, error) {
 	return Append(path, func(s *model.Session) (NewEntry, error) {
-		return NewEntry{Type: model.TypeSessionInfo, Fields: []Field{{"name", jsonString(model.TrimJS(name))}}}, nil
+		return NewEntry{Type: model.TypeSessionInfo, Fields: []Field{{"name", jsonString(SessionName(name))}}}, nil
 	}, opts...)
+}
+
+// SessionName is a name as pi 1.6.0 stores it: each run of CR and LF
+// becomes one space, then the ends are trimmed as JavaScript trims
+// (name.replace(/[\r\n]+/g, " ").trim()). A name is one line in pi's list.
+func SessionName(name string) string {
+	var b strings.Builder
+	run := false
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c == '\r' || c == '\n' {
+			if !run {
+				b.WriteByte(' ')
+			}
+			run = true
+			continue
+		}
+		run = false
+		b.WriteByte(c)
+	}
+	return model.TrimJS(b.String())
 }
 
 // Fork is a session written by Fork.
