@@ -17,8 +17,12 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if os.Getenv("SKEIN_TEST_WRITER") != "" {
+	switch {
+	case os.Getenv("SKEIN_TEST_WRITER") != "":
 		writerProcess(os.Getenv("SKEIN_TEST_WRITER"))
+		return
+	case os.Getenv("SKEIN_TEST_FORK") != "":
+		forkProcess(os.Getenv("SKEIN_TEST_FORK"))
 		return
 	}
 	os.Exit(m.Run())

@@ -117,6 +117,7 @@ func Append(path string, build func(s *model.Session) (NewEntry, error), opts ..
 		if err := f.Sync(); err != nil {
 			return "", fmt.Errorf("sync %s: %w", path, err)
 		}
+		removeStaleTemps(filepath.Dir(path))
 		return id, nil
 	}
 }
@@ -236,12 +237,18 @@ type Fork struct {
 // byte (label entries on the path included), then label entries that make
 // the fork's labels on the path equal the source's. The fork builds exactly
 // the context the source builds at that entry; the source is not touched.
-// The file is written under a temporary name, synced and renamed.
+// The fork gets the source's file mode (a private session stays private)
+// and appears whole or not at all (see writeNew).
 func WriteFork(src string, s *model.Session, at int) (Fork, error) {
 	abs, err := filepath.Abs(src)
 	if err != nil {
 		return Fork{}, err
 	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return Fork{}, err
+	}
+	mode := fi.Mode().Perm()
 	abs = filepath.Clean(abs)
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -304,41 +311,8 @@ func WriteFork(src string, s *model.Session, at int) (Fork, error) {
 		parent = lid
 		fork.Labels++
 	}
-	if err := writeNew(fork.Path, out); err != nil {
+	if err := writeNew(fork.Path, out, mode); err != nil {
 		return Fork{}, err
 	}
 	return fork, nil
-}
-
-// writeNew writes a file that must not exist yet: to a temporary name in
-// the same folder, synced, then renamed, and the folder synced.
-func writeNew(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".skein-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if _, err := os.Lstat(path); err == nil {
-		return fmt.Errorf("%s exists already", path)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
 }
