@@ -17,6 +17,15 @@ import (
 	"skein/tui/transcript"
 )
 
+// waitNote tells a person at a terminal why an append takes a while.
+func (c *cli) waitNote() pi.WriteOption {
+	return pi.OnWait(func() {
+		if isTerminal(c.stderr) {
+			fmt.Fprintln(c.stderr, "waiting while another program finishes writing the session's last line (up to 10 s)…")
+		}
+	})
+}
+
 // refused turns the store's refusal into exit status 1 with its reason.
 func refused(err error) error {
 	var r *pi.RefusedError
@@ -116,7 +125,7 @@ func (c *cli) label(argv []string) error {
 	if len(a.pos) == 3 {
 		text = a.pos[2]
 	}
-	if _, err := pi.Label(path, a.pos[1], text); err != nil {
+	if _, err := pi.Label(path, a.pos[1], text, c.waitNote()); err != nil {
 		return refused(err)
 	}
 	if text == "" {
@@ -139,10 +148,10 @@ func (c *cli) rename(argv []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := pi.Rename(path, a.pos[1]); err != nil {
+	if _, err := pi.Rename(path, a.pos[1], c.waitNote()); err != nil {
 		return refused(err)
 	}
-	fmt.Fprintf(c.stdout, "renamed %s to %q\n", sanitize.Inline(path), model.TrimJS(a.pos[1]))
+	fmt.Fprintf(c.stdout, "renamed %s to %q\n", sanitize.Inline(path), pi.SessionName(a.pos[1]))
 	return nil
 }
 
@@ -240,7 +249,7 @@ func (c *cli) compact(argv []string) error {
 			return pi.NewEntry{}, &pi.RefusedError{Reason: fmt.Sprintf("%s changed while the summary was made (its leaf is no longer %s); nothing was written, run compact again", path, leafID)}
 		}
 		return entry.New(leafID), nil
-	})
+	}, c.waitNote())
 	if err != nil {
 		return refused(err)
 	}

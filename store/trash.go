@@ -10,6 +10,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
+
+	"skein/store/pi"
 )
 
 // Trashed says where a file went.
@@ -17,18 +20,20 @@ type Trashed struct {
 	File, Info string
 }
 
-// Trash moves a file to the user's trash as the freedesktop.org trash
-// specification says, so that desktop tools can restore it: the home trash
-// ($XDG_DATA_HOME/Trash, else ~/.local/share/Trash) when the file is on the
-// same file system, else $topdir/.Trash-$uid. The .trashinfo is written first,
-// exclusively; then the file is renamed into files/. Nothing is unlinked: a
-// file that cannot be moved stays where it is.
+// Trash moves a session file to the user's trash as the freedesktop.org
+// trash specification says, so that desktop tools can restore it: the home
+// trash ($XDG_DATA_HOME/Trash, else ~/.local/share/Trash) when the file is on
+// the same file system, else $topdir/.Trash-$uid. The .trashinfo is written
+// first, exclusively; then the file is renamed into files/. Nothing is
+// unlinked: a file that cannot be moved stays where it is. Only a session
+// file moves: a folder, a file that is not a pi session, or a symbolic link
+// is refused (a link would go to the trash while its session stayed).
 func Trash(path string, env Env) (Trashed, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return Trashed{}, err
 	}
-	if _, err := os.Lstat(abs); err != nil {
+	if err := trashable(abs); err != nil {
 		return Trashed{}, err
 	}
 	home := os.Getenv("XDG_DATA_HOME")
@@ -50,6 +55,64 @@ func Trash(path string, env Env) (Trashed, error) {
 	return Trashed{}, fmt.Errorf("cannot move %s to the trash: %w", path, errors.Join(errs...))
 }
 
+// trashable refuses what delete must not move.
+func trashable(path string) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	refuse := func(format string, a ...any) error {
+		return &pi.RefusedError{Reason: fmt.Sprintf(format, a...) + "; skein moves only session files to the trash"}
+	}
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		target, _ := filepath.EvalSymlinks(path)
+		return refuse("%s is a symbolic link to %s (delete that file instead)", path, target)
+	case fi.IsDir():
+		return refuse("%s is a folder", path)
+	case !fi.Mode().IsRegular():
+		return refuse("%s is not a regular file", path)
+	}
+	if _, err := pi.ReadHeader(path); err != nil {
+		var ns *pi.NotSession
+		if errors.As(err, &ns) {
+			return refuse("%s is not a pi session (%s)", path, ns.Reason)
+		}
+		return err
+	}
+	return nil
+}
+
+// nameMax is the longest file name most file systems take (NAME_MAX).
+const nameMax = 255
+
+// trashName is the name of the n-th try at a free name for base in the
+// trash: base, then stem.n.ext; the stem is cut, at a character's start, so
+// that the name's .trashinfo fits in nameMax. The .trashinfo keeps the full
+// original path.
+func trashName(base string, n int) string {
+	ext := filepath.Ext(base)
+	if len(ext) > 16 {
+		ext = "" // not an extension, only a dot in a long name
+	}
+	stem := strings.TrimSuffix(base, ext)
+	suffix := ext
+	if n > 1 {
+		suffix = "." + strconv.Itoa(n) + ext
+	}
+	room := nameMax - len(".trashinfo") - len(suffix)
+	if len(stem) > room {
+		cut := room
+		for cut > 0 && !utf8.RuneStart(stem[cut]) {
+			cut--
+		}
+		stem = stem[:cut]
+	} else if n == 1 {
+		return base
+	}
+	return stem + suffix
+}
+
 func trashInto(dir, abs string) (Trashed, error) {
 	files, info := filepath.Join(dir, "files"), filepath.Join(dir, "info")
 	for _, d := range []string{files, info} {
@@ -58,13 +121,8 @@ func trashInto(dir, abs string) (Trashed, error) {
 		}
 	}
 	base := filepath.Base(abs)
-	ext := filepath.Ext(base)
-	stem := strings.TrimSuffix(base, ext)
 	for n := 1; n < 10000; n++ {
-		name := base
-		if n > 1 {
-			name = fmt.Sprintf("%s.%d%s", stem, n, ext)
-		}
+		name := trashName(base, n)
 		infoPath := filepath.Join(info, name+".trashinfo")
 		f, err := os.OpenFile(infoPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if errors.Is(err, os.ErrExist) {

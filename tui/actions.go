@@ -26,9 +26,48 @@ type actionDoneMsg struct {
 	added   *pi.Info // a new session (a fork) for the list
 	removed string   // a session file gone to the trash
 	dialog  *dialog  // a note to show
+	w       *writing // the write this ends, if one
 }
 
 func done(status string, err error) actionDoneMsg { return actionDoneMsg{status: status, err: err} }
+
+// writing is a write under way in the background. The footer says so until
+// it ends; meanwhile every key works as usual, so none is lost. A write may
+// take seconds: an append waits for a line that an agent is still writing.
+type writing struct {
+	what    string // "writing the label"
+	waiting bool   // it waits for another writer's line to end
+}
+
+// writeStartedMsg says a write began; what it says next comes on next.
+type writeStartedMsg struct {
+	w    *writing
+	next <-chan tea.Msg
+}
+
+// writeWaitingMsg says a write waits for another writer's line to end.
+type writeWaitingMsg struct {
+	w    *writing
+	next <-chan tea.Msg
+}
+
+// startWrite runs a write in the background with a busy state: work gets
+// the option that reports a wait and returns what it did.
+func startWrite(what string, work func(onWait pi.WriteOption) actionDoneMsg) tea.Cmd {
+	return func() tea.Msg {
+		w := &writing{what: what}
+		ch := make(chan tea.Msg, 2)
+		go func() {
+			msg := work(pi.OnWait(func() { ch <- writeWaitingMsg{w, ch} }))
+			msg.w = w
+			ch <- msg
+		}()
+		return writeStartedMsg{w, ch}
+	}
+}
+
+// nextWrite waits for what a write says next.
+func nextWrite(ch <-chan tea.Msg) tea.Cmd { return func() tea.Msg { return <-ch } }
 
 // entryLine is one line saying what an entry is, for dialogs.
 func entryLine(s *model.Session, i int, home string) string {
@@ -45,7 +84,7 @@ func forkDialog(path string, s *model.Session, at int, home string) *dialog {
 	n := len(s.Path(at))
 	body := fmt.Sprintf("Fork at: %s\n\nA new session beside this one will hold the %d entries from the first to this one, copied byte for byte, with their labels. This session is not touched.", entryLine(s, at, home), n)
 	return confirmDialog("Fork from this entry?", body, func(string) tea.Cmd {
-		return func() tea.Msg {
+		return startWrite("writing the fork", func(pi.WriteOption) actionDoneMsg {
 			f, err := pi.WriteFork(path, s, at)
 			if err != nil {
 				return done("", err)
@@ -64,7 +103,7 @@ func forkDialog(path string, s *model.Session, at int, home string) *dialog {
 			}}
 			msg.dialog = d
 			return msg
-		}
+		})
 	})
 }
 
@@ -73,8 +112,8 @@ func labelDialog(path string, s *model.Session, i int, home string) *dialog {
 	cur, _ := s.Label(i)
 	id := s.Entries[i].ID
 	return inputDialog("Label", "Entry: "+entryLine(s, i, home)+"\n\nAn empty label clears it.", cur, func(v string) tea.Cmd {
-		return func() tea.Msg {
-			_, err := pi.Label(path, id, strings.TrimSpace(v))
+		return startWrite("writing the label", func(onWait pi.WriteOption) actionDoneMsg {
+			_, err := pi.Label(path, id, strings.TrimSpace(v), onWait)
 			if err != nil {
 				return done("", err)
 			}
@@ -83,19 +122,19 @@ func labelDialog(path string, s *model.Session, i int, home string) *dialog {
 				note = "label cleared"
 			}
 			return actionDoneMsg{status: note, reload: path}
-		}
+		})
 	})
 }
 
 // renameDialog names the session.
 func renameDialog(path, current string) *dialog {
 	return inputDialog("Rename the session", "pi shows this name in its session list. An empty name clears it.", current, func(v string) tea.Cmd {
-		return func() tea.Msg {
-			if _, err := pi.Rename(path, v); err != nil {
+		return startWrite("writing the name", func(onWait pi.WriteOption) actionDoneMsg {
+			if _, err := pi.Rename(path, v, onWait); err != nil {
 				return done("", err)
 			}
 			return actionDoneMsg{status: "renamed", reload: path}
-		}
+		})
 	})
 }
 
@@ -104,13 +143,13 @@ func deleteDialog(info *pi.Info, env store.Env, home string) *dialog {
 	body := fmt.Sprintf("%s\n%s\n\nThe file moves to the trash (a desktop can restore it). Its forks stay.", transcript.OneLine(title(info)), shortPath(info.Path, home))
 	path := info.Path
 	return confirmDialog("Move this session to the trash?", body, func(string) tea.Cmd {
-		return func() tea.Msg {
+		return startWrite("moving to the trash", func(pi.WriteOption) actionDoneMsg {
 			t, err := store.Trash(path, env)
 			if err != nil {
 				return done("", err)
 			}
 			return actionDoneMsg{status: "moved to the trash: " + t.File, removed: path}
-		}
+		})
 	})
 }
 
@@ -265,19 +304,19 @@ func (c *compaction) reviewDialog(summary string, usage []byte) *dialog {
 	path, s := c.path, c.s
 	leafID := s.Entries[p.Leaf].ID
 	return editorDialog("Compaction summary", body, summary, func(edited string) tea.Cmd {
-		return func() tea.Msg {
+		return startWrite("writing the compaction", func(onWait pi.WriteOption) actionDoneMsg {
 			entry := summarize.Entry(s, p, edited, usage)
 			id, err := pi.Append(path, func(now *model.Session) (pi.NewEntry, error) {
 				if _, ok := now.Index(leafID); !ok {
 					return pi.NewEntry{}, &pi.RefusedError{Reason: "the entry to compact at is gone from the file"}
 				}
 				return entry.New(leafID), nil
-			})
+			}, onWait)
 			if err != nil {
 				return done("", err)
 			}
 			return actionDoneMsg{status: "compaction " + id + " written", reload: path}
-		}
+		})
 	})
 }
 

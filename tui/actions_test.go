@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -270,5 +271,124 @@ func TestReplayInTheTUI(t *testing.T) {
 	press(m, "esc")
 	if m.session.replay != nil || m.screen != screenSession {
 		t.Error("esc did not leave the replay for the session")
+	}
+}
+
+// footer is the last line the screen shows.
+func footer(m *Model) string {
+	lines := strings.Split(plain(m), "\n")
+	return lines[len(lines)-1]
+}
+
+// startTyped accepts the open input dialog with text and starts the write
+// it asks for, without waiting for it: it returns the command that waits
+// for what the write says next.
+func startTyped(t *testing.T, m *Model, text string) tea.Cmd {
+	t.Helper()
+	m.dialog.input.SetValue(text)
+	started, ok := press(m, "enter")().(writeStartedMsg)
+	if !ok || m.dialog != nil {
+		t.Fatalf("no write started; dialog %+v", m.dialog)
+	}
+	_, next := m.Update(started)
+	return next
+}
+
+// A write that has to wait (here for another skein's lock) shows a busy
+// state, and the keys pressed meanwhile are applied; when it ends, the
+// busy state goes and the screen reads the session again.
+func TestWriteInTheBackgroundKeepsKeys(t *testing.T) {
+	m := loaded(t, 120, 40, true, storeCopy(t))
+	openFixture(t, m, "Health endpoint")
+	path := m.session.info.Path
+	lock, _ := os.Open(path)
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	target := m.session.s.Entries[m.session.tree.selected()].ID
+	run(m, press(m, "L"))
+	next := startTyped(t, m, "later")
+	result := make(chan tea.Msg, 1)
+	go func() { result <- next() }()
+	if f := footer(m); !strings.Contains(f, "writing the label…") {
+		t.Errorf("no busy state: %q", f)
+	}
+	press(m, "k")
+	moved := m.session.s.Entries[m.session.tree.selected()].ID
+	if moved == target {
+		t.Error("a key pressed during the write was lost")
+	}
+	select {
+	case msg := <-result:
+		t.Fatalf("the write ended under another's lock: %+v", msg)
+	case <-time.After(50 * time.Millisecond):
+	}
+	syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	_, cmd := m.Update(<-result)
+	run(m, cmd)
+	if f := footer(m); strings.Contains(f, "writing") {
+		t.Errorf("still busy: %q", f)
+	}
+	s, _ := pi.Open(path)
+	i, _ := s.Index(target)
+	if l, _ := s.Label(i); l != "later" {
+		t.Errorf("label of %s is %q", target, l)
+	}
+	if !strings.Contains(plain(m), "[later]") {
+		t.Errorf("the screen was not read again:\n%s", plain(m))
+	}
+}
+
+// An agent is writing the session's last line: the footer says the write
+// waits for it, and the name goes after the agent's line once it ends.
+func TestWriteWaitsForAnAgentsLine(t *testing.T) {
+	m := loaded(t, 120, 40, true, storeCopy(t))
+	openFixture(t, m, "Health endpoint")
+	path := m.session.info.Path
+	leaf := m.session.s.Entries[m.session.s.Leaf()].ID
+	agent := `{"type":"message","id":"agent001","parentId":"` + leaf + `","timestamp":"2026-03-02T10:00:00.000Z","message":{"role":"user","content":"still typing","timestamp":1772445600000}}`
+	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	defer f.Close()
+	f.WriteString(agent[:40])
+	run(m, press(m, "R"))
+	next := startTyped(t, m, "Named meanwhile")
+	waiting, ok := next().(writeWaitingMsg)
+	if !ok {
+		t.Fatal("the write did not wait for the agent's line")
+	}
+	_, next = m.Update(waiting)
+	if ft := footer(m); !strings.Contains(ft, "waiting while another program finishes writing") {
+		t.Errorf("footer %q", ft)
+	}
+	f.WriteString(agent[40:] + "\n")
+	_, cmd := m.Update(next())
+	run(m, cmd)
+	s, _ := pi.Open(path)
+	if s.Name() != "Named meanwhile" || s.Entries[s.Parent(s.Leaf())].ID != "agent001" {
+		t.Errorf("name %q after %s", s.Name(), s.Entries[s.Parent(s.Leaf())].ID)
+	}
+	if ft := footer(m); strings.Contains(ft, "waiting") {
+		t.Errorf("still waiting: %q", ft)
+	}
+}
+
+// A note that a background write finished does not take the place of a
+// dialog opened meanwhile; a busy dialog answers the keys it does not take.
+func TestBackgroundResultsAndBusyDialogs(t *testing.T) {
+	m := loaded(t, 120, 40, true, fixtureStore)
+	open := inputDialog("Label", "", "typing", nil)
+	m.dialog = open
+	w := &writing{what: "writing the fork"}
+	m.Update(writeStartedMsg{w: w})
+	m.Update(actionDoneMsg{status: "forked", dialog: infoDialog("Forked", ""), w: w})
+	if m.dialog != open || len(m.writes) != 0 {
+		t.Errorf("dialog %+v, writes %v", m.dialog, m.writes)
+	}
+	busy := infoDialog("Summarizing", "")
+	busy.busy, busy.hint = true, "esc: cancel"
+	cmd, closed := busy.update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	if note, ok := cmd().(statusMsg); closed || !ok || !strings.Contains(string(note), "esc: cancel") {
+		t.Errorf("busy dialog answered %v, closed %v", cmd(), closed)
 	}
 }

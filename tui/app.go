@@ -5,6 +5,7 @@ package tui
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -48,6 +49,7 @@ type Model struct {
 
 	dialog     *dialog
 	compaction *compaction
+	writes     []*writing // writes under way, oldest first
 
 	statusText string
 	statusID   int
@@ -145,7 +147,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case openDialogMsg:
 		m.dialog = msg.d
 		return m, nil
+	case writeStartedMsg:
+		m.writes = append(m.writes, msg.w)
+		return m, nextWrite(msg.next)
+	case writeWaitingMsg:
+		msg.w.waiting = true
+		return m, nextWrite(msg.next)
 	case actionDoneMsg:
+		m.writes = slices.DeleteFunc(m.writes, func(w *writing) bool { return w == msg.w })
 		return m, m.actionDone(msg)
 	case planMsg:
 		c := msg.c
@@ -284,7 +293,9 @@ func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
 		}
 		cmds = append(cmds, loadSession(msg.reload, 0))
 	}
-	if msg.dialog != nil {
+	// A note about a write that finished in the background waits for no
+	// one: it does not take the place of a dialog opened meanwhile.
+	if msg.dialog != nil && m.dialog == nil {
 		m.dialog = msg.dialog
 	}
 	return tea.Batch(cmds...)
@@ -356,10 +367,32 @@ func (m *Model) withFooter(content string, short []key.Binding) string {
 	if m.opts.Demo {
 		footer = m.styles.Warning.Render("demo ") + footer
 	}
+	var notes []string
+	if len(m.writes) > 0 {
+		notes = append(notes, m.styles.Warning.Render(busyNote(m.writes)))
+	}
 	if m.statusText != "" {
-		footer = m.styles.Accent.Render(m.statusText)
+		notes = append(notes, m.styles.Accent.Render(m.statusText))
+	}
+	if len(notes) > 0 {
+		footer = strings.Join(notes, " · ")
 	}
 	return strings.Join(append(lines, fit(footer, m.width)), "\n")
+}
+
+// busyNote says what the writes under way are doing; one that waits for
+// another writer says why it takes a while.
+func busyNote(ws []*writing) string {
+	for _, w := range ws {
+		if w.waiting {
+			return w.what + ": waiting while another program finishes writing the session's last line (up to 10 s)…"
+		}
+	}
+	note := ws[len(ws)-1].what + "…"
+	if len(ws) > 1 {
+		note += fmt.Sprintf(" (%d writes)", len(ws))
+	}
+	return note
 }
 
 func (m *Model) helpView(full [][]key.Binding) string {

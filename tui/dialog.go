@@ -35,7 +35,7 @@ type dialog struct {
 	cancel func() tea.Cmd
 	// keys are extra single-key actions (e.g. y to copy in an info box).
 	keys map[string]func() tea.Cmd
-	// busy dialogs show progress and only take esc.
+	// busy dialogs show progress and only take esc; other keys get a note.
 	busy bool
 }
 
@@ -74,7 +74,8 @@ func (d *dialog) update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		return nil, true
 	}
 	if d.busy {
-		return nil, false
+		// Answered, not dropped: the person learns why nothing happens.
+		return status(transcript.OneLine(d.title) + " · " + d.hint), false
 	}
 	if f, ok := d.keys[s]; ok && d.kind != dialogInput && d.kind != dialogEditor {
 		return f(), false

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,14 +58,33 @@ func newID(s *model.Session) string {
 	}
 }
 
+// A WriteOption changes how one write is made.
+type WriteOption func(*writeOptions)
+
+type writeOptions struct {
+	onWait func()
+}
+
+// OnWait has the write call f once, when it starts to wait for a last line
+// that another writer has not finished, so that a person can be told why
+// nothing happens yet.
+func OnWait(f func()) WriteOption { return func(o *writeOptions) { o.onWait = f } }
+
 // Append adds one entry to a session file under the writing rules: an
-// advisory lock; the leaf found from the file as it is now (an agent may
-// have appended since skein read it); a newline first when the file ends in
-// a partial line, so that nothing is glued or lost; the whole line in one
-// write; a sync before success. build sees the session as it is under the
-// lock and may refuse. A file with no valid header, or older than version 3 (pi
-// would rewrite it), is refused.
-func Append(path string, build func(s *model.Session) (NewEntry, error)) (id string, err error) {
+// advisory lock; the leaf found from the file as it is at the moment of
+// writing (an agent may have appended since skein read it); a last line
+// that another writer has not finished is waited for, and counts as a
+// crashed writer's only once the file has not changed for a while (then a
+// newline goes first, so that nothing is glued or lost; a file that keeps
+// changing is refused); the whole line in one write; a sync before success.
+// build sees the session as it is under the lock and may refuse; it runs
+// again if the file grew while the line was made. A file with no valid
+// header, or older than version 3 (pi would rewrite it), is refused.
+func Append(path string, build func(s *model.Session) (NewEntry, error), opts ...WriteOption) (id string, err error) {
+	var o writeOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
 	if err != nil {
 		return "", err
@@ -76,29 +94,61 @@ func Append(path string, build func(s *model.Session) (NewEntry, error)) (id str
 		return "", fmt.Errorf("lock %s: %w", path, err)
 	}
 	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-	data, err := io.ReadAll(io.NewSectionReader(f, 0, 1<<62))
-	if err != nil {
-		return "", err
+	st := newSettler(f, path, o.onWait)
+	for {
+		data, err := st.read()
+		if err != nil {
+			return "", err
+		}
+		line, id, err := appendLine(path, data, build)
+		if err != nil {
+			return "", err
+		}
+		// pi does not take the lock: an agent may have appended while the
+		// line was made, and the leaf is then another.
+		if same, err := st.unchanged(data); err != nil {
+			return "", err
+		} else if !same {
+			if err := st.checkLimit(); err != nil {
+				return "", err
+			}
+			continue
+		}
+		if _, err := f.Write(line); err != nil {
+			return "", fmt.Errorf("append to %s: %w", path, err)
+		}
+		if err := f.Sync(); err != nil {
+			return "", fmt.Errorf("sync %s: %w", path, err)
+		}
+		removeStaleTemps(filepath.Dir(path))
+		return id, nil
 	}
+}
+
+// appendLine makes the line that appends build's entry to a file holding
+// data, its last line settled. A line left partial by a crashed writer, or a
+// last line without its newline, gets one first.
+func appendLine(path string, data []byte, build func(s *model.Session) (NewEntry, error)) (line []byte, id string, err error) {
 	s, err := model.Parse(data)
 	var ns *model.NotSessionError
 	if errors.As(err, &ns) {
-		return "", &RefusedError{fmt.Sprintf("%s has no valid session header; skein does not write to it", path)}
+		return nil, "", &RefusedError{fmt.Sprintf("%s has no valid session header; skein does not write to it", path)}
 	}
 	if err != nil {
-		return "", err
+		return nil, "", err
 	}
 	if s.Header.Version < 3 {
-		return "", &RefusedError{fmt.Sprintf("%s is a version %d session: pi rewrites such files when it opens them and skein never rewrites one; fork it instead (skein session fork), which makes a new version 3 file", path, s.Header.Version)}
+		return nil, "", &RefusedError{fmt.Sprintf("%s is a version %d session: pi rewrites such files when it opens them and skein never rewrites one; fork it instead (skein session fork), which makes a new version 3 file", path, s.Header.Version)}
 	}
 	e, err := build(s)
 	if err != nil {
-		return "", err
+		return nil, "", err
 	}
 	id = newID(s)
-	var line []byte
 	if len(data) > 0 && data[len(data)-1] != '\n' {
-		line = append(line, '\n') // after a partial or unterminated last line
+		// The reader found it still: a crashed writer's partial line, or
+		// a last line that parses but was never ended.
+		line = append(line, '\n')
 	}
 	line = append(line, `{"type":`...)
 	line = model.AppendJSONString(line, e.Type)
@@ -131,20 +181,14 @@ func Append(path string, build func(s *model.Session) (NewEntry, error)) (id str
 		line = append(line, fl.Value...)
 	}
 	line = append(line, "}\n"...)
-	if _, err := f.Write(line); err != nil {
-		return "", fmt.Errorf("append to %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		return "", fmt.Errorf("sync %s: %w", path, err)
-	}
-	return id, nil
+	return line, id, nil
 }
 
 func jsonString(s string) []byte { return model.AppendJSONString(nil, s) }
 
 // Label sets (or, with an empty label, clears) the label of an entry, as
 // pi's appendLabelChange writes it: a cleared label has no label member.
-func Label(path, targetID, label string) (string, error) {
+func Label(path, targetID, label string, opts ...WriteOption) (string, error) {
 	return Append(path, func(s *model.Session) (NewEntry, error) {
 		if _, ok := s.Index(targetID); !ok {
 			return NewEntry{}, &RefusedError{fmt.Sprintf("%s has no entry %q", path, targetID)}
@@ -154,15 +198,36 @@ func Label(path, targetID, label string) (string, error) {
 			value = jsonString(label)
 		}
 		return NewEntry{Type: model.TypeLabel, Fields: []Field{{"targetId", jsonString(targetID)}, {"label", value}}}, nil
-	})
+	}, opts...)
 }
 
-// Rename names the session, as pi's appendSessionInfo does (trimmed; an
-// empty name clears it).
-func Rename(path, name string) (string, error) {
+// Rename names the session as pi's appendSessionInfo does: the name as
+// SessionName stores it (an empty one clears it).
+func Rename(path, name string, opts ...WriteOption) (string, error) {
 	return Append(path, func(s *model.Session) (NewEntry, error) {
-		return NewEntry{Type: model.TypeSessionInfo, Fields: []Field{{"name", jsonString(model.TrimJS(name))}}}, nil
-	})
+		return NewEntry{Type: model.TypeSessionInfo, Fields: []Field{{"name", jsonString(SessionName(name))}}}, nil
+	}, opts...)
+}
+
+// SessionName is a name as pi 1.6.0 stores it: each run of CR and LF
+// becomes one space, then the ends are trimmed as JavaScript trims
+// (name.replace(/[\r\n]+/g, " ").trim()). A name is one line in pi's list.
+func SessionName(name string) string {
+	var b strings.Builder
+	run := false
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c == '\r' || c == '\n' {
+			if !run {
+				b.WriteByte(' ')
+			}
+			run = true
+			continue
+		}
+		run = false
+		b.WriteByte(c)
+	}
+	return model.TrimJS(b.String())
 }
 
 // Fork is a session written by Fork.
@@ -180,12 +245,18 @@ type Fork struct {
 // byte (label entries on the path included), then label entries that make
 // the fork's labels on the path equal the source's. The fork builds exactly
 // the context the source builds at that entry; the source is not touched.
-// The file is written under a temporary name, synced and renamed.
+// The fork gets the source's file mode (a private session stays private)
+// and appears whole or not at all (see writeNew).
 func WriteFork(src string, s *model.Session, at int) (Fork, error) {
 	abs, err := filepath.Abs(src)
 	if err != nil {
 		return Fork{}, err
 	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return Fork{}, err
+	}
+	mode := fi.Mode().Perm()
 	abs = filepath.Clean(abs)
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -248,41 +319,8 @@ func WriteFork(src string, s *model.Session, at int) (Fork, error) {
 		parent = lid
 		fork.Labels++
 	}
-	if err := writeNew(fork.Path, out); err != nil {
+	if err := writeNew(fork.Path, out, mode); err != nil {
 		return Fork{}, err
 	}
 	return fork, nil
-}
-
-// writeNew writes a file that must not exist yet: to a temporary name in
-// the same folder, synced, then renamed, and the folder synced.
-func writeNew(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".skein-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if _, err := os.Lstat(path); err == nil {
-		return fmt.Errorf("%s exists already", path)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
 }

@@ -100,7 +100,33 @@ func TestRenameAndLabelAppendAsPiDoes(t *testing.T) {
 	}
 }
 
+// A name is stored as pi 1.6.0's appendSessionInfo stores it: each run of
+// CR and LF one space, then trimmed.
+func TestRenameStoresTheNameAsPiDoes(t *testing.T) {
+	for in, want := range map[string]string{
+		"  New name  ":               "New name",
+		"first\r\n\r\nsecond\nthird": "first second third",
+		"a\r \nb":                    "a   b",
+		"\n\n  padded\t\r\n":         "padded",
+		"\u00a0nbsp\ufeff":           "nbsp",
+		"\r\n":                       "",
+	} {
+		if got := SessionName(in); got != want {
+			t.Errorf("SessionName(%q) = %q, want %q", in, got, want)
+		}
+	}
+	path := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
+	if _, err := Rename(path, "two\r\nlines\n"); err != nil {
+		t.Fatal(err)
+	}
+	s := parse(t, path)
+	if !bytes.HasSuffix(s.Entries[s.Leaf()].Raw, []byte(`"name":"two lines"}`)) {
+		t.Errorf("stored %s", s.Entries[s.Leaf()].Raw)
+	}
+}
+
 func TestAppendAfterCrashedWriter(t *testing.T) {
+	useFakeClock(t, nil)
 	path := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
 	good := read(t, path)
 	partial := append(append([]byte{}, good...), `{"type":"message","id":"cut","parentId":"x","mess`...)

@@ -1,0 +1,194 @@
+package pi
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// testHookBeforeLink runs once a new file's bytes are written and synced,
+// before the file gets its name; tests stop a writer there.
+var testHookBeforeLink func(tmp string)
+
+// writeNew writes a file that must not exist yet, with mode perm whatever
+// the umask, so that a writer killed midway leaves nothing behind for good:
+// an unnamed file (O_TMPFILE) linked to its name once written and synced
+// where the platform has one, else a temporary name that the next write in
+// the folder removes once its writer is gone. An existing file is never
+// replaced. The folder is synced.
+func writeNew(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	removeStaleTemps(dir)
+	f, err := openUnnamed(dir)
+	switch {
+	case err == nil:
+		err = writeUnnamed(f, path, data, perm)
+		if !errors.Is(err, errNoLink) {
+			return err
+		}
+	case !unnamedUnsupported(err):
+		return fmt.Errorf("create in %s: %w", dir, err)
+	}
+	return writeNamed(dir, path, data, perm)
+}
+
+// errNoLink says an unnamed file cannot be given a name here (no /proc).
+var errNoLink = errors.New("cannot link an unnamed file")
+
+func writeUnnamed(f *os.File, path string, data []byte, perm os.FileMode) error {
+	defer f.Close()
+	if err := fill(f, data, perm); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if testHookBeforeLink != nil {
+		testHookBeforeLink("")
+	}
+	if err := linkUnnamed(f, path); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("%s exists already", path)
+		}
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// tempPrefix and tempSuffix frame a temporary name: .skein-PID-RANDOM.tmp.
+// The pid lets the next writer tell a dead writer's file from a live one's.
+const tempPrefix, tempSuffix = ".skein-", ".tmp"
+
+func writeNamed(dir, path string, data []byte, perm os.FileMode) error {
+	var r [8]byte
+	_, _ = rand.Read(r[:])
+	tmp := filepath.Join(dir, tempPrefix+strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(r[:])+tempSuffix)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	// The lock says a live writer owns the file, whatever its pid means
+	// to the process that looks (another pid namespace, another host).
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	defer func() {
+		os.Remove(tmp) // a no-op once renamed; after a link, the new name stays
+		f.Close()
+	}()
+	if err := fill(f, data, perm); err != nil {
+		return fmt.Errorf("write %s: %w", tmp, err)
+	}
+	if testHookBeforeLink != nil {
+		testHookBeforeLink(tmp)
+	}
+	// A link never replaces a file; a rename would.
+	if err := os.Link(tmp, path); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("%s exists already", path)
+		}
+		// A file system without hard links.
+		if _, err := os.Lstat(path); err == nil {
+			return fmt.Errorf("%s exists already", path)
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			return err
+		}
+	}
+	return syncDir(dir)
+}
+
+// fill writes data to a new file, sets its mode and syncs it.
+func fill(f *os.File, data []byte, perm os.FileMode) error {
+	if err := f.Chmod(perm); err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// removeStaleTemps removes the temporary files in dir that a skein killed
+// midway left behind: named .skein-PID-RANDOM.tmp, PID not a live process,
+// and no writer holding the file's lock. A file a live skein is writing is
+// never one of them; neither is anything else.
+func removeStaleTemps(dir string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	for _, name := range names {
+		pid, ok := tempPID(name)
+		if !ok || pid == os.Getpid() || alive(pid) {
+			continue
+		}
+		removeIfUnlocked(filepath.Join(dir, name))
+	}
+}
+
+// tempPID is the writer's pid in a temporary name writeNamed makes.
+func tempPID(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, tempPrefix)
+	if !ok {
+		return 0, false
+	}
+	rest, ok = strings.CutSuffix(rest, tempSuffix)
+	if !ok {
+		return 0, false
+	}
+	num, random, ok := strings.Cut(rest, "-")
+	if !ok || random == "" || strings.Trim(random, "0123456789abcdef") != "" {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(num)
+	if err != nil || pid <= 0 || strings.Trim(num, "0123456789") != "" {
+		return 0, false
+	}
+	return pid, true
+}
+
+// alive says whether a process runs with this pid (one we may not signal
+// runs too).
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// removeIfUnlocked removes a regular file whose lock nobody holds, and only
+// if its name still names the file that was checked.
+func removeIfUnlocked(path string) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return
+	}
+	// A writer holds the lock; a file system without locks leaves the
+	// pid to decide.
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); errors.Is(err, syscall.EWOULDBLOCK) || errors.Is(err, syscall.EINTR) {
+		return
+	}
+	if now, err := os.Lstat(path); err != nil || !os.SameFile(fi, now) {
+		return
+	}
+	os.Remove(path)
+}
