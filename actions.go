@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"time"
 
 	"skein/internal/sanitize"
@@ -86,20 +85,11 @@ func (c *cli) fork(argv []string) error {
 		_, err := fmt.Fprintf(c.stdout, "%s}\n", out)
 		return err
 	}
-	fmt.Fprintf(c.stdout, "forked %d entries into %s\nresume it with: pi --session %s\n", f.Entries, sanitize.Inline(f.Path), sanitize.Inline(shellQuote(f.Path)))
+	fmt.Fprintf(c.stdout, "forked %d entries into %s\nresume it with: pi --session %s\n", f.Entries, sanitize.Inline(f.Path), sanitize.Inline(sanitize.ShellQuote(f.Path)))
 	if a.has("before") {
 		fmt.Fprintf(c.stdout, "the message it stops before:\n%s\n", sanitize.Text(text))
 	}
 	return nil
-}
-
-// shellQuote quotes a path for a POSIX shell: in single quotes nothing is
-// expanded ("$(...)" in a folder's name stays text when the line is pasted).
-func shellQuote(p string) string {
-	if p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:,@%") == "" {
-		return p
-	}
-	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }
 
 func describe(e *model.Entry) string {

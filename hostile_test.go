@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"skein/internal/sanitize"
 	"skein/model"
 )
 
@@ -278,8 +279,8 @@ func TestShellQuote(t *testing.T) {
 		"/tmp/it's/s.jsonl":             `'/tmp/it'\''s/s.jsonl'`,
 		"":                              "''",
 	} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		if got := sanitize.ShellQuote(in); got != want {
+			t.Errorf("sanitize.ShellQuote(%q) = %s, want %s", in, got, want)
 		}
 	}
 }

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"skein/internal/sanitize"
 	"skein/model"
 	"skein/store"
 	"skein/store/pi"
@@ -95,8 +95,8 @@ func forkDialog(path string, s *model.Session, at int, home string) *dialog {
 					msg.added = &infos[0]
 				}
 			}
-			resume := "pi --session " + strconv.Quote(f.Path)
-			d := infoDialog("Forked", fmt.Sprintf("%d entries copied into\n%s\n\nIt is listed under this session. Resume it in pi with:\n\n  %s", f.Entries, f.Path, resume))
+			resume := "pi --session " + sanitize.ShellQuote(f.Path)
+			d := infoDialog("Forked", fmt.Sprintf("%d entries copied into\n%s\n\nIt is listed under this session. Resume it in pi with:\n\n  %s", f.Entries, sanitize.Inline(f.Path), sanitize.Inline(resume)))
 			d.hint = "y: copy the command · esc: close"
 			d.keys = map[string]func() tea.Cmd{"y": func() tea.Cmd {
 				return tea.Batch(tea.SetClipboard(resume), status("command copied"))

@@ -372,7 +372,7 @@ func (m *Model) withFooter(content string, short []key.Binding) string {
 		notes = append(notes, m.styles.Warning.Render(busyNote(m.writes)))
 	}
 	if m.statusText != "" {
-		notes = append(notes, m.styles.Accent.Render(m.statusText))
+		notes = append(notes, m.styles.Accent.Render(transcript.OneLine(m.statusText)))
 	}
 	if len(notes) > 0 {
 		footer = strings.Join(notes, " · ")

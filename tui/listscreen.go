@@ -602,7 +602,7 @@ func (l *listScreen) viewPreview(w, h int) string {
 	}
 	add(st.Bold.Render(truncate(transcript.OneLine(title(in)), w-2)))
 	add(st.Muted.Render(truncate(transcript.OneLine(shortPath(in.Cwd, l.home)), w-2)))
-	add(st.Dim.Render(model.ShortID(in.ID) + " · created " + absTime(in.Created)))
+	add(st.Dim.Render(transcript.OneLine(model.ShortID(in.ID)) + " · created " + absTime(in.Created)))
 	lines = append(lines, "")
 	pv, ok := l.preview[in.Path]
 	switch {

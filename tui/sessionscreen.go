@@ -263,9 +263,9 @@ func (ss *sessionScreen) header() string {
 	line2 := ""
 	switch {
 	case ss.loading && ss.tail != nil:
-		line2 = st.Dim.Render("the last messages · loading the whole of " + filepath.Base(ss.info.Path) + "…")
+		line2 = st.Dim.Render("the last messages · loading the whole of " + transcript.OneLine(filepath.Base(ss.info.Path)) + "…")
 	case ss.loading:
-		line2 = st.Dim.Render("loading " + filepath.Base(ss.info.Path) + "…")
+		line2 = st.Dim.Render("loading " + transcript.OneLine(filepath.Base(ss.info.Path)) + "…")
 	case ss.err != nil:
 		line2 = st.Error.Render(transcript.OneLine(ss.err.Error()))
 	default:

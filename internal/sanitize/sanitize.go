@@ -257,3 +257,12 @@ func flagTags(s string) int {
 	}
 	return 0
 }
+
+// ShellQuote quotes a path for a POSIX shell: in single quotes nothing is
+// expanded ("$(...)" in a folder's name stays text when the line is pasted).
+func ShellQuote(p string) string {
+	if p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:,@%") == "" {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}
