@@ -345,7 +345,7 @@ func (o *Options) system(raw []byte, checkpoint bool, ts string) string {
 	})
 	var facts []string
 	if content != "" {
-		facts = append(facts, fmt.Sprintf("%d lines", strings.Count(content, "\n")+1))
+		facts = append(facts, plural(strings.Count(content, "\n")+1, "line"))
 	}
 	if len(sections) > 0 {
 		facts = append(facts, plural(len(sections), "section"))
