@@ -342,19 +342,20 @@ const files = {};
     a.dispose();
     files.clone = a.file;
   }
-  // pi --fork of a 0.73.1 session.
+  // pi --fork of a 0.73.1 session (the multilingual one, so that the copy of
+  // its first message and name does not shadow another session in filters).
   {
     tick(3600000);
-    const old = join(store, "--home-dev-webapp--");
+    const old = join(store, "--home-dév-多语言 project--");
     const name = readdirSync(old).sort()[0];
-    const src = join(sessions, "--home-dev-webapp--", name);
+    const src = join(sessions, "--home-dév-多语言 project--", name);
     mkdirSync(dirname(src), { recursive: true });
     copyFileSync(join(old, name), src);
     const cwd = "/home/dev/pi16-resumed";
     const sm = SessionManager.forkFrom(src, cwd, join(sessions, folderFor(cwd)));
-    const vm = new VirtualMachine(cwd, { "src/server.ts": "import express from 'express';\nconst app = express();\napp.get('/health', (_, res) => res.json({ ok: true }));\napp.listen(3000);\n" }, { "npm test": { output: "PASS test/health.test.ts\n" } });
+    const vm = new VirtualMachine(cwd, { "i18n/greetings.json": '{"ja": "こんにちは", "ar": "مرحبا", "hi": "नमस्ते"}\n' }, { "npm test": { output: "PASS i18n/greetings.test.ts\n" } });
     const a = await Agent.open({ home, cwd, vm, sessionManager: sm, settings: { compaction: { keepRecentTokens: 400 } } });
-    await a.say("Continue: make the port configurable.", [call("read", { path: "src/server.ts" }), call("edit", { path: "src/server.ts", edits: [{ oldText: "app.listen(3000);", newText: "app.listen(Number(process.env.PORT ?? 3000));" }] }), text("The port now comes from `PORT`, default 3000.")]);
+    await a.say("Continue: add Korean to the greetings file.", [call("read", { path: "i18n/greetings.json" }), call("edit", { path: "i18n/greetings.json", edits: [{ oldText: '"hi": "नमस्ते"', newText: '"hi": "नमस्ते", "ko": "안녕하세요"' }] }), text("Added `\"ko\": \"안녕하세요\"` to `i18n/greetings.json`.")]);
     await a.compact();
     await a.say("Run the tests.", [call("bash", { command: "npm test" }), text("Tests pass.")]);
     a.dispose();
