@@ -6,16 +6,17 @@
 //                                        a session (FILE is pi-written, so open
 //                                        has nothing to repair or migrate and
 //                                        does not write)
-import { mkdtempSync, symlinkSync, writeSync } from "fs";
+import { mkdtempSync, rmSync, symlinkSync, writeSync } from "fs";
 import { tmpdir } from "os";
 import { join, resolve } from "path";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 
 const [cmd, target] = process.argv.slice(2);
 let what;
+let agent;
 if (cmd === "list") {
   // listAll reads the folders in $PI_CODING_AGENT_DIR/sessions: point it at the store.
-  const agent = mkdtempSync(join(tmpdir(), "pi-agent-"));
+  agent = mkdtempSync(join(tmpdir(), "pi-agent-"));
   symlinkSync(resolve(target), join(agent, "sessions"));
   process.env.PI_CODING_AGENT_DIR = agent;
 }
@@ -30,4 +31,5 @@ if (cmd === "list") {
   what = `${ctx.messages.length} messages, ${out.length} chars of JSON`;
 }
 const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+if (agent) rmSync(agent, { recursive: true, force: true }); // the link only, not the store
 writeSync(2, `pi ${cmd}: ${what} in ${ms.toFixed(0)} ms (inside Node ${process.versions.node})\n`);
