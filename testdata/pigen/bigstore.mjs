@@ -1,10 +1,14 @@
-// Writes large stores with the reference implementation, for the speed
-// comparison in bench/compare.sh (nothing here is committed):
-//   node bigstore.mjs --store DIR [--sessions 1500] [--mb 100]
-//   node bigstore.mjs --one FILE [--mb 100]
+// Writes large stores with the reference implementation (pi 1.6.0's
+// SessionManager, as its agent loop uses it: each session starts with the
+// system message 1.6.0 writes before its first request), for the speed
+// comparison in compare.sh (nothing here is committed). Far too large to
+// write through the agent loop itself, which rebuilds the context at every
+// request.
+//   ./node22 bigstore.mjs --store DIR [--sessions 1500] [--mb 100]
+//   ./node22 bigstore.mjs --one FILE [--mb 100]
 import { mkdirSync, statSync, renameSync } from "fs";
 import { dirname, join } from "path";
-import { Writer, rng, setClock, user, assistant, PROVIDERS, usage } from "./lib.mjs";
+import { Writer, rng, setClock, user, assistant, PROVIDERS, usage, defaultSystemMessage } from "./lib.mjs";
 
 const argv = process.argv.slice(2);
 const opt = (name, def) => {
@@ -27,6 +31,7 @@ function fill(w, bytes) {
       return 0;
     }
   };
+  w.sm.appendMessage(system(w.sm.getCwd()));
   while (size() < bytes) {
     const p = PROVIDERS[turn % PROVIDERS.length];
     w.msg(user(`${prose(r.int(5, 40))}?`));
@@ -42,12 +47,20 @@ function fill(w, bytes) {
   }
 }
 
+// The system message is the same for every session of a cwd: build it once.
+const systems = new Map();
+const system = (cwd) => ({ ...systems.get(cwd), timestamp: Date.now() });
+async function prepare(cwd) {
+  if (!systems.has(cwd)) systems.set(cwd, await defaultSystemMessage(cwd));
+}
+
 const mb = Number(opt("mb", 100));
 if (opt("one")) {
   const target = opt("one");
   setClock("2026-05-01T08:00:00.000Z");
   const tmp = join(dirname(target), "tmp-one");
   mkdirSync(tmp, { recursive: true });
+  await prepare("/home/dev/huge");
   const w = new Writer("/home/dev/huge", tmp, r);
   fill(w, mb * 1e6);
   renameSync(w.file, target);
@@ -59,6 +72,7 @@ if (opt("one")) {
   for (let k = 0; k < n; k++) {
     setClock(new Date(Date.UTC(2026, 0, 1) + k * 3_600_000).toISOString());
     const cwd = `/home/dev/project-${k % 40}`;
+    await prepare(cwd);
     const w = new Writer(cwd, join(root, `--${cwd.slice(1).replace(/[/\\:]/g, "-")}--`), r);
     fill(w, per * (0.25 + r.next() * 1.5));
     if (k % 100 === 0) w.sm.appendSessionInfo(`session ${k}`);

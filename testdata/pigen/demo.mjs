@@ -1,16 +1,20 @@
 // Writes the demo sessions skein bundles (tui/demo/, embedded in the binary)
-// with the reference implementation's SessionManager, so that they are real
-// pi sessions: branches, a compaction, a fork, labels, tool calls, thinking,
-// an image, a long markdown answer with code.
-// Run: node demo.mjs
+// with the reference implementation's SessionManager (pi 1.6.0), so that they
+// are real pi sessions: the system message pi 1.6.0 writes before a session's
+// first request, branches, a compaction (with its system checkpoint), a fork,
+// labels, tool calls, thinking, an image, a long markdown answer with code.
+// Run: ./node22 demo.mjs [--out DIR]   (default: tui/demo)
 import { mkdirSync, rmSync, readdirSync, renameSync } from "fs";
-import { join, dirname } from "path";
+import { join, dirname, resolve } from "path";
 import { fileURLToPath } from "url";
-import { SessionManager } from "@mariozechner/pi-coding-agent";
-import { Writer, rng, setClock, tick, user, assistant, toolCall, toolResult, bash, usage, PROVIDERS, PNG_1x1 } from "./lib.mjs";
+import { SessionManager } from "@earendil-works/pi-coding-agent";
+import { Writer, rng, setClock, tick, user, assistant, toolCall, toolResult, bash, usage, PROVIDERS, PNG_1x1, defaultSystemMessage } from "./lib.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const out = join(here, "..", "..", "tui", "demo");
+const outIdx = process.argv.indexOf("--out");
+const out = outIdx > 0 ? resolve(process.argv[outIdx + 1]) : join(here, "..", "..", "tui", "demo");
+// The system message pi writes before the first request.
+const system = async (w) => w.sm.appendMessage(await defaultSystemMessage(w.sm.getCwd()));
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const dirFor = (cwd) => join(out, `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`);
@@ -37,6 +41,7 @@ let apiFile;
   const w = new Writer(cwd, dirFor(cwd), rng(11));
   w.sm.appendModelChange("anthropic", "claude-sonnet-4-5");
   w.sm.appendThinkingLevelChange("medium");
+  await system(w);
   w.msg(user("Add rate limiting to the todo API: at most 10 requests per second per client IP. Keep it dependency-free."));
   w.call("read", { path: "main.go" }, SERVER, { thinking: "Let me look at how the server is wired before adding middleware.", text: "I'll start by reading the server." });
   w.call("bash", { command: "go test ./... 2>&1 | tail -5" }, "ok  \ttodo-api\t0.012s\n");
@@ -78,6 +83,7 @@ let apiFile;
   const cwd = "/home/you/code/todo-api";
   const w = new Writer(cwd, dirFor(cwd), rng(12));
   w.sm.appendModelChange("openai", "gpt-5.1-codex");
+  await system(w);
   w.msg(user("The CI job `integration` fails about one run in five with `connection reset by peer`. Find out why."));
   const logs = "2026-11-24T13:58:02Z dial tcp 127.0.0.1:5432: connect: connection reset by peer\n".repeat(12);
   w.call("bash", { command: "gh run view 1234 --log | grep -i reset" }, logs, { p: PROVIDERS[1], text: "Let me look at the failing run's log." });
@@ -88,7 +94,7 @@ let apiFile;
   w.call("edit", { path: "docker-compose.ci.yml", oldText: "depends_on: [db]", newText: "depends_on:\n      db:\n        condition: service_healthy" }, "Successfully replaced text in docker-compose.ci.yml.", { p: PROVIDERS[1] });
   w.call("edit", { path: "internal/store/db.go", oldText: "return db, err", newText: "return db, db.PingContext(ctx)" }, "Successfully replaced text in internal/store/db.go.", { p: PROVIDERS[1] });
   w.msg(assistant([{ type: "text", text: "Added a health check on `db` and made `Open` ping the database." }], { p: PROVIDERS[1] }));
-  w.compact(200, { goal: "Fix the flaky `integration` CI job (connection reset by peer)." });
+  await w.compact(200, { goal: "Fix the flaky `integration` CI job (connection reset by peer)." });
   w.msg(user("Run the integration suite 20 times to be sure."));
   w.call("bash", { command: "for i in $(seq 20); do make integration >/dev/null || echo FAIL $i; done; echo done" }, "done\n", { p: PROVIDERS[1] });
   w.msg(assistant([{ type: "text", text: "20 runs, no failure. The race is gone." }], { p: PROVIDERS[1] }));
@@ -112,6 +118,7 @@ let apiFile;
   setClock("2026-11-27T18:40:00.000Z");
   const cwd = "/home/you/code/site";
   const w = new Writer(cwd, dirFor(cwd), rng(13));
+  await system(w);
   w.msg(user([{ type: "text", text: "Why does the header look broken on mobile?" }, { type: "image", data: PNG_1x1, mimeType: "image/png" }]));
   w.msg(assistant([], { stopReason: "error", errorMessage: "overloaded_error: the model is overloaded, retry shortly", usage: usage(0, 0) }));
   w.msg(assistant([{ type: "thinking", thinking: "The screenshot shows the nav wrapping under the logo." }, { type: "text", text: "The nav links wrap under the logo below 400px: `flex-wrap: wrap` with no `gap`. Use `flex-wrap: nowrap` and let the links scroll horizontally, or collapse them into a menu." }]));
