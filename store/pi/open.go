@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 
 	"skein/model"
 	"skein/model/jscan"
@@ -16,15 +15,11 @@ import (
 // Open reads a whole session file into a model.Session. Message bodies stay
 // raw bytes until they are shown.
 func Open(path string) (*model.Session, error) {
-	data, release, err := readFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
 	s, err := model.Parse(data)
-	if release != nil {
-		// The session's entries point into data: free it with the session.
-		runtime.AddCleanup(s, func(release func()) { release() }, release)
-	}
 	var ns *model.NotSessionError
 	if errors.As(err, &ns) {
 		return nil, &NotSession{ns.Reason}

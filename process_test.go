@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"skein/store/synth"
+)
+
+// Tests here run skein as a process, as a person runs it: under a limit of
+// address space and a timeout, so that a command that would grow without
+// bound or never return fails the test cleanly instead of taking the
+// machine down with it; or as another user.
+
+// memLimit is the address space a process may use (prlimit --as): a command
+// that needs more on these small inputs is not bounded in memory.
+const memLimit = "2147483648"
+
+// processTimeout is how long one command may take on the inputs here (they
+// take milliseconds; the margin is for a busy machine).
+const processTimeout = 20 * time.Second
+
+var built struct {
+	once      sync.Once
+	dir, path string
+	err       error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// skeinBinary builds skein once per test run into a folder anyone may read
+// (the tests that run it as an unprivileged user need to).
+func skeinBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "skein-bin-"); built.err != nil {
+			return
+		}
+		if built.err = os.Chmod(built.dir, 0o755); built.err != nil {
+			return
+		}
+		built.path = filepath.Join(built.dir, "skein")
+		out, err := exec.Command("go", "build", "-o", built.path, ".").CombinedOutput()
+		if err != nil {
+			built.err = errors.New(string(out))
+		}
+	})
+	if built.err != nil {
+		t.Fatalf("go build: %v", built.err)
+	}
+	return built.path
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// runProcess runs the built skein with args under prlimit and a timeout,
+// with an empty home, and fails the test when it times out or dies of a
+// signal. setup, when not nil, adjusts the command (user, environment).
+func runProcess(t *testing.T, setup func(*exec.Cmd), args ...string) result {
+	t.Helper()
+	bin := skeinBinary(t)
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Skip("prlimit (util-linux) is not installed")
+	}
+	home := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), processTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, prlimit, append([]string{"--as=" + memLimit, "--", bin}, args...)...)
+	cmd.Env = append(os.Environ(), "HOME="+home, "PI_CODING_AGENT_DIR=", "PI_CODING_AGENT_SESSION_DIR=", "NO_COLOR=1")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if setup != nil {
+		setup(cmd)
+	}
+	err = cmd.Run()
+	r := result{out.String(), errb.String(), cmd.ProcessState.ExitCode()}
+	if ctx.Err() != nil {
+		t.Fatalf("skein %s: still running after %v", strings.Join(args, " "), processTimeout)
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		t.Fatalf("skein %s: killed by %v; stderr: %.300s", strings.Join(args, " "), ws.Signal(), r.stderr)
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatalf("skein %s: %v", strings.Join(args, " "), err)
+	}
+	return r
+}
+
+// checkClean fails the test unless the process exited 0 or 1 with at most
+// one line on stderr and no trace of a crash.
+func checkClean(t *testing.T, r result, args ...string) {
+	t.Helper()
+	if r.code != 0 && r.code != 1 {
+		t.Errorf("skein %s: exit %d; stderr: %.300s", strings.Join(args, " "), r.code, r.stderr)
+	}
+	if strings.Count(r.stderr, "\n") > 1 || strings.Contains(r.stderr, "goroutine") || strings.Contains(r.stderr, "fatal error") || strings.Contains(r.stderr, "panic") {
+		t.Errorf("skein %s: stderr is not one line: %.300q", strings.Join(args, " "), r.stderr)
+	}
+}
+
+// A session read as the largest are (8 MB and more), compacted with the
+// collector running all the time (GOGC=1): the leaf's id, read before the
+// session was dropped, is compared after it was collected. When the memory
+// went with the session, this faulted or refused with a garbled id.
+func TestCompactLargeSessionProcess(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "big.jsonl")
+	if err := synth.Session(src, "/home/dev/big", 9<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 9); err != nil {
+		t.Fatal(err)
+	}
+	env := func(cmd *exec.Cmd) { cmd.Env = append(cmd.Env, "GOGC=1", "ANTHROPIC_API_KEY=", "OPENAI_API_KEY=") }
+	for range 2 {
+		f := copyInto(t, src)
+		args := []string{"session", "compact", "--summarizer", "extractive", f}
+		r := runProcess(t, env, args...)
+		checkClean(t, r, args...)
+		if r.code != 0 || !strings.HasPrefix(r.stdout, "compacted: ") {
+			t.Errorf("exit %d: %s%.300s", r.code, r.stdout, r.stderr)
+		}
+	}
+}
