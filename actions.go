@@ -184,8 +184,11 @@ func (c *cli) compact(argv []string) error {
 	}
 	kind := a.get("summarizer")
 	p := s.PlanCompaction(leafIdx, keep)
+	if p == nil && leafIdx < 0 {
+		return fail(1, "nothing to compact: %s has no entries", path)
+	}
 	if p == nil {
-		return fail(1, "nothing to compact at %s: the path is empty or already ends in a compaction", s.Entries[max(leafIdx, 0)].ID)
+		return fail(1, "nothing to compact at %s: the path is empty or already ends in a compaction", s.Entries[leafIdx].ID)
 	}
 	var llm *summarize.Config
 	if kind != "extractive" {
