@@ -141,3 +141,56 @@ func TestCompactLargeSessionProcess(t *testing.T) {
 		}
 	}
 }
+
+// deepSession writes a session whose tool call has args as its arguments.
+func deepSession(t *testing.T, name, args string) string {
+	t.Helper()
+	lines := []string{
+		`{"type":"session","version":3,"id":"019cadc6-0000-7000-8000-00000000d33f","timestamp":"2026-03-01T10:00:00.000Z","cwd":"/home/dev/deep"}`,
+		`{"type":"message","id":"a0000001","parentId":null,"timestamp":"2026-03-01T10:00:01.000Z","message":{"role":"user","content":"go deep","timestamp":1772359201000}}`,
+		`{"type":"message","id":"a0000002","parentId":"a0000001","timestamp":"2026-03-01T10:00:02.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"t1","name":"mytool","arguments":` + args + `}],"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":1,"output":1,"cacheRead":0,"cacheWrite":0,"totalTokens":2,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"toolUse","timestamp":1772359202000}}`,
+		`{"type":"message","id":"a0000003","parentId":"a0000002","timestamp":"2026-03-01T10:00:03.000Z","message":{"role":"toolResult","toolCallId":"t1","toolName":"mytool","content":[{"type":"text","text":"done"}],"isError":false,"timestamp":1772359203000}}`,
+		`{"type":"message","id":"a0000004","parentId":"a0000003","timestamp":"2026-03-01T10:00:04.000Z","message":{"role":"user","content":"and again","timestamp":1772359204000}}`,
+	}
+	f := filepath.Join(t.TempDir(), name+".jsonl")
+	if err := os.WriteFile(f, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// JSON nested 100,000 deep in a tool call's arguments (a 200 KB file): every
+// command answers in time, within the memory limit. show --tools indented
+// each level two spaces more (20 GB), and token estimates skipped each
+// nested value once per level above it (minutes).
+func TestDeepNestingProcess(t *testing.T) {
+	const depth = 100_000
+	arr := strings.Repeat("[", depth) + strings.Repeat("]", depth)
+	files := map[string]string{
+		"member":  deepSession(t, "member", `{"x":`+arr+`}`),
+		"array":   deepSession(t, "array", arr),
+		"objects": deepSession(t, "objects", strings.Repeat(`{"a":`, depth)+"1"+strings.Repeat("}", depth)),
+	}
+	for name, f := range files {
+		for _, args := range [][]string{
+			{"session", "list", f}, {"session", "list", "--json", f},
+			{"session", "context", f}, {"session", "context", "--json", f},
+			{"session", "tree", f}, {"session", "tree", "--json", f},
+			{"session", "show", f}, {"session", "show", "--tools", f},
+			{"session", "plan", f}, {"session", "plan", "--json", "--keep-tokens", "1", f},
+			{"session", "compact", "--dry-run", "--summarizer", "extractive", f},
+			{"session", "compact", "--dry-run", "--summarizer", "extractive", "--keep-tokens", "1", f},
+			{"session", "replay", "--no-delay", f},
+			{"doctor", f},
+		} {
+			t.Run(name+" "+strings.Join(args[:len(args)-1], " "), func(t *testing.T) {
+				t.Parallel()
+				r := runProcess(t, nil, args...)
+				checkClean(t, r, args...)
+				if r.code != 0 {
+					t.Errorf("exit %d: %.300s", r.code, r.stderr)
+				}
+			})
+		}
+	}
+}
