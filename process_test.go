@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -192,5 +193,134 @@ func TestDeepNestingProcess(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A named pipe, a device or a folder named where a session is wanted is
+// refused at once with one line, exit status 1: reading a pipe waited for a
+// writer forever, and /dev/zero was read until memory ran out. The commands
+// that write (and delete, which moved /dev/zero to a trash when it was
+// named) are given only the test's own pipe and folder.
+func TestNotAFileProcess(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	reads := func(path string) [][]string {
+		return [][]string{
+			{"session", "context", "--json", path}, {"session", "context", path}, {"session", "tree", path},
+			{"session", "show", path}, {"session", "plan", path}, {"session", "replay", "--no-delay", path},
+			{"session", "compact", "--dry-run", "--summarizer", "extractive", path},
+		}
+	}
+	writes := func(path string) [][]string {
+		return [][]string{
+			{"session", "compact", "--summarizer", "extractive", path}, {"session", "fork", "--at", "x", path},
+			{"session", "label", path, "x", "y"}, {"session", "rename", path, "n"}, {"session", "delete", path},
+		}
+	}
+	paths := func(path string) [][]string { return [][]string{{"session", "list", path}, {"doctor", path}} }
+	cases := map[string][][]string{
+		"named pipe": append(append(reads(fifo), writes(fifo)...), paths(fifo)...),
+		"device":     append(reads("/dev/zero"), paths("/dev/zero")...),
+		"folder":     append(reads(dir), writes(dir)...), // a folder is a PATH to search
+	}
+	for kind, cmds := range cases {
+		for _, args := range cmds {
+			name := kind
+			for _, a := range args {
+				if !strings.HasPrefix(a, "/") {
+					name += " " + a
+				}
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				r := runProcess(t, nil, args...)
+				checkClean(t, r, args...)
+				msg := r.stderr
+				if args[0] == "doctor" {
+					msg = r.stdout
+				}
+				if r.code != 1 || !strings.Contains(msg, kind) {
+					t.Errorf("exit %d, stdout %.200q, stderr %.200q: want 1 and a word of the %s", r.code, r.stdout, r.stderr, kind)
+				}
+			})
+		}
+	}
+	if st, err := os.Stat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the pipe is gone: %v", err)
+	}
+}
+
+// Run as an unprivileged user (the tests run as root in CI, and root reads
+// anything), list names each folder and file it cannot read on stderr, one
+// line each, lists the rest and exits 1; doctor reports them as problems.
+// Both left them out without a word.
+func TestUnreadableAsUnprivileged(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to run skein as uid 65534")
+	}
+	root := t.TempDir()
+	store := filepath.Join(root, "store")
+	src, _ := os.ReadFile(fixture(t, webapp, "2026-03-02"))
+	for _, f := range []string{"ok/a.jsonl", "ok/c.jsonl", "locked/b.jsonl"} {
+		os.MkdirAll(filepath.Join(store, filepath.Dir(f)), 0o755)
+		if err := os.WriteFile(filepath.Join(store, f), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Chmod(filepath.Join(store, "ok/c.jsonl"), 0)
+	os.Chmod(filepath.Join(store, "locked"), 0)
+	t.Cleanup(func() { os.Chmod(filepath.Join(store, "locked"), 0o755) })
+	// The temporary folders are root's alone: open the way down.
+	for p := root; p != filepath.Dir(p) && p != os.TempDir(); p = filepath.Dir(p) {
+		os.Chmod(p, 0o755)
+	}
+	nobody := func(cmd *exec.Cmd) {
+		cmd.Dir = root
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	}
+	unreadable := []string{filepath.Join(store, "locked"), filepath.Join(store, "ok", "c.jsonl")}
+	checkWarnings := func(t *testing.T, stderr string) {
+		t.Helper()
+		lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+		if len(lines) != len(unreadable) {
+			t.Fatalf("stderr has %d lines, want one for each of %v:\n%s", len(lines), unreadable, stderr)
+		}
+		for _, p := range unreadable {
+			if !strings.Contains(stderr, "skein: "+p+": cannot read: permission denied\n") {
+				t.Errorf("stderr does not name %s:\n%s", p, stderr)
+			}
+		}
+	}
+	r := runProcess(t, nobody, "session", "list", store)
+	if r.code != 1 || strings.Count(r.stdout, "\n") != 1 || !strings.Contains(r.stdout, "Health endpoint") {
+		t.Errorf("list: exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+	checkWarnings(t, r.stderr)
+	r = runProcess(t, nobody, "session", "list", "--json", store)
+	var infos []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &infos); err != nil || len(infos) != 1 || r.code != 1 {
+		t.Errorf("list --json: exit %d, %d records (%v)", r.code, len(infos), err)
+	}
+	checkWarnings(t, r.stderr)
+
+	r = runProcess(t, nobody, "doctor", store)
+	for _, p := range unreadable {
+		if !strings.Contains(r.stdout, p+": cannot read: permission denied\n") {
+			t.Errorf("doctor does not report %s:\n%s", p, r.stdout)
+		}
+	}
+	if r.code != 1 || !strings.Contains(r.stdout, "2 files checked, 2 problems") {
+		t.Errorf("doctor: exit %d:\n%s", r.code, r.stdout)
+	}
+	r = runProcess(t, nobody, "doctor", "--json", store)
+	var report []struct {
+		Path string
+		OK   bool
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &report); err != nil || len(report) != 3 || r.code != 1 {
+		t.Errorf("doctor --json: exit %d, %d entries (%v):\n%s", r.code, len(report), err, r.stdout)
 	}
 }

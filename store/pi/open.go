@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"skein/model"
 	"skein/model/jscan"
@@ -35,7 +34,7 @@ type Header struct {
 
 // ReadHeader reads only as much of a file as its header needs.
 func ReadHeader(path string) (Header, error) {
-	f, err := os.Open(path)
+	f, _, err := OpenRegular(path)
 	if err != nil {
 		return Header{}, err
 	}
@@ -91,15 +90,11 @@ func jsonInt(raw []byte) (int, error) {
 // first screen of a large file while the rest loads: the entries whose
 // parents lie before the tail are roots of the partial tree.
 func OpenTail(path string, tail int64) (*model.Session, error) {
-	f, err := os.Open(path)
+	f, st, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	r := bufio.NewReaderSize(f, 64<<10)
 	header, err := readLine(r)
 	if err != nil && err != io.EOF {

@@ -23,15 +23,11 @@ const hugeMin = 8 << 20
 // and `session compact` faulted). Large files are read in a part per core
 // into an allocation whose aligned interior is advised to use huge pages.
 func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, st, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	size := st.Size()
 	if size < hugeMin || int64(int(size)) != size {
 		return io.ReadAll(f)
