@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -387,10 +388,10 @@ func (c *cli) doctor(argv []string) error {
 		return err
 	}
 	folders := map[string]string{} // the folders that could not be read, and why
-	paths := files
+	paths := slices.Clone(files)
 	for _, p := range unreadable {
 		folders[p.Path] = problemText(p.Err)
-		paths = append(paths[:len(paths):len(paths)], p.Path)
+		paths = append(paths, p.Path)
 	}
 	w := bufio.NewWriter(c.stdout)
 	defer w.Flush()

@@ -113,8 +113,8 @@ func Discover(roots []string) ([]string, error) {
 			mode := de.Type()
 			if mode&fs.ModeSymlink != 0 {
 				fi, err := os.Stat(p)
-				if errors.Is(err, fs.ErrNotExist) {
-					continue // a dangling link
+				if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ELOOP) {
+					continue // a dangling link, or one that leads to itself
 				}
 				if err != nil {
 					errs = append(errs, err)
