@@ -138,6 +138,7 @@ func (c *cli) open(ref string) (*model.Session, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	roomForSession(path)
 	s, err := pi.Open(path)
 	if err != nil {
 		var ns *pi.NotSession
