@@ -127,6 +127,7 @@ func checkClean(t *testing.T, r result, args ...string) {
 // session was dropped, is compared after it was collected. When the memory
 // went with the session, this faulted or refused with a garbled id.
 func TestCompactLargeSessionProcess(t *testing.T) {
+	skeinBinary(t) // (or skip before writing 9 MB)
 	src := filepath.Join(t.TempDir(), "big.jsonl")
 	if err := synth.Session(src, "/home/dev/big", 9<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 9); err != nil {
 		t.Fatal(err)
