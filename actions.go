@@ -193,6 +193,9 @@ func (c *cli) compact(argv []string) error {
 	}
 	kind := a.get("summarizer")
 	p := s.PlanCompaction(leafIdx, keep)
+	if p == nil && leafIdx < 0 {
+		return fail(1, "nothing to compact: %s has no entries", path)
+	}
 	if p == nil {
 		return fail(1, "%s", model.NothingToCompact(s, leafIdx, keep))
 	}

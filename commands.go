@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -36,26 +37,24 @@ func isTerminal(w io.Writer) bool {
 }
 
 // files discovers the session files under the paths named, or under the
-// default store when none is named. A named path that does not exist is an
-// error; a default store that does not exist is simply empty.
-func (c *cli) files(paths []string) ([]string, error) {
+// default store when none is named, with the folders that could not be
+// read. A named path that does not exist is an error; a default store that
+// does not exist is simply empty.
+func (c *cli) files(paths []string) ([]string, []store.Problem, error) {
 	if len(paths) == 0 {
-		files, _ := store.Discover(c.env.DefaultRoots())
-		return files, nil
+		files, err := store.Discover(c.env.DefaultRoots())
+		return files, store.Problems(err, true), nil
 	}
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return nil, fail(1, "%s: no such file or folder", p)
+				return nil, nil, fail(1, "%s: no such file or folder", p)
 			}
-			return nil, fail(1, "%s: %v", p, err)
+			return nil, nil, fail(1, "%s: %s", p, problemText(err))
 		}
 	}
 	files, err := store.Discover(paths)
-	if err != nil && len(files) == 0 {
-		return nil, fail(1, "%v", err)
-	}
-	return files, nil
+	return files, store.Problems(err, false), nil
 }
 
 // progress shows a scanning count on stderr when it is a terminal.
@@ -74,24 +73,26 @@ func (c *cli) progress() (func(done, total int), func()) {
 }
 
 // pathArgs parses the arguments of a command over sessions found in PATH...
-// (or the default stores) that takes --json, and finds the files.
-func (c *cli) pathArgs(argv []string) (*args, []string, error) {
+// (or the default stores) that takes --json, and finds the files and the
+// folders that could not be read.
+func (c *cli) pathArgs(argv []string) (*args, []string, []store.Problem, error) {
 	a, err := parseArgs(argv, map[string]bool{"json": false})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	files, err := c.files(a.pos)
-	return a, files, err
+	files, unreadable, err := c.files(a.pos)
+	return a, files, unreadable, err
 }
 
-func (c *cli) list(argv []string) error {
-	a, files, err := c.pathArgs(argv)
+func (c *cli) list(argv []string) (err error) {
+	a, files, unreadable, err := c.pathArgs(argv)
 	if err != nil {
 		return err
 	}
 	update, clear := c.progress()
-	infos, _ := store.List(files, update)
+	infos, problems := store.List(files, update)
 	clear()
+	defer c.warnUnreadable(&err, append(unreadable, problems...))
 	w := bufio.NewWriterSize(c.stdout, 64<<10)
 	defer w.Flush()
 	if a.has("json") {
@@ -137,6 +138,7 @@ func (c *cli) open(ref string) (*model.Session, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	roomForSession(path)
 	s, err := pi.Open(path)
 	if err != nil {
 		var ns *pi.NotSession
@@ -396,9 +398,15 @@ func orNone(files []string) string {
 }
 
 func (c *cli) doctor(argv []string) error {
-	a, files, err := c.pathArgs(argv)
+	a, files, unreadable, err := c.pathArgs(argv)
 	if err != nil {
 		return err
+	}
+	folders := map[string]string{} // the folders that could not be read, and why
+	paths := slices.Clone(files)
+	for _, p := range unreadable {
+		folders[p.Path] = problemText(p.Err)
+		paths = append(paths, p.Path)
 	}
 	w := bufio.NewWriter(c.stdout)
 	defer w.Flush()
@@ -407,8 +415,11 @@ func (c *cli) doctor(argv []string) error {
 	if a.has("json") {
 		report = append(report, '[')
 	}
-	for k, f := range files {
+	for k, f := range paths {
 		diags, format := checkFile(f)
+		if why, ok := folders[f]; ok {
+			diags, format = []model.Diagnostic{{Msg: why}}, store.FormatUnknown
+		}
 		problems += len(diags)
 		if a.has("json") {
 			if k > 0 {
@@ -467,9 +478,9 @@ var formatNames = map[store.Format]string{
 
 // checkFile returns a file's problems, with the format it was read as.
 func checkFile(path string) ([]model.Diagnostic, store.Format) {
-	data, err := os.ReadFile(path)
+	data, err := pi.ReadFile(path)
 	if err != nil {
-		return []model.Diagnostic{{Msg: err.Error()}}, store.FormatUnknown
+		return []model.Diagnostic{{Msg: problemText(err)}}, store.FormatUnknown
 	}
 	format := store.Detect(data)
 	if format != store.FormatPi {

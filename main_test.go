@@ -204,6 +204,7 @@ func TestEveryCommandOnBrokenFiles(t *testing.T) {
 			{"session", "list", "--json", f}, {"session", "context", "--json", f}, {"session", "context", f},
 			{"session", "tree", f}, {"session", "tree", "--json", f}, {"session", "show", f},
 			{"session", "plan", f}, {"session", "plan", "--json", f}, {"doctor", f}, {"doctor", "--json", f},
+			{"session", "compact", "--dry-run", "--summarizer", "extractive", f}, {"session", "replay", "--no-delay", f},
 		} {
 			out, stderr, code := skein(t, args...)
 			if code != 0 && code != 1 {

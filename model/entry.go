@@ -141,8 +141,10 @@ func intern(s string) string {
 }
 
 // bstr returns the string value of a raw JSON string literal, sharing memory
-// with raw when it has no escapes. raw belongs to a session buffer that is
-// never written after it is read, so sharing is safe.
+// with raw when it has no escapes. That is safe only because raw belongs to
+// a buffer on the Go heap (the collector keeps it while the string lives)
+// that is never written after it is read: a caller that reuses its buffer,
+// or reads mapped memory, must copy what it keeps (store.List does).
 func bstr(raw []byte) (string, bool) {
 	if !jscan.IsString(raw) {
 		return "", false

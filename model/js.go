@@ -251,61 +251,160 @@ func rawStringLen(raw []byte) (n int, ok bool) {
 }
 
 // StringifyLen is JSON.stringify(JSON.parse(raw)).length for a valid raw
-// value, computed on the bytes.
+// value, computed on the bytes in one pass: each container is a frame of an
+// explicit stack, not a call, and no byte is read twice, so that a tool
+// call's arguments nested 100,000 deep cost what their bytes do (a
+// recursion over jscan.Elements skipped each nested value once per level
+// above it). 0 for what is not valid JSON.
 func StringifyLen(raw []byte) int {
-	raw = raw[jscan.SkipSpace(raw, 0):]
-	if len(raw) == 0 {
-		return 0
+	// JSON.parse keeps the last of duplicate keys, where the first stood:
+	// an object's length is that of its distinct keys with their last values.
+	type member struct {
+		key string
+		len int // key, colon and value, stringified
 	}
-	switch raw[0] {
-	case '"':
-		return stringifiedStringLen(raw)
-	case 't':
-		return 4
-	case 'f':
-		return 5
-	case 'n':
-		return 4
-	case '[':
-		n, count := 2, 0
-		_ = jscan.Elements(raw, func(v []byte) bool {
-			n += StringifyLen(v)
-			count++
-			return true
-		})
-		if count > 1 {
-			n += count - 1
+	// A frame is an open container, kept small: 100,000 open arrays are
+	// 100,000 frames.
+	type frame struct {
+		n     int // the members or elements so far, without commas
+		count int32
+		obj   bool
+	}
+	// An object's frame has an entry of its own here too.
+	type object struct {
+		key    string // the pending member's name
+		keyLen int    // its key stringified, and the colon
+		first  int    // where the object's members start in members
+		index  map[string]int
+	}
+	var stack []frame
+	var objects []object
+	var members []member
+	i := 0
+	// key reads the member name at i, then its colon.
+	key := func(o *object) bool {
+		i = jscan.SkipSpace(raw, i)
+		end, err := jscan.Skip(raw, i)
+		if err != nil || raw[i] != '"' {
+			return false
 		}
-		return n
-	case '{':
-		// JSON.parse keeps the last of duplicate keys.
-		type member struct{ key, val []byte }
-		var members []member
-		var index map[string]int
-		_ = jscan.Members(raw, func(k, v []byte) bool {
-			ks, _ := jscan.Unquote(k)
-			if index == nil {
-				index = map[string]int{}
-			}
-			if i, dup := index[ks]; dup {
-				members[i].val = v
-				return true
-			}
-			index[ks] = len(members)
-			members = append(members, member{k, v})
-			return true
-		})
-		n := 2
-		for i, m := range members {
-			if i > 0 {
-				n++
-			}
-			n += stringifiedStringLen(m.key) + 1 + StringifyLen(m.val)
+		o.key, o.keyLen = jscan.Key(raw[i:end]), stringifiedStringLen(raw[i:end])+1
+		i = jscan.SkipSpace(raw, end)
+		if i >= len(raw) || raw[i] != ':' {
+			return false
 		}
-		return n
-	default:
-		f, _ := jsNumberValue(raw)
-		return len(FormatJSNumber(f))
+		i++
+		return true
+	}
+	// add counts a finished value of length l in the open container f.
+	add := func(f *frame, l int) {
+		if !f.obj {
+			f.n += l
+			f.count++
+			return
+		}
+		o := &objects[len(objects)-1]
+		l += o.keyLen
+		j := -1
+		if o.index != nil {
+			if k, ok := o.index[o.key]; ok {
+				j = k
+			}
+		} else {
+			for k := o.first; k < len(members); k++ {
+				if members[k].key == o.key {
+					j = k
+					break
+				}
+			}
+		}
+		if j >= 0 {
+			f.n += l - members[j].len
+			members[j].len = l
+			return
+		}
+		members = append(members, member{o.key, l})
+		f.n += l
+		f.count++
+		switch {
+		case o.index != nil:
+			o.index[o.key] = len(members) - 1
+		case f.count == 16: // past a few members, a map keeps lookups constant
+			o.index = make(map[string]int, 32)
+			for k := o.first; k < len(members); k++ {
+				o.index[members[k].key] = k
+			}
+		}
+	}
+	for {
+		i = jscan.SkipSpace(raw, i)
+		if i >= len(raw) {
+			return 0
+		}
+		var l int
+		switch c := raw[i]; c {
+		case '[', '{':
+			i = jscan.SkipSpace(raw, i+1)
+			if i < len(raw) && raw[i] == c+2 { // ']' and '}' follow '[' and '{' by two
+				i++
+				l = 2
+				break
+			}
+			stack = append(stack, frame{obj: c == '{'})
+			if c == '{' {
+				objects = append(objects, object{first: len(members)})
+				if !key(&objects[len(objects)-1]) {
+					return 0
+				}
+			}
+			continue
+		default:
+			end, err := jscan.Skip(raw, i)
+			if err != nil {
+				return 0
+			}
+			switch c {
+			case '"':
+				l = stringifiedStringLen(raw[i:end])
+			case 't', 'n':
+				l = 4
+			case 'f':
+				l = 5
+			default:
+				f, _ := jsNumberValue(raw[i:end])
+				l = len(FormatJSNumber(f))
+			}
+			i = end
+		}
+		// A value of length l is done: count it in the containers it closes.
+		for {
+			if len(stack) == 0 {
+				return l
+			}
+			f := &stack[len(stack)-1]
+			add(f, l)
+			i = jscan.SkipSpace(raw, i)
+			if i >= len(raw) {
+				return 0
+			}
+			if raw[i] == ',' {
+				i++
+				if f.obj && !key(&objects[len(objects)-1]) {
+					return 0
+				}
+				break
+			}
+			if raw[i] != ']' && raw[i] != '}' {
+				return 0
+			}
+			i++
+			l = 2 + f.n + max(int(f.count)-1, 0)
+			if f.obj {
+				members = members[:objects[len(objects)-1].first]
+				objects = objects[:len(objects)-1]
+			}
+			stack = stack[:len(stack)-1]
+		}
 	}
 }
 

@@ -77,7 +77,8 @@ func (e Env) DefaultRoots() []string { return []string{e.PiSessionRoot()} }
 // Discover returns the session files (*.jsonl) under the roots: files named
 // directly are taken as they are, folders are searched recursively, and a
 // folder reached twice through symbolic links is searched once. Roots that do
-// not exist are skipped; other errors are returned with the files found.
+// not exist, and folders that cannot be read, are skipped; their errors are
+// returned, joined, with the files found (Problems splits them).
 func Discover(roots []string) ([]string, error) {
 	var files []string
 	seenDirs := map[[2]uint64]bool{}
@@ -112,8 +113,12 @@ func Discover(roots []string) ([]string, error) {
 			mode := de.Type()
 			if mode&fs.ModeSymlink != 0 {
 				fi, err := os.Stat(p)
+				if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ELOOP) {
+					continue // a dangling link, or one that leads to itself
+				}
 				if err != nil {
-					continue // a dangling link
+					errs = append(errs, err)
+					continue
 				}
 				mode = fi.Mode().Type()
 			}
@@ -147,4 +152,29 @@ func inode(info fs.FileInfo) ([2]uint64, bool) {
 		return [2]uint64{uint64(st.Dev), st.Ino}, true
 	}
 	return [2]uint64{}, false
+}
+
+// Problems splits an error of Discover into the paths it could not read,
+// leaving out roots that do not exist when missingOK.
+func Problems(err error, missingOK bool) []Problem {
+	if err == nil {
+		return nil
+	}
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	var out []Problem
+	for _, e := range errs {
+		if missingOK && errors.Is(e, fs.ErrNotExist) {
+			continue
+		}
+		var pe *fs.PathError
+		if errors.As(e, &pe) {
+			out = append(out, Problem{pe.Path, e})
+		} else {
+			out = append(out, Problem{"", e})
+		}
+	}
+	return out
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"sort"
@@ -95,15 +94,11 @@ const mmapMin = 4 << 20
 // scanFile reads a file into buf (grown as needed and returned for reuse),
 // or maps it when it is large, and scans it.
 func scanFile(path string, buf []byte) ([]byte, pi.Info, error) {
-	f, err := os.Open(path)
+	f, st, err := pi.OpenRegular(path)
 	if err != nil {
 		return buf, pi.Info{}, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return buf, pi.Info{}, err
-	}
 	if st.Size() >= mmapMin {
 		if data, err := mmap(f, st.Size()); err == nil {
 			info, err := scanMapped(data, float64(st.ModTime().UnixMilli()))

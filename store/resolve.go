@@ -1,7 +1,9 @@
 package store
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"sort"
 	"strings"
@@ -24,12 +26,29 @@ func (e *NotFoundError) Error() string {
 
 // Resolve turns a REF into a file path: an existing file, or the session
 // whose id is ref, or the only one whose id starts with ref, among the
-// sessions under roots.
+// sessions under roots. A folder, pipe or device named as a REF is refused
+// at once (*pi.NotRegularError): reading a pipe waits for a writer, and
+// reading /dev/zero never ends.
 func Resolve(ref string, roots []string) (string, error) {
-	if st, err := os.Stat(ref); err == nil && !st.IsDir() {
+	st, err := os.Stat(ref)
+	switch {
+	case err == nil && st.Mode().IsRegular():
 		return ref, nil
+	case err == nil && !st.IsDir():
+		return "", &pi.NotRegularError{Path: ref, Kind: pi.Kind(st.Mode())}
+	}
+	// A folder whose name has no separator may also be an id prefix.
+	var notFile error
+	if err == nil {
+		notFile = &pi.NotRegularError{Path: ref, Kind: pi.Kind(st.Mode())}
 	}
 	if ref == "" || strings.ContainsRune(ref, os.PathSeparator) {
+		switch {
+		case notFile != nil:
+			return "", notFile
+		case !errors.Is(err, fs.ErrNotExist):
+			return "", err // a folder on the way that cannot be read
+		}
 		return "", &NotFoundError{Ref: ref}
 	}
 	files, _ := Discover(roots)
@@ -60,6 +79,8 @@ func Resolve(ref string, roots []string) (string, error) {
 		return "", &NotFoundError{Ref: ref, Candidates: exact}
 	case len(prefix) == 1:
 		return prefix[0], nil
+	case len(prefix) == 0 && notFile != nil:
+		return "", notFile
 	}
 	return "", &NotFoundError{Ref: ref, Candidates: prefix}
 }

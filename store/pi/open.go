@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"runtime"
 
 	"skein/model"
 	"skein/model/jscan"
@@ -16,15 +14,11 @@ import (
 // Open reads a whole session file into a model.Session. Message bodies stay
 // raw bytes until they are shown.
 func Open(path string) (*model.Session, error) {
-	data, release, err := readFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
 	s, err := model.Parse(data)
-	if release != nil {
-		// The session's entries point into data: free it with the session.
-		runtime.AddCleanup(s, func(release func()) { release() }, release)
-	}
 	var ns *model.NotSessionError
 	if errors.As(err, &ns) {
 		return nil, &NotSession{ns.Reason}
@@ -40,7 +34,7 @@ type Header struct {
 
 // ReadHeader reads only as much of a file as its header needs.
 func ReadHeader(path string) (Header, error) {
-	f, err := os.Open(path)
+	f, _, err := OpenRegular(path)
 	if err != nil {
 		return Header{}, err
 	}
@@ -96,15 +90,11 @@ func jsonInt(raw []byte) (int, error) {
 // first screen of a large file while the rest loads: the entries whose
 // parents lie before the tail are roots of the partial tree.
 func OpenTail(path string, tail int64) (*model.Session, error) {
-	f, err := os.Open(path)
+	f, st, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	r := bufio.NewReaderSize(f, 64<<10)
 	header, err := readLine(r)
 	if err != nil && err != io.EOF {

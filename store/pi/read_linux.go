@@ -8,43 +8,36 @@ import (
 	"runtime"
 	"sync"
 	"syscall"
+	"unsafe"
 )
 
-// hugeMin is the size from which a session is read into memory backed by
-// transparent huge pages: a 100 MB file then costs 50 page faults, not 25,000.
+// hugeMin is the size from which a session is read into memory advised to
+// use transparent huge pages: a 100 MB file then costs 50 page faults, not
+// 25,000.
 const hugeMin = 8 << 20
 
-// readFile reads a whole file. Large files go into an anonymous mapping
-// advised to use huge pages; the mapping is private to skein (unlike a map
-// of the file itself, a file truncated meanwhile cannot fault). release, when
-// not nil, unmaps it: call it once nothing points into data any more.
-func readFile(path string) (data []byte, release func(), err error) {
-	f, err := os.Open(path)
+// readFile reads a whole file into memory of the Go heap. Entries, strings
+// and slices of a session point into that memory, some of them outliving the
+// session: on the heap the collector keeps it for as long as any of them
+// does (an anonymous mapping freed with the session was unmapped under them,
+// and `session compact` faulted). Large files are read in a part per core
+// into an allocation whose aligned interior is advised to use huge pages.
+func readFile(path string) ([]byte, error) {
+	f, st, err := OpenRegular(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
 	size := st.Size()
 	if size < hugeMin || int64(int(size)) != size {
-		data, err := io.ReadAll(f)
-		return data, nil, err
+		return io.ReadAll(f)
 	}
 	// Room for a file that grew since the stat.
-	capacity := int(size) + int(size)/8 + 1<<20
-	mem, err := syscall.Mmap(-1, 0, capacity, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
-	if err != nil {
-		data, err := io.ReadAll(f)
-		return data, nil, err
-	}
-	_ = syscall.Madvise(mem, 14) // MADV_HUGEPAGE
+	mem := make([]byte, int(size)+int(size)/8+1<<20)
+	adviseHuge(mem)
 	n, err := readAtParallel(f, mem, int(size))
 	if err != nil {
-		syscall.Munmap(mem)
-		return nil, nil, err
+		return nil, err
 	}
 	for n < len(mem) { // what was appended since the stat
 		m, err := f.ReadAt(mem[n:], int64(n))
@@ -53,20 +46,32 @@ func readFile(path string) (data []byte, release func(), err error) {
 			break
 		}
 		if err != nil {
-			syscall.Munmap(mem)
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	if n == len(mem) {
 		// It kept growing: fall back to an ordinary read of what is there now.
-		syscall.Munmap(mem)
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		data, err := io.ReadAll(f)
-		return data, nil, err
+		return io.ReadAll(f)
 	}
-	return mem[:n:n], func() { syscall.Munmap(mem) }, nil
+	return mem[:n:n], nil
+}
+
+// adviseHuge asks the kernel to back the 2 MB-aligned pages inside mem,
+// not yet touched, with transparent huge pages (this machine's setting is
+// "madvise": nothing is huge unless asked). It changes how the memory is
+// backed, not who owns it: the collector frees it as any other. The address
+// is only read, never turned back into a pointer.
+func adviseHuge(mem []byte) {
+	const huge = 2 << 20
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(mem)))
+	lo := (start + huge - 1) &^ (huge - 1)
+	hi := (start + uintptr(len(mem))) &^ (huge - 1)
+	if hi > lo {
+		_ = syscall.Madvise(mem[lo-start:hi-start], 14) // MADV_HUGEPAGE
+	}
 }
 
 // readAtParallel reads the first size bytes of f into mem in a part per core

@@ -2,9 +2,16 @@
 
 package pi
 
-import "os"
+import "io"
 
-func readFile(path string) ([]byte, func(), error) {
-	data, err := os.ReadFile(path)
-	return data, nil, err
+// readFile reads a whole file into memory of the Go heap, which the
+// collector keeps for as long as anything read from the session points
+// into it.
+func readFile(path string) ([]byte, error) {
+	f, _, err := OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }

@@ -560,13 +560,27 @@ func (o *Options) truncate(s string) string {
 	return strings.Join(lines[:limit], "\n") + "\n" + o.style(o.Styles.Dim, fmt.Sprintf("… %d more lines", len(lines)-limit))
 }
 
+// maxDepth is the deepest level of expanded tool arguments that gets lines
+// of its own: deeper values are printed compact, within the line of the
+// value that holds them, so that the text stays about the size of the
+// arguments however deep they nest (100,000 levels, each on its own line
+// indented two spaces more, came to 20 GB).
+const maxDepth = 16
+
+// indentJSON pretty-prints a raw JSON value two spaces a level, down to
+// maxDepth.
 func indentJSON(raw []byte) string {
 	var b strings.Builder
+	b.Grow(len(raw) + len(raw)/4)
 	depth := 0
 	inStr, esc := false, false
 	nl := func() {
-		b.WriteByte('\n')
-		b.WriteString(strings.Repeat("  ", depth))
+		if depth <= maxDepth {
+			b.WriteByte('\n')
+			for range depth {
+				b.WriteString("  ")
+			}
+		}
 	}
 	for _, c := range raw {
 		if inStr {
@@ -590,8 +604,12 @@ func indentJSON(raw []byte) string {
 			b.WriteByte(c)
 			nl()
 		case '}', ']':
-			depth--
-			nl()
+			if depth > maxDepth {
+				depth--
+			} else {
+				depth--
+				nl()
+			}
 			b.WriteByte(c)
 		case ',':
 			b.WriteByte(c)

@@ -105,3 +105,22 @@ func TestCodeIsHighlighted(t *testing.T) {
 		}
 	}
 }
+
+// Expanded tool arguments are indented two spaces a level down to
+// maxDepth and compact below it, so that their text grows with their bytes,
+// not with the square of their depth.
+func TestIndentJSONIsLinear(t *testing.T) {
+	if got, want := indentJSON([]byte(`{"a":[1,{"b":"x,y"}]}`)), "{\n  \"a\": [\n    1,\n    {\n      \"b\": \"x,y\"\n    }\n  ]\n}"; got != want {
+		t.Errorf("indentJSON = %q, want %q", got, want)
+	}
+	const depth = 5000
+	in := `{"a":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + "}"
+	out := indentJSON([]byte(in))
+	if limit := 2 * len(in); len(out) > limit {
+		t.Errorf("%d levels: %d bytes of text for %d of JSON (at most %d)", depth, len(out), len(in), limit)
+	}
+	deepest := strings.Repeat("  ", maxDepth)
+	if !strings.Contains(out, "\n"+deepest+strings.Repeat("[", 100)) || strings.Contains(out, deepest+" ") {
+		t.Errorf("levels below %d are not compact:\n%.2000s", maxDepth, out)
+	}
+}

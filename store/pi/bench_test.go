@@ -1,0 +1,48 @@
+package pi
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"skein/store/synth"
+)
+
+// bigSession is the 100 MB session the model benchmarks use (written once
+// per machine by the synth package), or SKEIN_BENCH_SESSION.
+func bigSession(b *testing.B) string {
+	path := os.Getenv("SKEIN_BENCH_SESSION")
+	if path == "" {
+		path = filepath.Join(os.TempDir(), "skein-bench-100mb-v1.jsonl")
+		if _, err := os.Stat(path); err != nil {
+			tmp := path + ".tmp" + time.Now().Format(".150405.000000000")
+			if err := synth.Session(tmp, "/home/dev/huge", 100<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 3); err != nil {
+				b.Fatal(err)
+			}
+			os.Rename(tmp, path)
+		}
+	}
+	return path
+}
+
+// BenchmarkOpen is opening a 100 MB session from the page cache: the read
+// and the index, as `session context` and the TUI do it.
+func BenchmarkOpen(b *testing.B) {
+	path := bigSession(b)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if s.Leaf() < 0 {
+			b.Fatal("no leaf")
+		}
+	}
+}

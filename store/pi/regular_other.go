@@ -1,0 +1,5 @@
+//go:build !unix
+
+package pi
+
+const oNonblock = 0
