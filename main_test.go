@@ -113,8 +113,8 @@ func TestListJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &infos); err != nil {
 		t.Fatal(err)
 	}
-	if len(infos) != 9 {
-		t.Fatalf("%d sessions, want 9", len(infos))
+	if len(infos) != 19 {
+		t.Fatalf("%d sessions, want 19", len(infos))
 	}
 	keys := []string{"path", "format", "id", "cwd", "name", "parentSession", "created", "modified", "messageCount", "firstMessage"}
 	for _, in := range infos {

@@ -12,9 +12,24 @@ import (
 	"testing"
 )
 
-// expected is what testdata/pigen/oracle.mjs recorded from pi 0.73.1.
+// expected is what testdata/pigen/oracle.mjs recorded from pi 1.6.0.
 type expected struct {
-	Session    bool                       `json:"session"`
+	Session bool `json:"session"`
+	// BomStripped is what pi computes for a file that starts with a
+	// byte-order mark once it is stripped: pi does not read such a file,
+	// skein does (a deliberate difference).
+	BomStripped      *expected           `json:"bomStripped"`
+	ContextEntryIDs  []string            `json:"contextEntryIds"`
+	ContextsEntryIDs map[string][]string `json:"contextsEntryIds"`
+	Summaries        []expectedSummary   `json:"summaries"`
+	Usage            *struct {
+		Error string `json:"error"` // pi throws (a usage entry without usage)
+		Stats struct {
+			UserMessages, AssistantMessages, ToolCalls, TotalMessages int
+			Tokens                                                    struct{ Input, Output, CacheRead, CacheWrite float64 }
+			Cost                                                      float64
+		} `json:"stats"`
+	} `json:"usage"`
 	LeafID     *string                    `json:"leafId"`
 	EntryOrder []*string                  `json:"entryOrder"`
 	Loops      []string                   `json:"loops"`
@@ -129,6 +144,9 @@ func TestAgainstReference(t *testing.T) {
 			}
 			s, err := Parse(data)
 			var notSession *NotSessionError
+			if !exp.Session && exp.BomStripped != nil {
+				exp = *exp.BomStripped
+			}
 			if !exp.Session {
 				if !errors.As(err, &notSession) {
 					t.Fatalf("pi says not a session; Parse err = %v", err)
@@ -181,7 +199,7 @@ func TestAgainstReference(t *testing.T) {
 				t.Errorf("leaf %s, pi %s", s.Entries[s.Leaf()].ID, *exp.LeafID)
 			}
 			// Contexts.
-			checkContext := func(name string, leaf int, want json.RawMessage) {
+			checkContext := func(name string, leaf int, want json.RawMessage, wantIDs []string) {
 				t.Helper()
 				ctx := s.BuildContext(leaf)
 				var buf bytes.Buffer
@@ -205,9 +223,15 @@ func TestAgainstReference(t *testing.T) {
 						t.Errorf("entryIds[%d] = %v, want %s", k, entryIDs[k], s.Entries[m.Entry].ID)
 					}
 				}
+				// And they are pi's: a compaction with a checkpoint gives two.
+				if wantIDs != nil {
+					if w := mapIDs(canon(t, mustJSON(wantIDs)), ids); !reflect.DeepEqual(entryIDs, w) {
+						t.Errorf("entryIds at %s\n got %v\nwant %v", name, entryIDs, w)
+					}
+				}
 			}
 			if exp.Context != nil {
-				checkContext("leaf", s.Leaf(), *exp.Context)
+				checkContext("leaf", s.Leaf(), *exp.Context, exp.ContextEntryIDs)
 			}
 			for id, want := range exp.Contexts {
 				if id == "undefined" { // pi's key for an entry without an id
@@ -221,7 +245,7 @@ func TestAgainstReference(t *testing.T) {
 				if !ok {
 					t.Fatalf("no entry %s", sid)
 				}
-				checkContext(sid, i, want)
+				checkContext(sid, i, want, exp.ContextsEntryIDs[id])
 			}
 			// Token estimates.
 			for id, want := range exp.Tokens {
@@ -248,6 +272,100 @@ func TestAgainstReference(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// expectedSummary is what pi 1.6.0's compact would send a model for a plan.
+type expectedSummary struct {
+	Leaf                   string  `json:"leaf"`
+	Keep                   float64 `json:"keepRecentTokens"`
+	CustomInstructions     *string `json:"customInstructions"`
+	PreviousSummary        *string `json:"previousSummary"`
+	Conversation           *string `json:"conversation"`
+	TurnPrefixConversation *string `json:"turnPrefixConversation"`
+	Requests               []struct {
+		System string `json:"system"`
+		Prompt string `json:"prompt"`
+	} `json:"requests"`
+}
+
+// The summarizer's requests, the serialized conversations and the session's
+// usage totals are pi 1.6.0's.
+func TestSummarizerAndUsageAgainstReference(t *testing.T) {
+	checked := 0
+	for _, file := range fixtureFiles(t) {
+		exp := loadExpected(t, file)
+		if exp.BomStripped != nil {
+			exp = *exp.BomStripped
+		}
+		if !exp.Session || len(exp.Loops) > 0 {
+			continue
+		}
+		data, _ := os.ReadFile(file)
+		s, err := Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(file, "legacy/v1") {
+			continue // pi draws random ids when it migrates a v1 file
+		}
+		for _, want := range exp.Summaries {
+			i, ok := s.Index(want.Leaf)
+			if !ok {
+				t.Fatalf("%s: no entry %s", file, want.Leaf)
+			}
+			p := s.PlanCompaction(i, want.Keep)
+			if p == nil {
+				t.Errorf("%s: no plan at %s keep %v", file, want.Leaf, want.Keep)
+				continue
+			}
+			checked++
+			instructions := ""
+			if want.CustomInstructions != nil {
+				instructions = *want.CustomInstructions
+			}
+			var got []string
+			history := s.SerializeConversation(p.MessagesToSummarize)
+			if want.Conversation != nil && history != *want.Conversation {
+				t.Errorf("%s at %s: conversation\n got %q\nwant %q", file, want.Leaf, history, *want.Conversation)
+			}
+			if prev := s.PreviousSummary(p); (want.PreviousSummary == nil) != (prev == "") || want.PreviousSummary != nil && prev != *want.PreviousSummary {
+				t.Errorf("%s at %s: previous summary %q", file, want.Leaf, prev)
+			}
+			if len(p.MessagesToSummarize) > 0 || !p.IsSplitTurn {
+				got = append(got, SummaryPrompt(history, s.PreviousSummary(p), instructions))
+			}
+			if p.IsSplitTurn && len(p.TurnPrefixMessages) > 0 {
+				prefix := s.SerializeConversation(p.TurnPrefixMessages)
+				if want.TurnPrefixConversation != nil && prefix != *want.TurnPrefixConversation {
+					t.Errorf("%s at %s: turn prefix\n got %q\nwant %q", file, want.Leaf, prefix, *want.TurnPrefixConversation)
+				}
+				got = append(got, TurnPrefixPrompt(prefix, instructions))
+			}
+			if len(got) != len(want.Requests) {
+				t.Errorf("%s at %s: %d requests, pi sends %d", file, want.Leaf, len(got), len(want.Requests))
+				continue
+			}
+			for k, r := range want.Requests {
+				if r.System != SummarizationSystemPrompt {
+					t.Errorf("system prompt %q", r.System)
+				}
+				if got[k] != r.Prompt {
+					t.Errorf("%s at %s: request %d\n got %q\nwant %q", file, want.Leaf, k, got[k], r.Prompt)
+				}
+			}
+		}
+		if u := exp.Usage; u != nil && u.Error == "" {
+			st := s.Stats()
+			w := u.Stats
+			if st.UserMessages != w.UserMessages || st.AssistantMessages != w.AssistantMessages || st.ToolCalls != w.ToolCalls || st.Messages != w.TotalMessages ||
+				st.TokensIn != w.Tokens.Input || st.TokensOut != w.Tokens.Output || st.CacheRead != w.Tokens.CacheRead || st.CacheWrite != w.Tokens.CacheWrite || st.Cost != w.Cost {
+				t.Errorf("%s: stats %+v, pi %+v", file, st, w)
+			}
+		}
+	}
+	if checked < 5 {
+		t.Errorf("only %d summarizer requests checked", checked)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"sort"
@@ -76,11 +77,16 @@ func each(files []string, fn func(i int, info pi.Info, err error)) {
 	wg.Wait()
 }
 
-// SortNewestFirst orders by modified time, newest first, then by path.
+// SortNewestFirst orders by modified time, newest first, then as pi 1.6.0
+// breaks ties: by file name, descending (for pi's usual names, the later
+// file first), then by path.
 func SortNewestFirst(infos []pi.Info) {
 	sort.SliceStable(infos, func(a, b int) bool {
 		if infos[a].Modified != infos[b].Modified {
 			return infos[a].Modified > infos[b].Modified
+		}
+		if na, nb := filepath.Base(infos[a].Path), filepath.Base(infos[b].Path); na != nb {
+			return na > nb
 		}
 		return infos[a].Path < infos[b].Path
 	})

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -36,6 +37,14 @@ func TestListAgainstReference(t *testing.T) {
 			infos, _ := List(files, nil)
 			var got []map[string]any
 			for _, info := range infos {
+				// A deliberate difference: skein lists a file that starts with a
+				// byte-order mark, pi 1.6.0 does not see it as a session.
+				if data, _ := os.ReadFile(info.Path); bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+					if info.ID == "" {
+						t.Errorf("%s: listed without its header", info.Path)
+					}
+					continue
+				}
 				info.Path, _ = filepath.Rel(base, info.Path)
 				var m map[string]any
 				if err := json.Unmarshal(info.AppendJSON(nil), &m); err != nil {
