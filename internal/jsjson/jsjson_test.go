@@ -2,50 +2,21 @@ package jsjson
 
 import (
 	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os"
 	"reflect"
+	"skein/internal/nodecases"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
 
-type nodeCase struct{ In, Out string }
-
-// nodeCases reads what Node made of each input (testdata/jsjson/cases.mjs).
-func nodeCases(t testing.TB, kind string) [][2][]byte {
-	t.Helper()
-	data, err := os.ReadFile("../../testdata/jsjson/cases.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all map[string][]nodeCase
-	if err := json.Unmarshal(data, &all); err != nil {
-		t.Fatal(err)
-	}
-	var out [][2][]byte
-	for _, c := range all[kind] {
-		in, err1 := hex.DecodeString(c.In)
-		want, err2 := hex.DecodeString(c.Out)
-		if err1 != nil || err2 != nil {
-			t.Fatalf("bad case %v", c)
-		}
-		out = append(out, [2][]byte{in, want})
-	}
-	if len(out) == 0 {
-		t.Fatalf("no %s cases", kind)
-	}
-	return out
-}
-
 // TestValueAsNode: AppendValue writes what JSON.stringify(JSON.parse(text))
 // writes in Node, text being the bytes read as pi reads a file.
 func TestValueAsNode(t *testing.T) {
-	for _, c := range nodeCases(t, "value") {
+	for _, c := range nodecases.Load(t, "value") {
 		in, want := c[0], c[1]
 		if got := AppendValue(nil, in); !bytes.Equal(got, want) {
 			t.Errorf("AppendValue(%q)\n got %q\nwant %q", in, got, want)
@@ -60,7 +31,7 @@ func TestValueAsNode(t *testing.T) {
 }
 
 func TestStringAsNode(t *testing.T) {
-	for _, c := range nodeCases(t, "string") {
+	for _, c := range nodecases.Load(t, "string") {
 		in, want := c[0], c[1]
 		if got := AppendString(nil, string(in)); !bytes.Equal(got, want) {
 			t.Errorf("AppendString(%q)\n got %q\nwant %q", in, got, want)
@@ -173,7 +144,7 @@ func TestInvalidIsNull(t *testing.T) {
 }
 
 func FuzzAppendValue(f *testing.F) {
-	for _, c := range nodeCases(f, "value") {
+	for _, c := range nodecases.Load(f, "value") {
 		f.Add(c[0])
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
@@ -207,7 +178,7 @@ func FuzzAppendValue(f *testing.F) {
 }
 
 func FuzzAppendString(f *testing.F) {
-	for _, c := range nodeCases(f, "string") {
+	for _, c := range nodecases.Load(f, "string") {
 		f.Add(string(c[0]))
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -1,43 +1,13 @@
 package utf8js
 
 import (
-	"encoding/hex"
-	"encoding/json"
-	"os"
+	"skein/internal/nodecases"
 	"testing"
 	"unicode/utf8"
 )
 
-type nodeCase struct{ In, Out string }
-
-// nodeCases reads what Node made of each input (testdata/jsjson/cases.mjs).
-func nodeCases(t *testing.T, kind string) [][2][]byte {
-	t.Helper()
-	data, err := os.ReadFile("../../testdata/jsjson/cases.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all map[string][]nodeCase
-	if err := json.Unmarshal(data, &all); err != nil {
-		t.Fatal(err)
-	}
-	var out [][2][]byte
-	for _, c := range all[kind] {
-		in, err1 := hex.DecodeString(c.In)
-		want, err2 := hex.DecodeString(c.Out)
-		if err1 != nil || err2 != nil {
-			t.Fatalf("bad case %v", c)
-		}
-		out = append(out, [2][]byte{in, want})
-	}
-	if len(out) == 0 {
-		t.Fatalf("no %s cases", kind)
-	}
-	return out
-}
-
 func TestDecodeAsNode(t *testing.T) {
-	for _, c := range nodeCases(t, "decode") {
+	for _, c := range nodecases.Load(t, "decode") {
 		in, want := c[0], c[1]
 		if got := AppendValid(nil, in); string(got) != string(want) {
 			t.Errorf("AppendValid(%x) = %x, Node reads %x", in, got, want)
