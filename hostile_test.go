@@ -104,10 +104,7 @@ func rawControl(out string) rune {
 // everything is hostile: nothing reaches the terminal raw, and what was
 // hostile is still there to see, as placeholders.
 func TestNoSessionTextReachesTheTerminalRaw(t *testing.T) {
-	t.Setenv("ANTHROPIC_API_KEY", "")
-	t.Setenv("OPENAI_API_KEY", "")
-	t.Setenv("OPENAI_BASE_URL", "")
-	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	offlineEnv(t)
 	f := hostileSession(t)
 	dir := filepath.Dir(f)
 	notSession := filepath.Join(dir, "bad"+title+".jsonl")
@@ -232,10 +229,7 @@ func strictJSON(t *testing.T, what string, out []byte) any {
 // UTF-8 JSON, with each ill-formed sequence one U+FFFD as pi reads it, and
 // numbers as JSON.stringify writes them.
 func TestJSONOutputIsValidUTF8(t *testing.T) {
-	t.Setenv("ANTHROPIC_API_KEY", "")
-	t.Setenv("OPENAI_API_KEY", "")
-	t.Setenv("OPENAI_BASE_URL", "")
-	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	offlineEnv(t)
 	f := invalidSession(t)
 	dir := filepath.Dir(f)
 	cases := []struct {
@@ -283,4 +277,14 @@ func TestShellQuote(t *testing.T) {
 			t.Errorf("sanitize.ShellQuote(%q) = %s, want %s", in, got, want)
 		}
 	}
+}
+
+// offlineEnv is an environment with no model configured and a trash of the
+// test's own.
+func offlineEnv(t *testing.T) {
+	t.Helper()
+	t.Setenv("ANTHROPIC_API_KEY", "")
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
 }
