@@ -431,6 +431,9 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx Context) error {
 		bw.Write(scratch)
 	}
 	bw.WriteString(`],"entryIds":[`)
+	if cap(scratch) < 64 {
+		scratch = make([]byte, 0, 64)
+	}
 	for i, m := range ctx.Messages {
 		if i > 0 {
 			bw.WriteByte(',')
@@ -439,7 +442,8 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx Context) error {
 			// From the number: the line need not be read again.
 			bw.Write(appendHexID(scratch[:0], e.idKey.n))
 		} else if e.HasID {
-			bw.Write(AppendJSONString(scratch[:0], e.ID))
+			scratch = AppendJSONString(scratch[:0], e.ID)
+			bw.Write(scratch)
 		} else {
 			bw.WriteString("null")
 		}

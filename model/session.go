@@ -66,7 +66,7 @@ func (e *NotSessionError) Error() string { return "not a pi session: " + e.Reaso
 func Parse(data []byte) (*Session, error) {
 	s := &Session{}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	chunks := splitChunks(data, runtime.GOMAXPROCS(0))
+	chunks := splitChunks(data, 4*runtime.GOMAXPROCS(0)) // more parts than cores: the load balances
 	lines := make([]int, len(chunks)) // lines begun in each chunk
 	parallel(len(chunks), func(k int) {
 		c := chunks[k]

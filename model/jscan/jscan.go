@@ -402,9 +402,10 @@ func (it *ObjectIter) next(name, name2 string, member, member2 *[]byte) (key, va
 		sub := ObjectIter{obj: obj, nested: true}
 		sub.open(vstart)
 		for k, v, ok := sub.Next(); ok; k, v, ok = sub.Next() {
-			if KeyIs(k, name) {
+			// Most keys differ from both names in length: test that inline.
+			if (len(k) == len(name)+2 || len(k) > len(name)+2 && hasBackslash(k)) && KeyIs(k, name) {
 				*member = v
-			} else if member2 != nil && KeyIs(k, name2) {
+			} else if member2 != nil && (len(k) == len(name2)+2 || len(k) > len(name2)+2 && hasBackslash(k)) && KeyIs(k, name2) {
 				*member2 = v
 			}
 		}
