@@ -67,7 +67,7 @@ func Parse(data []byte) (*Session, error) {
 	s := &Session{}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	chunks := splitChunks(data, 4*runtime.GOMAXPROCS(0)) // more parts than cores: the load balances
-	lines := make([]int, len(chunks)) // lines begun in each chunk
+	lines := make([]int, len(chunks))                    // lines begun in each chunk
 	parallel(len(chunks), func(k int) {
 		c := chunks[k]
 		lines[k] = bytes.Count(c, []byte{'\n'})
