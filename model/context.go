@@ -309,7 +309,7 @@ func (s *Session) AppendMessageJSON(dst []byte, m ContextMessage) []byte {
 		if len(contentMember) > 0 && len(e.Message) > 0 && e.Message[0] == '{' {
 			return jsjson.AppendValue(dst, appendReplacingMembers(nil, e.Message, contentMember))
 		}
-		if jsjson.Copyable(e.Message) {
+		if e.copyable {
 			return append(dst, e.Message...)
 		}
 		return jsjson.AppendValue(dst, e.Message)
@@ -423,7 +423,7 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx Context) error {
 		if i > 0 {
 			bw.WriteByte(',')
 		}
-		if e := &s.Entries[m.Entry]; m.Kind == KindMessage && m.Content == 0 && !e.RenamedRole && e.Message != nil && jsjson.Copyable(e.Message) {
+		if e := &s.Entries[m.Entry]; m.Kind == KindMessage && m.Content == 0 && !e.RenamedRole && e.Message != nil && e.copyable {
 			bw.Write(e.Message)
 			continue
 		}

@@ -4,6 +4,7 @@
 package model
 
 import (
+	"skein/internal/jsjson"
 	"unsafe"
 
 	"skein/model/jscan"
@@ -28,6 +29,9 @@ type Entry struct {
 	// NullContent is set for a message whose content is null or absent: pi
 	// 1.6.0 gives the model [] (or "" for a system message) in its place.
 	NullContent bool
+	// copyable says the message may be written out as it is stored
+	// (jsjson.Copyable), decided while the line is parsed, on every core.
+	copyable bool
 
 	// MigratedID is set when the v1 migration gave this entry its id and
 	// parent: Raw then lacks them.
@@ -202,6 +206,7 @@ func parseEntryInto(e *Entry, line []byte, lineNo int) (err error) {
 		r, _ := bstr(role)
 		e.Role = intern(r)
 		e.NullContent = content == nil || string(content) == "null"
+		e.copyable = jsjson.Copyable(msg)
 	}
 	return nil
 }
