@@ -8,7 +8,9 @@
 // labels, names, model and thinking changes, custom messages, forks and
 // clones. Then skein's `session list`, `tree`, `context` and `plan --json`
 // must print exactly what pi computes for them; and pi must read back what
-// skein writes (forks, labels, names, compactions), and continue a
+// skein writes (forks, labels, names, compactions, extractive and by a model
+// through a local stand-in of Anthropic's API, whose usage pi's totals must
+// read), and continue a
 // skein-compacted session the way it continues its own: the system prompt
 // first, and no re-declaration of the prompt or tools after the compaction.
 //
@@ -16,11 +18,12 @@
 // Exits 1 on any mismatch, printing where the outputs first differ: "got" is
 // skein's output (or what pi reads in a file skein wrote), "want" what pi
 // computes (or what was meant). --keep keeps the sessions written.
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, copyFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, copyFileSync, writeFileSync } from "node:fs";
 import { randomInt, createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join, resolve, dirname, basename } from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
 import { isDeepStrictEqual } from "node:util";
 import { Agent, VirtualMachine, SessionManager, rng, reseed, setClock, tick, text, call, fail, reply, fauxText, fauxThinking, PNG_1x1, folderFor } from "./lib.mjs";
 
@@ -29,6 +32,34 @@ const { buildSessionContext, buildSessionProjection } = await import("@earendil-
 const { getCurrentSystemMessage } = await import("@earendil-works/pi-ai");
 const { prepareCompaction } = await import(`${PI}/core/compaction/compaction.js`);
 const { computeFileLists } = await import(`${PI}/core/compaction/utils.js`);
+const { addUsageToTotals, createUsageTotals } = await import(`${PI}/core/usage-totals.js`);
+
+// A stand-in for Anthropic's streaming Messages API, so that skein's LLM
+// summarizer runs offline: its compaction must carry usage in pi's full shape.
+const fakeLLM = createServer((req, res) => {
+  req.resume();
+  req.on("end", () => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    const sse = (event, data) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    sse("message_start", { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, usage: { input_tokens: 100, output_tokens: 1 } } });
+    sse("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
+    sse("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "## Goal\nSummarized by a model." } });
+    sse("content_block_stop", { type: "content_block_stop", index: 0 });
+    sse("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 20 } });
+    sse("message_stop", { type: "message_stop" });
+    res.end();
+  });
+});
+await new Promise((ok) => fakeLLM.listen(0, "127.0.0.1", ok));
+const llmURL = `http://127.0.0.1:${fakeLLM.address().port}`;
+// runAsync runs skein while this process keeps serving the stand-in.
+const runAsync = (args, env) =>
+  new Promise((ok) => {
+    const p = spawn(skein, args, { env: { ...process.env, ...env } });
+    let out = "";
+    p.stdout.on("data", (d) => (out += d));
+    p.on("close", (status) => ok({ status, stdout: out }));
+  });
 
 const argv = process.argv.slice(2);
 const opt = (name, def) => {
@@ -303,6 +334,23 @@ for (const file of files.slice(0, 20)) await attempt(`write ${file}`, async () =
   const head = system ? ["system", "compactionSummary"] : ["compactionSummary"];
   check(`compact ${copy}: pi resumes from the checkpoint and the summary`, [resumed.slice(0, head.length).map((m) => m.role), resumed[head.length - 1]?.summary], [head, c.summary]);
   check(`compact ${copy}: earlier bytes unchanged`, readFileSync(copy).subarray(0, beforeCompact.length).equals(beforeCompact), true);
+  check(`compact ${copy}: an extractive compaction carries no usage`, c.usage ?? null, null);
+  // The same with a model: usage in pi's full shape, which pi's totals read
+  // (usage.cost.total unchecked) without throwing.
+  const llmCopy = copy.replace(/\.jsonl$/, ".llm.jsonl");
+  writeFileSync(llmCopy, beforeCompact);
+  const llm = await runAsync(["session", "compact", llmCopy, "--summarizer", "llm", "--model", "anthropic/m", "--keep-tokens", String(keep), "--json"], { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: llmURL, OPENAI_API_KEY: "", OPENAI_BASE_URL: "" });
+  const lc = load(llmCopy).entries.at(-1);
+  const shape = (u) => u && { keys: Object.keys(u).filter((k) => k !== "reasoning"), cost: u.cost && Object.keys(u.cost) };
+  check(`compact ${llmCopy}: an LLM compaction's usage in pi's shape`, [llm.status, lc?.type, shape(lc?.usage)], [0, "compaction", { keys: ["input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost"], cost: ["input", "output", "cacheRead", "cacheWrite", "total"] }]);
+  let totals;
+  try {
+    totals = createUsageTotals();
+    for (const e of load(llmCopy).entries) if ((e.type === "compaction" || e.type === "branch_summary") && e.usage) addUsageToTotals(totals, e.usage);
+  } catch (err) {
+    totals = String(err);
+  }
+  check(`compact ${llmCopy}: pi's usage totals read it`, typeof totals?.cost === "number" && !Number.isNaN(totals.cost), true);
   // pi continues the compacted session: its request leads with the system
   // prompt, and it appends no re-declaration of the prompt or tools.
   if (!system) return;
@@ -319,6 +367,7 @@ for (const file of files.slice(0, 20)) await attempt(`write ${file}`, async () =
   check(`continue ${copy}: pi's request leads with the system prompt`, firstRole, "system");
   check(`continue ${copy}: no re-declaration of the prompt or tools`, redeclared.map((e) => e.id), []);
 });
+fakeLLM.close();
 console.log(`${passed} passed, ${failed} failed (seed ${seed})`);
 if (failed === 0 && !argv.includes("--keep")) rmSync(work, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
