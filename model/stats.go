@@ -10,6 +10,7 @@ type Stats struct {
 	Models                                               []string // provider/model, in order of first use
 	Compactions, BranchSummaries, Labels, Leaves         int
 	Errors, UsageEntries, ContextEdits                   int
+	Virtual                                              map[string]bool // provider/model of virtual models
 }
 
 // Stats adds up the whole session as pi 1.6.0's getSessionStats does: every
@@ -42,13 +43,8 @@ func (s *Session) Stats() Stats {
 		st.CacheWrite += cw
 		st.Cost += cost
 	}
-	virtual := map[string]bool{}
-	for i := range s.Entries {
-		if e := &s.Entries[i]; e.Type == TypeCustom && String(e.Field("customType")) == "pi.virtual-model-state" {
-			data := e.Field("data")
-			virtual[String(Member(data, "provider"))+"/"+String(Member(data, "modelId"))] = true
-		}
-	}
+	virtual := s.virtualModels()
+	st.Virtual = virtual
 	for i := range s.Entries {
 		e := &s.Entries[i]
 		if len(s.children[i]) == 0 {
@@ -119,6 +115,20 @@ func (s *Session) Stats() Stats {
 	}
 	st.Labels = len(s.labels)
 	return st
+}
+
+// virtualModels are the provider/model names of the virtual models the
+// session selected: those a pi.virtual-model-state entry names (pi 1.6.0
+// writes one before each request a router routes).
+func (s *Session) virtualModels() map[string]bool {
+	virtual := map[string]bool{}
+	for i := range s.Entries {
+		if e := &s.Entries[i]; e.Type == TypeCustom && String(e.Field("customType")) == "pi.virtual-model-state" {
+			data := e.Field("data")
+			virtual[String(Member(data, "provider"))+"/"+String(Member(data, "modelId"))] = true
+		}
+	}
+	return virtual
 }
 
 // BuildHistory is the path to leaf with nothing compacted away: every entry

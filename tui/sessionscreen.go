@@ -95,6 +95,9 @@ func (ss *sessionScreen) selectionChanged() {
 	ss.hdrModel, ss.hdrThinking = "no model", "off"
 	if ctx.Model != nil {
 		ss.hdrModel = model.String(ctx.Model.Provider) + "/" + model.String(ctx.Model.ModelID)
+		if ss.stats.Virtual[ss.hdrModel] {
+			ss.hdrModel += " (virtual)"
+		}
 	}
 	if ctx.ThinkingLevel != nil {
 		ss.hdrThinking = model.String(ctx.ThinkingLevel)
