@@ -225,7 +225,7 @@ func (s *Session) PlanCompaction(leaf int, keepRecentTokens float64) *Plan {
 	if s.Entries[path[len(path)-1]].Type == TypeCompaction {
 		return nil
 	}
-	ctx := s.BuildContext(leaf)
+	ctx := s.project(path, Context{ThinkingLevel: offJSON, Compaction: -1})
 	p := &Plan{Leaf: leaf, Path: path, Context: ctx, TurnStart: -1, PreviousCompaction: -1}
 	proj := ctx.Entries
 	// The newest compaction comes first in the projection; an older one kept
