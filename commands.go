@@ -363,15 +363,10 @@ func (c *cli) plan(argv []string) error {
 	w := bufio.NewWriter(c.stdout)
 	defer w.Flush()
 	if p == nil {
-		fmt.Fprintln(w, "nothing to compact: the path is empty or already ends in a compaction")
+		fmt.Fprintln(w, model.NothingToCompact(s, l, keep))
 		return nil
 	}
-	kept := 0
-	for _, i := range p.Path[p.FirstKept:] {
-		if e := &s.Entries[i]; e.Type == model.TypeMessage {
-			kept += e.Tokens()
-		}
-	}
+	kept := s.KeptTokens(p)
 	fmt.Fprintf(w, "tokens before:        %s\n", model.FormatJSNumber(p.TokensBefore))
 	fmt.Fprintf(w, "kept from entry:      %s (about %d tokens kept)\n", sanitize.Inline(p.FirstKeptEntryID), kept)
 	fmt.Fprintf(w, "messages summarized:  %d\n", len(p.MessagesToSummarize))

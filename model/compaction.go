@@ -202,14 +202,14 @@ type Plan struct {
 	ModifiedFiles       []string
 }
 
-// Kept is the entries the compaction keeps, from the first kept one on, in
-// context order.
-func (p *Plan) Kept() []int {
-	var out []int
-	for _, pe := range p.Context.Entries[p.FirstKept:] {
-		out = append(out, pe.Entry)
+// KeptTokens estimates what a compaction keeps of the context: the messages
+// from its first kept entry on.
+func (s *Session) KeptTokens(p *Plan) int {
+	kept := 0
+	for _, m := range p.Context.Messages[p.Context.Entries[p.FirstKept].First:] {
+		kept += s.MessageTokens(m)
 	}
-	return out
+	return kept
 }
 
 // PlanCompaction plans a compaction of the path to leaf keeping about
@@ -226,7 +226,7 @@ func (s *Session) PlanCompaction(leaf int, keepRecentTokens float64) *Plan {
 		return nil
 	}
 	ctx := s.project(path, Context{ThinkingLevel: offJSON, Compaction: -1})
-	p := &Plan{Leaf: leaf, Path: path, Context: ctx, TurnStart: -1, PreviousCompaction: -1}
+	p := &Plan{Leaf: leaf, Context: ctx, TurnStart: -1, PreviousCompaction: -1}
 	proj := ctx.Entries
 	// The newest compaction comes first in the projection; an older one kept
 	// in its range gives no messages.

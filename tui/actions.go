@@ -226,10 +226,7 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) *dialog {
 		d.keys = keys
 		return d
 	}
-	kept := 0
-	for _, m := range p.Context.Messages[p.Context.Entries[p.FirstKept].First:] {
-		kept += s.MessageTokens(m)
-	}
+	kept := s.KeptTokens(p)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Keep about %s tokens (- fewer, + more).\n", model.FormatJSNumber(c.keep))
 	fmt.Fprintf(&b, "Summarize %d messages", len(p.MessagesToSummarize))
