@@ -93,7 +93,10 @@ func FormatToolCall(name string, args []byte, home string) string {
 	case "ls":
 		return "[ls: " + short(orDot(arg("path"))) + "]"
 	}
-	s := string(AppendStringified(nil, args))
+	s := "undefined" // JSON.stringify of no arguments
+	if args != nil {
+		s = string(AppendStringified(nil, args))
+	}
 	out := "[" + name + ": " + sliceUTF16(s, 40)
 	if Utf16Len(s) > 40 {
 		out += "..."
@@ -218,35 +221,6 @@ func jsString(raw []byte) string {
 		return "[object Object]"
 	}
 	return string(raw)
-}
-
-// compactJSON re-serializes a raw value without insignificant whitespace.
-func compactJSON(raw []byte) string {
-	if raw == nil {
-		return "undefined"
-	}
-	var b strings.Builder
-	inStr, esc := false, false
-	for _, c := range raw {
-		switch {
-		case inStr:
-			b.WriteByte(c)
-			if esc {
-				esc = false
-			} else if c == '\\' {
-				esc = true
-			} else if c == '"' {
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-			b.WriteByte(c)
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }
 
 // KeyArgument is the argument that best says what a tool call did: the path,

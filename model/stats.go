@@ -9,7 +9,7 @@ type Stats struct {
 	Cost                                                 float64
 	Models                                               []string // provider/model, in order of first use
 	Compactions, BranchSummaries, Labels, Leaves         int
-	Errors, UsageEntries, ContextEdits                   int
+	Errors                                               int
 	Virtual                                              map[string]bool // provider/model of virtual models
 }
 
@@ -43,8 +43,7 @@ func (s *Session) Stats() Stats {
 		st.CacheWrite += cw
 		st.Cost += cost
 	}
-	virtual := s.virtualModels()
-	st.Virtual = virtual
+	st.Virtual = s.virtualModels()
 	for i := range s.Entries {
 		e := &s.Entries[i]
 		if len(s.children[i]) == 0 {
@@ -93,12 +92,11 @@ func (s *Session) Stats() Stats {
 				addUsage(usage)
 			}
 		case TypeUsage:
-			st.UsageEntries++
 			addUsage(e.Field("usage"))
 		case TypeModelChange:
 			p, _ := e.StringField("provider")
 			m, _ := e.StringField("modelId")
-			if name := p + "/" + m; virtual[name] {
+			if name := p + "/" + m; st.Virtual[name] {
 				addModel(name + " (virtual)")
 			} else {
 				addModel(name)
@@ -109,8 +107,6 @@ func (s *Session) Stats() Stats {
 		case TypeBranchSummary:
 			st.BranchSummaries++
 			addUsage(e.Field("usage"))
-		case TypeContextEdit:
-			st.ContextEdits++
 		}
 	}
 	st.Labels = len(s.labels)
