@@ -179,7 +179,7 @@ func parseEntryInto(e *Entry, line []byte, lineNo int) (err error) {
 	var msg, role, content []byte
 	it := jscan.Object(line)
 	for k, v, r, c, ok := it.NextWith2("role", "content"); ok; k, v, r, c, ok = it.NextWith2("role", "content") {
-		switch jscan.Key(k) {
+		switch it.Name(k) {
 		case "type":
 			t, _ := bstr(v)
 			e.Type = intern(t)

@@ -55,3 +55,45 @@ func TestIDIndexMatchesAMap(t *testing.T) {
 		}
 	}
 }
+
+// TestHexID checks the word-at-a-time reading of ids against the plain one,
+// on every byte at every position.
+func TestHexID(t *testing.T) {
+	plain := func(id string) (uint32, bool) {
+		if len(id) != 8 {
+			return 0, false
+		}
+		var v uint32
+		for i := 0; i < 8; i++ {
+			c := id[i]
+			switch {
+			case c >= '0' && c <= '9':
+				v = v<<4 | uint32(c-'0')
+			case c >= 'a' && c <= 'f':
+				v = v<<4 | uint32(c-'a'+10)
+			default:
+				return 0, false
+			}
+		}
+		return v, true
+	}
+	check := func(id string) {
+		t.Helper()
+		gv, gok := hexID(id)
+		wv, wok := plain(id)
+		if gv != wv && wok || gok != wok {
+			t.Fatalf("hexID(%q) = %x, %v; want %x, %v", id, gv, gok, wv, wok)
+		}
+	}
+	for _, id := range []string{"00000000", "ffffffff", "0123abcd", "deadbeef", "a1b2c3d4", "", "abc", "abcdef012", "ABCDEF01"} {
+		check(id)
+	}
+	base := []byte("9a0f3e7c")
+	for pos := range 8 {
+		for c := range 256 {
+			id := append([]byte(nil), base...)
+			id[pos] = byte(c)
+			check(string(id))
+		}
+	}
+}

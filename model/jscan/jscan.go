@@ -305,6 +305,7 @@ type ObjectIter struct {
 	err    error
 	nested bool // the object is inside obj, which goes on after it
 	end    int  // for a nested object, just past its closing brace
+	plain  bool // the last key returned has no escapes
 }
 
 // Object starts a walk over obj's members. A valid value that is not an
@@ -388,9 +389,16 @@ func (it *ObjectIter) next(name, name2 string, member, member2 *[]byte) (key, va
 	if kstart >= len(obj) || obj[kstart] != '"' {
 		return it.fail(errAt(kstart, "expected object key"))
 	}
-	kend, err := skipString(obj, kstart)
-	if err != nil {
-		return it.fail(err)
+	// Most keys are short names: shortString finds their end, and that they
+	// have no escapes, in two words.
+	kend := shortString(obj, kstart)
+	it.plain = kend > 0
+	if kend == 0 {
+		var err error
+		if kend, err = skipString(obj, kstart); err != nil {
+			return it.fail(err)
+		}
+		it.plain = !hasBackslash(obj[kstart:kend])
 	}
 	i := SkipSpace(obj, kend)
 	if i >= len(obj) || obj[i] != ':' {
@@ -402,10 +410,10 @@ func (it *ObjectIter) next(name, name2 string, member, member2 *[]byte) (key, va
 		sub := ObjectIter{obj: obj, nested: true}
 		sub.open(vstart)
 		for k, v, ok := sub.Next(); ok; k, v, ok = sub.Next() {
-			// Most keys differ from both names in length: test that inline.
-			if (len(k) == len(name)+2 || len(k) > len(name)+2 && hasBackslash(k)) && KeyIs(k, name) {
+			// Most keys differ from both names in length, and have no escapes.
+			if len(k) == len(name)+2 && string(k[1:len(k)-1]) == name || !sub.plain && KeyIs(k, name) {
 				*member = v
-			} else if member2 != nil && (len(k) == len(name2)+2 || len(k) > len(name2)+2 && hasBackslash(k)) && KeyIs(k, name2) {
+			} else if member2 != nil && (len(k) == len(name2)+2 && string(k[1:len(k)-1]) == name2 || !sub.plain && KeyIs(k, name2)) {
 				*member2 = v
 			}
 		}
@@ -413,8 +421,11 @@ func (it *ObjectIter) next(name, name2 string, member, member2 *[]byte) (key, va
 			return it.fail(sub.err)
 		}
 		vend = sub.end
-	} else if vend, err = Skip(obj, vstart); err != nil {
-		return it.fail(err)
+	} else {
+		var err error
+		if vend, err = Skip(obj, vstart); err != nil {
+			return it.fail(err)
+		}
 	}
 	i = SkipSpace(obj, vend)
 	if i >= len(obj) {
@@ -477,6 +488,17 @@ func KeyIs(key []byte, name string) bool {
 	}
 	s, ok := Unquote(key)
 	return ok && s == name
+}
+
+// Name is Key for the key Next last returned, knowing whether it has escapes.
+func (it *ObjectIter) Name(key []byte) string {
+	if it.plain {
+		if len(key) <= 2 {
+			return ""
+		}
+		return unsafe.String(&key[1], len(key)-2)
+	}
+	return Key(key)
 }
 
 // Key returns the name a raw key stands for, sharing key's memory when it has
