@@ -13,35 +13,38 @@ import (
 // Entry is one parsed line of a session file. Only what indexing, listing and
 // the tree need is decoded; the rest stays in Raw and is decoded when shown.
 type Entry struct {
-	Line int    // 1-based line number in the file
-	Raw  []byte // the line as stored, without its line ending
+	// The fields the index, the context and its writing read for every entry
+	// come first, within one cache line: those passes are bound by memory.
+
+	Type    string // the entry's type, one of the Type constants when pi's
+	Message []byte // the raw "message" value of a message entry
+
+	// The ids as numbers when they are pi's eight hex digits, read while the
+	// line is in cache, so that indexing never reads the line again.
+	idKey, parentKey hexKey
+
 	// Object is false for a line that is valid JSON but not an object: pi keeps
 	// such values as entries (without type or id), and so does skein.
-	Object    bool
-	Type      string
-	ID        string
-	HasID     bool
-	ParentID  string // "" when parentId is null, absent or not a string
-	Timestamp string // the entry's ISO timestamp
-
-	Message []byte // the raw "message" value of a message entry
-	Role    string // the message's role, after migration
+	Object bool
+	HasID  bool
 	// NullContent is set for a message whose content is null or absent: pi
 	// 1.6.0 gives the model [] (or "" for a system message) in its place.
 	NullContent bool
 	// copyable says the message may be written out as it is stored
 	// (jsjson.Copyable), decided while the line is parsed, on every core.
 	copyable bool
-
 	// MigratedID is set when the v1 migration gave this entry its id and
 	// parent: Raw then lacks them.
 	MigratedID bool
 	// RenamedRole is set when the v2 migration renamed hookMessage to custom.
 	RenamedRole bool
 
-	// The ids as numbers when they are pi's eight hex digits, read while the
-	// line is in cache, so that indexing never reads the line again.
-	idKey, parentKey hexKey
+	Role      string // the message's role, after migration
+	ID        string
+	ParentID  string // "" when parentId is null, absent or not a string
+	Timestamp string // the entry's ISO timestamp
+	Line      int    // 1-based line number in the file
+	Raw       []byte // the line as stored, without its line ending
 }
 
 // hexKey is an id as a number, when it is pi's eight hex digits.

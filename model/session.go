@@ -47,11 +47,13 @@ type Session struct {
 	Diagnostics []Diagnostic
 	// Problems are the diagnostics doctor reports: malformed lines, orphans,
 	// duplicate ids, cycles, labels of missing entries.
-	byID     idIndex
-	parent   []int // index of each entry's parent, -1 for a root
-	children [][]int
-	roots    []int
-	labels   map[int]string // entry index -> label, resolved in file order
+	byID   idIndex
+	parent []int // index of each entry's parent, -1 for a root
+	// children and roots, built by links when first needed.
+	linksOnce sync.Once
+	children  [][]int
+	roots     []int
+	labels    map[int]string // entry index -> label, resolved in file order
 }
 
 // NotSessionError says why a file is not a pi session.
@@ -320,10 +322,36 @@ func (s *Session) index() {
 		}
 	}
 	s.breakCycles()
+	s.labels = map[int]string{}
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if e.Type != TypeLabel {
+			continue
+		}
+		target, _ := e.StringField("targetId")
+		t, ok := s.byID.get(target)
+		if !ok {
+			s.Diagnostics = append(s.Diagnostics, Diagnostic{e.Line, fmt.Sprintf("label of missing entry %s", target)})
+			continue
+		}
+		if label, _ := e.StringField("label"); label != "" {
+			s.labels[t] = label
+		} else {
+			delete(s.labels, t)
+		}
+	}
+	sort.SliceStable(s.Diagnostics, func(a, b int) bool { return s.Diagnostics[a].Line < s.Diagnostics[b].Line })
+}
+
+// links builds the children of every entry and the roots, once, when first
+// asked for: opening a session for its context needs neither.
+func (s *Session) links() { s.linksOnce.Do(s.buildLinks) }
+
+func (s *Session) buildLinks() {
+	n := len(s.Entries)
 	// Every child list is a part of one array (capped, so that appending to
 	// one copies it): one allocation, not one per entry with children.
 	s.children = make([][]int, n)
-	s.roots = s.roots[:0]
 	end := make([]int, n+1) // end[p+1]: where p's children end, once filled
 	for i := range s.Entries {
 		if p := s.parent[i]; p >= 0 {
@@ -370,25 +398,6 @@ func (s *Session) index() {
 			sort.SliceStable(c, func(a, b int) bool { return jsLess(at(c[a]), at(c[b])) })
 		}
 	}
-	s.labels = map[int]string{}
-	for i := range s.Entries {
-		e := &s.Entries[i]
-		if e.Type != TypeLabel {
-			continue
-		}
-		target, _ := e.StringField("targetId")
-		t, ok := s.byID.get(target)
-		if !ok {
-			s.Diagnostics = append(s.Diagnostics, Diagnostic{e.Line, fmt.Sprintf("label of missing entry %s", target)})
-			continue
-		}
-		if label, _ := e.StringField("label"); label != "" {
-			s.labels[t] = label
-		} else {
-			delete(s.labels, t)
-		}
-	}
-	sort.SliceStable(s.Diagnostics, func(a, b int) bool { return s.Diagnostics[a].Line < s.Diagnostics[b].Line })
 }
 
 // idIndex maps entry ids to indexes. pi's ids are eight lowercase hex
@@ -591,10 +600,10 @@ func (s *Session) Leaf() int { return len(s.Entries) - 1 }
 func (s *Session) Parent(i int) int { return s.parent[i] }
 
 // Children returns an entry's children in pi's order (by timestamp, stable).
-func (s *Session) Children(i int) []int { return s.children[i] }
+func (s *Session) Children(i int) []int { s.links(); return s.children[i] }
 
 // Roots returns the entries without a parent, in file order.
-func (s *Session) Roots() []int { return s.roots }
+func (s *Session) Roots() []int { s.links(); return s.roots }
 
 // Label returns the resolved label of an entry.
 func (s *Session) Label(i int) (string, bool) {

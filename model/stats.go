@@ -46,7 +46,7 @@ func (s *Session) Stats() Stats {
 	st.Virtual = s.virtualModels()
 	for i := range s.Entries {
 		e := &s.Entries[i]
-		if len(s.children[i]) == 0 {
+		if len(s.Children(i)) == 0 {
 			st.Leaves++
 		}
 		switch e.Type {

@@ -15,7 +15,7 @@ func (s *Session) WriteTreeJSON(w io.Writer) error {
 		nodes []int
 		next  int
 	}
-	stack := []frame{{nodes: s.roots}}
+	stack := []frame{{nodes: s.Roots()}}
 	buf = append(buf, '[')
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
@@ -43,7 +43,7 @@ func (s *Session) WriteTreeJSON(w io.Writer) error {
 		l, ok := s.labels[i]
 		buf = appendStringOrNull(buf, l, ok)
 		buf = append(buf, `,"children":[`...)
-		stack = append(stack, frame{nodes: s.children[i]})
+		stack = append(stack, frame{nodes: s.Children(i)})
 		if len(buf) > 64<<10 {
 			bw.Write(buf)
 			buf = buf[:0]

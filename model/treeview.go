@@ -114,7 +114,7 @@ func (v *TreeView) flatten() {
 	}
 	v.all = v.all[:0]
 	stack := []int{}
-	roots := ordered(s.roots)
+	roots := ordered(s.Roots())
 	for k := len(roots) - 1; k >= 0; k-- {
 		stack = append(stack, roots[k])
 	}
@@ -131,7 +131,7 @@ func (v *TreeView) flatten() {
 				return true
 			})
 		}
-		ch := ordered(s.children[n])
+		ch := ordered(s.Children(n))
 		for k := len(ch) - 1; k >= 0; k-- {
 			stack = append(stack, ch[k])
 		}
