@@ -3,6 +3,8 @@ package model
 import (
 	"bufio"
 	"io"
+	"runtime"
+	"sync/atomic"
 
 	"skein/internal/jsjson"
 	"skein/model/jscan"
@@ -413,27 +415,17 @@ func appendReplacingMembers(dst, obj []byte, with []member) []byte {
 // EntryID is the id a context message came from ("" when its entry has none).
 func (s *Session) EntryID(m ContextMessage) string { return s.Entries[m.Entry].ID }
 
-// WriteContextJSON writes {messages, entryIds, thinkingLevel, model},
-// message by message, so that a large context is never held twice.
+// WriteContextJSON writes {messages, entryIds, thinkingLevel, model}. The
+// messages are formatted in blocks on every core and written in order, a few
+// blocks in flight at most, so that a large context is never held twice.
 func (s *Session) WriteContextJSON(w io.Writer, ctx Context) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
-	var scratch []byte
 	bw.WriteString(`{"messages":[`)
-	for i, m := range ctx.Messages {
-		if i > 0 {
-			bw.WriteByte(',')
-		}
-		if e := &s.Entries[m.Entry]; m.Kind == KindMessage && m.Content == 0 && !e.RenamedRole && e.Message != nil && e.copyable {
-			bw.Write(e.Message)
-			continue
-		}
-		scratch = s.AppendMessageJSON(scratch[:0], m)
-		bw.Write(scratch)
+	if err := s.writeMessages(bw, ctx.Messages); err != nil {
+		return err
 	}
 	bw.WriteString(`],"entryIds":[`)
-	if cap(scratch) < 64 {
-		scratch = make([]byte, 0, 64)
-	}
+	scratch := make([]byte, 0, 64)
 	for i, m := range ctx.Messages {
 		if i > 0 {
 			bw.WriteByte(',')
@@ -478,4 +470,79 @@ func (s *Session) Omitted(ctx Context, k int) bool {
 func (m ContextMessage) Original() ContextMessage {
 	m.Content = 0
 	return m
+}
+
+// contextBlock is how many messages a worker formats at a time.
+const contextBlock = 512
+
+// appendMessages appends the JSON of msgs, comma-separated; first says
+// whether msgs begins the array. A message pi would write as it is stored
+// is copied, any other formatted as pi's JSON.stringify writes it.
+func (s *Session) appendMessages(dst []byte, msgs []ContextMessage, first bool) []byte {
+	for i, m := range msgs {
+		if i > 0 || !first {
+			dst = append(dst, ',')
+		}
+		if e := &s.Entries[m.Entry]; m.Kind == KindMessage && m.Content == 0 && !e.RenamedRole && e.Message != nil && e.copyable {
+			dst = append(dst, e.Message...)
+			continue
+		}
+		dst = s.AppendMessageJSON(dst, m)
+	}
+	return dst
+}
+
+// writeMessages writes the JSON of msgs, comma-separated, to bw: small
+// contexts at once, large ones a block a worker, written in order.
+func (s *Session) writeMessages(bw *bufio.Writer, msgs []ContextMessage) error {
+	blocks := (len(msgs) + contextBlock - 1) / contextBlock
+	workers := min(runtime.GOMAXPROCS(0), blocks)
+	if workers < 2 {
+		var buf []byte
+		for lo := 0; lo < len(msgs); lo += contextBlock {
+			buf = s.appendMessages(buf[:0], msgs[lo:min(lo+contextBlock, len(msgs))], lo == 0)
+			if _, err := bw.Write(buf); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// done[b] receives block b's bytes; slots bounds the blocks in flight.
+	done := make([]chan []byte, blocks)
+	for b := range done {
+		done[b] = make(chan []byte, 1)
+	}
+	slots := make(chan []byte, 2*workers)
+	for range cap(slots) {
+		slots <- nil
+	}
+	var next atomic.Int64
+	stop := make(chan struct{})
+	for range workers {
+		go func() {
+			for {
+				var buf []byte
+				select {
+				case buf = <-slots:
+				case <-stop:
+					return
+				}
+				b := int(next.Add(1) - 1)
+				if b >= blocks {
+					return
+				}
+				lo, hi := b*contextBlock, min((b+1)*contextBlock, len(msgs))
+				done[b] <- s.appendMessages(buf[:0], msgs[lo:hi], b == 0)
+			}
+		}()
+	}
+	defer close(stop)
+	for b := range blocks {
+		buf := <-done[b]
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+		slots <- buf
+	}
+	return nil
 }

@@ -268,8 +268,25 @@ func (s *Session) index() {
 	s.byID = newIDIndex(n)
 	var problems []indexProblem
 	hex := make([]idPair, 0, n)
+	s.parent = make([]int, n)
+	// One pass over the entries (bound by memory: each is a cache miss)
+	// gathers the ids, the labels and the parents that need a lookup.
+	var lookups, labels []int
 	for i := range s.Entries {
 		e := &s.Entries[i]
+		s.parent[i] = -1
+		if e.Type == TypeLabel {
+			labels = append(labels, i)
+		}
+		if e.ParentID != "" {
+			// pi appends each entry as a child of the one before: unless an id
+			// repeats (checked below), that entry is the parent.
+			if i > 0 && s.Entries[i-1].HasID && sameID(e.ParentID, e.parentKey, s.Entries[i-1].ID, s.Entries[i-1].idKey) {
+				s.parent[i] = i - 1
+			} else {
+				lookups = append(lookups, i)
+			}
+		}
 		if !e.Object {
 			continue
 		}
@@ -298,19 +315,18 @@ func (s *Session) index() {
 			s.Diagnostics = append(s.Diagnostics, Diagnostic{e.Line, fmt.Sprintf("duplicate id %s (also on line %d)", e.ID, s.Entries[p.prev].Line)})
 		}
 	}
-	s.parent = make([]int, n)
-	for i := range s.Entries {
+	if dups {
+		// The entry before may not be the one an id names: look every parent up.
+		lookups = lookups[:0]
+		for i := range s.Entries {
+			s.parent[i] = -1
+			if s.Entries[i].ParentID != "" {
+				lookups = append(lookups, i)
+			}
+		}
+	}
+	for _, i := range lookups {
 		e := &s.Entries[i]
-		s.parent[i] = -1
-		if e.ParentID == "" {
-			continue
-		}
-		// pi appends each entry as a child of the one before: without
-		// duplicate ids, that entry is the parent and needs no lookup.
-		if !dups && i > 0 && s.Entries[i-1].HasID && sameID(e.ParentID, e.parentKey, s.Entries[i-1].ID, s.Entries[i-1].idKey) {
-			s.parent[i] = i - 1
-			continue
-		}
 		p, ok := s.byID.get(e.ParentID)
 		switch {
 		case !ok:
@@ -323,11 +339,8 @@ func (s *Session) index() {
 	}
 	s.breakCycles()
 	s.labels = map[int]string{}
-	for i := range s.Entries {
+	for _, i := range labels {
 		e := &s.Entries[i]
-		if e.Type != TypeLabel {
-			continue
-		}
 		target, _ := e.StringField("targetId")
 		t, ok := s.byID.get(target)
 		if !ok {
