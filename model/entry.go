@@ -4,7 +4,7 @@
 package model
 
 import (
-	"skein/internal/jsjson"
+	"unicode/utf8"
 	"unsafe"
 
 	"skein/model/jscan"
@@ -180,6 +180,7 @@ func parseEntryInto(e *Entry, line []byte, lineNo int) (err error) {
 	e.Line = lineNo
 	e.Raw = line
 	var msg, role, content []byte
+	otherEscapes := false
 	it := jscan.Object(line)
 	for k, v, r, c, ok := it.NextWith2("role", "content"); ok; k, v, r, c, ok = it.NextWith2("role", "content") {
 		switch it.Name(k) {
@@ -194,6 +195,7 @@ func parseEntryInto(e *Entry, line []byte, lineNo int) (err error) {
 			e.Timestamp, _ = bstr(v)
 		case "message":
 			msg, role, content = v, r, c
+			otherEscapes = it.ValueHasOtherEscapes()
 		}
 	}
 	if err = it.Err(); err == jscan.ErrNotObject {
@@ -209,7 +211,8 @@ func parseEntryInto(e *Entry, line []byte, lineNo int) (err error) {
 		r, _ := bstr(role)
 		e.Role = intern(r)
 		e.NullContent = content == nil || string(content) == "null"
-		e.copyable = jsjson.Copyable(msg)
+		// jsjson.Copyable, with the escapes already looked at by the walk.
+		e.copyable = !otherEscapes && utf8.Valid(msg)
 	}
 	return nil
 }

@@ -53,26 +53,37 @@ func Valid(data []byte) bool {
 
 // Skip validates the value that starts at or after i and returns the index just past it.
 func Skip(data []byte, i int) (int, error) {
+	end, _, err := scanValue(data, i)
+	return end, err
+}
+
+// scanValue is Skip, and also reports whether a string in the value has an
+// escape JSON.stringify would write differently (\u or \/): one that
+// copying the value as it is would change.
+func scanValue(data []byte, i int) (int, bool, error) {
 	i = SkipSpace(data, i)
 	if i >= len(data) {
-		return i, errAt(i, "unexpected end of input")
+		return i, false, errAt(i, "unexpected end of input")
 	}
+	var end int
+	var err error
 	switch c := data[i]; {
 	case c == '"':
-		return skipString(data, i)
+		return scanString(data, i)
 	case c == '{' || c == '[':
-		return skipNested(data, i)
+		return scanNested(data, i)
 	case c == 't':
-		return skipLiteral(data, i, "true")
+		end, err = skipLiteral(data, i, "true")
 	case c == 'f':
-		return skipLiteral(data, i, "false")
+		end, err = skipLiteral(data, i, "false")
 	case c == 'n':
-		return skipLiteral(data, i, "null")
+		end, err = skipLiteral(data, i, "null")
 	case c == '-' || (c >= '0' && c <= '9'):
-		return skipNumber(data, i)
+		end, err = skipNumber(data, i)
 	default:
-		return i, errAt(i, fmt.Sprintf("invalid character %q", c))
+		return i, false, errAt(i, fmt.Sprintf("invalid character %q", c))
 	}
+	return end, false, err
 }
 
 func skipLiteral(data []byte, i int, lit string) (int, error) {
@@ -123,31 +134,43 @@ func skipNumber(data []byte, i int) (int, error) {
 
 // skipString validates the string literal at data[i] == '"'.
 func skipString(data []byte, i int) (int, error) {
+	end, _, err := scanString(data, i)
+	return end, err
+}
+
+// scanString is skipString, and also reports whether the string has a \u
+// or \/ escape.
+func scanString(data []byte, i int) (int, bool, error) {
 	start := i
+	other := false
 	i++
 	for {
 		if i = indexSpecial(data, i); i >= len(data) {
-			return i, errAt(start, "unterminated string")
+			return i, other, errAt(start, "unterminated string")
 		}
 		switch c := data[i]; {
 		case c == '"':
-			return i + 1, nil
+			return i + 1, other, nil
 		case c < 0x20:
-			return i, errAt(i, "control character in string")
+			return i, other, errAt(i, "control character in string")
 		default: // backslash
 			if i+1 >= len(data) {
-				return i, errAt(start, "unterminated string")
+				return i, other, errAt(start, "unterminated string")
 			}
 			switch data[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case '"', '\\', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case '/':
+				other = true
 				i += 2
 			case 'u':
 				if i+6 > len(data) || !isHex4(data[i+2:i+6]) {
-					return i, errAt(i, "invalid \\u escape")
+					return i, other, errAt(i, "invalid \\u escape")
 				}
+				other = true
 				i += 6
 			default:
-				return i, errAt(i, "invalid escape")
+				return i, other, errAt(i, "invalid escape")
 			}
 		}
 	}
@@ -162,10 +185,12 @@ func isHex4(b []byte) bool {
 	return true
 }
 
-// skipNested validates an object or array: one flat loop with its own
-// stack, so that deep nesting cannot exhaust the goroutine stack and each
-// token costs no call but for strings.
-func skipNested(data []byte, i int) (int, error) {
+// scanNested validates an object or array, and reports whether a string in
+// it has a \u or \/ escape: one flat loop with its own stack, so that deep
+// nesting cannot exhaust the goroutine stack and each token costs no call
+// but for strings.
+func scanNested(data []byte, i int) (int, bool, error) {
+	other, esc := false, false
 	var arr [64]byte
 	stack := arr[:0] // the closing bracket of each open container
 	n := len(data)
@@ -176,7 +201,7 @@ value:
 		i++
 	}
 	if i >= n {
-		return i, errAt(i, "unexpected end of input")
+		return i, other, errAt(i, "unexpected end of input")
 	}
 	c = data[i]
 	switch {
@@ -185,9 +210,10 @@ value:
 			i = j
 			goto after
 		}
-		if i, err = skipString(data, i); err != nil {
-			return i, err
+		if i, esc, err = scanString(data, i); err != nil {
+			return i, other, err
 		}
+		other = other || esc
 	case c == '{' || c == '[':
 		if c == '{' {
 			stack = append(stack, '}')
@@ -209,35 +235,35 @@ value:
 		goto value
 	case c == '-' || c >= '0' && c <= '9':
 		if i, err = skipNumber(data, i); err != nil {
-			return i, err
+			return i, other, err
 		}
 	case c == 't':
 		if i+4 > n || string(data[i:i+4]) != "true" {
-			return i, errAt(i, "invalid literal")
+			return i, other, errAt(i, "invalid literal")
 		}
 		i += 4
 	case c == 'f':
 		if i+5 > n || string(data[i:i+5]) != "false" {
-			return i, errAt(i, "invalid literal")
+			return i, other, errAt(i, "invalid literal")
 		}
 		i += 5
 	case c == 'n':
 		if i+4 > n || string(data[i:i+4]) != "null" {
-			return i, errAt(i, "invalid literal")
+			return i, other, errAt(i, "invalid literal")
 		}
 		i += 4
 	default:
-		return i, errAt(i, fmt.Sprintf("invalid character %q", c))
+		return i, other, errAt(i, fmt.Sprintf("invalid character %q", c))
 	}
 after:
 	if len(stack) == 0 {
-		return i, nil
+		return i, other, nil
 	}
 	for i < n && data[i] <= ' ' && isSpace(data[i]) {
 		i++
 	}
 	if i >= n {
-		return i, errAt(i, "unexpected end of input")
+		return i, other, errAt(i, "unexpected end of input")
 	}
 	switch c = data[i]; {
 	case c == ',':
@@ -251,27 +277,28 @@ after:
 		i++
 		goto after
 	}
-	return i, errAt(i, fmt.Sprintf("unexpected %q", c))
+	return i, other, errAt(i, fmt.Sprintf("unexpected %q", c))
 key:
 	for i < n && data[i] <= ' ' && isSpace(data[i]) {
 		i++
 	}
 	if i >= n || data[i] != '"' {
-		return i, errAt(i, "expected object key")
+		return i, other, errAt(i, "expected object key")
 	}
 	if j := shortString(data, i); j > 0 {
 		i = j
 		goto colon
 	}
-	if i, err = skipString(data, i); err != nil {
-		return i, err
+	if i, esc, err = scanString(data, i); err != nil {
+		return i, other, err
 	}
+	other = other || esc
 colon:
 	for i < n && data[i] <= ' ' && isSpace(data[i]) {
 		i++
 	}
 	if i >= n || data[i] != ':' {
-		return i, errAt(i, "expected ':'")
+		return i, other, errAt(i, "expected ':'")
 	}
 	i++
 	goto value
@@ -306,7 +333,16 @@ type ObjectIter struct {
 	nested bool // the object is inside obj, which goes on after it
 	end    int  // for a nested object, just past its closing brace
 	plain  bool // the last key returned has no escapes
+	// other says a string so far, keys included, has a \u or \/ escape;
+	// valueOther says so of the last value returned.
+	other, valueOther bool
 }
+
+// ValueHasOtherEscapes reports whether a string in the value Next last
+// returned, keys included, has an escape other than \b \f \n \r \t \" and
+// \\ (those JSON.stringify writes as they are): the walk that validated it
+// saw every escape, so that no second pass need look for them.
+func (it *ObjectIter) ValueHasOtherEscapes() bool { return it.valueOther }
 
 // Object starts a walk over obj's members. A valid value that is not an
 // object has no members and the error ErrNotObject.
@@ -395,10 +431,12 @@ func (it *ObjectIter) next(name, name2 string, member, member2 *[]byte) (key, va
 	it.plain = kend > 0
 	if kend == 0 {
 		var err error
-		if kend, err = skipString(obj, kstart); err != nil {
+		var esc bool
+		if kend, esc, err = scanString(obj, kstart); err != nil {
 			return it.fail(err)
 		}
 		it.plain = !hasBackslash(obj[kstart:kend])
+		it.other = it.other || esc
 	}
 	i := SkipSpace(obj, kend)
 	if i >= len(obj) || obj[i] != ':' {
@@ -420,13 +458,14 @@ func (it *ObjectIter) next(name, name2 string, member, member2 *[]byte) (key, va
 		if sub.err != nil {
 			return it.fail(sub.err)
 		}
-		vend = sub.end
+		vend, it.valueOther = sub.end, sub.other
 	} else {
 		var err error
-		if vend, err = Skip(obj, vstart); err != nil {
+		if vend, it.valueOther, err = scanValue(obj, vstart); err != nil {
 			return it.fail(err)
 		}
 	}
+	it.other = it.other || it.valueOther
 	i = SkipSpace(obj, vend)
 	if i >= len(obj) {
 		return it.fail(errAt(i, "unexpected end of input"))
