@@ -1,6 +1,5 @@
 // Package summarize writes compaction summaries: with a language model
-// through charm.land/fantasy (Anthropic, OpenAI, or any OpenAI-compatible
-// server), sending pi's instructions and pi's serialization of the
+// (Anthropic, OpenAI, or any OpenAI-compatible server, over their HTTP APIs), sending pi's instructions and pi's serialization of the
 // conversation; or offline, with the model package's extractive summarizer.
 package summarize
 
@@ -11,11 +10,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-
-	"charm.land/fantasy"
-	"charm.land/fantasy/providers/anthropic"
-	"charm.land/fantasy/providers/openai"
-	"charm.land/fantasy/providers/openaicompat"
 
 	"skein/model"
 	"skein/store/pi"
@@ -101,93 +95,27 @@ func FromEnv(flag string) (Config, error) {
 	return c, nil
 }
 
-func (c Config) languageModel(ctx context.Context) (fantasy.LanguageModel, error) {
-	var p fantasy.Provider
-	var err error
-	switch c.Provider {
-	case Anthropic:
-		opts := []anthropic.Option{anthropic.WithAPIKey(c.APIKey)}
-		if c.BaseURL != "" {
-			opts = append(opts, anthropic.WithBaseURL(c.BaseURL))
-		}
-		p, err = anthropic.New(opts...)
-	case OpenAI:
-		opts := []openai.Option{openai.WithAPIKey(c.APIKey)}
-		if c.BaseURL != "" {
-			opts = append(opts, openai.WithBaseURL(c.BaseURL))
-		}
-		p, err = openai.New(opts...)
-	case OpenAICompatible:
-		opts := []openaicompat.Option{openaicompat.WithBaseURL(c.BaseURL)}
-		if c.APIKey != "" {
-			opts = append(opts, openaicompat.WithAPIKey(c.APIKey))
-		}
-		p, err = openaicompat.New(opts...)
-	default:
-		return nil, fmt.Errorf("unknown provider %q", c.Provider)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return p.LanguageModel(ctx, c.Model)
-}
-
-// complete streams one answer to system and user and returns its text and
-// what it cost.
-func complete(ctx context.Context, lm fantasy.LanguageModel, user string, maxTokens int64, onDelta func(string)) (string, fantasy.Usage, error) {
-	var usage fantasy.Usage
-	stream, err := lm.Stream(ctx, fantasy.Call{
-		Prompt:          fantasy.Prompt{fantasy.NewSystemMessage(model.SummarizationSystemPrompt), fantasy.NewUserMessage(user)},
-		MaxOutputTokens: &maxTokens,
-	})
-	if err != nil {
-		return "", usage, err
-	}
-	var b strings.Builder
-	for part := range stream {
-		switch part.Type {
-		case fantasy.StreamPartTypeTextDelta:
-			b.WriteString(part.Delta)
-			if onDelta != nil {
-				onDelta(part.Delta)
-			}
-		case fantasy.StreamPartTypeFinish:
-			usage = part.Usage
-		case fantasy.StreamPartTypeError:
-			return "", usage, part.Error
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return "", usage, err
-	}
-	text := strings.TrimSpace(b.String())
-	if text == "" {
-		return "", usage, errors.New("the model returned no text")
-	}
-	return text, usage, nil
-}
-
-// Usage is a summary's cost in pi's shape ({input, output, cacheRead,
+// piUsage is a summary's cost in pi's shape ({input, output, cacheRead,
 // cacheWrite, totalTokens, cost {input, output, cacheRead, cacheWrite,
 // total}}): pi 1.6.0 reads usage.cost.total without a check, so the cost is
 // always there, zeros where no price is known.
-func Usage(parts ...fantasy.Usage) []byte {
-	var u fantasy.Usage
+func piUsage(parts ...usage) []byte {
+	var u usage
 	for _, p := range parts {
-		u.InputTokens += p.InputTokens
-		u.OutputTokens += p.OutputTokens
-		u.CacheReadTokens += p.CacheReadTokens
-		u.CacheCreationTokens += p.CacheCreationTokens
-		u.ReasoningTokens += p.ReasoningTokens
-		u.TotalTokens += p.TotalTokens
+		u.Input += p.Input
+		u.Output += p.Output
+		u.CacheRead += p.CacheRead
+		u.CacheWrite += p.CacheWrite
+		u.Reasoning += p.Reasoning
+		u.Total += p.Total
 	}
-	total := u.TotalTokens
+	total := u.Total
 	if total == 0 {
-		total = u.InputTokens + u.OutputTokens + u.CacheReadTokens + u.CacheCreationTokens
+		total = u.Input + u.Output + u.CacheRead + u.CacheWrite
 	}
-	b := fmt.Appendf(nil, `{"input":%d,"output":%d,"cacheRead":%d,"cacheWrite":%d,`, u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheCreationTokens)
-	if u.ReasoningTokens > 0 {
-		b = fmt.Appendf(b, `"reasoning":%d,`, u.ReasoningTokens)
+	b := fmt.Appendf(nil, `{"input":%d,"output":%d,"cacheRead":%d,"cacheWrite":%d,`, u.Input, u.Output, u.CacheRead, u.CacheWrite)
+	if u.Reasoning > 0 {
+		b = fmt.Appendf(b, `"reasoning":%d,`, u.Reasoning)
 	}
 	return fmt.Appendf(b, `"totalTokens":%d,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}`, total)
 }
@@ -196,11 +124,12 @@ func Usage(parts ...fantasy.Usage) []byte {
 // does: the history with pi's prompt (its update prompt and the previous
 // summary when there is one), and a split turn's prefix with pi's
 // turn-prefix prompt, both at once, joined. It returns the summary and its
-// usage (Usage's JSON). The file lists are not included: Entry adds them.
+// usage (piUsage's JSON). The file lists are not included: Entry adds them.
 func LLM(ctx context.Context, c Config, s *model.Session, p *model.Plan, instructions string) (string, []byte, error) {
-	lm, err := c.languageModel(ctx)
-	if err != nil {
-		return "", nil, err
+	switch c.Provider {
+	case Anthropic, OpenAI, OpenAICompatible:
+	default:
+		return "", nil, fmt.Errorf("unknown provider %q", c.Provider)
 	}
 	if c.ReserveTokens == 0 {
 		c.ReserveTokens = 16384
@@ -211,21 +140,21 @@ func LLM(ctx context.Context, c Config, s *model.Session, p *model.Plan, instruc
 		onDelta = func(t string) { mu.Lock(); defer mu.Unlock(); c.OnDelta(t) }
 	}
 	previous := s.PreviousSummary(p)
-	history := func() (string, []fantasy.Usage, error) {
+	history := func() (string, []usage, error) {
 		prompt := model.SummaryPrompt(s.SerializeConversation(p.MessagesToSummarize), previous, instructions)
-		text, u, err := complete(ctx, lm, prompt, c.ReserveTokens*8/10, onDelta)
-		return text, []fantasy.Usage{u}, err
+		text, u, err := c.complete(ctx, prompt, c.ReserveTokens*8/10, onDelta)
+		return text, []usage{u}, err
 	}
 	if !p.IsSplitTurn || len(p.TurnPrefixMessages) == 0 {
 		text, u, err := history()
 		if err != nil {
 			return "", nil, err
 		}
-		return text, Usage(u...), nil
+		return text, piUsage(u...), nil
 	}
 	if len(p.MessagesToSummarize) == 0 {
 		// As pi: nothing before the split turn but the previous summary, if any.
-		history = func() (string, []fantasy.Usage, error) {
+		history = func() (string, []usage, error) {
 			if previous != "" {
 				return previous, nil, nil
 			}
@@ -233,12 +162,12 @@ func LLM(ctx context.Context, c Config, s *model.Session, p *model.Plan, instruc
 		}
 	}
 	var prefix string
-	var prefixUsage fantasy.Usage
+	var prefixUsage usage
 	var prefixErr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		prefix, prefixUsage, prefixErr = complete(ctx, lm, model.TurnPrefixPrompt(s.SerializeConversation(p.TurnPrefixMessages), instructions), c.ReserveTokens/2, onDelta)
+		prefix, prefixUsage, prefixErr = c.complete(ctx, model.TurnPrefixPrompt(s.SerializeConversation(p.TurnPrefixMessages), instructions), c.ReserveTokens/2, onDelta)
 	}()
 	hist, usage, err := history()
 	<-done
@@ -248,7 +177,7 @@ func LLM(ctx context.Context, c Config, s *model.Session, p *model.Plan, instruc
 	if prefixErr != nil {
 		return "", nil, prefixErr
 	}
-	return model.JoinSummaries(hist, prefix), Usage(append(usage, prefixUsage)...), nil
+	return model.JoinSummaries(hist, prefix), piUsage(append(usage, prefixUsage)...), nil
 }
 
 // Compaction is the entry a compaction writes.

@@ -3,6 +3,7 @@ package summarize
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -61,8 +62,10 @@ func TestLLMAgainstEachProvider(t *testing.T) {
 			}
 			if err := json.Unmarshal(usage, &u); err != nil || u.Input == nil || u.Output == nil || u.CacheRead == nil || u.CacheWrite == nil || u.TotalTokens == nil || u.Cost == nil || u.Cost.Total == nil || u.Cost.Input == nil {
 				t.Errorf("usage %s: %v", usage, err)
-			} else if provider == Anthropic && (*u.Input != 200 || *u.TotalTokens < 200) {
-				t.Errorf("usage %s: want the two requests' input tokens added", usage)
+			} else if provider == Anthropic && (*u.Input != 200 || *u.Output != 40 || *u.TotalTokens != 240) {
+				t.Errorf("usage %s: want the two requests' tokens added", usage)
+			} else if provider != Anthropic && (*u.Input != 200 || *u.CacheRead != 40 || *u.Output != 40 || *u.TotalTokens != 280 || !strings.Contains(string(usage), `"reasoning":10`)) {
+				t.Errorf("usage %s: want the two requests' tokens added, cached ones apart", usage)
 			}
 			want := "## Goal\nAdd a /health endpoint.\n\n## Progress\n### Done\n- [x] Added it\n\n---\n\n**Turn Context (split turn):**\n\n## Original Request\nAdd the endpoint.\n\n## Early Progress\n- read the server"
 			if sum != want {
@@ -199,5 +202,100 @@ func TestEntry(t *testing.T) {
 	}
 	if strings.Join(keys, ",") != "summary,firstKeptEntryId,tokensBefore,details" || *e.Parent != "abc" {
 		t.Errorf("fields %v parent %v", keys, *e.Parent)
+	}
+}
+
+// TestClientStreams: what the providers send besides a clean answer. The
+// client retries what the SDKs retry, gives the server's reason for a
+// failure, and stops at an error in the stream or a stream cut short.
+func TestClientStreams(t *testing.T) {
+	answer := func(w http.ResponseWriter, events ...string) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, e := range events {
+			fmt.Fprintf(w, "%s\n\n", e)
+		}
+	}
+	start := `event: message_start
+data: {"type":"message_start","message":{"usage":{"input_tokens":7,"cache_read_input_tokens":3,"output_tokens":1}}}`
+	delta := `data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Sum"}}`
+	stop := `data: {"type":"message_stop"}`
+	cases := []struct {
+		name    string
+		handler func(calls int, w http.ResponseWriter)
+		calls   int
+		text    string
+		err     string
+	}{
+		{"overloaded, then an answer", func(calls int, w http.ResponseWriter) {
+			if calls < 3 {
+				w.Header().Set("Retry-After", "0")
+				http.Error(w, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, 529)
+				return
+			}
+			answer(w, start, ": a comment", delta, `data: {"type":"message_delta","usage":{"output_tokens":9}}`, stop)
+		}, 3, "Sum", ""},
+		{"overloaded three times", func(calls int, w http.ResponseWriter) {
+			w.Header().Set("Retry-After", "0")
+			http.Error(w, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, 529)
+		}, 3, "", "overloaded_error: Overloaded"},
+		{"a bad request is not retried", func(calls int, w http.ResponseWriter) {
+			http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: too large"}}`, 400)
+		}, 1, "", "400 Bad Request: invalid_request_error: max_tokens: too large"},
+		{"an error in the stream", func(calls int, w http.ResponseWriter) {
+			answer(w, start, delta, `event: error
+data: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
+		}, 1, "", "anthropic: overloaded_error: Overloaded"},
+		{"a stream cut short", func(calls int, w http.ResponseWriter) { answer(w, start, delta) }, 1, "", "ended before the answer did"},
+		{"no text", func(calls int, w http.ResponseWriter) { answer(w, start, stop) }, 1, "", "no text"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				calls++
+				tc.handler(calls, w)
+			}))
+			defer srv.Close()
+			c := Config{Provider: Anthropic, Model: "m", APIKey: "k", BaseURL: srv.URL + "/"}
+			text, u, err := c.complete(context.Background(), "hi", 100, nil)
+			if calls != tc.calls {
+				t.Errorf("%d requests, want %d", calls, tc.calls)
+			}
+			if tc.err == "" {
+				if err != nil || text != tc.text || u.Input != 7 || u.CacheRead != 3 || u.Output != 9 || u.Total != 16 {
+					t.Errorf("got %q %+v %v", text, u, err)
+				}
+			} else if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("err %v, want %q", err, tc.err)
+			}
+		})
+	}
+}
+
+func TestOpenAIRequests(t *testing.T) {
+	f := &llmtest.Server{}
+	srv := httptest.NewServer(f.Handler())
+	defer srv.Close()
+	for _, c := range []Config{
+		{Provider: OpenAI, Model: "gpt-5-mini", APIKey: "k", BaseURL: srv.URL + "/v1"},
+		{Provider: OpenAI, Model: "gpt-4.1", APIKey: "k", BaseURL: srv.URL + "/v1"},
+		{Provider: OpenAICompatible, Model: "llama3.2", BaseURL: srv.URL + "/v1/"},
+	} {
+		if _, _, err := c.complete(context.Background(), "hi", 100, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Reasoning models take max_completion_tokens; others, and servers
+	// compatible with OpenAI, max_tokens. A server without a key gets none.
+	if f.Requests[0]["max_completion_tokens"] != 100.0 || f.Requests[0]["max_tokens"] != nil ||
+		f.Requests[1]["max_tokens"] != 100.0 || f.Requests[2]["max_tokens"] != 100.0 {
+		t.Errorf("requests %v", f.Requests)
+	}
+	if f.Headers[2].Get("Authorization") != "" || f.Paths[2] != "/v1/chat/completions" {
+		t.Errorf("compatible server: auth %q path %s", f.Headers[2].Get("Authorization"), f.Paths[2])
+	}
+	msgs, _ := f.Requests[0]["messages"].([]any)
+	if first, _ := msgs[0].(map[string]any); len(msgs) != 2 || first["role"] != "system" || first["content"] != model.SummarizationSystemPrompt {
+		t.Errorf("messages %v", msgs)
 	}
 }

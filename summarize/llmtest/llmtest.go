@@ -82,6 +82,13 @@ func (s *Server) OpenAI(w http.ResponseWriter, r *http.Request) {
 		sse(w, "", chunk(map[string]any{"content": piece}, nil))
 	}
 	sse(w, "", chunk(map[string]any{}, "stop"))
+	if opts, _ := req["stream_options"].(map[string]any); opts["include_usage"] == true {
+		// As OpenAI sends it: a last chunk without choices, prompt_tokens
+		// counting the cached ones too.
+		sse(w, "", map[string]any{"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": req["model"], "choices": []any{},
+			"usage": map[string]any{"prompt_tokens": 120, "completion_tokens": 20, "total_tokens": 140,
+				"prompt_tokens_details": map[string]any{"cached_tokens": 20}, "completion_tokens_details": map[string]any{"reasoning_tokens": 5}}})
+	}
 	fmt.Fprint(w, "data: [DONE]\n\n")
 }
 
