@@ -492,6 +492,15 @@ func (s *Session) appendMessages(dst []byte, msgs []ContextMessage, first bool) 
 	return dst
 }
 
+// messagesSize is about the size of msgs' JSON, as stored.
+func (s *Session) messagesSize(msgs []ContextMessage) int {
+	n := 0
+	for _, m := range msgs {
+		n += len(s.Entries[m.Entry].Message) + 1
+	}
+	return n
+}
+
 // writeMessages writes the JSON of msgs, comma-separated, to bw: small
 // contexts at once, large ones a block a worker, written in order.
 func (s *Session) writeMessages(bw *bufio.Writer, msgs []ContextMessage) error {
@@ -532,6 +541,9 @@ func (s *Session) writeMessages(bw *bufio.Writer, msgs []ContextMessage) error {
 					return
 				}
 				lo, hi := b*contextBlock, min((b+1)*contextBlock, len(msgs))
+				if buf == nil {
+					buf = make([]byte, 0, s.messagesSize(msgs[lo:hi])*9/8)
+				}
 				done[b] <- s.appendMessages(buf[:0], msgs[lo:hi], b == 0)
 			}
 		}()

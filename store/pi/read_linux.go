@@ -7,14 +7,13 @@ import (
 	"os"
 	"runtime"
 	"sync"
-	"syscall"
-	"unsafe"
+
+	"skein/internal/hugemem"
 )
 
 // hugeMin is the size from which a session is read into memory advised to
-// use transparent huge pages: a 100 MB file then costs 50 page faults, not
-// 25,000.
-const hugeMin = 8 << 20
+// use transparent huge pages.
+const hugeMin = hugemem.Min
 
 // readFile reads a whole file into memory of the Go heap. Entries, strings
 // and slices of a session point into that memory, some of them outliving the
@@ -34,7 +33,7 @@ func readFile(path string) ([]byte, error) {
 	}
 	// Room for a file that grew since the stat.
 	mem := make([]byte, int(size)+int(size)/8+1<<20)
-	adviseHuge(mem)
+	hugemem.Advise(mem)
 	n, err := readAtParallel(f, mem, int(size))
 	if err != nil {
 		return nil, err
@@ -57,21 +56,6 @@ func readFile(path string) ([]byte, error) {
 		return io.ReadAll(f)
 	}
 	return mem[:n:n], nil
-}
-
-// adviseHuge asks the kernel to back the 2 MB-aligned pages inside mem,
-// not yet touched, with transparent huge pages (this machine's setting is
-// "madvise": nothing is huge unless asked). It changes how the memory is
-// backed, not who owns it: the collector frees it as any other. The address
-// is only read, never turned back into a pointer.
-func adviseHuge(mem []byte) {
-	const huge = 2 << 20
-	start := uintptr(unsafe.Pointer(unsafe.SliceData(mem)))
-	lo := (start + huge - 1) &^ (huge - 1)
-	hi := (start + uintptr(len(mem))) &^ (huge - 1)
-	if hi > lo {
-		_ = syscall.Madvise(mem[lo-start:hi-start], 14) // MADV_HUGEPAGE
-	}
 }
 
 // readAtParallel reads the first size bytes of f into mem in a part per core

@@ -7,6 +7,7 @@
 #   one 100 MB session: pi opening it, building the context and serializing
 #     it, against the whole `skein session context --json` process, with the
 #     peak memory of each.
+# Runs of the two alternate; each figure is a median.
 # Usage: testdata/pigen/compare.sh [RUNS]   (BENCH_DIR keeps the stores between runs)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,17 +32,29 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ms() { local s e; s=$(date +%s%N); "$@" > /dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000000 )); }
 
 echo "== list: $(find "$bench/store" -name '*.jsonl' | wc -l) sessions, $(du -sh --apparent-size "$bench/store" | cut -f1)"
-pi_list=$(for _ in $(seq "$runs"); do ./node22 pi-bench.mjs list "$bench/store" 2>&1 | sed -E 's/.* in ([0-9]+) ms.*/\1/'; done | median)
-sk_list=$(for _ in $(seq "$runs"); do ms "$skein" session list --json "$bench/store"; done | median)
+# Runs alternate between the two, so that a change in the machine's load
+# (it is shared) weighs on both alike.
+: > "$bench/pi.ms"; : > "$bench/sk.ms"
+for _ in $(seq "$runs"); do
+  ./node22 pi-bench.mjs list "$bench/store" 2>&1 | sed -E 's/.* in ([0-9]+) ms.*/\1/' >> "$bench/pi.ms"
+  ms "$skein" session list --json "$bench/store" >> "$bench/sk.ms"
+done
+pi_list=$(median < "$bench/pi.ms")
+sk_list=$(median < "$bench/sk.ms")
 echo "pi    SessionManager.listAll, inside Node:   ${pi_list} ms (median of $runs)"
 echo "skein session list --json, whole process:  ${sk_list} ms (median of $runs)"
 echo "skein is $(awk "BEGIN {printf \"%.1f\", $pi_list / $sk_list}")x faster"
 
 echo "== context: $(du -h --apparent-size "$bench/big.jsonl" | cut -f1), $(wc -l < "$bench/big.jsonl") lines"
 cat "$bench/big.jsonl" > /dev/null
-pi_ctx=$(for _ in $(seq "$runs"); do ./node22 pi-bench.mjs context "$bench/big.jsonl" 2>&1 | sed -E 's/.* in ([0-9]+) ms.*/\1/'; done | median)
+: > "$bench/pi.ms"; : > "$bench/sk.ms"
+for _ in $(seq "$runs"); do
+  ./node22 pi-bench.mjs context "$bench/big.jsonl" 2>&1 | sed -E 's/.* in ([0-9]+) ms.*/\1/' >> "$bench/pi.ms"
+  ms "$skein" session context --json "$bench/big.jsonl" >> "$bench/sk.ms"
+done
+pi_ctx=$(median < "$bench/pi.ms")
+sk_ctx=$(median < "$bench/sk.ms")
 pi_rss=$( { /usr/bin/time -f "%M" ./node22 pi-bench.mjs context "$bench/big.jsonl" 2>&1 >/dev/null; } | tail -1)
-sk_ctx=$(for _ in $(seq "$runs"); do ms "$skein" session context --json "$bench/big.jsonl"; done | median)
 sk_rss=$( { /usr/bin/time -f "%M" "$skein" session context --json "$bench/big.jsonl" > /dev/null; } 2>&1 | tail -1)
 echo "pi    SessionManager.open + buildSessionContext + JSON.stringify, inside Node: ${pi_ctx} ms, $((pi_rss / 1024)) MB peak"
 echo "skein session context --json, whole process:                                 ${sk_ctx} ms, $((sk_rss / 1024)) MB peak"
