@@ -98,12 +98,17 @@ func (s *Session) BuildContext(leaf int) Context {
 // project builds the context of a path (root first).
 func (s *Session) project(path []int, ctx Context) Context {
 	ctx.Path = path
-	// The last of each kind on the path counts: look from the leaf back.
+	// The last of each kind on the path counts: look from the leaf back,
+	// noting the context edits on the way.
 	compactionAt := -1 // position in path
 	thinkingSeen := false
-	for k := len(path) - 1; k >= 0 && (!thinkingSeen || ctx.Model == nil || compactionAt < 0); k-- {
+	var editsAt []int // positions of context edits, from the leaf back
+	k := len(path) - 1
+	for ; k >= 0 && (!thinkingSeen || ctx.Model == nil || compactionAt < 0); k-- {
 		e := &s.Entries[path[k]]
 		switch {
+		case e.Type == TypeContextEdit:
+			editsAt = append(editsAt, k)
 		case e.Type == TypeThinkingLevelChange && !thinkingSeen:
 			ctx.ThinkingLevel, thinkingSeen = e.Field("thinkingLevel"), true
 		case e.Type == TypeModelChange && ctx.Model == nil:
@@ -114,7 +119,9 @@ func (s *Session) project(path []int, ctx Context) Context {
 			compactionAt = k
 		}
 	}
+	scannedFrom := k + 1 // the loop saw positions scannedFrom.. of path
 	selected := path
+	selectedFrom := 0 // the first position of path among the selected entries
 	if compactionAt >= 0 {
 		c := path[compactionAt]
 		ctx.Compaction = c
@@ -122,28 +129,37 @@ func (s *Session) project(path []int, ctx Context) Context {
 		selected = append(selected, c)
 		firstKept, hasFirstKept := s.FirstKeptEntryID(&s.Entries[c])
 		keptKey := keyOf(firstKept)
-		found := false
-		for _, i := range path[:compactionAt] {
+		selectedFrom = compactionAt + 1
+		for k, i := range path[:compactionAt] {
 			e := &s.Entries[i]
-			if hasFirstKept && e.HasID && sameID(e.ID, e.idKey, firstKept, keptKey) {
-				found = true
+			if selectedFrom > compactionAt && hasFirstKept && e.HasID && sameID(e.ID, e.idKey, firstKept, keptKey) {
+				selectedFrom = k
 			}
-			if found && !(e.Type == TypeMessage && e.Role == RoleSystem) {
+			if selectedFrom <= k && !(e.Type == TypeMessage && e.Role == RoleSystem) {
 				selected = append(selected, i)
 			}
 		}
 		selected = append(selected, path[compactionAt+1:]...)
 	}
-	// The latest edit of each selected entry, among the selected entries.
+	// The latest edit of each selected entry, among the selected entries:
+	// those the loop did not reach, then those it saw, in path order.
 	var edits map[string]int
-	for _, i := range selected {
-		if e := &s.Entries[i]; e.Type == TypeContextEdit {
-			if target, ok := e.StringField("targetId"); ok {
-				if edits == nil {
-					edits = map[string]int{}
-				}
-				edits[target] = i
+	addEdit := func(i int) {
+		if target, ok := s.Entries[i].StringField("targetId"); ok {
+			if edits == nil {
+				edits = map[string]int{}
 			}
+			edits[target] = i
+		}
+	}
+	for _, i := range path[selectedFrom:max(selectedFrom, scannedFrom)] {
+		if s.Entries[i].Type == TypeContextEdit {
+			addEdit(i)
+		}
+	}
+	for k := len(editsAt) - 1; k >= 0; k-- {
+		if editsAt[k] >= selectedFrom {
+			addEdit(path[editsAt[k]])
 		}
 	}
 	ctx.Messages = make([]ContextMessage, 0, len(selected)+1)
