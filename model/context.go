@@ -441,22 +441,25 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx Context) error {
 		return err
 	}
 	bw.WriteString(`],"entryIds":[`)
-	scratch := make([]byte, 0, 64)
+	// The ids in one buffer, written at once: a write each cost more than
+	// formatting them.
+	ids := make([]byte, 0, 11*len(ctx.Messages))
 	for i, m := range ctx.Messages {
 		if i > 0 {
-			bw.WriteByte(',')
+			ids = append(ids, ',')
 		}
 		if e := &s.Entries[m.Entry]; e.idKey.hex {
 			// From the number: the line need not be read again.
-			bw.Write(appendHexID(scratch[:0], e.idKey.n))
+			ids = appendHexID(ids, e.idKey.n)
 		} else if e.HasID {
-			scratch = AppendJSONString(scratch[:0], e.ID)
-			bw.Write(scratch)
+			ids = AppendJSONString(ids, e.ID)
 		} else {
-			bw.WriteString("null")
+			ids = append(ids, "null"...)
 		}
 	}
+	bw.Write(ids)
 	bw.WriteByte(']')
+	scratch := ids[:0]
 	if ctx.ThinkingLevel != nil {
 		bw.WriteString(`,"thinkingLevel":`)
 		bw.Write(jsjson.AppendValue(scratch[:0], ctx.ThinkingLevel))

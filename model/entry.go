@@ -157,10 +157,8 @@ func bstr(raw []byte) (string, bool) {
 		return "", false
 	}
 	body := raw[1 : len(raw)-1]
-	for _, c := range body {
-		if c == '\\' || c >= 0x80 {
-			return jscan.Unquote(raw)
-		}
+	if !jscan.Plain(body) {
+		return jscan.Unquote(raw)
 	}
 	if len(body) == 0 {
 		return "", true

@@ -92,15 +92,24 @@ func Parse(data []byte) (*Session, error) {
 	}
 	results := make([]chunkResult, len(chunks))
 	parallel(len(chunks), func(k int) {
-		results[k] = parseChunk(chunks[k], all[offsets[k]:offsets[k+1]], offsets[k]+1, k == len(chunks)-1)
+		results[k] = parseChunk(chunks[k], all[offsets[k]:offsets[k+1]], offsets[k]+1, k == 0, k == len(chunks)-1)
 	})
-	// Close the gaps left by blank and malformed lines.
+	// Close the gaps left by blank and malformed lines, and gather what
+	// the chunks noted for the index, by index in s.Entries (header excluded).
 	n := 0
 	extraHeaders := false
-	for k, r := range results {
+	var g gathered
+	total := 0
+	for k := range results {
+		total += len(results[k].g.hex)
+	}
+	g.hex = make([]idPair, 0, total)
+	for k := range results {
+		r := &results[k]
 		if n != offsets[k] {
 			copy(all[n:], all[offsets[k]:offsets[k]+r.n])
 		}
+		g.add(&r.g, n-1)
 		n += r.n
 		s.Diagnostics = append(s.Diagnostics, r.diags...)
 		extraHeaders = extraHeaders || r.headers > 1 || (k > 0 && r.headers > 0)
@@ -126,7 +135,19 @@ func Parse(data []byte) (*Session, error) {
 		s.Entries = kept
 	}
 	s.migrate()
-	s.index()
+	if extraHeaders || s.Header.Version < 2 {
+		// Entries were dropped, or the v1 migration gave them their ids:
+		// what the chunks noted no longer holds.
+		g = gathered{}
+		for i := range s.Entries {
+			var prev *Entry
+			if i > 0 {
+				prev = &s.Entries[i-1]
+			}
+			g.note(&s.Entries[i], prev, i)
+		}
+	}
+	s.index(&g)
 	return s, nil
 }
 
@@ -151,6 +172,7 @@ type chunkResult struct {
 	n       int // entries parsed into the chunk's region
 	diags   []Diagnostic
 	headers int // session headers seen
+	g       gathered
 }
 
 // splitChunks cuts data into up to n pieces at line ends; small files stay whole.
@@ -175,8 +197,9 @@ func splitChunks(data []byte, n int) [][]byte {
 // parseChunk parses the lines of one chunk into out, which has a slot for
 // each; lineNo is the chunk's first line number and last says the chunk ends
 // the file, so that a malformed last line is reported as partial.
-func parseChunk(data []byte, out []Entry, lineNo int, last bool) chunkResult {
+func parseChunk(data []byte, out []Entry, lineNo int, first, last bool) chunkResult {
 	var r chunkResult
+	r.g.hex = make([]idPair, 0, len(out))
 	for lineNo--; len(data) > 0; {
 		lineNo++
 		var line []byte
@@ -205,6 +228,14 @@ func parseChunk(data []byte, out []Entry, lineNo int, last bool) chunkResult {
 		if !e.Object {
 			r.diags = append(r.diags, Diagnostic{lineNo, "line is JSON but not an entry object"})
 		}
+		// While the entry is in cache, what the index needs of it. The first
+		// file's header has no place in the index: the entry after it is
+		// looked up, as the first of every chunk is.
+		var prev *Entry
+		if r.n > 0 && !(first && r.n == 1) {
+			prev = &out[r.n-1]
+		}
+		r.g.note(e, prev, r.n)
 		r.n++
 	}
 	return r
@@ -268,46 +299,73 @@ func (s *Session) FirstKeptEntryID(e *Entry) (string, bool) {
 	return e.StringField("firstKeptEntryId")
 }
 
-// index builds the id map, parents, children, roots and labels.
-func (s *Session) index() {
+// gathered is what indexing needs from a pass over the entries, noted
+// while each is parsed (and in cache), by index.
+type gathered struct {
+	hex                  []idPair // ids of eight hex digits
+	strIDs, noID, labels []int32  // other ids, objects without one, labels
+	roots, lookups       []int32  // no parent; a parent other than the entry before
+}
+
+// note notes entry e at index i, whose predecessor is prev (nil for none or
+// for one not to be trusted). pi appends each entry as a child of the one
+// before: unless an id repeats (which index checks), that one is the parent.
+func (g *gathered) note(e, prev *Entry, i int) {
+	if e.Type == TypeLabel {
+		g.labels = append(g.labels, int32(i))
+	}
+	switch {
+	case e.ParentID == "":
+		g.roots = append(g.roots, int32(i))
+	case prev == nil || !prev.HasID || !sameID(e.ParentID, e.parentKey, prev.ID, prev.idKey):
+		g.lookups = append(g.lookups, int32(i))
+	}
+	switch {
+	case !e.Object:
+	case !e.HasID:
+		g.noID = append(g.noID, int32(i))
+	case e.idKey.hex:
+		g.hex = append(g.hex, idPair{e.idKey.n, int32(i)})
+	default:
+		g.strIDs = append(g.strIDs, int32(i))
+	}
+}
+
+// add appends o's notes with their indexes moved by off, dropping those
+// that fall before 0 (the header).
+func (g *gathered) add(o *gathered, off int) {
+	shift := func(dst, src []int32) []int32 {
+		for _, i := range src {
+			if j := int(i) + off; j >= 0 {
+				dst = append(dst, int32(j))
+			}
+		}
+		return dst
+	}
+	for _, p := range o.hex {
+		if j := int(p.i) + off; j >= 0 {
+			g.hex = append(g.hex, idPair{p.key, int32(j)})
+		}
+	}
+	g.strIDs, g.noID, g.labels = shift(g.strIDs, o.strIDs), shift(g.noID, o.noID), shift(g.labels, o.labels)
+	g.roots, g.lookups = shift(g.roots, o.roots), shift(g.lookups, o.lookups)
+}
+
+// index builds the id map, parents and labels from what g noted.
+func (s *Session) index(g *gathered) {
 	n := len(s.Entries)
 	s.byID = newIDIndex(n)
 	var problems []indexProblem
-	hex := make([]idPair, 0, n)
-	s.parent = make([]int, n)
-	// One pass over the entries (bound by memory: each is a cache miss)
-	// gathers the ids, the labels and the parents that need a lookup.
-	var lookups, labels []int
-	for i := range s.Entries {
-		e := &s.Entries[i]
-		s.parent[i] = -1
-		if e.Type == TypeLabel {
-			labels = append(labels, i)
-		}
-		if e.ParentID != "" {
-			// pi appends each entry as a child of the one before: unless an id
-			// repeats (checked below), that entry is the parent.
-			if i > 0 && s.Entries[i-1].HasID && sameID(e.ParentID, e.parentKey, s.Entries[i-1].ID, s.Entries[i-1].idKey) {
-				s.parent[i] = i - 1
-			} else {
-				lookups = append(lookups, i)
-			}
-		}
-		if !e.Object {
-			continue
-		}
-		if !e.HasID {
-			problems = append(problems, indexProblem{i, -1})
-			continue
-		}
-		if e.idKey.hex {
-			hex = append(hex, idPair{e.idKey.n, int32(i)})
-		} else if prev, dup := s.byID.putString(e.ID, i); dup {
-			problems = append(problems, indexProblem{i, prev})
+	for _, i := range g.noID {
+		problems = append(problems, indexProblem{int(i), -1})
+	}
+	for _, i := range g.strIDs {
+		if prev, dup := s.byID.putString(s.Entries[i].ID, int(i)); dup {
+			problems = append(problems, indexProblem{int(i), prev})
 		}
 	}
 	// The last one wins, as in pi's byId map.
-	problems = s.byID.putHex(hex, problems)
+	problems = s.byID.putHex(g.hex, problems)
 	dups := false
 	if len(problems) > 0 {
 		slices.SortStableFunc(problems, func(a, b indexProblem) int { return a.entry - b.entry })
@@ -321,23 +379,31 @@ func (s *Session) index() {
 			s.Diagnostics = append(s.Diagnostics, Diagnostic{e.Line, fmt.Sprintf("duplicate id %s (also on line %d)", e.ID, s.Entries[p.prev].Line)})
 		}
 	}
+	s.parent = make([]int, n)
+	for i := range s.parent {
+		s.parent[i] = i - 1
+	}
+	for _, i := range g.roots {
+		s.parent[i] = -1
+	}
+	lookups := g.lookups
 	if dups {
 		// The entry before may not be the one an id names: look every parent up.
 		lookups = lookups[:0]
 		for i := range s.Entries {
-			s.parent[i] = -1
 			if s.Entries[i].ParentID != "" {
-				lookups = append(lookups, i)
+				lookups = append(lookups, int32(i))
 			}
 		}
 	}
 	for _, i := range lookups {
 		e := &s.Entries[i]
+		s.parent[i] = -1
 		p, ok := s.byID.get(e.ParentID)
 		switch {
 		case !ok:
 			s.Diagnostics = append(s.Diagnostics, Diagnostic{e.Line, fmt.Sprintf("unknown parent %s", e.ParentID)})
-		case p == i || e.ParentID == e.ID:
+		case p == int(i) || e.ParentID == e.ID:
 			s.Diagnostics = append(s.Diagnostics, Diagnostic{e.Line, "entry is its own parent"})
 		default:
 			s.parent[i] = p
@@ -345,7 +411,7 @@ func (s *Session) index() {
 	}
 	s.breakCycles()
 	s.labels = map[int]string{}
-	for _, i := range labels {
+	for _, i := range g.labels {
 		e := &s.Entries[i]
 		target, _ := e.StringField("targetId")
 		t, ok := s.byID.get(target)
@@ -450,11 +516,8 @@ func (x *idIndex) slot(k uint32) int {
 // appendHexID appends the JSON string of an id hexID read.
 func appendHexID(dst []byte, k uint32) []byte {
 	const digits = "0123456789abcdef"
-	dst = append(dst, '"')
-	for shift := 28; shift >= 0; shift -= 4 {
-		dst = append(dst, digits[k>>uint(shift)&0xf])
-	}
-	return append(dst, '"')
+	return append(dst, '"', digits[k>>28], digits[k>>24&0xf], digits[k>>20&0xf], digits[k>>16&0xf],
+		digits[k>>12&0xf], digits[k>>8&0xf], digits[k>>4&0xf], digits[k&0xf], '"')
 }
 
 // hexID reads an id of eight lowercase hex digits as a number, eight bytes

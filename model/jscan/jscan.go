@@ -69,6 +69,9 @@ func scanValue(data []byte, i int) (int, bool, error) {
 	var err error
 	switch c := data[i]; {
 	case c == '"':
+		if j := shortString(data, i); j > 0 {
+			return j, false, nil
+		}
 		return scanString(data, i)
 	case c == '{' || c == '[':
 		return scanNested(data, i)

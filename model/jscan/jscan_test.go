@@ -323,3 +323,18 @@ func TestDigitsEnd(t *testing.T) {
 		}
 	}
 }
+
+func TestPlain(t *testing.T) {
+	for n := 0; n < 20; n++ {
+		for pos := 0; pos < n; pos++ {
+			for _, c := range []byte{'\\', 0x80, 0xff, 0xc3, '"', 'a', 0x5b, 0x5d, 0x7f} {
+				b := []byte(strings.Repeat("x", n))
+				b[pos] = c
+				want := c != '\\' && c < 0x80
+				if got := Plain(b); got != want {
+					t.Fatalf("Plain(%q) = %v", b, got)
+				}
+			}
+		}
+	}
+}

@@ -85,3 +85,22 @@ func digitsEnd(data []byte, i int) int {
 	}
 	return i
 }
+
+// Plain reports whether b has no backslash and no byte from 0x80: a string
+// body whose bytes are its value. Eight bytes a step.
+func Plain(b []byte) bool {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		bs := x ^ (lsb * '\\')
+		if (x|(bs-lsb)&^bs)&msb != 0 {
+			return false
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] == '\\' || b[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
