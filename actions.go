@@ -46,7 +46,7 @@ func (c *cli) fork(argv []string) error {
 	if !a.has("at") {
 		return usagef("fork needs --at ID (the entry to fork at)")
 	}
-	s, path, err := c.open(ref)
+	s, path, err := c.open(ref, false)
 	if err != nil {
 		return err
 	}
@@ -187,7 +187,7 @@ func (c *cli) compact(argv []string) error {
 		}
 		keep, err = a.number("keep-tokens", 20000)
 		return err
-	})
+	}, false)
 	if err != nil {
 		return err
 	}
@@ -261,7 +261,7 @@ func (c *cli) replay(argv []string) error {
 			return usagef("--speed wants a number above 0 (0.5 is half speed, 16 sixteen times)")
 		}
 		return nil
-	})
+	}, false)
 	if err != nil {
 		return err
 	}

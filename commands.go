@@ -132,14 +132,20 @@ func (c *cli) list(argv []string) (err error) {
 	return nil
 }
 
-// open resolves REF and reads the session.
-func (c *cli) open(ref string) (*model.Session, string, error) {
+// open resolves REF and reads the session; mapped, for a command that only
+// reads and exits (see pi.OpenMapped).
+func (c *cli) open(ref string, mapped bool) (*model.Session, string, error) {
 	path, err := store.Resolve(ref, c.env.DefaultRoots())
 	if err != nil {
 		return nil, "", err
 	}
-	roomForSession(path)
-	s, err := pi.Open(path)
+	var s *model.Session
+	if mapped {
+		s, err = pi.OpenMapped(path)
+	} else {
+		roomForSession(path)
+		s, err = pi.Open(path)
+	}
 	if err != nil {
 		var ns *pi.NotSession
 		if errors.As(err, &ns) {
@@ -153,7 +159,7 @@ func (c *cli) open(ref string) (*model.Session, string, error) {
 // sessionArgs reads a command that takes one REF and --leaf: the flags, the
 // session, its path and the entry to act at. check, when set, validates the
 // flags before any file is read, so that a usage error is always one.
-func (c *cli) sessionArgs(argv []string, spec map[string]bool, check func(*args) error) (*args, *model.Session, string, int, error) {
+func (c *cli) sessionArgs(argv []string, spec map[string]bool, check func(*args) error, mapped bool) (*args, *model.Session, string, int, error) {
 	spec["leaf"] = true
 	a, err := parseArgs(argv, spec)
 	if err != nil {
@@ -168,7 +174,7 @@ func (c *cli) sessionArgs(argv []string, spec map[string]bool, check func(*args)
 			return nil, nil, "", 0, err
 		}
 	}
-	s, path, err := c.open(ref)
+	s, path, err := c.open(ref, mapped)
 	if err != nil {
 		return nil, nil, "", 0, err
 	}
@@ -206,7 +212,7 @@ func leaf(s *model.Session, a *args, path string) (int, error) {
 }
 
 func (c *cli) context(argv []string) error {
-	a, s, _, l, err := c.sessionArgs(argv, map[string]bool{"json": false}, nil)
+	a, s, _, l, err := c.sessionArgs(argv, map[string]bool{"json": false}, nil, true)
 	if err != nil {
 		return err
 	}
@@ -301,7 +307,7 @@ func (c *cli) tree(argv []string) error {
 		}
 		filter = f
 	}
-	s, _, err := c.open(ref)
+	s, _, err := c.open(ref, true)
 	if err != nil {
 		return err
 	}
@@ -327,7 +333,7 @@ func (c *cli) show(argv []string) error {
 			return usagef("--width wants a number ≥ 20")
 		}
 		return nil
-	})
+	}, true)
 	if err != nil {
 		return err
 	}
@@ -351,7 +357,7 @@ func (c *cli) plan(argv []string) error {
 	a, s, _, l, err := c.sessionArgs(argv, map[string]bool{"json": false, "keep-tokens": true}, func(a *args) (err error) {
 		keep, err = a.number("keep-tokens", 20000)
 		return err
-	})
+	}, true)
 	if err != nil {
 		return err
 	}

@@ -87,7 +87,11 @@ func main() {
 }
 
 // run is the whole program; it returns the exit status.
-func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	// A session the read commands mapped (pi.OpenMapped) faults where the
+	// file was cut short under them: a clear message, not a crash.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer catchFault(stderr, &code)
 	err := dispatch(argv, stdin, stdout, stderr)
 	if err == nil {
 		return 0
@@ -96,7 +100,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var ee *exitError
 	var nf *store.NotFoundError
 	var ns *pi.NotSession
-	code := 1
+	code = 1
 	switch {
 	case errors.As(err, &ue):
 		code = 2
@@ -113,6 +117,18 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "skein: %s\n", sanitize.Line(msg))
 	}
 	return code
+}
+
+// catchFault, deferred, turns a fault in a mapped session into a message
+// and exit status 1; any other panic goes on.
+func catchFault(stderr io.Writer, code *int) {
+	if r := recover(); r != nil {
+		if !pi.IsFault(r) {
+			panic(r)
+		}
+		fmt.Fprintln(stderr, "skein: the session file changed while it was read (was it cut short?); try again")
+		*code = 1
+	}
 }
 
 func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -546,8 +546,10 @@ func (s *Session) writeMessages(bw *bufio.Writer, msgs []ContextMessage) error {
 	}
 	var next atomic.Int64
 	stop := make(chan struct{})
+	wp := newWorkerPanic()
 	for range workers {
 		go func() {
+			defer wp.guard()()
 			for {
 				var buf []byte
 				select {
@@ -569,7 +571,12 @@ func (s *Session) writeMessages(bw *bufio.Writer, msgs []ContextMessage) error {
 	}
 	defer close(stop)
 	for b := range blocks {
-		buf := <-done[b]
+		var buf []byte
+		select {
+		case buf = <-done[b]:
+		case <-wp.failed:
+			wp.rethrow()
+		}
 		if _, err := bw.Write(buf); err != nil {
 			return err
 		}

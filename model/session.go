@@ -151,21 +151,25 @@ func Parse(data []byte) (*Session, error) {
 	return s, nil
 }
 
-// parallel runs f(0..n-1) at once and waits.
+// parallel runs f(0..n-1) at once and waits; a panic in one of them
+// (a fault in a mapped file, see workerPanic) is raised again here.
 func parallel(n int, f func(k int)) {
 	if n == 1 {
 		f(0)
 		return
 	}
 	var wg sync.WaitGroup
+	wp := newWorkerPanic()
 	for k := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer wp.guard()()
 			f(k)
 		}()
 	}
 	wg.Wait()
+	wp.rethrow()
 }
 
 type chunkResult struct {

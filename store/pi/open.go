@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 
 	"skein/model"
 	"skein/model/jscan"
@@ -24,6 +25,35 @@ func Open(path string) (*model.Session, error) {
 		return nil, &NotSession{ns.Reason}
 	}
 	return s, err
+}
+
+// OpenMapped is Open for a process that reads a session and exits: a
+// large file is mapped (never unmapped) instead of read into memory. Its
+// caller must recover the panic a fault raises if the file is cut short
+// while it is used (see mapFile); IsFault says whether a recovered value
+// is one.
+func OpenMapped(path string) (*model.Session, error) {
+	data, err := mapFile(path)
+	if err != nil || data == nil {
+		return Open(path)
+	}
+	s, err := model.Parse(data)
+	var ns *model.NotSessionError
+	if errors.As(err, &ns) {
+		return nil, &NotSession{ns.Reason}
+	}
+	return s, err
+}
+
+// IsFault reports whether a recovered panic is a memory fault: a mapped
+// file read past the end it has now.
+func IsFault(r any) bool {
+	err, ok := r.(runtime.Error)
+	if !ok {
+		return false
+	}
+	_, addr := err.(interface{ Addr() uintptr })
+	return addr
 }
 
 // Header is the first line of a session file.
