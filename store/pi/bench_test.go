@@ -1,11 +1,13 @@
 package pi
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"skein/model"
 	"skein/store/synth"
 )
 
@@ -43,6 +45,28 @@ func BenchmarkOpen(b *testing.B) {
 		}
 		if s.Leaf() < 0 {
 			b.Fatal("no leaf")
+		}
+	}
+}
+
+// BenchmarkContextMapped is the context target as `session context --json`
+// does it: the 100 MB session mapped (once: mappings are never unmapped),
+// parsed, its context built and written.
+func BenchmarkContextMapped(b *testing.B) {
+	path := bigSession(b)
+	data, err := mapFile(path)
+	if err != nil || data == nil {
+		b.Skipf("not mapped here: %v", err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := model.Parse(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.WriteContextJSON(io.Discard, s.BuildContext(s.Leaf())); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
