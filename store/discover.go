@@ -147,13 +147,6 @@ func Discover(roots []string) ([]string, error) {
 	return files, errors.Join(errs...)
 }
 
-func inode(info fs.FileInfo) ([2]uint64, bool) {
-	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		return [2]uint64{uint64(st.Dev), st.Ino}, true
-	}
-	return [2]uint64{}, false
-}
-
 // Problems splits an error of Discover into the paths it could not read,
 // leaving out roots that do not exist when missingOK.
 func Problems(err error, missingOK bool) []Problem {

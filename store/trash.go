@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -166,16 +165,14 @@ func escapePath(p string) string {
 // mountTop is the top of the file system path is on, or "" when it is the
 // home trash's.
 func mountTop(path string) string {
-	var st syscall.Stat_t
-	if syscall.Stat(path, &st) != nil {
+	dev, ok := device(path)
+	if !ok {
 		return ""
 	}
-	dev := st.Dev
 	dir := filepath.Dir(path)
 	for {
 		parent := filepath.Dir(dir)
-		var pst syscall.Stat_t
-		if parent == dir || syscall.Stat(parent, &pst) != nil || pst.Dev != dev {
+		if pdev, ok := device(parent); parent == dir || !ok || pdev != dev {
 			return dir
 		}
 		dir = parent

@@ -72,7 +72,7 @@ func writeNamed(dir, path string, data []byte, perm os.FileMode) error {
 	}
 	// The lock says a live writer owns the file, whatever its pid means
 	// to the process that looks (another pid namespace, another host).
-	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	_ = tryLockFile(f)
 	defer func() {
 		os.Remove(tmp) // a no-op once renamed; after a link, the new name stays
 		f.Close()
@@ -163,17 +163,10 @@ func tempPID(name string) (int, bool) {
 	return pid, true
 }
 
-// alive says whether a process runs with this pid (one we may not signal
-// runs too).
-func alive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
-
 // removeIfUnlocked removes a regular file whose lock nobody holds, and only
 // if its name still names the file that was checked.
 func removeIfUnlocked(path string) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|oNoFollow, 0)
 	if err != nil {
 		return
 	}
@@ -184,7 +177,7 @@ func removeIfUnlocked(path string) {
 	}
 	// A writer holds the lock; a file system without locks leaves the
 	// pid to decide.
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); errors.Is(err, syscall.EWOULDBLOCK) || errors.Is(err, syscall.EINTR) {
+	if tryLockFile(f) {
 		return
 	}
 	if now, err := os.Lstat(path); err != nil || !os.SameFile(fi, now) {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/google/uuid"
@@ -90,10 +89,10 @@ func Append(path string, build func(s *model.Session) (NewEntry, error), opts ..
 		return "", err
 	}
 	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+	if err := lockFile(f); err != nil {
 		return "", fmt.Errorf("lock %s: %w", path, err)
 	}
-	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	defer unlockFile(f)
 	st := newSettler(f, path, o.onWait)
 	for {
 		data, err := st.read()
