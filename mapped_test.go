@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"skein/store/pi"
-	"skein/store/synth"
+	"skein/internal/synth"
 )
 
 // TestMappedCommands: the read commands map a session large enough to be

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"skein/store/synth"
+	"skein/internal/synth"
 )
 
 // Tests here run skein as a process, as a person runs it: under a limit of

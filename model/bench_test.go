@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"skein/store/synth"
+	"skein/internal/synth"
 )
 
 // bigSession is a 100 MB session in pi's format (written once per machine by

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strconv"
 
-	"skein/model/jscan"
+	"skein/internal/jscan"
 )
 
 // EstimateTokens is pi's estimateTokens of a raw message: ceil(chars/4),

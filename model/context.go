@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 
 	"skein/internal/jsjson"
-	"skein/model/jscan"
+	"skein/internal/jscan"
 )
 
 // Kind says how a context message is made from its entry.

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"skein/model/jscan"
+	"skein/internal/jscan"
 )
 
 // Entry is one parsed line of a session file. Only what indexing, listing and

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"skein/internal/jsjson"
-	"skein/model/jscan"
+	"skein/internal/jscan"
 )
 
 // FuzzParse feeds damaged session files to every reader: none may panic or

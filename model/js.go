@@ -10,7 +10,7 @@ import (
 
 	"skein/internal/jsjson"
 	"skein/internal/utf8js"
-	"skein/model/jscan"
+	"skein/internal/jscan"
 )
 
 // DateMs is JavaScript's new Date(s).getTime() for the ECMAScript date-time

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"skein/model/jscan"
+	"skein/internal/jscan"
 )
 
 // recursiveStringifyLen is StringifyLen as it was written first, one call a

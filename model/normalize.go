@@ -3,11 +3,11 @@ package model
 import (
 	"fmt"
 	"math"
-	"path/filepath"
+	"path"
 	"strconv"
 	"strings"
 
-	"skein/model/jscan"
+	"skein/internal/jscan"
 )
 
 // ToolCall is a tool call normalized for display, as the first seed's
@@ -107,22 +107,21 @@ func FormatToolCall(name string, args []byte, home string) string {
 // shortenHomePath is pi 1.6.0's: an absolute path inside home (both
 // resolved) as ~/ and its path relative to home.
 func shortenHomePath(p, home string) string {
-	if home == "" || !filepath.IsAbs(p) {
+	// pi's paths are POSIX paths (Node's path.resolve on Linux and macOS):
+	// the path package, not the platform's filepath.
+	if home == "" || !path.IsAbs(p) {
 		return p
 	}
-	h, c := filepath.Clean(home), filepath.Clean(p)
-	if !filepath.IsAbs(h) {
+	h, c := path.Clean(home), path.Clean(p)
+	if !path.IsAbs(h) {
 		return p // pi resolves a relative home against its own folder; skein does not guess
 	}
+	prefix := strings.TrimSuffix(h, "/") + "/"
 	switch {
 	case c == h:
 		return "~"
-	case strings.HasPrefix(c, strings.TrimSuffix(h, "/")+"/"):
-		rel, err := filepath.Rel(h, c)
-		if err != nil {
-			return p
-		}
-		return "~/" + rel
+	case strings.HasPrefix(c, prefix):
+		return "~/" + c[len(prefix):]
 	}
 	return p
 }

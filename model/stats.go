@@ -1,6 +1,6 @@
 package model
 
-import "skein/model/jscan"
+import "skein/internal/jscan"
 
 // Stats are a session's totals for the preview pane and the header.
 type Stats struct {

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strconv"
 
-	"skein/model/jscan"
+	"skein/internal/jscan"
 )
 
 // orderedMembers is a JavaScript object being built: members keep the place

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"skein/model/jscan"
+	"skein/internal/jscan"
 )
 
 // TreeFilter is one of the filters of pi's /tree view.

@@ -1,6 +1,6 @@
 package model
 
-import "skein/model/jscan"
+import "skein/internal/jscan"
 
 // LineV3 is entry i as a version 3 line. An entry read from a v3 file is its
 // original bytes; a migrated one is rebuilt as pi's migration leaves it:

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"skein/store/synth"
+	"skein/internal/synth"
 )
 
 // benchStore is a store of 1,500 sessions, 100 MB in all, written once per

@@ -4,7 +4,7 @@ import (
 	"bytes"
 
 	"skein/model"
-	"skein/model/jscan"
+	"skein/internal/jscan"
 )
 
 // Format names a session format.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"skein/store/pi"
-	"skein/store/synth"
+	"skein/internal/synth"
 )
 
 // TestListRecordsOwnTheirMemory lists small files, read one after another

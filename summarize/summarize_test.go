@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"skein/model"
-	"skein/summarize/llmtest"
+	"skein/internal/llmtest"
 )
 
 func session(t *testing.T, glob string) *model.Session {

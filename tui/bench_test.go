@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"skein/store/pi"
-	"skein/store/synth"
+	"skein/internal/synth"
 )
 
 // synthSession writes (once per machine) a session of about size bytes in

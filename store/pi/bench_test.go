@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"skein/model"
-	"skein/store/synth"
+	"skein/internal/synth"
 )
 
 // bigSession is the 100 MB session the model benchmarks use (written once

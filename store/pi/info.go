@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"skein/model"
-	"skein/model/jscan"
+	"skein/internal/jscan"
 )
 
 // Info is a session as pi's SessionManager.list describes it.

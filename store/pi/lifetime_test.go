@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"skein/store/synth"
+	"skein/internal/synth"
 )
 
 // TestValuesOutliveSession keeps strings and bytes read from a session large

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"skein/model"
-	"skein/store/synth"
+	"skein/internal/synth"
 )
 
 func bigFile(t *testing.T) string {

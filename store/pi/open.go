@@ -9,7 +9,7 @@ import (
 	"runtime"
 
 	"skein/model"
-	"skein/model/jscan"
+	"skein/internal/jscan"
 )
 
 // Open reads a whole session file into a model.Session. Message bodies stay

@@ -8,7 +8,7 @@ import (
 	"log"
 	"net/http"
 
-	"skein/summarize/llmtest"
+	"skein/internal/llmtest"
 )
 
 func main() {

@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"skein/model"
-	"skein/model/jscan"
+	"skein/internal/jscan"
 	"skein/theme"
 )
 
