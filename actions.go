@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"skein/internal/jsjson"
 	"time"
 
 	"skein/internal/sanitize"
@@ -73,14 +74,14 @@ func (c *cli) fork(argv []string) error {
 	}
 	if a.has("json") {
 		out := []byte(`{"path":`)
-		out = model.AppendJSONString(out, f.Path)
+		out = jsjson.AppendString(out, f.Path)
 		out = append(out, `,"parentSession":`...)
-		out = model.AppendJSONString(out, f.ParentSession)
+		out = jsjson.AppendString(out, f.ParentSession)
 		out = append(out, `,"id":`...)
-		out = model.AppendJSONString(out, f.ID)
+		out = jsjson.AppendString(out, f.ID)
 		if a.has("before") {
 			out = append(out, `,"message":`...)
-			out = model.AppendJSONString(out, text)
+			out = jsjson.AppendString(out, text)
 		}
 		_, err := fmt.Fprintf(c.stdout, "%s}\n", out)
 		return err
@@ -164,11 +165,11 @@ func (c *cli) delete(argv []string) error {
 	}
 	if a.has("json") {
 		out := []byte(`{"path":`)
-		out = model.AppendJSONString(out, path)
+		out = jsjson.AppendString(out, path)
 		out = append(out, `,"trashed":`...)
-		out = model.AppendJSONString(out, t.File)
+		out = jsjson.AppendString(out, t.File)
 		out = append(out, `,"trashInfo":`...)
-		out = model.AppendJSONString(out, t.Info)
+		out = jsjson.AppendString(out, t.Info)
 		_, err := fmt.Fprintf(c.stdout, "%s}\n", out)
 		return err
 	}
@@ -250,7 +251,7 @@ func (c *cli) compact(argv []string) error {
 		_, err := fmt.Fprintf(c.stdout, "%s\n", entry.JSON(id))
 		return err
 	}
-	fmt.Fprintf(c.stdout, "compacted: %s tokens before, kept from %s; wrote compaction %s\n", model.FormatJSNumber(p.TokensBefore), sanitize.Inline(p.FirstKeptEntryID), sanitize.Inline(id))
+	fmt.Fprintf(c.stdout, "compacted: %s tokens before, kept from %s; wrote compaction %s\n", jsjson.FormatNumber(p.TokensBefore), sanitize.Inline(p.FirstKeptEntryID), sanitize.Inline(id))
 	return nil
 }
 

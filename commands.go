@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"skein/internal/jsjson"
 	"slices"
 	"strconv"
 	"strings"
@@ -373,7 +374,7 @@ func (c *cli) plan(argv []string) error {
 		return nil
 	}
 	kept := s.KeptTokens(p)
-	fmt.Fprintf(w, "tokens before:        %s\n", model.FormatJSNumber(p.TokensBefore))
+	fmt.Fprintf(w, "tokens before:        %s\n", jsjson.FormatNumber(p.TokensBefore))
 	fmt.Fprintf(w, "kept from entry:      %s (about %d tokens kept)\n", sanitize.Inline(p.FirstKeptEntryID), kept)
 	fmt.Fprintf(w, "messages summarized:  %d\n", len(p.MessagesToSummarize))
 	if p.IsSplitTurn {
@@ -427,9 +428,9 @@ func (c *cli) doctor(argv []string) error {
 				report = append(report, ',')
 			}
 			report = append(report, "\n{\"path\":"...)
-			report = model.AppendJSONString(report, f)
+			report = jsjson.AppendString(report, f)
 			report = append(report, `,"format":`...)
-			report = model.AppendJSONString(report, string(format))
+			report = jsjson.AppendString(report, string(format))
 			report = append(report, `,"ok":`...)
 			report = strconv.AppendBool(report, len(diags) == 0)
 			report = append(report, `,"problems":[`...)
@@ -440,7 +441,7 @@ func (c *cli) doctor(argv []string) error {
 				report = append(report, `{"line":`...)
 				report = strconv.AppendInt(report, int64(d.Line), 10)
 				report = append(report, `,"message":`...)
-				report = model.AppendJSONString(report, d.Msg)
+				report = jsjson.AppendString(report, d.Msg)
 				report = append(report, '}')
 			}
 			report = append(report, "]}"...)

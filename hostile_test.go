@@ -7,17 +7,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"skein/internal/jsjson"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"skein/internal/sanitize"
-	"skein/model"
 )
 
 // js is s as a JSON string literal, as pi writes it: control characters
 // escaped, C1 controls, bidi and zero-width characters as they are.
-func js(s string) string { return string(model.AppendJSONString(nil, s)) }
+func js(s string) string { return string(jsjson.AppendString(nil, s)) }
 
 // Hostile values: what a session file can hold in its ids, roles, names and
 // paths. Each would do something to a terminal printed raw.

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"skein/store/pi"
 	"skein/internal/synth"
+	"skein/store/pi"
 )
 
 // TestMappedCommands: the read commands map a session large enough to be

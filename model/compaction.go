@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"skein/internal/jsjson"
 	"sort"
 	"strconv"
 
@@ -302,7 +303,7 @@ func NothingToCompact(s *Session, leaf int, keep float64) string {
 	case s.Entries[leaf].Type == TypeCompaction:
 		return "Nothing to compact: the path already ends in a compaction"
 	}
-	return "Nothing to compact: keeping about " + FormatJSNumber(keep) + " tokens leaves nothing to summarize"
+	return "Nothing to compact: keeping about " + jsjson.FormatNumber(keep) + " tokens leaves nothing to summarize"
 }
 
 // summarizable is the messages of the projected entries [from, to) that a
@@ -527,9 +528,9 @@ func PlanJSON(p *Plan) []byte {
 		return []byte("null")
 	}
 	b := []byte(`{"firstKeptEntryId":`)
-	b = AppendJSONString(b, p.FirstKeptEntryID)
+	b = jsjson.AppendString(b, p.FirstKeptEntryID)
 	b = append(b, `,"tokensBefore":`...)
-	b = append(b, FormatJSNumber(p.TokensBefore)...)
+	b = append(b, jsjson.FormatNumber(p.TokensBefore)...)
 	b = append(b, `,"isSplitTurn":`...)
 	b = strconv.AppendBool(b, p.IsSplitTurn)
 	b = append(b, `,"messagesToSummarize":`...)
@@ -545,7 +546,7 @@ func PlanJSON(p *Plan) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = AppendJSONString(b, f)
+			b = jsjson.AppendString(b, f)
 		}
 		b = append(b, ']')
 	}

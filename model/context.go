@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"io"
 	"runtime"
+	"skein/internal/jsdate"
 	"sync/atomic"
 
-	"skein/internal/jsjson"
 	"skein/internal/jscan"
+	"skein/internal/jsjson"
 )
 
 // Kind says how a context message is made from its entry.
@@ -384,14 +385,14 @@ func appendObject(dst []byte, members []member) []byte {
 			dst = append(dst, ',')
 		}
 		first = false
-		dst = AppendJSONString(dst, m.key)
+		dst = jsjson.AppendString(dst, m.key)
 		dst = append(dst, ':')
 		dst = jsjson.AppendValue(dst, m.val)
 	}
 	return append(dst, '}')
 }
 
-func msJSON(iso string) []byte { return []byte(FormatJSNumber(DateMs(iso))) }
+func msJSON(iso string) []byte { return []byte(jsjson.FormatNumber(jsdate.Parse(iso))) }
 
 // appendReplacingMembers copies obj as JavaScript's {...obj, key: val}
 // builds it: a member already there keeps its place and takes the new value,
@@ -422,7 +423,7 @@ func appendReplacingMembers(dst, obj []byte, with []member) []byte {
 	})
 	for w := range with {
 		if !done[w] && with[w].val != nil {
-			put(AppendJSONString(nil, with[w].key), with[w].val)
+			put(jsjson.AppendString(nil, with[w].key), with[w].val)
 		}
 	}
 	return append(dst, '}')
@@ -452,7 +453,7 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx Context) error {
 			// From the number: the line need not be read again.
 			ids = appendHexID(ids, e.idKey.n)
 		} else if e.HasID {
-			ids = AppendJSONString(ids, e.ID)
+			ids = jsjson.AppendString(ids, e.ID)
 		} else {
 			ids = append(ids, "null"...)
 		}

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"skein/internal/jsjson"
 	"skein/internal/jscan"
+	"skein/internal/jsjson"
 )
 
 // FuzzParse feeds damaged session files to every reader: none may panic or

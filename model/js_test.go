@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"fmt"
+	"skein/internal/jsjson"
 	"strings"
 	"testing"
 
@@ -58,7 +59,7 @@ func recursiveStringifyLen(raw []byte) int {
 		return n
 	}
 	f, _ := jsNumberValue(raw)
-	return len(FormatJSNumber(f))
+	return len(jsjson.FormatNumber(f))
 }
 
 var stringifyCases = []string{

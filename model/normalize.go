@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"skein/internal/jsjson"
 	"strconv"
 	"strings"
 
@@ -95,7 +96,7 @@ func FormatToolCall(name string, args []byte, home string) string {
 	}
 	s := "undefined" // JSON.stringify of no arguments
 	if args != nil {
-		s = string(AppendStringified(nil, args))
+		s = string(jsjson.AppendValue(nil, args))
 	}
 	out := "[" + name + ": " + sliceUTF16(s, 40)
 	if Utf16Len(s) > 40 {
@@ -143,15 +144,15 @@ func readLineRange(offset, limit []byte) string {
 		start = f
 	}
 	if isNull(limit) {
-		return ":" + FormatJSNumber(start)
+		return ":" + jsjson.FormatNumber(start)
 	}
 	count, ok := lineNumber(limit)
 	if !ok {
 		return ""
 	}
-	out := ":" + FormatJSNumber(start)
+	out := ":" + jsjson.FormatNumber(start)
 	if end := start + count - 1; end != 0 && end == end {
-		out += "-" + FormatJSNumber(end)
+		out += "-" + jsjson.FormatNumber(end)
 	}
 	return out
 }
@@ -214,7 +215,7 @@ func jsString(raw []byte) string {
 		return s
 	}
 	if f, ok := jsNumberValue(raw); ok {
-		return FormatJSNumber(f)
+		return jsjson.FormatNumber(f)
 	}
 	if len(raw) > 0 && raw[0] == '{' {
 		return "[object Object]"

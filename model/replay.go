@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"skein/internal/jsdate"
 	"time"
 )
 
@@ -26,7 +27,7 @@ func (s *Session) Replay(leaf int) []Step {
 	last := math.NaN()
 	for _, i := range path {
 		e := &s.Entries[i]
-		ms := DateMs(e.Timestamp)
+		ms := jsdate.Parse(e.Timestamp)
 		if math.IsNaN(ms) {
 			ms = last
 		}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/bits"
 	"runtime"
+	"skein/internal/jsdate"
 	"slices"
 	"sort"
 	"sync"
@@ -474,7 +475,7 @@ func (s *Session) buildLinks() {
 	at := func(i int) float64 {
 		t, ok := ms[i]
 		if !ok {
-			t = DateMs(s.Entries[i].Timestamp)
+			t = jsdate.Parse(s.Entries[i].Timestamp)
 			ms[i] = t
 		}
 		return t

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"regexp"
+	"skein/internal/jsjson"
 	"strings"
 	"unicode/utf8"
 )
@@ -62,7 +63,7 @@ func (s *Session) SerializeConversation(msgs []ContextMessage) string {
 				case "toolCall":
 					var args []string
 					jsEntries(Member(b, "arguments"), func(k string, v []byte) {
-						args = append(args, k+"="+string(AppendStringified(nil, v)))
+						args = append(args, k+"="+string(jsjson.AppendValue(nil, v)))
 					})
 					calls = append(calls, String(Member(b, "name"))+"("+strings.Join(args, ", ")+")")
 				}

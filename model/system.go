@@ -1,6 +1,7 @@
 package model
 
 import (
+	"skein/internal/jsjson"
 	"sort"
 	"strconv"
 
@@ -130,16 +131,16 @@ func (s *Session) CurrentSystemMessage(msgs []ContextMessage) []byte {
 		}
 		joined += c
 	}
-	out = AppendJSONString(out, joined)
+	out = jsjson.AppendString(out, joined)
 	if len(sections.names) > 0 {
 		out = append(out, `,"sections":{`...)
 		for i, name := range jsKeyOrder(sections.names) {
 			if i > 0 {
 				out = append(out, ',')
 			}
-			out = AppendJSONString(out, name)
+			out = jsjson.AppendString(out, name)
 			out = append(out, ':')
-			out = AppendStringified(out, sections.vals[name])
+			out = jsjson.AppendValue(out, sections.vals[name])
 		}
 		out = append(out, '}')
 	}
@@ -149,7 +150,7 @@ func (s *Session) CurrentSystemMessage(msgs []ContextMessage) []byte {
 			if i > 0 {
 				out = append(out, ',')
 			}
-			out = AppendStringified(out, tools.vals[name])
+			out = jsjson.AppendValue(out, tools.vals[name])
 		}
 		out = append(out, ']')
 	}
@@ -157,7 +158,7 @@ func (s *Session) CurrentSystemMessage(msgs []ContextMessage) []byte {
 	if timestamp == nil || string(timestamp) == "null" {
 		out = append(out, '0')
 	} else {
-		out = AppendStringified(out, timestamp)
+		out = jsjson.AppendValue(out, timestamp)
 	}
 	return append(out, '}')
 }
@@ -184,5 +185,5 @@ func (s *Session) rawMessage(m ContextMessage) []byte {
 // pi 1.6.0's appendCompaction stamps the checkpoint it stores with the
 // compaction's own time.
 func StampSystemMessage(sys []byte, ms float64) []byte {
-	return appendReplacingMembers(nil, sys, []member{{"timestamp", []byte(FormatJSNumber(ms))}})
+	return appendReplacingMembers(nil, sys, []member{{"timestamp", []byte(jsjson.FormatNumber(ms))}})
 }

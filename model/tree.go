@@ -3,6 +3,7 @@ package model
 import (
 	"bufio"
 	"io"
+	"skein/internal/jsjson"
 )
 
 // WriteTreeJSON writes the tree as an array of root nodes
@@ -57,5 +58,5 @@ func appendStringOrNull(dst []byte, s string, ok bool) []byte {
 	if !ok {
 		return append(dst, "null"...)
 	}
-	return AppendJSONString(dst, s)
+	return jsjson.AppendString(dst, s)
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"skein/internal/jsjson"
 	"strings"
 
 	"skein/internal/jscan"
@@ -412,7 +413,7 @@ func (v *TreeView) EntryText(n int, home string) []Part {
 		return []Part{{"[" + ct + "]: ", "custom"}, {norm(text), ""}}
 	case TypeCompaction:
 		tb, _ := jsNumberValue(e.Field("tokensBefore"))
-		return []Part{{"[compaction: " + FormatJSNumber(jsRound(tb/1000)) + "k tokens]", "compaction"}}
+		return []Part{{"[compaction: " + jsjson.FormatNumber(jsRound(tb/1000)) + "k tokens]", "compaction"}}
 	case TypeBranchSummary:
 		sum, _ := e.StringField("summary")
 		return []Part{{"[branch summary]: ", "warning"}, {norm(sum), ""}}

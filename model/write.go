@@ -1,6 +1,9 @@
 package model
 
-import "skein/internal/jscan"
+import (
+	"skein/internal/jscan"
+	"skein/internal/jsjson"
+)
 
 // LineV3 is entry i as a version 3 line. An entry read from a v3 file is its
 // original bytes; a migrated one is rebuilt as pi's migration leaves it:
@@ -19,14 +22,14 @@ func (s *Session) LineV3(i int) []byte {
 			out = append(out, ',')
 		}
 		first = false
-		out = AppendJSONString(out, key)
+		out = jsjson.AppendString(out, key)
 		out = append(out, ':')
 		out = append(out, val...)
 	}
 	var firstKept []byte
 	if e.MigratedID && e.Type == TypeCompaction {
 		if id, ok := s.FirstKeptEntryID(e); ok {
-			firstKept = AppendJSONString(nil, id)
+			firstKept = jsjson.AppendString(nil, id)
 		}
 	}
 	jscan.Fields(e.Raw, func(k, v []byte) bool {
@@ -44,11 +47,11 @@ func (s *Session) LineV3(i int) []byte {
 		return true
 	})
 	if e.MigratedID {
-		add("id", AppendJSONString(nil, e.ID))
+		add("id", jsjson.AppendString(nil, e.ID))
 		if e.ParentID == "" {
 			add("parentId", []byte("null"))
 		} else {
-			add("parentId", AppendJSONString(nil, e.ParentID))
+			add("parentId", jsjson.AppendString(nil, e.ParentID))
 		}
 		if firstKept != nil {
 			add("firstKeptEntryId", firstKept)

@@ -3,8 +3,8 @@ package store
 import (
 	"bytes"
 
-	"skein/model"
 	"skein/internal/jscan"
+	"skein/model"
 )
 
 // Format names a session format.

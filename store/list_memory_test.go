@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"skein/store/pi"
 	"skein/internal/synth"
+	"skein/store/pi"
 )
 
 // TestListRecordsOwnTheirMemory lists small files, read one after another

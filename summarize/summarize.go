@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"skein/internal/jsdate"
+	"skein/internal/jsjson"
 	"strings"
 	"sync"
 
@@ -215,7 +217,7 @@ func stringsJSON(list []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = model.AppendJSONString(b, s)
+		b = jsjson.AppendString(b, s)
 	}
 	return append(b, ']')
 }
@@ -229,15 +231,15 @@ func (c Compaction) New(parent string) pi.NewEntry {
 	details := append(append(append([]byte(`{"readFiles":`), stringsJSON(c.ReadFiles)...), `,"modifiedFiles":`...), stringsJSON(c.ModifiedFiles)...)
 	details = append(details, '}')
 	e := pi.NewEntry{Type: model.TypeCompaction, Parent: &parent, Fields: []pi.Field{
-		{Key: "summary", Value: model.AppendJSONString(nil, c.Summary)},
-		{Key: "firstKeptEntryId", Value: model.AppendJSONString(nil, c.FirstKeptEntryID)},
-		{Key: "tokensBefore", Value: []byte(model.FormatJSNumber(c.TokensBefore))},
+		{Key: "summary", Value: jsjson.AppendString(nil, c.Summary)},
+		{Key: "firstKeptEntryId", Value: jsjson.AppendString(nil, c.FirstKeptEntryID)},
+		{Key: "tokensBefore", Value: []byte(jsjson.FormatNumber(c.TokensBefore))},
 		{Key: "details", Value: details},
 		{Key: "usage", Value: c.Usage},
 	}}
 	if c.System != nil {
 		e.Stamped = func(ts string) []pi.Field {
-			return []pi.Field{{Key: "systemMessage", Value: model.StampSystemMessage(c.System, model.DateMs(ts))}}
+			return []pi.Field{{Key: "systemMessage", Value: model.StampSystemMessage(c.System, jsdate.Parse(ts))}}
 		}
 	}
 	return e
@@ -250,14 +252,14 @@ func (c Compaction) JSON(id string) []byte {
 	if id == "" {
 		b = append(b, "null"...)
 	} else {
-		b = model.AppendJSONString(b, id)
+		b = jsjson.AppendString(b, id)
 	}
 	b = append(b, `,"summary":`...)
-	b = model.AppendJSONString(b, c.Summary)
+	b = jsjson.AppendString(b, c.Summary)
 	b = append(b, `,"firstKeptEntryId":`...)
-	b = model.AppendJSONString(b, c.FirstKeptEntryID)
+	b = jsjson.AppendString(b, c.FirstKeptEntryID)
 	b = append(b, `,"tokensBefore":`...)
-	b = append(b, model.FormatJSNumber(c.TokensBefore)...)
+	b = append(b, jsjson.FormatNumber(c.TokensBefore)...)
 	b = append(b, `,"readFiles":`...)
 	b = append(b, stringsJSON(c.ReadFiles)...)
 	b = append(b, `,"modifiedFiles":`...)

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"skein/model"
 	"skein/internal/llmtest"
+	"skein/model"
 )
 
 func session(t *testing.T, glob string) *model.Session {

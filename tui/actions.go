@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"skein/internal/jsjson"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -219,7 +220,7 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) *dialog {
 		"+": func() tea.Cmd { return c.replanWith(func(k float64) float64 { return max(k*2, 100) }) },
 	}
 	if p == nil {
-		d := confirmDialog("Nothing to compact", model.NothingToCompact(s, c.leaf, c.keep)+", as pi would say.\n\nKeep about "+model.FormatJSNumber(c.keep)+" tokens (- fewer, + more).", func(string) tea.Cmd {
+		d := confirmDialog("Nothing to compact", model.NothingToCompact(s, c.leaf, c.keep)+", as pi would say.\n\nKeep about "+jsjson.FormatNumber(c.keep)+" tokens (- fewer, + more).", func(string) tea.Cmd {
 			return status("nothing to compact: nothing written")
 		})
 		d.hint = "-/+: keep fewer/more tokens · esc: close"
@@ -228,13 +229,13 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) *dialog {
 	}
 	kept := s.KeptTokens(p)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Keep about %s tokens (- fewer, + more).\n", model.FormatJSNumber(c.keep))
+	fmt.Fprintf(&b, "Keep about %s tokens (- fewer, + more).\n", jsjson.FormatNumber(c.keep))
 	fmt.Fprintf(&b, "Summarize %d messages", len(p.MessagesToSummarize))
 	if p.IsSplitTurn {
 		fmt.Fprintf(&b, ", and the first %d messages of a turn too long to keep (a split turn: its start is summarized apart)", len(p.TurnPrefixMessages))
 	}
 	fmt.Fprintf(&b, ".\nKeep from: %s\n\n", entryLine(s, p.FirstKeptEntry, home))
-	fmt.Fprintf(&b, "Tokens before: %s. After: about %d kept, plus the summary.\n", model.FormatJSNumber(p.TokensBefore), kept)
+	fmt.Fprintf(&b, "Tokens before: %s. After: about %d kept, plus the summary.\n", jsjson.FormatNumber(p.TokensBefore), kept)
 	if p.PreviousCompaction >= 0 {
 		b.WriteString("The previous compaction's summary is carried forward.\n")
 	}

@@ -8,8 +8,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"skein/store/pi"
 	"skein/internal/synth"
+	"skein/store/pi"
 )
 
 // synthSession writes (once per machine) a session of about size bytes in

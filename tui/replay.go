@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"skein/internal/jsjson"
 	"strings"
 	"time"
 
@@ -137,7 +138,7 @@ func (r *replayView) View() string {
 	if r.playing {
 		state = "▶ playing"
 	}
-	info := fmt.Sprintf(" replay %s · %d/%d · %s · x%s ", state, r.pos+1, len(r.steps), model.ReplayClock(r.steps, r.pos), model.FormatJSNumber(r.speed))
+	info := fmt.Sprintf(" replay %s · %d/%d · %s · x%s ", state, r.pos+1, len(r.steps), model.ReplayClock(r.steps, r.pos), jsjson.FormatNumber(r.speed))
 	barW := max(10, r.width-len([]rune(info))-2)
 	filled := 0
 	if len(r.steps) > 1 {

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"skein/model"
 	"skein/internal/synth"
+	"skein/model"
 )
 
 // bigSession is the 100 MB session the model benchmarks use (written once

@@ -5,11 +5,13 @@ package pi
 import (
 	"bytes"
 	"math"
+	"skein/internal/jsdate"
+	"skein/internal/jsjson"
 	"strconv"
 	"strings"
 
-	"skein/model"
 	"skein/internal/jscan"
+	"skein/model"
 )
 
 // Info is a session as pi's SessionManager.list describes it.
@@ -80,7 +82,7 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 				return info, &NotSession{"the first entry is not a session header"}
 			}
 			header = true
-			headerTime = model.DateMs(headerTimestamp(line))
+			headerTime = jsdate.Parse(headerTimestamp(line))
 			info.Created = headerTime
 			continue
 		}
@@ -114,7 +116,7 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 		prevID = id
 		info.Entries++
 		if bytes.IndexByte(typ, '\\') >= 0 { // an escaped type name, rare
-			typ = model.AppendJSONString(nil, model.String(typ))
+			typ = jsjson.AppendString(nil, model.String(typ))
 		}
 		switch string(typ) {
 		case `"` + model.TypeSessionInfo + `"`:
@@ -165,7 +167,7 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 			if t, ok := number(ts); ok {
 				lastActivity = maxNaN(lastActivity, t)
 			} else if jscan.IsString(entryTS) {
-				if t := model.DateMs(model.String(entryTS)); !math.IsNaN(t) {
+				if t := jsdate.Parse(model.String(entryTS)); !math.IsNaN(t) {
 					lastActivity = maxNaN(lastActivity, t)
 				}
 			}
@@ -270,7 +272,7 @@ func scanHeader(line []byte, info *Info) (session, stringID bool, err error) {
 	if !hasID {
 		info.NoStringID = true
 		if rawID != nil {
-			info.IDJSON = model.AppendStringified(nil, rawID)
+			info.IDJSON = jsjson.AppendValue(nil, rawID)
 		}
 	}
 	return typ == model.TypeSession, hasID, nil
@@ -304,25 +306,25 @@ func (info *Info) AppendJSON(dst []byte) []byte {
 		if !ok {
 			return append(dst, "null"...)
 		}
-		return model.AppendJSONString(dst, s)
+		return jsjson.AppendString(dst, s)
 	}
 	iso := func(dst []byte, ms float64) []byte {
-		s, ok := model.ISOFromMs(ms)
+		s, ok := jsdate.ISO(ms)
 		return str(dst, s, ok)
 	}
 	dst = append(dst, `{"path":`...)
-	dst = model.AppendJSONString(dst, info.Path)
+	dst = jsjson.AppendString(dst, info.Path)
 	dst = append(dst, `,"format":"pi","id":`...)
 	switch {
 	case !info.NoStringID:
-		dst = model.AppendJSONString(dst, info.ID)
+		dst = jsjson.AppendString(dst, info.ID)
 	case info.IDJSON != nil:
 		dst = append(dst, info.IDJSON...)
 	default:
 		dst = append(dst, "null"...)
 	}
 	dst = append(dst, `,"cwd":`...)
-	dst = model.AppendJSONString(dst, info.Cwd)
+	dst = jsjson.AppendString(dst, info.Cwd)
 	dst = append(dst, `,"name":`...)
 	dst = str(dst, info.Name, info.Name != "")
 	dst = append(dst, `,"parentSession":`...)
@@ -334,6 +336,6 @@ func (info *Info) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"messageCount":`...)
 	dst = strconv.AppendInt(dst, int64(info.MessageCount), 10)
 	dst = append(dst, `,"firstMessage":`...)
-	dst = model.AppendJSONString(dst, info.FirstMessage)
+	dst = jsjson.AppendString(dst, info.FirstMessage)
 	return append(dst, '}')
 }

@@ -13,7 +13,9 @@ func lockFile(f *os.File) error {
 }
 
 // unlockFile gives f's lock back.
-func unlockFile(f *os.File) { _ = windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, new(windows.Overlapped)) }
+func unlockFile(f *os.File) {
+	_ = windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, new(windows.Overlapped))
+}
 
 // tryLockFile takes f's exclusive lock if it is free and reports whether
 // another holder has it.

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"skein/model"
 	"skein/internal/synth"
+	"skein/model"
 )
 
 func bigFile(t *testing.T) string {

@@ -8,8 +8,8 @@ import (
 	"io"
 	"runtime"
 
-	"skein/model"
 	"skein/internal/jscan"
+	"skein/model"
 )
 
 // Open reads a whole session file into a model.Session. Message bodies stay

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"skein/internal/jsjson"
 	"strings"
 	"time"
 
@@ -150,9 +151,9 @@ func appendLine(path string, data []byte, build func(s *model.Session) (NewEntry
 		line = append(line, '\n')
 	}
 	line = append(line, `{"type":`...)
-	line = model.AppendJSONString(line, e.Type)
+	line = jsjson.AppendString(line, e.Type)
 	line = append(line, `,"id":`...)
-	line = model.AppendJSONString(line, id)
+	line = jsjson.AppendString(line, id)
 	line = append(line, `,"parentId":`...)
 	parent := e.Parent
 	if parent == nil && s.Leaf() >= 0 {
@@ -161,11 +162,11 @@ func appendLine(path string, data []byte, build func(s *model.Session) (NewEntry
 	if parent == nil {
 		line = append(line, "null"...)
 	} else {
-		line = model.AppendJSONString(line, *parent)
+		line = jsjson.AppendString(line, *parent)
 	}
 	line = append(line, `,"timestamp":`...)
 	ts := isoNow()
-	line = model.AppendJSONString(line, ts)
+	line = jsjson.AppendString(line, ts)
 	fields := e.Fields
 	if e.Stamped != nil {
 		fields = append(fields[:len(fields):len(fields)], e.Stamped(ts)...)
@@ -175,7 +176,7 @@ func appendLine(path string, data []byte, build func(s *model.Session) (NewEntry
 			continue
 		}
 		line = append(line, ',')
-		line = model.AppendJSONString(line, fl.Key)
+		line = jsjson.AppendString(line, fl.Key)
 		line = append(line, ':')
 		line = append(line, fl.Value...)
 	}
@@ -183,7 +184,7 @@ func appendLine(path string, data []byte, build func(s *model.Session) (NewEntry
 	return line, id, nil
 }
 
-func jsonString(s string) []byte { return model.AppendJSONString(nil, s) }
+func jsonString(s string) []byte { return jsjson.AppendString(nil, s) }
 
 // Label sets (or, with an empty label, clears) the label of an entry, as
 // pi's appendLabelChange writes it: a cleared label has no label member.
@@ -268,13 +269,13 @@ func WriteFork(src string, s *model.Session, at int) (Fork, error) {
 
 	var out []byte
 	out = append(out, `{"type":"session","version":3,"id":`...)
-	out = model.AppendJSONString(out, fork.ID)
+	out = jsjson.AppendString(out, fork.ID)
 	out = append(out, `,"timestamp":`...)
-	out = model.AppendJSONString(out, ts)
+	out = jsjson.AppendString(out, ts)
 	out = append(out, `,"cwd":`...)
-	out = model.AppendJSONString(out, s.Header.Cwd)
+	out = jsjson.AppendString(out, s.Header.Cwd)
 	out = append(out, `,"parentSession":`...)
-	out = model.AppendJSONString(out, abs)
+	out = jsjson.AppendString(out, abs)
 	out = append(out, "}\n"...)
 	path := s.Path(at)
 	for _, i := range path {
@@ -303,16 +304,16 @@ func WriteFork(src string, s *model.Session, at int) (Fork, error) {
 		}
 		taken[lid] = true
 		out = append(out, `{"type":"label","id":`...)
-		out = model.AppendJSONString(out, lid)
+		out = jsjson.AppendString(out, lid)
 		out = append(out, `,"parentId":`...)
-		out = model.AppendJSONString(out, parent)
+		out = jsjson.AppendString(out, parent)
 		out = append(out, `,"timestamp":`...)
-		out = model.AppendJSONString(out, w.Timestamp)
+		out = jsjson.AppendString(out, w.Timestamp)
 		out = append(out, `,"targetId":`...)
-		out = model.AppendJSONString(out, target)
+		out = jsjson.AppendString(out, target)
 		if w.Label != "" {
 			out = append(out, `,"label":`...)
-			out = model.AppendJSONString(out, w.Label)
+			out = jsjson.AppendString(out, w.Label)
 		}
 		out = append(out, "}\n"...)
 		parent = lid

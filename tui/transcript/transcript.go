@@ -13,8 +13,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"skein/model"
 	"skein/internal/jscan"
+	"skein/model"
 	"skein/theme"
 )
 
