@@ -6,15 +6,16 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"skein/internal/jsjson"
 	"time"
 
+	"skein/internal/jsjson"
 	"skein/internal/sanitize"
 	"skein/model"
 	"skein/store"
 	"skein/store/pi"
 	"skein/summarize"
 	"skein/tui/transcript"
+	"skein/workflow"
 )
 
 // waitNote tells a person at a terminal why an append takes a while.
@@ -55,23 +56,11 @@ func (c *cli) fork(argv []string) error {
 	if !ok {
 		return fail(1, "%s has no entry %q", path, a.get("at"))
 	}
-	var text string
-	if a.has("before") {
-		// Like pi's /fork: the fork ends before a user message, which goes
-		// back to the editor.
-		e := &s.Entries[at]
-		if e.Type != model.TypeMessage || e.Role != model.RoleUser {
-			return fail(1, "--before needs a user message; %s is a %s", a.get("at"), describe(e))
-		}
-		text = model.Text(s.MessageJSON(model.ContextMessage{Entry: at}))
-		if at = s.Parent(at); at < 0 {
-			return fail(1, "nothing comes before %s: it is the first entry", a.get("at"))
-		}
-	}
-	f, err := pi.WriteFork(path, s, at)
+	f, err := workflow.Fork(path, s, at, a.has("before"))
 	if err != nil {
-		return fail(1, "fork %s: %v", path, err)
+		return refused(err)
 	}
+	text := f.Message
 	if a.has("json") {
 		out := []byte(`{"path":`)
 		out = jsjson.AppendString(out, f.Path)
@@ -91,13 +80,6 @@ func (c *cli) fork(argv []string) error {
 		fmt.Fprintf(c.stdout, "the message it stops before:\n%s\n", sanitize.Text(text))
 	}
 	return nil
-}
-
-func describe(e *model.Entry) string {
-	if e.Type == model.TypeMessage {
-		return e.Role + " message"
-	}
-	return e.Type + " entry"
 }
 
 func (c *cli) label(argv []string) error {
@@ -234,16 +216,7 @@ func (c *cli) compact(argv []string) error {
 		fmt.Fprintf(c.stdout, "would append a compaction after %s (dry run: nothing written)\n\n%s\n", sanitize.Inline(s.Entries[leafIdx].ID), sanitize.Text(entry.Summary))
 		return nil
 	}
-	leafID := s.Entries[leafIdx].ID
-	explicit := a.has("leaf")
-	id, err := pi.Append(path, func(now *model.Session) (pi.NewEntry, error) {
-		// The file may have grown since it was read: without --leaf, the
-		// compaction must still follow the leaf it was planned for.
-		if !explicit && (now.Leaf() < 0 || now.Entries[now.Leaf()].ID != leafID) {
-			return pi.NewEntry{}, &pi.RefusedError{Reason: fmt.Sprintf("%s changed while the summary was made (its leaf is no longer %s); nothing was written, run compact again", path, leafID)}
-		}
-		return entry.New(leafID), nil
-	}, c.waitNote())
+	id, err := workflow.Compact(path, s, p, summary, usage, a.has("leaf"), c.waitNote())
 	if err != nil {
 		return refused(err)
 	}

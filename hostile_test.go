@@ -7,11 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"skein/internal/jsjson"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"skein/internal/jsjson"
 	"skein/internal/sanitize"
 )
 

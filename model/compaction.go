@@ -2,11 +2,11 @@ package model
 
 import (
 	"math"
-	"skein/internal/jsjson"
 	"sort"
 	"strconv"
 
 	"skein/internal/jscan"
+	"skein/internal/jsjson"
 )
 
 // EstimateTokens is pi's estimateTokens of a raw message: ceil(chars/4),

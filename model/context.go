@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"io"
 	"runtime"
-	"skein/internal/jsdate"
 	"sync/atomic"
 
 	"skein/internal/jscan"
+	"skein/internal/jsdate"
 	"skein/internal/jsjson"
 )
 

@@ -3,11 +3,11 @@ package model
 import (
 	"bytes"
 	"fmt"
-	"skein/internal/jsjson"
 	"strings"
 	"testing"
 
 	"skein/internal/jscan"
+	"skein/internal/jsjson"
 )
 
 // recursiveStringifyLen is StringifyLen as it was written first, one call a

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math"
 	"path"
-	"skein/internal/jsjson"
 	"strconv"
 	"strings"
 
 	"skein/internal/jscan"
+	"skein/internal/jsjson"
 )
 
 // ToolCall is a tool call normalized for display, as the first seed's

@@ -2,8 +2,9 @@ package model
 
 import (
 	"math"
-	"skein/internal/jsdate"
 	"time"
+
+	"skein/internal/jsdate"
 )
 
 // Step is one entry of a replay, at the time it was written.

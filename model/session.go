@@ -7,13 +7,13 @@ import (
 	"math"
 	"math/bits"
 	"runtime"
-	"skein/internal/jsdate"
 	"slices"
 	"sort"
 	"sync"
 	"unsafe"
 
 	"skein/internal/hugemem"
+	"skein/internal/jsdate"
 )
 
 // Header is a session file's first line.

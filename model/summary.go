@@ -3,9 +3,10 @@ package model
 import (
 	"fmt"
 	"regexp"
-	"skein/internal/jsjson"
 	"strings"
 	"unicode/utf8"
+
+	"skein/internal/jsjson"
 )
 
 // The summarization prompts are pi 1.6.0's (dist/core/compaction), so that a

@@ -1,11 +1,11 @@
 package model
 
 import (
-	"skein/internal/jsjson"
 	"sort"
 	"strconv"
 
 	"skein/internal/jscan"
+	"skein/internal/jsjson"
 )
 
 // orderedMembers is a JavaScript object being built: members keep the place

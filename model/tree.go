@@ -3,6 +3,7 @@ package model
 import (
 	"bufio"
 	"io"
+
 	"skein/internal/jsjson"
 )
 

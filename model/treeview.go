@@ -2,10 +2,10 @@ package model
 
 import (
 	"fmt"
-	"skein/internal/jsjson"
 	"strings"
 
 	"skein/internal/jscan"
+	"skein/internal/jsjson"
 )
 
 // TreeFilter is one of the filters of pi's /tree view.

@@ -8,11 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"skein/internal/jsdate"
-	"skein/internal/jsjson"
 	"strings"
 	"sync"
 
+	"skein/internal/jsdate"
+	"skein/internal/jsjson"
 	"skein/model"
 	"skein/store/pi"
 )

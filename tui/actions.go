@@ -5,17 +5,18 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"skein/internal/jsjson"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"skein/internal/jsjson"
 	"skein/internal/sanitize"
 	"skein/model"
 	"skein/store"
 	"skein/store/pi"
 	"skein/summarize"
 	"skein/tui/transcript"
+	"skein/workflow"
 )
 
 // actionDoneMsg reports a write: a note for the status line, a session to
@@ -86,7 +87,7 @@ func forkDialog(path string, s *model.Session, at int, home string) *dialog {
 	body := fmt.Sprintf("Fork at: %s\n\nA new session beside this one will hold the %d entries from the first to this one, copied byte for byte, with their labels. This session is not touched.", entryLine(s, at, home), n)
 	return confirmDialog("Fork from this entry?", body, func(string) tea.Cmd {
 		return startWrite("writing the fork", func(pi.WriteOption) actionDoneMsg {
-			f, err := pi.WriteFork(path, s, at)
+			f, err := workflow.Fork(path, s, at, false)
 			if err != nil {
 				return done("", err)
 			}
@@ -300,16 +301,9 @@ func (c *compaction) reviewDialog(summary string, usage []byte) *dialog {
 		body += fmt.Sprintf(" The file lists (%d read, %d modified) are added after it, as pi adds them.", len(p.ReadFiles), len(p.ModifiedFiles))
 	}
 	path, s := c.path, c.s
-	leafID := s.Entries[p.Leaf].ID
 	return editorDialog("Compaction summary", body, summary, func(edited string) tea.Cmd {
 		return startWrite("writing the compaction", func(onWait pi.WriteOption) actionDoneMsg {
-			entry := summarize.Entry(s, p, edited, usage)
-			id, err := pi.Append(path, func(now *model.Session) (pi.NewEntry, error) {
-				if _, ok := now.Index(leafID); !ok {
-					return pi.NewEntry{}, &pi.RefusedError{Reason: "the entry to compact at is gone from the file"}
-				}
-				return entry.New(leafID), nil
-			}, onWait)
+			id, err := workflow.Compact(path, s, p, edited, usage, false, onWait)
 			if err != nil {
 				return done("", err)
 			}

@@ -392,3 +392,47 @@ func TestBackgroundResultsAndBusyDialogs(t *testing.T) {
 		t.Errorf("busy dialog answered %v, closed %v", cmd(), closed)
 	}
 }
+
+// TestCompactRefusesAStaleLeafFromTheTUI: while the summary of the
+// session's leaf is reviewed, an agent appends a turn; saving the summary
+// then writes nothing and says why, as the command line does (the
+// compaction would have left the new turn on a branch of its own).
+func TestCompactRefusesAStaleLeafFromTheTUI(t *testing.T) {
+	t.Setenv("SKEIN_SUMMARIZER", "extractive")
+	root := storeCopy(t)
+	m := loaded(t, 120, 40, true, root)
+	openFixture(t, m, "Health endpoint")
+	path := m.session.info.Path
+	s, err := pi.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sel := m.session.tree.selected(); sel != s.Leaf() {
+		t.Fatalf("the tree opens at entry %d, not the leaf %d", sel, s.Leaf())
+	}
+	run(m, press(m, "c"))
+	for i := 0; i < 11; i++ {
+		accept(t, m, "-")
+	}
+	accept(t, m, "enter")
+	if m.dialog == nil || m.dialog.kind != dialogEditor {
+		t.Fatalf("review dialog: %+v", m.dialog)
+	}
+	// The agent goes on: a user message after the leaf.
+	leaf := s.Entries[s.Leaf()].ID
+	line := `{"type":"message","id":"0badc0de","parentId":"` + leaf + `","timestamp":"2026-03-02T09:00:00.000Z","message":{"role":"user","content":"one more thing","timestamp":1772442000000}}` + "\n"
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(line)
+	f.Close()
+	before, _ := os.ReadFile(path)
+	accept(t, m, "ctrl+s")
+	if now, _ := os.ReadFile(path); string(now) != string(before) {
+		t.Fatal("a compaction was written after the leaf moved")
+	}
+	if !strings.Contains(m.statusText, "changed while the summary was made") {
+		t.Errorf("status %q", m.statusText)
+	}
+}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -9,6 +11,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"skein/model"
+	"skein/store/pi"
 )
 
 // waitFor waits until the program has drawn all of the strings.
@@ -90,7 +95,13 @@ func TestFlowFindOpenBackQuit(t *testing.T) {
 // "Health endpoint" session the way a person does: / health, Enter, Enter.
 func openHealthSession(t *testing.T) *teatest.TestModel {
 	t.Helper()
-	m := New(Options{Roots: []string{fixtureStore}, Home: "/home/dev"})
+	return openHealthIn(t, fixtureStore)
+}
+
+// openHealthIn is openHealthSession on the store at root.
+func openHealthIn(t *testing.T, root string) *teatest.TestModel {
+	t.Helper()
+	m := New(Options{Roots: []string{root}, Home: "/home/dev"})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
 	waitFor(t, tm, "Health endpoint")
 	tm.Type("/health")
@@ -134,5 +145,89 @@ func TestFlowReplay(t *testing.T) {
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
 	if final.session == nil || final.session.replay != nil {
 		t.Error("esc did not end the replay")
+	}
+}
+
+// Fork in a running program: f asks, Enter writes the fork beside the
+// session and says how to resume it.
+func TestFlowFork(t *testing.T) {
+	root := storeCopy(t)
+	tm := openHealthIn(t, root)
+	before, _ := filepath.Glob(filepath.Join(root, "*", "*.jsonl"))
+	tm.Type("f")
+	waitFor(t, tm, "Fork from this entry?")
+	keys(tm, tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "Forked", "pi --session")
+	keys(tm, tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	after, _ := filepath.Glob(filepath.Join(root, "*", "*.jsonl"))
+	if len(after) != len(before)+1 {
+		t.Errorf("%d sessions after the fork, %d before", len(after), len(before))
+	}
+}
+
+// compactToReview opens the compaction of the Health session's leaf in a
+// running program, down to a budget that summarizes something, and waits
+// for the summary to review.
+func compactToReview(t *testing.T, tm *teatest.TestModel) {
+	t.Helper()
+	tm.Type("c")
+	waitFor(t, tm, "Keep about 20000 tokens")
+	for range 11 {
+		tm.Type("-")
+	}
+	waitFor(t, tm, "Compact the path to this entry?", "Keep about 9 tokens")
+	keys(tm, tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "Compaction summary")
+}
+
+// Compaction in a running program: the plan, the summary to review, ctrl+s
+// writes it.
+func TestFlowCompact(t *testing.T) {
+	t.Setenv("SKEIN_SUMMARIZER", "extractive")
+	root := storeCopy(t)
+	tm := openHealthIn(t, root)
+	compactToReview(t, tm)
+	keys(tm, tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	waitFor(t, tm, "written")
+	keys(tm, tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+	s, err := pi.Open(final.session.info.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := &s.Entries[s.Leaf()]; e.Type != model.TypeCompaction {
+		t.Errorf("last entry: %s", e.Type)
+	}
+}
+
+// The stale-leaf guard in a running program: an agent appends while the
+// summary is reviewed, and ctrl+s writes nothing and says why.
+func TestFlowCompactStaleLeaf(t *testing.T) {
+	t.Setenv("SKEIN_SUMMARIZER", "extractive")
+	root := storeCopy(t)
+	tm := openHealthIn(t, root)
+	compactToReview(t, tm)
+	m, _ := filepath.Glob(filepath.Join(root, "--home-dev-webapp--", "2026-03-02*.jsonl"))
+	if len(m) != 1 {
+		t.Fatalf("the Health session: %v", m)
+	}
+	s, err := pi.Open(m[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(m[0], os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"type":"message","id":"0badc0de","parentId":"` + s.Entries[s.Leaf()].ID + `","timestamp":"2026-03-02T09:00:00.000Z","message":{"role":"user","content":"one more thing","timestamp":1772442000000}}` + "\n")
+	f.Close()
+	before, _ := os.ReadFile(m[0])
+	keys(tm, tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	waitFor(t, tm, "changed while the summary")
+	keys(tm, tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	if now, _ := os.ReadFile(m[0]); string(now) != string(before) {
+		t.Error("a compaction was written after the leaf moved")
 	}
 }

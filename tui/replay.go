@@ -2,12 +2,12 @@ package tui
 
 import (
 	"fmt"
-	"skein/internal/jsjson"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"skein/internal/jsjson"
 	"skein/model"
 	"skein/tui/transcript"
 )

@@ -6,11 +6,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
-	"skein/internal/nodecases"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"skein/internal/nodecases"
 )
 
 // TestValueAsNode: AppendValue writes what JSON.stringify(JSON.parse(text))

@@ -1,9 +1,10 @@
 package utf8js
 
 import (
-	"skein/internal/nodecases"
 	"testing"
 	"unicode/utf8"
+
+	"skein/internal/nodecases"
 )
 
 func TestDecodeAsNode(t *testing.T) {

@@ -5,12 +5,12 @@ package pi
 import (
 	"bytes"
 	"math"
-	"skein/internal/jsdate"
-	"skein/internal/jsjson"
 	"strconv"
 	"strings"
 
 	"skein/internal/jscan"
+	"skein/internal/jsdate"
+	"skein/internal/jsjson"
 	"skein/model"
 )
 

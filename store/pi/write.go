@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"skein/internal/jsjson"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
+	"skein/internal/jsjson"
 	"skein/model"
 )
 

@@ -1,0 +1,77 @@
+// Package workflow holds the actions that write sessions, each once, with
+// its guards, for the command line and the TUI alike: a fork and a
+// compaction do the same checks whichever asks for them.
+package workflow
+
+import (
+	"fmt"
+
+	"skein/model"
+	"skein/store/pi"
+	"skein/summarize"
+)
+
+// Forked is a fork written.
+type Forked struct {
+	pi.Fork
+	// Message is the text of the user message a fork made before one ends
+	// before (as pi's /fork puts it back in the editor); "" otherwise.
+	Message string
+}
+
+// Fork writes a new session beside the one at path holding the path from
+// the root to entry at, or, with before, to the entry before the user
+// message at (pi's /fork). It refuses (a *pi.RefusedError) a before that is
+// not a user message, or that nothing comes before.
+func Fork(path string, s *model.Session, at int, before bool) (Forked, error) {
+	var f Forked
+	if before {
+		e := &s.Entries[at]
+		if e.Type != model.TypeMessage || e.Role != model.RoleUser {
+			return f, &pi.RefusedError{Reason: fmt.Sprintf("a fork before an entry needs a user message; %s is a %s", e.ID, Describe(e))}
+		}
+		f.Message = model.Text(s.MessageJSON(model.ContextMessage{Entry: at}))
+		if at = s.Parent(at); at < 0 {
+			return f, &pi.RefusedError{Reason: fmt.Sprintf("nothing comes before %s: it is the first entry", e.ID)}
+		}
+	}
+	fork, err := pi.WriteFork(path, s, at)
+	if err != nil {
+		return f, fmt.Errorf("fork %s: %w", path, err)
+	}
+	f.Fork = fork
+	return f, nil
+}
+
+// Describe names what an entry is, for messages: "user message",
+// "compaction entry".
+func Describe(e *model.Entry) string {
+	if e.Type == model.TypeMessage {
+		return e.Role + " message"
+	}
+	return e.Type + " entry"
+}
+
+// Compact appends the compaction of plan p (made on s, read from path) with
+// its summary and what the summary cost (usage, nil for an extractive one),
+// and returns the new entry's id. The file may have grown while the summary
+// was made: the compaction still goes after the entry it was planned at,
+// which must be in the file; and when that entry was the session's leaf,
+// it must still be (an agent that went on writing would otherwise see its
+// new turns left on a branch of their own), unless pinned says the entry
+// was asked for by name (the command line's --leaf). Refusals are
+// *pi.RefusedError and write nothing.
+func Compact(path string, s *model.Session, p *model.Plan, summary string, usage []byte, pinned bool, opts ...pi.WriteOption) (string, error) {
+	entry := summarize.Entry(s, p, summary, usage)
+	leafID := s.Entries[p.Leaf].ID
+	wasLeaf := p.Leaf == s.Leaf()
+	return pi.Append(path, func(now *model.Session) (pi.NewEntry, error) {
+		if _, ok := now.Index(leafID); !ok {
+			return pi.NewEntry{}, &pi.RefusedError{Reason: fmt.Sprintf("the entry %s to compact at is gone from the file; nothing was written (%s)", leafID, path)}
+		}
+		if !pinned && wasLeaf && (now.Leaf() < 0 || now.Entries[now.Leaf()].ID != leafID) {
+			return pi.NewEntry{}, &pi.RefusedError{Reason: fmt.Sprintf("the session changed while the summary was made (its leaf is no longer %s); nothing was written, compact again (%s)", leafID, path)}
+		}
+		return entry.New(leafID), nil
+	}, opts...)
+}
