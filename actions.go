@@ -205,7 +205,7 @@ func (c *cli) compact(argv []string) error {
 			return fail(1, "summarize: %v", err)
 		}
 	} else {
-		summary = s.ExtractiveSummary(p)
+		summary = summarize.ExtractiveSummary(s, p)
 	}
 	entry := summarize.Entry(s, p, summary, usage)
 	if a.has("dry-run") {

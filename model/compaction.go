@@ -46,7 +46,7 @@ func estimateTokens(role string, msg []byte) int {
 	switch role {
 	case RoleSystem:
 		textAndImages(Member(msg, "content"))
-		jsEntries(Member(msg, "sections"), func(_ string, v []byte) {
+		ObjectEntries(Member(msg, "sections"), func(_ string, v []byte) {
 			if jsTruthy(v) {
 				chars += strLen(v)
 			}

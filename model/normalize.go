@@ -82,7 +82,7 @@ func FormatToolCall(name string, args []byte, home string) string {
 		return "[" + name + ": " + short(arg("path", "file_path")) + "]"
 	case "bash":
 		raw := arg("command")
-		cmd := sliceUTF16(TrimJS(strings.NewReplacer("\n", " ", "\t", " ").Replace(raw)), 50)
+		cmd := SliceUTF16(TrimJS(strings.NewReplacer("\n", " ", "\t", " ").Replace(raw)), 50)
 		if Utf16Len(raw) > 50 {
 			cmd += "..."
 		}
@@ -98,7 +98,7 @@ func FormatToolCall(name string, args []byte, home string) string {
 	if args != nil {
 		s = string(jsjson.AppendValue(nil, args))
 	}
-	out := "[" + name + ": " + sliceUTF16(s, 40)
+	out := "[" + name + ": " + SliceUTF16(s, 40)
 	if Utf16Len(s) > 40 {
 		out += "..."
 	}

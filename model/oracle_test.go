@@ -21,7 +21,6 @@ type expected struct {
 	BomStripped      *expected           `json:"bomStripped"`
 	ContextEntryIDs  []string            `json:"contextEntryIds"`
 	ContextsEntryIDs map[string][]string `json:"contextsEntryIds"`
-	Summaries        []expectedSummary   `json:"summaries"`
 	Usage            *struct {
 		Error string `json:"error"` // pi throws (a usage entry without usage)
 		Stats struct {
@@ -275,23 +274,9 @@ func TestAgainstReference(t *testing.T) {
 	}
 }
 
-// expectedSummary is what pi 1.6.0's compact would send a model for a plan.
-type expectedSummary struct {
-	Leaf                   string  `json:"leaf"`
-	Keep                   float64 `json:"keepRecentTokens"`
-	CustomInstructions     *string `json:"customInstructions"`
-	PreviousSummary        *string `json:"previousSummary"`
-	Conversation           *string `json:"conversation"`
-	TurnPrefixConversation *string `json:"turnPrefixConversation"`
-	Requests               []struct {
-		System string `json:"system"`
-		Prompt string `json:"prompt"`
-	} `json:"requests"`
-}
-
-// The summarizer's requests, the serialized conversations and the session's
-// usage totals are pi 1.6.0's.
-func TestSummarizerAndUsageAgainstReference(t *testing.T) {
+// The session's usage totals are pi 1.6.0's (the summarizer's requests are
+// checked in summarize).
+func TestUsageAgainstReference(t *testing.T) {
 	checked := 0
 	for _, file := range fixtureFiles(t) {
 		exp := loadExpected(t, file)
@@ -306,55 +291,6 @@ func TestSummarizerAndUsageAgainstReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(file, "legacy/v1") {
-			continue // pi draws random ids when it migrates a v1 file
-		}
-		for _, want := range exp.Summaries {
-			i, ok := s.Index(want.Leaf)
-			if !ok {
-				t.Fatalf("%s: no entry %s", file, want.Leaf)
-			}
-			p := s.PlanCompaction(i, want.Keep)
-			if p == nil {
-				t.Errorf("%s: no plan at %s keep %v", file, want.Leaf, want.Keep)
-				continue
-			}
-			checked++
-			instructions := ""
-			if want.CustomInstructions != nil {
-				instructions = *want.CustomInstructions
-			}
-			var got []string
-			history := s.SerializeConversation(p.MessagesToSummarize)
-			if want.Conversation != nil && history != *want.Conversation {
-				t.Errorf("%s at %s: conversation\n got %q\nwant %q", file, want.Leaf, history, *want.Conversation)
-			}
-			if prev := s.PreviousSummary(p); (want.PreviousSummary == nil) != (prev == "") || want.PreviousSummary != nil && prev != *want.PreviousSummary {
-				t.Errorf("%s at %s: previous summary %q", file, want.Leaf, prev)
-			}
-			if len(p.MessagesToSummarize) > 0 || !p.IsSplitTurn {
-				got = append(got, SummaryPrompt(history, s.PreviousSummary(p), instructions))
-			}
-			if p.IsSplitTurn && len(p.TurnPrefixMessages) > 0 {
-				prefix := s.SerializeConversation(p.TurnPrefixMessages)
-				if want.TurnPrefixConversation != nil && prefix != *want.TurnPrefixConversation {
-					t.Errorf("%s at %s: turn prefix\n got %q\nwant %q", file, want.Leaf, prefix, *want.TurnPrefixConversation)
-				}
-				got = append(got, TurnPrefixPrompt(prefix, instructions))
-			}
-			if len(got) != len(want.Requests) {
-				t.Errorf("%s at %s: %d requests, pi sends %d", file, want.Leaf, len(got), len(want.Requests))
-				continue
-			}
-			for k, r := range want.Requests {
-				if r.System != SummarizationSystemPrompt {
-					t.Errorf("system prompt %q", r.System)
-				}
-				if got[k] != r.Prompt {
-					t.Errorf("%s at %s: request %d\n got %q\nwant %q", file, want.Leaf, k, got[k], r.Prompt)
-				}
-			}
-		}
 		if u := exp.Usage; u != nil && u.Error == "" {
 			st := s.Stats()
 			w := u.Stats
@@ -362,10 +298,11 @@ func TestSummarizerAndUsageAgainstReference(t *testing.T) {
 				st.TokensIn != w.Tokens.Input || st.TokensOut != w.Tokens.Output || st.CacheRead != w.Tokens.CacheRead || st.CacheWrite != w.Tokens.CacheWrite || st.Cost != w.Cost {
 				t.Errorf("%s: stats %+v, pi %+v", file, st, w)
 			}
+			checked++
 		}
 	}
 	if checked < 5 {
-		t.Errorf("only %d summarizer requests checked", checked)
+		t.Errorf("only %d sessions' usage checked", checked)
 	}
 }
 

@@ -65,10 +65,10 @@ func arrayIndex(key string) (uint64, bool) {
 	return n, err == nil && n < 1<<32-1
 }
 
-// jsEntries calls fn with the members of a raw object as Object.entries
+// ObjectEntries calls fn with the members of a raw object as Object.entries
 // gives them: JSON.parse keeps the last value of a duplicate key at the
 // place of its first, and indexes come first.
-func jsEntries(obj []byte, fn func(name string, val []byte)) {
+func ObjectEntries(obj []byte, fn func(name string, val []byte)) {
 	if len(obj) == 0 || obj[0] != '{' {
 		return
 	}
@@ -101,10 +101,10 @@ func (s *Session) CurrentSystemMessage(msgs []ContextMessage) []byte {
 		if timestamp == nil || string(timestamp) == "null" {
 			timestamp = Member(raw, "timestamp")
 		}
-		if text := contentText(Member(raw, "content"), "\n"); text != "" {
+		if text := ContentText(Member(raw, "content"), "\n"); text != "" {
 			content = append(content, text)
 		}
-		jsEntries(Member(raw, "sections"), func(name string, val []byte) {
+		ObjectEntries(Member(raw, "sections"), func(name string, val []byte) {
 			if string(val) == "null" {
 				sections.delete(name)
 			} else {

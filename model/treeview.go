@@ -385,7 +385,7 @@ func (v *TreeView) EntryText(n int, home string) []Part {
 			case String(e.MessageField("stopReason")) == "aborted":
 				return []Part{{"assistant: ", "assistant"}, {"(aborted)", "muted"}}
 			case String(e.MessageField("errorMessage")) != "":
-				return []Part{{"assistant: ", "assistant"}, {sliceUTF16(norm(String(e.MessageField("errorMessage"))), 80), "error"}}
+				return []Part{{"assistant: ", "assistant"}, {SliceUTF16(norm(String(e.MessageField("errorMessage"))), 80), "error"}}
 			}
 			return []Part{{"assistant: ", "assistant"}, {"(no content)", "muted"}}
 		case RoleToolResult:
@@ -464,7 +464,7 @@ func jsRound(f float64) float64 {
 // units, or text blocks concatenated until 200.
 func extractContent(content []byte) string {
 	if s, ok := bstr(content); ok {
-		return sliceUTF16(s, 200)
+		return SliceUTF16(s, 200)
 	}
 	var b strings.Builder
 	n := 0
@@ -480,7 +480,7 @@ func extractContent(content []byte) string {
 		return true
 	})
 	if n >= 200 {
-		return sliceUTF16(b.String(), 200)
+		return SliceUTF16(b.String(), 200)
 	}
 	return b.String()
 }
@@ -497,8 +497,8 @@ func joinText(content []byte, sep string) string {
 	return strings.Join(parts, sep)
 }
 
-// sliceUTF16 is JavaScript's s.slice(0, n).
-func sliceUTF16(s string, n int) string {
+// SliceUTF16 is JavaScript's s.slice(0, n).
+func SliceUTF16(s string, n int) string {
 	units := 0
 	for i, r := range s {
 		w := runeUnits(r)

@@ -10,8 +10,6 @@ import (
 	aoption "github.com/anthropics/anthropic-sdk-go/option"
 	"github.com/openai/openai-go/v3"
 	ooption "github.com/openai/openai-go/v3/option"
-
-	"skein/model"
 )
 
 // usage is what one answer cost, as the provider counted it. Input excludes
@@ -73,7 +71,7 @@ func (c Config) anthropic(ctx context.Context, user string, maxTokens int64, emi
 	stream := messages.NewStreaming(ctx, anthropic.MessageNewParams{
 		Model:     anthropic.Model(c.Model),
 		MaxTokens: maxTokens,
-		System:    []anthropic.TextBlockParam{{Text: model.SummarizationSystemPrompt}},
+		System:    []anthropic.TextBlockParam{{Text: SummarizationSystemPrompt}},
 		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(user))},
 	})
 	defer stream.Close()
@@ -118,7 +116,7 @@ func (c Config) openai(ctx context.Context, user string, maxTokens int64, emit f
 	completions := openai.NewChatCompletionService(append(openai.DefaultClientOptions(), opts...)...)
 	params := openai.ChatCompletionNewParams{
 		Model:         openai.ChatModel(c.Model),
-		Messages:      []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(model.SummarizationSystemPrompt), openai.UserMessage(user)},
+		Messages:      []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(SummarizationSystemPrompt), openai.UserMessage(user)},
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	}
 	// OpenAI's reasoning models take max_completion_tokens, and refuse max_tokens.

@@ -141,9 +141,9 @@ func LLM(ctx context.Context, c Config, s *model.Session, p *model.Plan, instruc
 	if onDelta != nil {
 		onDelta = func(t string) { mu.Lock(); defer mu.Unlock(); c.OnDelta(t) }
 	}
-	previous := s.PreviousSummary(p)
+	previous := PreviousSummary(s, p)
 	history := func() (string, []usage, error) {
-		prompt := model.SummaryPrompt(s.SerializeConversation(p.MessagesToSummarize), previous, instructions)
+		prompt := SummaryPrompt(SerializeConversation(s, p.MessagesToSummarize), previous, instructions)
 		text, u, err := c.complete(ctx, prompt, c.ReserveTokens*8/10, onDelta)
 		return text, []usage{u}, err
 	}
@@ -169,7 +169,7 @@ func LLM(ctx context.Context, c Config, s *model.Session, p *model.Plan, instruc
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		prefix, prefixUsage, prefixErr = c.complete(ctx, model.TurnPrefixPrompt(s.SerializeConversation(p.TurnPrefixMessages), instructions), c.ReserveTokens/2, onDelta)
+		prefix, prefixUsage, prefixErr = c.complete(ctx, TurnPrefixPrompt(SerializeConversation(s, p.TurnPrefixMessages), instructions), c.ReserveTokens/2, onDelta)
 	}()
 	hist, usage, err := history()
 	<-done
@@ -179,7 +179,7 @@ func LLM(ctx context.Context, c Config, s *model.Session, p *model.Plan, instruc
 	if prefixErr != nil {
 		return "", nil, prefixErr
 	}
-	return model.JoinSummaries(hist, prefix), piUsage(append(usage, prefixUsage)...), nil
+	return JoinSummaries(hist, prefix), piUsage(append(usage, prefixUsage)...), nil
 }
 
 // Compaction is the entry a compaction writes.
@@ -201,7 +201,7 @@ type Compaction struct {
 // the file lists as pi writes them, and the system prompt checkpoint.
 func Entry(s *model.Session, p *model.Plan, summary string, usage []byte) Compaction {
 	return Compaction{
-		Summary:          strings.TrimRight(summary, "\n") + model.FormatFileOperations(p.ReadFiles, p.ModifiedFiles),
+		Summary:          strings.TrimRight(summary, "\n") + FormatFileOperations(p.ReadFiles, p.ModifiedFiles),
 		FirstKeptEntryID: p.FirstKeptEntryID,
 		TokensBefore:     p.TokensBefore,
 		ReadFiles:        p.ReadFiles,

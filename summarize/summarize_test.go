@@ -301,7 +301,7 @@ func TestOpenAIRequests(t *testing.T) {
 		t.Errorf("compatible server: auth %q path %s", f.Headers[2].Get("Authorization"), f.Paths[2])
 	}
 	msgs, _ := f.Requests[0]["messages"].([]any)
-	if first, _ := msgs[0].(map[string]any); len(msgs) != 2 || first["role"] != "system" || first["content"] != model.SummarizationSystemPrompt {
+	if first, _ := msgs[0].(map[string]any); len(msgs) != 2 || first["role"] != "system" || first["content"] != SummarizationSystemPrompt {
 		t.Errorf("messages %v", msgs)
 	}
 }

@@ -263,7 +263,7 @@ func (c *compaction) summarize() tea.Cmd {
 	go func() {
 		defer close(ch)
 		if c.llm == nil {
-			ch <- compactProgressMsg{summary: s.ExtractiveSummary(p), final: true}
+			ch <- compactProgressMsg{summary: summarize.ExtractiveSummary(s, p), final: true}
 			return
 		}
 		cfg := *c.llm
@@ -295,7 +295,7 @@ func waitCompact(ch <-chan compactProgressMsg) tea.Cmd {
 // reviewDialog shows the summary to edit before anything is written.
 func (c *compaction) reviewDialog(summary string, usage []byte) *dialog {
 	p := c.plan
-	files := model.FormatFileOperations(p.ReadFiles, p.ModifiedFiles)
+	files := summarize.FormatFileOperations(p.ReadFiles, p.ModifiedFiles)
 	body := "Review and edit the summary. Nothing is written until ctrl+s."
 	if files != "" {
 		body += fmt.Sprintf(" The file lists (%d read, %d modified) are added after it, as pi adds them.", len(p.ReadFiles), len(p.ModifiedFiles))

@@ -1,4 +1,4 @@
-package model
+package summarize
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"skein/internal/jsjson"
+	"skein/model"
 )
 
 // The summarization prompts are pi 1.6.0's (dist/core/compaction), so that a
@@ -25,48 +26,48 @@ const toolResultMaxChars = 2000
 
 // messageAndRole returns a context message's JSON and its role: a message
 // entry's migrated role (a v2 hookMessage is custom), else the JSON's own.
-func (s *Session) messageAndRole(m ContextMessage) ([]byte, string) {
+func messageAndRole(s *model.Session, m model.ContextMessage) ([]byte, string) {
 	raw := s.MessageJSON(m)
-	if m.Kind == KindMessage {
+	if m.Kind == model.KindMessage {
 		return raw, s.Entries[m.Entry].Role
 	}
-	return raw, String(Member(raw, "role"))
+	return raw, model.String(model.Member(raw, "role"))
 }
 
 // SerializeConversation is pi's convertToLlm followed by serializeConversation:
 // the messages as "[User]: …", "[Assistant]: …", "[Assistant tool calls]: …",
 // "[Tool result]: …" blocks, so that a model reads them as a document.
-func (s *Session) SerializeConversation(msgs []ContextMessage) string {
+func SerializeConversation(s *model.Session, msgs []model.ContextMessage) string {
 	var parts []string
 	for _, m := range msgs {
-		raw, role := s.messageAndRole(m)
+		raw, role := messageAndRole(s, m)
 		switch role {
-		case RoleUser, RoleCustom:
-			if t := contentText(Member(raw, "content"), ""); t != "" {
+		case model.RoleUser, model.RoleCustom:
+			if t := model.ContentText(model.Member(raw, "content"), ""); t != "" {
 				parts = append(parts, "[User]: "+t)
 			}
-		case RoleBashExecution:
-			if string(Member(raw, "excludeFromContext")) == "true" {
+		case model.RoleBashExecution:
+			if string(model.Member(raw, "excludeFromContext")) == "true" {
 				continue
 			}
 			parts = append(parts, "[User]: "+bashText(raw))
-		case RoleBranchSummary:
-			parts = append(parts, "[User]: The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"+String(Member(raw, "summary"))+"</summary>")
-		case RoleCompactionSummary:
-			parts = append(parts, "[User]: The conversation history before this point was compacted into the following summary:\n\n<summary>\n"+String(Member(raw, "summary"))+"\n</summary>")
-		case RoleAssistant:
+		case model.RoleBranchSummary:
+			parts = append(parts, "[User]: The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"+model.String(model.Member(raw, "summary"))+"</summary>")
+		case model.RoleCompactionSummary:
+			parts = append(parts, "[User]: The conversation history before this point was compacted into the following summary:\n\n<summary>\n"+model.String(model.Member(raw, "summary"))+"\n</summary>")
+		case model.RoleAssistant:
 			var text, calls []string
 			hasText := false
-			EachBlock(Member(raw, "content"), func(b []byte) {
-				switch String(Member(b, "type")) {
+			model.EachBlock(model.Member(raw, "content"), func(b []byte) {
+				switch model.String(model.Member(b, "type")) {
 				case "text":
-					text, hasText = append(text, String(Member(b, "text"))), true
+					text, hasText = append(text, model.String(model.Member(b, "text"))), true
 				case "toolCall":
 					var args []string
-					jsEntries(Member(b, "arguments"), func(k string, v []byte) {
+					model.ObjectEntries(model.Member(b, "arguments"), func(k string, v []byte) {
 						args = append(args, k+"="+string(jsjson.AppendValue(nil, v)))
 					})
-					calls = append(calls, String(Member(b, "name"))+"("+strings.Join(args, ", ")+")")
+					calls = append(calls, model.String(model.Member(b, "name"))+"("+strings.Join(args, ", ")+")")
 				}
 			})
 			if hasText {
@@ -75,10 +76,10 @@ func (s *Session) SerializeConversation(msgs []ContextMessage) string {
 			if len(calls) > 0 {
 				parts = append(parts, "[Assistant tool calls]: "+strings.Join(calls, "; "))
 			}
-		case RoleToolResult:
-			if t := contentText(Member(raw, "content"), ""); t != "" {
-				if n := Utf16Len(t); n > toolResultMaxChars {
-					t = sliceUTF16(t, toolResultMaxChars) + fmt.Sprintf("\n\n[... %d more characters truncated]", n-toolResultMaxChars)
+		case model.RoleToolResult:
+			if t := model.ContentText(model.Member(raw, "content"), ""); t != "" {
+				if n := model.Utf16Len(t); n > toolResultMaxChars {
+					t = model.SliceUTF16(t, toolResultMaxChars) + fmt.Sprintf("\n\n[... %d more characters truncated]", n-toolResultMaxChars)
 				}
 				parts = append(parts, "[Tool result]: "+t)
 			}
@@ -87,29 +88,17 @@ func (s *Session) SerializeConversation(msgs []ContextMessage) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// Text is the text of a raw message: its string content, or its text blocks
-// joined with newlines.
-func Text(msg []byte) string { return contentText(Member(msg, "content"), "\n") }
-
-// contentText is a string content, or its text blocks joined with sep.
-func contentText(content []byte, sep string) string {
-	if s, ok := bstr(content); ok {
-		return s
-	}
-	return joinText(content, sep)
-}
-
 // bashText is pi's bashExecutionToText.
 func bashText(raw []byte) string {
-	text := "Ran `" + String(Member(raw, "command")) + "`\n"
-	if out := String(Member(raw, "output")); out != "" {
+	text := "Ran `" + model.String(model.Member(raw, "command")) + "`\n"
+	if out := model.String(model.Member(raw, "output")); out != "" {
 		text += "```\n" + out + "\n```"
 	} else {
 		text += "(no output)"
 	}
-	code := Member(raw, "exitCode")
+	code := model.Member(raw, "exitCode")
 	switch {
-	case string(Member(raw, "cancelled")) == "true":
+	case string(model.Member(raw, "cancelled")) == "true":
 		text += "\n\n(command cancelled)"
 	case code != nil && string(code) != "null" && string(code) != "0":
 		text += "\n\nCommand exited with code " + string(code)
@@ -145,7 +134,7 @@ func TurnPrefixPrompt(conversation, instructions string) string {
 }
 
 // PreviousSummary is the summary of the compaction the plan follows, if any.
-func (s *Session) PreviousSummary(p *Plan) string {
+func PreviousSummary(s *model.Session, p *model.Plan) string {
 	if p == nil || p.PreviousCompaction < 0 {
 		return ""
 	}
@@ -183,14 +172,14 @@ func JoinSummaries(history, turnPrefix string) string {
 // met, open questions, and (with a split turn) the turn's context. The
 // previous summary's goals, constraints, done items and decisions are kept.
 // The file lists are not included: add FormatFileOperations.
-func (s *Session) ExtractiveSummary(p *Plan) string {
-	x := s.extract(p.MessagesToSummarize)
-	if prev := s.PreviousSummary(p); prev != "" {
+func ExtractiveSummary(s *model.Session, p *model.Plan) string {
+	x := extract(s, p.MessagesToSummarize)
+	if prev := PreviousSummary(s, p); prev != "" {
 		x.mergePrevious(prev)
 	}
 	if p.IsSplitTurn {
 		// A constraint stated in the split turn's request still holds.
-		for _, c := range s.extract(p.TurnPrefixMessages).constraints {
+		for _, c := range extract(s, p.TurnPrefixMessages).constraints {
 			x.constraints = addUnique(x.constraints, c)
 		}
 	}
@@ -220,7 +209,7 @@ func (s *Session) ExtractiveSummary(p *Plan) string {
 	section("## Critical Context", bullets(x.context), "- (none)")
 	out := strings.TrimRight(b.String(), "\n")
 	if p.IsSplitTurn && len(p.TurnPrefixMessages) > 0 {
-		t := s.extract(p.TurnPrefixMessages)
+		t := extract(s, p.TurnPrefixMessages)
 		var tb strings.Builder
 		tb.WriteString("## Original Request\n")
 		if len(t.requests) > 0 {
@@ -244,7 +233,7 @@ func (s *Session) ExtractiveSummary(p *Plan) string {
 			tb.WriteString(c + "\n")
 		}
 		history := out
-		if len(p.MessagesToSummarize) == 0 && s.PreviousSummary(p) == "" {
+		if len(p.MessagesToSummarize) == 0 && PreviousSummary(s, p) == "" {
 			history = "No prior history."
 		}
 		out = JoinSummaries(history, strings.TrimRight(tb.String(), "\n"))
@@ -313,22 +302,22 @@ func addUnique(list []string, item string) []string {
 }
 
 // extract reads the messages once.
-func (s *Session) extract(msgs []ContextMessage) extraction {
+func extract(s *model.Session, msgs []model.ContextMessage) extraction {
 	var x extraction
 	results := map[string]bool{} // tool call id -> ended in an error
 	for _, m := range msgs {
 		raw := s.MessageJSON(m)
-		if String(Member(raw, "role")) == RoleToolResult {
-			results[String(Member(raw, "toolCallId"))] = string(Member(raw, "isError")) == "true"
+		if model.String(model.Member(raw, "role")) == model.RoleToolResult {
+			results[model.String(model.Member(raw, "toolCallId"))] = string(model.Member(raw, "isError")) == "true"
 		}
 	}
 	var steps []string
 	lastUserAnswered := true
 	for _, m := range msgs {
-		raw, role := s.messageAndRole(m)
+		raw, role := messageAndRole(s, m)
 		switch role {
-		case RoleUser:
-			text := strings.TrimSpace(contentText(Member(raw, "content"), "\n"))
+		case model.RoleUser:
+			text := strings.TrimSpace(model.ContentText(model.Member(raw, "content"), "\n"))
 			if text == "" {
 				continue
 			}
@@ -342,22 +331,22 @@ func (s *Session) extract(msgs []ContextMessage) extraction {
 				}
 			}
 			lastUserAnswered = false
-		case RoleBashExecution:
-			steps = append(steps, "- [x] Ran `"+clip(String(Member(raw, "command")), 100)+"`"+exitNote(Member(raw, "exitCode")))
-		case RoleAssistant:
-			stop := String(Member(raw, "stopReason"))
+		case model.RoleBashExecution:
+			steps = append(steps, "- [x] Ran `"+clip(model.String(model.Member(raw, "command")), 100)+"`"+exitNote(model.Member(raw, "exitCode")))
+		case model.RoleAssistant:
+			stop := model.String(model.Member(raw, "stopReason"))
 			if stop == "error" {
-				if msg := String(Member(raw, "errorMessage")); msg != "" {
+				if msg := model.String(model.Member(raw, "errorMessage")); msg != "" {
 					x.errors = addUnique(x.errors, "The model call failed: "+clip(msg, 200))
 				}
 			}
 			var text []string
-			EachBlock(Member(raw, "content"), func(b []byte) {
-				switch String(Member(b, "type")) {
+			model.EachBlock(model.Member(raw, "content"), func(b []byte) {
+				switch model.String(model.Member(b, "type")) {
 				case "text":
-					text = append(text, String(Member(b, "text")))
+					text = append(text, model.String(model.Member(b, "text")))
 				case "toolCall":
-					tc := NormalizeToolCall(b)
+					tc := model.NormalizeToolCall(b)
 					if failed, ok := results[tc.ID]; ok && !failed {
 						steps = append(steps, "- [x] "+describeCall(tc))
 					}
@@ -388,13 +377,13 @@ func (s *Session) extract(msgs []ContextMessage) extraction {
 					}
 				}
 			}
-		case RoleToolResult:
-			if string(Member(raw, "isError")) == "true" {
-				first := strings.TrimSpace(contentText(Member(raw, "content"), "\n"))
+		case model.RoleToolResult:
+			if string(model.Member(raw, "isError")) == "true" {
+				first := strings.TrimSpace(model.ContentText(model.Member(raw, "content"), "\n"))
 				if i := strings.IndexByte(first, '\n'); i >= 0 {
 					first = first[:i]
 				}
-				x.errors = addUnique(x.errors, String(Member(raw, "toolName"))+" failed: "+clip(first, 200))
+				x.errors = addUnique(x.errors, model.String(model.Member(raw, "toolName"))+" failed: "+clip(first, 200))
 			}
 		}
 	}
@@ -485,8 +474,8 @@ func exitNote(code []byte) string {
 
 // describeCall says what a completed tool call did, keeping exact paths and
 // commands.
-func describeCall(tc ToolCall) string {
-	arg := KeyArgument(tc.Input)
+func describeCall(tc model.ToolCall) string {
+	arg := model.KeyArgument(tc.Input)
 	switch tc.Name {
 	case "read":
 		return "Read `" + clip(arg, 120) + "`"

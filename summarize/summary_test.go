@@ -1,13 +1,15 @@
-package model
+package summarize
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"skein/model"
 )
 
-func openFixture(t *testing.T, glob string) *Session {
+func openFixture(t *testing.T, glob string) *model.Session {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "pi", glob))
 	if len(files) != 1 {
@@ -17,7 +19,7 @@ func openFixture(t *testing.T, glob string) *Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Parse(data)
+	s, err := model.Parse(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +32,7 @@ func TestExtractiveSummary(t *testing.T) {
 	if p == nil || len(p.MessagesToSummarize) == 0 {
 		t.Fatalf("plan %+v", p)
 	}
-	sum := s.ExtractiveSummary(p)
+	sum := ExtractiveSummary(s, p)
 	for _, want := range []string{
 		"## Goal\n- Add a /health endpoint to the server and a test for it.",
 		"## Constraints & Preferences", "## Progress\n### Done\n",
@@ -53,7 +55,7 @@ func TestExtractiveSummaryKeepsPreviousAndErrors(t *testing.T) {
 	if p == nil || p.PreviousCompaction < 0 {
 		t.Fatalf("plan %+v", p)
 	}
-	sum := s.ExtractiveSummary(p)
+	sum := ExtractiveSummary(s, p)
 	if !strings.Contains(sum, "Refactor the parser") && !strings.Contains(sum, "Keep the session going") {
 		t.Errorf("previous goals lost:\n%s", sum)
 	}
@@ -62,17 +64,17 @@ func TestExtractiveSummaryKeepsPreviousAndErrors(t *testing.T) {
 	i, _ := b.Index(branchTip(b))
 	pb := b.PlanCompaction(i, 0)
 	if pb != nil {
-		if sb := b.ExtractiveSummary(pb); !strings.Contains(sb, "Could not connect to Redis") {
+		if sb := ExtractiveSummary(b, pb); !strings.Contains(sb, "Could not connect to Redis") {
 			t.Errorf("error not reported:\n%s", sb)
 		}
 	}
 }
 
 // branchTip finds the assistant message "Redis is not running here.".
-func branchTip(s *Session) string {
+func branchTip(s *model.Session) string {
 	for i := range s.Entries {
 		e := &s.Entries[i]
-		if e.Role == RoleAssistant && strings.Contains(string(e.Message), "Redis is not running here") {
+		if e.Role == model.RoleAssistant && strings.Contains(string(e.Message), "Redis is not running here") {
 			return e.ID
 		}
 	}
@@ -82,7 +84,7 @@ func branchTip(s *Session) string {
 func TestSerializeConversation(t *testing.T) {
 	s := openFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
 	ctx := s.BuildContext(s.Leaf())
-	text := s.SerializeConversation(ctx.Messages)
+	text := SerializeConversation(s, ctx.Messages)
 	for _, want := range []string{
 		"[User]: Add a /health endpoint",
 		"[Assistant]: Let me read the server.",
