@@ -20,46 +20,6 @@ import (
 // version is set by the linker for releases.
 var version = "0.1.0-dev"
 
-const usageText = `skein: find, read and work on coding agents' sessions
-
-Usage:
-  skein [PATH...]                         open the TUI on the sessions found
-  skein session list [--json] [PATH...]   list sessions, newest first
-  skein session context --json REF [--leaf ID]
-                                          the context pi builds at the leaf
-  skein session tree [--json] [--filter F] REF
-                                          the entry tree (F: default, no-tools,
-                                          user-only, labeled-only, all)
-  skein session show REF [--leaf ID] [--thinking] [--tools]
-                                          the conversation as readable text
-  skein session plan [--json] REF [--leaf ID] [--keep-tokens N]
-                                          what a compaction would summarize
-  skein session fork REF --at ID [--before] [--json]
-                                          a new session beside REF holding the
-                                          path to ID (--before: to the parent of
-                                          user message ID, printed back)
-  skein session compact REF [--leaf ID] [--keep-tokens N]
-        [--summarizer llm|extractive] [--model PROVIDER/MODEL]
-        [--instructions TEXT] [--dry-run] [--json]
-                                          summarize the old part of the path and
-                                          append pi's compaction entry
-  skein session label REF ID [TEXT]       set (or, without TEXT, clear) a label
-  skein session rename REF NAME           name the session
-  skein session delete REF                move the file to the trash
-  skein session replay REF [--leaf ID] [--speed X] [--no-delay]
-                                          print the path entry by entry at its
-                                          original pace (long gaps capped)
-  skein doctor [PATH...]                  check session files for problems
-  skein --version
-
-REF is a session file, or a session id or unique id prefix among the
-sessions found. PATHs (files or folders, searched recursively) replace the
-default store: $PI_CODING_AGENT_SESSION_DIR, pi's settings.json sessionDir,
-or ~/.pi/agent/sessions.
-
-Exit status: 0 ok, 1 not found, not a session or problems found, 2 usage.
-`
-
 // exitError carries an exit status with its message.
 type exitError struct {
 	code int
@@ -141,44 +101,18 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "skein %s\n", version)
 		return nil
 	case "--help", "-h", "help":
-		fmt.Fprint(stdout, usageText)
+		fmt.Fprint(stdout, usageText())
 		return nil
-	case "session", "sessions":
+	}
+	if cmd, rest := lookup(argv); cmd != nil {
 		oneShot()
+		return cmd.run(&cli{env: env, stdout: stdout, stderr: stderr}, rest)
+	}
+	if argv[0] == "session" || argv[0] == "sessions" {
 		if len(argv) < 2 {
-			return usagef("session needs a command: list, context, tree, show or plan")
-		}
-		c := &cli{env: env, stdout: stdout, stderr: stderr}
-		rest := argv[2:]
-		switch argv[1] {
-		case "list", "ls":
-			return c.list(rest)
-		case "context":
-			return c.context(rest)
-		case "tree":
-			return c.tree(rest)
-		case "show":
-			return c.show(rest)
-		case "plan":
-			return c.plan(rest)
-		case "fork":
-			return c.fork(rest)
-		case "compact":
-			return c.compact(rest)
-		case "label":
-			return c.label(rest)
-		case "rename":
-			return c.rename(rest)
-		case "delete", "rm":
-			return c.delete(rest)
-		case "replay":
-			return c.replay(rest)
+			return usagef("session needs a command: list, context, tree, show, plan, fork, compact, label, rename, delete or replay")
 		}
 		return usagef("unknown session command %q", argv[1])
-	case "doctor":
-		oneShot()
-		c := &cli{env: env, stdout: stdout, stderr: stderr}
-		return c.doctor(argv[1:])
 	}
 	a, err := parseArgs(argv, map[string]bool{"demo": false})
 	if err != nil {

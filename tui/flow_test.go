@@ -176,7 +176,9 @@ func compactToReview(t *testing.T, tm *teatest.TestModel) {
 	for range 11 {
 		tm.Type("-")
 	}
-	waitFor(t, tm, "Compact the path to this entry?", "Keep about 9 tokens")
+	// The renderer redraws only what changed: the new budget, not the words
+	// before it. (Each wait reads on from where the last one stopped.)
+	waitFor(t, tm, "Compact the path to this entry?", "9 tokens (- fewer")
 	keys(tm, tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor(t, tm, "Compaction summary")
 }

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"strings"
+)
+
+// command is one of skein's commands: what --help says of it and what
+// runs it. Each command's file declares its own; commands lists them in
+// the order --help and the README show them.
+type command struct {
+	name    string   // "session list"
+	aliases []string // other names of its last word
+	args    string   // its arguments and flags; "\n" wraps them
+	help    string   // what it does
+	run     func(c *cli, argv []string) error
+}
+
+// commands are the command line's, in --help's order. The TUI and
+// --version are dispatch's own.
+var commands = []*command{
+	&listCommand, &contextCommand, &treeCommand, &showCommand, &planCommand,
+	&forkCommand, &compactCommand, &labelCommand, &renameCommand, &deleteCommand,
+	&replayCommand, &doctorCommand,
+}
+
+// lookup finds the command named by the first words of argv, and the rest.
+func lookup(argv []string) (*command, []string) {
+	for _, c := range commands {
+		words := strings.Fields(c.name)
+		if len(argv) < len(words) {
+			continue
+		}
+		match := true
+		for i, w := range words {
+			ok := argv[i] == w
+			if i == 0 && w == "session" && argv[i] == "sessions" {
+				ok = true
+			}
+			if i == len(words)-1 {
+				for _, a := range c.aliases {
+					ok = ok || argv[i] == a
+				}
+			}
+			match = match && ok
+		}
+		if match {
+			return c, argv[len(words):]
+		}
+	}
+	return nil, nil
+}
+
+// helpColumn is where a command's description starts.
+const helpColumn = 41
+
+// commandList is the list of commands --help prints and the README shows,
+// each line led by indent.
+func commandList(indent string) string {
+	var b strings.Builder
+	entry := func(usage, help string) {
+		lines := strings.Split(usage, "\n")
+		for i, l := range lines {
+			if i > 0 {
+				l = "      " + l
+			}
+			lines[i] = l
+		}
+		last := lines[len(lines)-1]
+		helpLines := wrap(help, 78-helpColumn)
+		for i, l := range lines {
+			b.WriteString(indent + l)
+			if i == len(lines)-1 && len(helpLines) > 0 && len(last) < helpColumn-1 {
+				b.WriteString(strings.Repeat(" ", helpColumn-len(last)) + helpLines[0])
+				helpLines = helpLines[1:]
+			}
+			b.WriteString("\n")
+		}
+		for _, h := range helpLines {
+			b.WriteString(indent + strings.Repeat(" ", helpColumn) + h + "\n")
+		}
+	}
+	entry("skein [--demo] [PATH...]", "open skein on the sessions found (--demo: on the bundled demo sessions)")
+	for _, c := range commands {
+		usage := "skein " + c.name
+		if c.args != "" {
+			usage += " " + c.args
+		}
+		entry(usage, c.help)
+	}
+	entry("skein --version", "")
+	return b.String()
+}
+
+// wrap breaks text into lines of at most width columns, at spaces.
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// usageText is what --help prints.
+func usageText() string {
+	return `skein: find, read and work on coding agents' sessions
+
+Usage:
+` + commandList("  ") + `
+REF is a session file, or a session id or unique id prefix among the
+sessions found. PATHs (files or folders, searched recursively) replace the
+default store: $PI_CODING_AGENT_SESSION_DIR, pi's settings.json sessionDir,
+or ~/.pi/agent/sessions.
+
+Exit status: 0 ok, 1 not found, not a session or problems found, 2 usage.
+`
+}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestREADMEListsTheCommands: the README's list of commands is the one
+// --help prints, generated from the commands themselves.
+func TestREADMEListsTheCommands(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "```\n"+commandList("")+"```\n") {
+		t.Errorf("the README's command list is not --help's; it should read:\n%s", commandList(""))
+	}
+	out, _, code := skein(t, "--help")
+	if code != 0 || !strings.Contains(out, commandList("  ")) {
+		t.Errorf("--help: exit %d\n%s", code, out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if len(line) > 80 {
+			t.Errorf("--help line wider than 80 columns: %q", line)
+		}
+	}
+}
+
+// TestEveryFlagInItsUsage: each flag a command accepts is in its usage,
+// and each flag its usage names is accepted (an unknown one is a usage
+// error, exit 2).
+func TestEveryFlagInItsUsage(t *testing.T) {
+	flag := regexp.MustCompile(`--[a-z-]+`)
+	for _, c := range commands {
+		for _, f := range flag.FindAllString(c.args, -1) {
+			args := append(strings.Fields(c.name), f, "x", "no-such-session")
+			if _, stderr, code := skein(t, args...); code == 2 && strings.Contains(stderr, "unknown flag") {
+				t.Errorf("%s: its usage names %s, which it refuses: %s", c.name, f, stderr)
+			}
+		}
+		args := append(strings.Fields(c.name), "--no-such-flag", "x")
+		if _, stderr, code := skein(t, args...); code != 2 {
+			t.Errorf("%s --no-such-flag: exit %d, %s", c.name, code, stderr)
+		}
+	}
+}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"fmt"
+
+	"skein/internal/jsjson"
+	"skein/internal/sanitize"
+	"skein/store"
+)
+
+var deleteCommand = command{
+	name:    "session delete",
+	aliases: []string{"rm"},
+	args:    "REF [--json]",
+	help:    "move the file to the trash",
+	run:     (*cli).delete,
+}
+
+func (c *cli) delete(argv []string) error {
+	a, err := parseArgs(argv, map[string]bool{"json": false})
+	if err != nil {
+		return err
+	}
+	ref, err := a.one("REF")
+	if err != nil {
+		return err
+	}
+	path, err := store.Resolve(ref, c.env.DefaultRoots())
+	if err != nil {
+		return err
+	}
+	t, err := store.Trash(path, c.env)
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	if a.has("json") {
+		out := []byte(`{"path":`)
+		out = jsjson.AppendString(out, path)
+		out = append(out, `,"trashed":`...)
+		out = jsjson.AppendString(out, t.File)
+		out = append(out, `,"trashInfo":`...)
+		out = jsjson.AppendString(out, t.Info)
+		_, err := fmt.Fprintf(c.stdout, "%s}\n", out)
+		return err
+	}
+	fmt.Fprintf(c.stdout, "moved %s to the trash (%s)\n", sanitize.Inline(path), sanitize.Inline(t.File))
+	return nil
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+
+	"skein/internal/jsjson"
+	"skein/internal/sanitize"
+	"skein/workflow"
+)
+
+var forkCommand = command{
+	name: "session fork",
+	args: "REF --at ID [--before] [--json]",
+	help: "a new session beside REF holding the path to ID (--before: to the parent of user message ID, printed back)",
+	run:  (*cli).fork,
+}
+
+func (c *cli) fork(argv []string) error {
+	a, err := parseArgs(argv, map[string]bool{"at": true, "before": false, "json": false})
+	if err != nil {
+		return err
+	}
+	ref, err := a.one("REF")
+	if err != nil {
+		return err
+	}
+	if !a.has("at") {
+		return usagef("fork needs --at ID (the entry to fork at)")
+	}
+	s, path, err := c.open(ref, false)
+	if err != nil {
+		return err
+	}
+	at, ok := s.Index(a.get("at"))
+	if !ok {
+		return fail(1, "%s has no entry %q", path, a.get("at"))
+	}
+	f, err := workflow.Fork(path, s, at, a.has("before"))
+	if err != nil {
+		return refused(err)
+	}
+	text := f.Message
+	if a.has("json") {
+		out := []byte(`{"path":`)
+		out = jsjson.AppendString(out, f.Path)
+		out = append(out, `,"parentSession":`...)
+		out = jsjson.AppendString(out, f.ParentSession)
+		out = append(out, `,"id":`...)
+		out = jsjson.AppendString(out, f.ID)
+		if a.has("before") {
+			out = append(out, `,"message":`...)
+			out = jsjson.AppendString(out, text)
+		}
+		_, err := fmt.Fprintf(c.stdout, "%s}\n", out)
+		return err
+	}
+	fmt.Fprintf(c.stdout, "forked %d entries into %s\nresume it with: pi --session %s\n", f.Entries, sanitize.Inline(f.Path), sanitize.Inline(sanitize.ShellQuote(f.Path)))
+	if a.has("before") {
+		fmt.Fprintf(c.stdout, "the message it stops before:\n%s\n", sanitize.Text(text))
+	}
+	return nil
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"time"
+
+	"skein/internal/sanitize"
+	"skein/model"
+	"skein/store"
+	"skein/tui/transcript"
+)
+
+var listCommand = command{
+	name:    "session list",
+	aliases: []string{"ls"},
+	args:    "[--json] [PATH...]",
+	help:    "every session, newest first",
+	run:     (*cli).list,
+}
+
+func (c *cli) list(argv []string) (err error) {
+	a, files, unreadable, err := c.pathArgs(argv)
+	if err != nil {
+		return err
+	}
+	update, clear := c.progress()
+	infos, problems := store.List(files, update)
+	clear()
+	defer c.warnUnreadable(&err, append(unreadable, problems...))
+	w := bufio.NewWriterSize(c.stdout, 64<<10)
+	defer w.Flush()
+	if a.has("json") {
+		buf := []byte{'['}
+		for i := range infos {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = append(buf, '\n')
+			buf = infos[i].AppendJSON(buf)
+			if len(buf) > 32<<10 {
+				w.Write(buf)
+				buf = buf[:0]
+			}
+		}
+		if len(infos) > 0 {
+			buf = append(buf, '\n')
+		}
+		buf = append(buf, "]\n"...)
+		w.Write(buf)
+		return nil
+	}
+	if len(infos) == 0 {
+		fmt.Fprintln(w, "no sessions found")
+		return nil
+	}
+	now := time.Now()
+	for i := range infos {
+		in := &infos[i]
+		title := in.Name
+		if title == "" {
+			title = in.FirstMessage
+		}
+		fmt.Fprintf(w, "%-8s  %8s  %4d msgs  %-28s  %s\n", sanitize.Inline(model.ShortID(in.ID)), transcript.RelTime(now, in.Modified),
+			in.MessageCount, transcript.Truncate(sanitize.Inline(transcript.ShortPath(in.Cwd, c.env.Home)), 28), transcript.Truncate(sanitize.Line(title), 60))
+	}
+	return nil
+}

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"fmt"
+
+	"skein/internal/sanitize"
+	"skein/store"
+	"skein/store/pi"
+)
+
+var renameCommand = command{
+	name: "session rename",
+	args: "REF NAME",
+	help: "name the session",
+	run:  (*cli).rename,
+}
+
+func (c *cli) rename(argv []string) error {
+	a, err := parseArgs(argv, map[string]bool{})
+	if err != nil {
+		return err
+	}
+	if len(a.pos) != 2 {
+		return usagef("rename needs REF NAME")
+	}
+	path, err := store.Resolve(a.pos[0], c.env.DefaultRoots())
+	if err != nil {
+		return err
+	}
+	if _, err := pi.Rename(path, a.pos[1], c.waitNote()); err != nil {
+		return refused(err)
+	}
+	fmt.Fprintf(c.stdout, "renamed %s to %q\n", sanitize.Inline(path), pi.SessionName(a.pos[1]))
+	return nil
+}
