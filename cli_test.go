@@ -46,3 +46,14 @@ func TestEveryFlagInItsUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryCommandHasItsTest: each command's file has a test file beside it.
+func TestEveryCommandHasItsTest(t *testing.T) {
+	for _, c := range commands {
+		words := strings.Fields(c.name)
+		file := "cmd_" + words[len(words)-1] + "_test.go"
+		if _, err := os.Stat(file); err != nil {
+			t.Errorf("%s: no %s", c.name, file)
+		}
+	}
+}

@@ -1,10 +1,30 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"strings"
 	"testing"
 )
+
+func TestRenameCommand(t *testing.T) {
+	f := copyInto(t, fixture(t, webapp, "2026-03-03"))
+	if _, _, code := skein(t, "session", "rename", f, "Renamed"); code != 0 {
+		t.Error("rename")
+	}
+	list, _, _ := skein(t, "session", "list", "--json", f)
+	if !strings.Contains(list, `"name":"Renamed"`) {
+		t.Errorf("list after rename: %s", list)
+	}
+	v1 := copyInto(t, "testdata/pi/legacy/v1.jsonl")
+	v1b, _ := os.ReadFile(v1)
+	if _, stderr, code := skein(t, "session", "rename", v1, "x"); code != 1 || !strings.Contains(stderr, "fork") {
+		t.Errorf("rename of v1: %d %s", code, stderr)
+	}
+	if after, _ := os.ReadFile(v1); !bytes.Equal(after, v1b) {
+		t.Error("v1 file changed")
+	}
+}
 
 // A session whose last line a writer left partial: rename waits until the
 // file has been still for 2 s, then names the session on a fresh line.
