@@ -25,6 +25,7 @@ type actionDoneMsg struct {
 	status  string
 	err     error
 	reload  string   // a session file to read again
+	relist  *pi.Info // its list record, read again in the background
 	added   *pi.Info // a new session (a fork) for the list
 	removed string   // a session file gone to the trash
 	dialog  *dialog  // a note to show
@@ -62,10 +63,24 @@ func startWrite(what string, work func(onWait pi.WriteOption) actionDoneMsg) tea
 		go func() {
 			msg := work(pi.OnWait(func() { ch <- writeWaitingMsg{w, ch} }))
 			msg.w = w
+			if msg.reload != "" {
+				// The list's record, here and not in Update: it reads the file.
+				msg.relist = listRecord(msg.reload)
+			}
 			ch <- msg
 		}()
 		return writeStartedMsg{w, ch}
 	}
+}
+
+// listRecord is the list's record of one session file, or nil.
+func listRecord(path string) *pi.Info {
+	if files, err := store.Discover([]string{path}); err == nil {
+		if infos, _ := store.List(files, nil); len(infos) == 1 {
+			return &infos[0]
+		}
+	}
+	return nil
 }
 
 // nextWrite waits for what a write says next.
@@ -91,12 +106,7 @@ func forkDialog(path string, s *model.Session, at int, home string) *dialog {
 			if err != nil {
 				return done("", err)
 			}
-			msg := actionDoneMsg{status: "forked into " + f.Path}
-			if files, err := store.Discover([]string{f.Path}); err == nil {
-				if infos, _ := store.List(files, nil); len(infos) == 1 {
-					msg.added = &infos[0]
-				}
-			}
+			msg := actionDoneMsg{status: "forked into " + f.Path, added: listRecord(f.Path)}
 			resume := "pi --session " + sanitize.ShellQuote(f.Path)
 			d := infoDialog("Forked", fmt.Sprintf("%d entries copied into\n%s\n\nIt is listed under this session. Resume it in pi with:\n\n  %s", f.Entries, sanitize.Inline(f.Path), sanitize.Inline(resume)))
 			d.hint = "y: copy the command · esc: close"

@@ -133,7 +133,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.screen = screenSession
 		m.showHelp = false
 		m.layout()
-		return m, loadSession(msg.info.Path, fileSize(msg.info.Path))
+		return m, loadSession(msg.info.Path)
 	case statusMsg:
 		m.statusID++
 		m.statusText = string(msg)
@@ -285,13 +285,11 @@ func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
 		m.list.remove(msg.removed)
 	}
 	if msg.reload != "" && m.session != nil && m.session.info.Path == msg.reload {
-		if files, err := store.Discover([]string{msg.reload}); err == nil {
-			if infos, _ := store.List(files, nil); len(infos) == 1 {
-				m.session.info = infos[0]
-				m.list.replace(infos[0])
-			}
+		if msg.relist != nil {
+			m.session.info = *msg.relist
+			m.list.replace(*msg.relist)
 		}
-		cmds = append(cmds, loadSession(msg.reload, 0))
+		cmds = append(cmds, loadSession(msg.reload))
 	}
 	// A note about a write that finished in the background waits for no
 	// one: it does not take the place of a dialog opened meanwhile.
@@ -403,13 +401,6 @@ func (m *Model) helpView(full [][]key.Binding) string {
 	b.WriteString(st.Muted.Render("Mouse wheel scrolls. Session text is shown with escape sequences made visible (␛).") + "\n")
 	b.WriteString(st.Muted.Render("? or esc closes this help.") + "\n")
 	return b.String()
-}
-
-func fileSize(path string) int64 {
-	if st, err := os.Stat(path); err == nil {
-		return st.Size()
-	}
-	return 0
 }
 
 // Run starts the UI on the terminal.

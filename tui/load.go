@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -68,16 +69,13 @@ type tailLoadedMsg struct {
 
 // loadSession reads and indexes a session off the UI goroutine; a large one
 // also has its tail read first.
-func loadSession(path string, size int64) tea.Cmd {
+func loadSession(path string) tea.Cmd {
 	full := func() tea.Msg {
 		s, err := pi.Open(path)
 		if err != nil {
 			return sessionLoadedMsg{path: path, err: err}
 		}
 		return sessionLoadedMsg{path: path, s: s, stats: s.Stats()}
-	}
-	if size < 4*tailSize {
-		return full
 	}
 	tail := func() tea.Msg {
 		s, err := pi.OpenTail(path, tailSize)
@@ -86,7 +84,20 @@ func loadSession(path string, size int64) tea.Cmd {
 		}
 		return tailLoadedMsg{path: path, s: s}
 	}
-	return tea.Batch(tail, full)
+	// The size is asked here, in the command, not in Update.
+	return func() tea.Msg {
+		if fileSize(path) < 4*tailSize {
+			return full()
+		}
+		return tea.BatchMsg{tail, full}
+	}
+}
+
+func fileSize(path string) int64 {
+	if st, err := os.Stat(path); err == nil {
+		return st.Size()
+	}
+	return 0
 }
 
 // previewMsg is what the list's preview pane shows of a session.
