@@ -110,9 +110,9 @@ func forkDialog(path string, s *model.Session, at int, home string) *dialog {
 			resume := "pi --session " + sanitize.ShellQuote(f.Path)
 			d := infoDialog("Forked", fmt.Sprintf("%d entries copied into\n%s\n\nIt is listed under this session. Resume it in pi with:\n\n  %s", f.Entries, sanitize.Inline(f.Path), sanitize.Inline(resume)))
 			d.hint = "y: copy the command · esc: close"
-			d.keys = map[string]func() tea.Cmd{"y": func() tea.Cmd {
+			d.keys = []dialogKey{{DefaultKeyMap().CopyCommand, func() tea.Cmd {
 				return tea.Batch(tea.SetClipboard(resume), status("command copied"))
-			}}
+			}}}
 			msg.dialog = d
 			return msg
 		})
@@ -226,9 +226,10 @@ func (c *compaction) replanWith(f func(keep float64) float64) tea.Cmd {
 // turn named, tokens before and after.
 func (c *compaction) planDialog(home string, start func() tea.Cmd) *dialog {
 	s, p := c.s, c.plan
-	keys := map[string]func() tea.Cmd{
-		"-": func() tea.Cmd { return c.replanWith(func(k float64) float64 { return math.Floor(k / 2) }) },
-		"+": func() tea.Cmd { return c.replanWith(func(k float64) float64 { return max(k*2, 100) }) },
+	km := DefaultKeyMap()
+	keys := []dialogKey{
+		{km.KeepFewer, func() tea.Cmd { return c.replanWith(func(k float64) float64 { return math.Floor(k / 2) }) }},
+		{km.KeepMore, func() tea.Cmd { return c.replanWith(func(k float64) float64 { return max(k*2, 100) }) }},
 	}
 	if p == nil {
 		d := confirmDialog("Nothing to compact", model.NothingToCompact(s, c.leaf, c.keep)+", as pi would say.\n\nKeep about "+jsjson.FormatNumber(c.keep)+" tokens (- fewer, + more).", func(string) tea.Cmd {

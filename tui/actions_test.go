@@ -387,7 +387,7 @@ func TestBackgroundResultsAndBusyDialogs(t *testing.T) {
 	}
 	busy := infoDialog("Summarizing", "")
 	busy.busy, busy.hint = true, "esc: cancel"
-	cmd, closed := busy.update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	cmd, closed := busy.update(tea.KeyPressMsg{Code: 'x', Text: "x"}, DefaultKeyMap())
 	if note, ok := cmd().(statusMsg); closed || !ok || !strings.Contains(string(note), "esc: cancel") {
 		t.Errorf("busy dialog answered %v, closed %v", cmd(), closed)
 	}

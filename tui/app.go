@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"skein/store"
 	"skein/theme"
@@ -222,7 +223,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Quit
 	}
 	if d := m.dialog; d != nil {
-		cmd, closed := d.update(msg)
+		cmd, closed := d.update(msg, k)
 		if closed && m.dialog == d { // unless accepting it opened another
 			m.dialog = nil
 		}
@@ -397,7 +398,21 @@ func (m *Model) helpView(full [][]key.Binding) string {
 	st := m.styles
 	var b strings.Builder
 	b.WriteString(st.Title.Render("skein · keys") + "\n\n")
-	b.WriteString(m.help.FullHelpView(full) + "\n\n")
+	// As many columns a row as the width takes, the rest below: every key
+	// is shown, none cut off at the edge.
+	h := m.help
+	h.SetWidth(0)
+	var row [][]key.Binding
+	for _, col := range full {
+		if len(row) > 0 && lipgloss.Width(h.FullHelpView(append(row, col))) > m.width {
+			b.WriteString(h.FullHelpView(row) + "\n\n")
+			row = nil
+		}
+		row = append(row, col)
+	}
+	if len(row) > 0 {
+		b.WriteString(h.FullHelpView(row) + "\n\n")
+	}
 	b.WriteString(st.Muted.Render("Mouse wheel scrolls. Session text is shown with escape sequences made visible (␛).") + "\n")
 	b.WriteString(st.Muted.Render("? or esc closes this help.") + "\n")
 	return b.String()

@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -33,10 +34,17 @@ type dialog struct {
 	ok func(value string) tea.Cmd
 	// cancel runs on escape (nil: just close).
 	cancel func() tea.Cmd
-	// keys are extra single-key actions (e.g. y to copy in an info box).
-	keys map[string]func() tea.Cmd
+	// keys are extra actions (y to copy in an info box, - and + to plan
+	// again), each on a binding of the key map.
+	keys []dialogKey
 	// busy dialogs show progress and only take esc; other keys get a note.
 	busy bool
+}
+
+// dialogKey is an extra action of a dialog.
+type dialogKey struct {
+	binding key.Binding
+	run     func() tea.Cmd
 }
 
 func confirmDialog(title, body string, ok func(string) tea.Cmd) *dialog {
@@ -64,10 +72,10 @@ func infoDialog(title, body string) *dialog {
 	return &dialog{kind: dialogInfo, title: title, body: body, hint: "esc: close"}
 }
 
-// update handles a key; done says the dialog closes.
-func (d *dialog) update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
-	s := msg.String()
-	if s == "esc" {
+// update handles a key with the key map's dialog bindings; done says the
+// dialog closes.
+func (d *dialog) update(msg tea.KeyPressMsg, k KeyMap) (cmd tea.Cmd, done bool) {
+	if key.Matches(msg, k.Cancel) {
 		if d.cancel != nil {
 			return d.cancel(), true
 		}
@@ -77,33 +85,37 @@ func (d *dialog) update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		// Answered, not dropped: the person learns why nothing happens.
 		return status(transcript.OneLine(d.title) + " · " + d.hint), false
 	}
-	if f, ok := d.keys[s]; ok && d.kind != dialogInput && d.kind != dialogEditor {
-		return f(), false
+	if d.kind != dialogInput && d.kind != dialogEditor {
+		for _, x := range d.keys {
+			if key.Matches(msg, x.binding) {
+				return x.run(), false
+			}
+		}
 	}
 	switch d.kind {
 	case dialogConfirm:
-		switch s {
-		case "enter", "y":
+		switch {
+		case key.Matches(msg, k.Yes):
 			return d.ok(""), true
-		case "n", "q":
+		case key.Matches(msg, k.No):
 			return nil, true
 		}
 	case dialogInput:
-		if s == "enter" {
+		if key.Matches(msg, k.Open) {
 			return d.ok(d.input.Value()), true
 		}
 		var c tea.Cmd
 		d.input, c = d.input.Update(msg)
 		return c, false
 	case dialogEditor:
-		if s == "ctrl+s" {
+		if key.Matches(msg, k.Save) {
 			return d.ok(d.editor.Value()), true
 		}
 		var c tea.Cmd
 		d.editor, c = d.editor.Update(msg)
 		return c, false
 	case dialogInfo:
-		if s == "enter" || s == "q" {
+		if key.Matches(msg, k.Open) || msg.String() == "q" {
 			return nil, true
 		}
 	}

@@ -15,6 +15,12 @@ type KeyMap struct {
 	Thinking, Expand, History               key.Binding
 	Fork, Compact, Replay, Label, Rename    key.Binding
 	Delete                                  key.Binding
+
+	// The replay's keys.
+	PlayPause, StepNext, StepPrev, ReplayStart, ReplayEnd, Faster, Slower key.Binding
+
+	// The dialogs' keys.
+	Yes, No, Save, Cancel, CopyCommand, KeepFewer, KeepMore key.Binding
 }
 
 // DefaultKeyMap is skein's keys: vim and arrows alike.
@@ -54,6 +60,22 @@ func DefaultKeyMap() KeyMap {
 		Label:       key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "label")),
 		Rename:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rename")),
 		Delete:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete (to trash)")),
+
+		PlayPause:   key.NewBinding(key.WithKeys("space", "p"), key.WithHelp("space/p", "play/pause")),
+		StepNext:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next step")),
+		StepPrev:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "previous step")),
+		ReplayStart: key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "first step")),
+		ReplayEnd:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "last step")),
+		Faster:      key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "faster")),
+		Slower:      key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "slower")),
+
+		Yes:         key.NewBinding(key.WithKeys("enter", "y"), key.WithHelp("enter/y", "yes")),
+		No:          key.NewBinding(key.WithKeys("n", "q"), key.WithHelp("n", "no")),
+		Save:        key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "write the summary")),
+		Cancel:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel, close")),
+		CopyCommand: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy the resume command")),
+		KeepFewer:   key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "keep fewer tokens")),
+		KeepMore:    key.NewBinding(key.WithKeys("+"), key.WithHelp("+", "keep more tokens")),
 	}
 }
 
@@ -79,5 +101,7 @@ func (k KeyMap) sessionHelp(treeFocused bool) ([]key.Binding, [][]key.Binding) {
 		{k.NextMessage, k.Expand, k.Thinking, k.History, k.CopyMessage, k.CopyPath},
 		{k.Fork, k.Compact, k.Replay, k.Label, k.Rename},
 		{k.Help, k.Back, k.ForceQuit},
+		{k.PlayPause, k.StepNext, k.StepPrev, k.ReplayStart, k.ReplayEnd, k.Faster, k.Slower},
+		{k.Yes, k.No, k.Save, k.Cancel, k.CopyCommand, k.KeepFewer, k.KeepMore},
 	}
 }

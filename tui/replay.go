@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"skein/internal/jsjson"
@@ -20,6 +21,7 @@ type replayTickMsg struct{ gen int }
 // appear one by one at their original pace (long gaps capped), faster or
 // slower, paused and stepped at will.
 type replayView struct {
+	keys    KeyMap
 	steps   []model.Step
 	pos     int // the steps shown are 0..pos
 	playing bool
@@ -32,7 +34,7 @@ type replayView struct {
 var replaySpeeds = []float64{0.5, 1, 2, 4, 8, 16}
 
 func newReplay(ss *sessionScreen, leaf int) *replayView {
-	r := &replayView{steps: ss.s.Replay(leaf), speed: 1}
+	r := &replayView{steps: ss.s.Replay(leaf), speed: 1, keys: ss.keys}
 	r.pane = newMsgPane(ss.s, ss.keys, ss.styles, ss.color)
 	r.pane.focused = true
 	r.SetSize(ss.width, max(2, ss.height-3))
@@ -86,8 +88,9 @@ func (r *replayView) step(to int) {
 // Update handles the replay's keys: space plays and pauses, left and right
 // step, home and end jump, + and - change the speed.
 func (r *replayView) Update(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "space", "p":
+	k := r.keys
+	switch {
+	case key.Matches(msg, k.PlayPause):
 		r.playing = !r.playing
 		r.gen++
 		if r.playing && r.pos >= len(r.steps)-1 {
@@ -95,22 +98,22 @@ func (r *replayView) Update(msg tea.KeyPressMsg) tea.Cmd {
 			r.show()
 		}
 		return r.tick()
-	case "right", "l":
+	case key.Matches(msg, k.StepNext):
 		r.step(r.pos + 1)
 		return r.tick()
-	case "left", "h":
+	case key.Matches(msg, k.StepPrev):
 		r.step(r.pos - 1)
 		return r.tick()
-	case "home", "g":
+	case key.Matches(msg, k.ReplayStart):
 		r.step(0)
 		return r.tick()
-	case "end", "G":
+	case key.Matches(msg, k.ReplayEnd):
 		r.step(len(r.steps) - 1)
-	case "+", "=":
+	case key.Matches(msg, k.Faster):
 		r.setSpeed(1)
 		r.gen++
 		return r.tick()
-	case "-", "_":
+	case key.Matches(msg, k.Slower):
 		r.setSpeed(-1)
 		r.gen++
 		return r.tick()
