@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 
-	"skein/internal/jsjson"
 	"skein/internal/sanitize"
 	"skein/store"
 )
@@ -34,14 +33,11 @@ func (c *cli) delete(argv []string) error {
 		return fail(1, "%v", err)
 	}
 	if a.has("json") {
-		out := []byte(`{"path":`)
-		out = jsjson.AppendString(out, path)
-		out = append(out, `,"trashed":`...)
-		out = jsjson.AppendString(out, t.File)
-		out = append(out, `,"trashInfo":`...)
-		out = jsjson.AppendString(out, t.Info)
-		_, err := fmt.Fprintf(c.stdout, "%s}\n", out)
-		return err
+		return c.writeJSON(struct {
+			Path      string `json:"path"`
+			Trashed   string `json:"trashed"`
+			TrashInfo string `json:"trashInfo"`
+		}{valid(path), valid(t.File), valid(t.Info)})
 	}
 	fmt.Fprintf(c.stdout, "moved %s to the trash (%s)\n", sanitize.Inline(path), sanitize.Inline(t.File))
 	return nil

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 
-	"skein/internal/jsjson"
 	"skein/internal/sanitize"
 	"skein/workflow"
 )
@@ -41,18 +40,17 @@ func (c *cli) fork(argv []string) error {
 	}
 	text := f.Message
 	if a.has("json") {
-		out := []byte(`{"path":`)
-		out = jsjson.AppendString(out, f.Path)
-		out = append(out, `,"parentSession":`...)
-		out = jsjson.AppendString(out, f.ParentSession)
-		out = append(out, `,"id":`...)
-		out = jsjson.AppendString(out, f.ID)
+		out := struct {
+			Path          string  `json:"path"`
+			ParentSession string  `json:"parentSession"`
+			ID            string  `json:"id"`
+			Message       *string `json:"message,omitempty"`
+		}{Path: valid(f.Path), ParentSession: valid(f.ParentSession), ID: f.ID}
 		if a.has("before") {
-			out = append(out, `,"message":`...)
-			out = jsjson.AppendString(out, text)
+			m := valid(text)
+			out.Message = &m
 		}
-		_, err := fmt.Fprintf(c.stdout, "%s}\n", out)
-		return err
+		return c.writeJSON(out)
 	}
 	fmt.Fprintf(c.stdout, "forked %d entries into %s\nresume it with: pi --session %s\n", f.Entries, sanitize.Inline(f.Path), sanitize.Inline(sanitize.ShellQuote(f.Path)))
 	if a.has("before") {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/term"
 
+	"skein/internal/utf8js"
 	"skein/model"
 	"skein/store"
 	"skein/store/pi"
@@ -180,3 +182,17 @@ func refused(err error) error {
 	}
 	return err
 }
+
+// writeJSON prints v as one line of JSON, for the outputs that are not hot
+// paths: encoding/json, with <, > and & as they are (not HTML-escaped). Its
+// strings must be valid UTF-8 already (see valid).
+func (c *cli) writeJSON(v any) error {
+	enc := json.NewEncoder(c.stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// valid is s with each ill-formed sequence replaced by U+FFFD as Node
+// replaces them (a path's bytes), where encoding/json would replace each
+// byte.
+func valid(s string) string { return string(utf8js.AppendValid(nil, []byte(s))) }
