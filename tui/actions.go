@@ -28,7 +28,7 @@ type actionDoneMsg struct {
 	relist  *pi.Info // its list record, read again in the background
 	added   *pi.Info // a new session (a fork) for the list
 	removed string   // a session file gone to the trash
-	dialog  *dialog  // a note to show
+	dialog  Dialog   // a note to show
 	w       *writing // the write this ends, if one
 }
 
@@ -97,7 +97,7 @@ func entryLine(s *model.Session, i int, home string) string {
 }
 
 // forkDialog asks before forking at entry at.
-func forkDialog(path string, s *model.Session, at int, home string) *dialog {
+func forkDialog(path string, s *model.Session, at int, home string) Dialog {
 	n := len(s.Path(at))
 	body := fmt.Sprintf("Fork at: %s\n\nA new session beside this one will hold the %d entries from the first to this one, copied byte for byte, with their labels. This session is not touched.", entryLine(s, at, home), n)
 	return confirmDialog("Fork from this entry?", body, func(string) tea.Cmd {
@@ -120,7 +120,7 @@ func forkDialog(path string, s *model.Session, at int, home string) *dialog {
 }
 
 // labelDialog sets or clears the label of entry i.
-func labelDialog(path string, s *model.Session, i int, home string) *dialog {
+func labelDialog(path string, s *model.Session, i int, home string) Dialog {
 	cur, _ := s.Label(i)
 	id := s.Entries[i].ID
 	return inputDialog("Label", "Entry: "+entryLine(s, i, home)+"\n\nAn empty label clears it.", cur, func(v string) tea.Cmd {
@@ -139,7 +139,7 @@ func labelDialog(path string, s *model.Session, i int, home string) *dialog {
 }
 
 // renameDialog names the session.
-func renameDialog(path, current string) *dialog {
+func renameDialog(path, current string) Dialog {
 	return inputDialog("Rename the session", "pi shows this name in its session list. An empty name clears it.", current, func(v string) tea.Cmd {
 		return startWrite("writing the name", func(onWait pi.WriteOption) actionDoneMsg {
 			if _, err := pi.Rename(path, v, onWait); err != nil {
@@ -151,7 +151,7 @@ func renameDialog(path, current string) *dialog {
 }
 
 // deleteDialog moves a session to the trash.
-func deleteDialog(info *pi.Info, env store.Env, home string) *dialog {
+func deleteDialog(info *pi.Info, env store.Env, home string) Dialog {
 	body := fmt.Sprintf("%s\n%s\n\nThe file moves to the trash (a desktop can restore it). Its forks stay.", transcript.OneLine(title(info)), shortPath(info.Path, home))
 	path := info.Path
 	return confirmDialog("Move this session to the trash?", body, func(string) tea.Cmd {
@@ -224,7 +224,7 @@ func (c *compaction) replanWith(f func(keep float64) float64) tea.Cmd {
 
 // planDialog shows the plan: what is summarized and what kept, the split
 // turn named, tokens before and after.
-func (c *compaction) planDialog(home string, start func() tea.Cmd) *dialog {
+func (c *compaction) planDialog(home string, start func() tea.Cmd) Dialog {
 	s, p := c.s, c.plan
 	km := DefaultKeyMap()
 	keys := []dialogKey{
@@ -304,7 +304,7 @@ func waitCompact(ch <-chan compactProgressMsg) tea.Cmd {
 }
 
 // reviewDialog shows the summary to edit before anything is written.
-func (c *compaction) reviewDialog(summary string, usage []byte) *dialog {
+func (c *compaction) reviewDialog(summary string, usage []byte) Dialog {
 	p := c.plan
 	files := summarize.FormatFileOperations(p.ReadFiles, p.ModifiedFiles)
 	body := "Review and edit the summary. Nothing is written until ctrl+s."

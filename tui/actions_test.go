@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"skein/model"
@@ -41,7 +43,7 @@ func storeCopy(t *testing.T) string {
 // accept presses keys in the open dialog and runs what it returns.
 func accept(t *testing.T, m *Model, keys ...string) {
 	t.Helper()
-	if m.dialog == nil {
+	if dlg(m) == nil {
 		t.Fatal("no dialog open")
 	}
 	for _, k := range keys {
@@ -57,12 +59,12 @@ func TestForkFromTheTUI(t *testing.T) {
 	before, _ := os.ReadFile(src)
 	leaf := m.session.s.Entries[m.session.tree.selected()].ID
 	run(m, press(m, "f"))
-	if m.dialog == nil || !strings.Contains(m.dialog.body, "3 entries") {
-		t.Fatalf("fork dialog: %+v", m.dialog)
+	if dlg(m) == nil || !strings.Contains(dlg(m).body, "3 entries") {
+		t.Fatalf("fork dialog: %+v", dlg(m))
 	}
 	accept(t, m, "y")
-	if m.dialog == nil || !strings.Contains(m.dialog.body, "pi --session") {
-		t.Fatalf("after forking: %+v", m.dialog)
+	if dlg(m) == nil || !strings.Contains(dlg(m).body, "pi --session") {
+		t.Fatalf("after forking: %+v", dlg(m))
 	}
 	if after, _ := os.ReadFile(src); string(after) != string(before) {
 		t.Error("the source changed")
@@ -108,7 +110,7 @@ func TestLabelRenameAndDeleteFromTheTUI(t *testing.T) {
 		t.Errorf("selection moved to %s", m.session.s.Entries[got].ID)
 	}
 	run(m, press(m, "R"))
-	m.dialog.input.SetValue("")
+	inputOf(t, m).SetValue("")
 	accept(t, m, "N", "e", "w", "enter")
 	if s, _ := pi.Open(path); s.Name() != "New" {
 		t.Errorf("name %q", s.Name())
@@ -123,8 +125,8 @@ func TestLabelRenameAndDeleteFromTheTUI(t *testing.T) {
 		press(m, "j")
 	}
 	press(m, "d")
-	if m.dialog == nil || !strings.Contains(m.dialog.body, "New") {
-		t.Fatalf("delete dialog: %+v", m.dialog)
+	if dlg(m) == nil || !strings.Contains(dlg(m).body, "New") {
+		t.Fatalf("delete dialog: %+v", dlg(m))
 	}
 	accept(t, m, "y")
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
@@ -150,21 +152,21 @@ func TestCompactionPlanKeysEachCount(t *testing.T) {
 	m := loaded(t, 120, 40, true, storeCopy(t))
 	openFixture(t, m, "Health endpoint")
 	run(m, press(m, "c"))
-	if m.dialog == nil || !strings.Contains(m.dialog.body, "Keep about 20000 tokens") {
-		t.Fatalf("plan dialog: %+v", m.dialog)
+	if dlg(m) == nil || !strings.Contains(dlg(m).body, "Keep about 20000 tokens") {
+		t.Fatalf("plan dialog: %+v", dlg(m))
 	}
 	cmds := []tea.Cmd{press(m, "-"), press(m, "-"), press(m, "-")}
 	for k := len(cmds) - 1; k >= 0; k-- {
 		run(m, cmds[k])
 	}
-	if m.dialog == nil || !strings.Contains(m.dialog.body, "Keep about 2500 tokens") {
-		t.Fatalf("after three presses: %+v", m.dialog)
+	if dlg(m) == nil || !strings.Contains(dlg(m).body, "Keep about 2500 tokens") {
+		t.Fatalf("after three presses: %+v", dlg(m))
 	}
 	late := press(m, "+")
 	press(m, "esc")
 	run(m, late)
-	if m.dialog != nil {
-		t.Fatalf("a late plan reopened the dialog: %s", m.dialog.body)
+	if dlg(m) != nil {
+		t.Fatalf("a late plan reopened the dialog: %s", dlg(m).body)
 	}
 }
 
@@ -176,18 +178,18 @@ func TestCompactFromTheTUI(t *testing.T) {
 	path := m.session.info.Path
 	before, _ := os.ReadFile(path)
 	run(m, press(m, "c"))
-	if m.dialog == nil || !strings.Contains(m.dialog.body, "Keep about 20000 tokens") {
-		t.Fatalf("plan dialog: %+v", m.dialog)
+	if dlg(m) == nil || !strings.Contains(dlg(m).body, "Keep about 20000 tokens") {
+		t.Fatalf("plan dialog: %+v", dlg(m))
 	}
 	for i := 0; i < 11; i++ { // down to a budget that summarizes something
 		accept(t, m, "-")
 	}
-	if !strings.Contains(m.dialog.body, "split turn") && !strings.Contains(m.dialog.body, "Summarize 1") {
-		t.Logf("plan: %s", m.dialog.body)
+	if !strings.Contains(dlg(m).body, "split turn") && !strings.Contains(dlg(m).body, "Summarize 1") {
+		t.Logf("plan: %s", dlg(m).body)
 	}
 	accept(t, m, "enter")
-	if m.dialog == nil || m.dialog.kind != dialogEditor || !strings.Contains(m.dialog.editor.Value(), "## Goal") {
-		t.Fatalf("review dialog: %+v", m.dialog)
+	if dlg(m) == nil || editorOf(m) == nil || !strings.Contains(editorOf(m).Value(), "## Goal") {
+		t.Fatalf("review dialog: %+v", dlg(m))
 	}
 	// Nothing is written before the review is accepted.
 	if now, _ := os.ReadFile(path); string(now) != string(before) {
@@ -208,7 +210,7 @@ func TestCompactFromTheTUI(t *testing.T) {
 	// Esc during the review writes nothing.
 	run(m, press(m, "g"))
 	run(m, press(m, "c"))
-	if m.dialog != nil {
+	if dlg(m) != nil {
 		accept(t, m, "esc")
 	}
 	if s2, _ := pi.Open(path); len(s2.Entries) != len(s.Entries) {
@@ -285,10 +287,10 @@ func footer(m *Model) string {
 // for what the write says next.
 func startTyped(t *testing.T, m *Model, text string) tea.Cmd {
 	t.Helper()
-	m.dialog.input.SetValue(text)
+	inputOf(t, m).SetValue(text)
 	started, ok := press(m, "enter")().(writeStartedMsg)
-	if !ok || m.dialog != nil {
-		t.Fatalf("no write started; dialog %+v", m.dialog)
+	if !ok || dlg(m) != nil {
+		t.Fatalf("no write started; dialog %+v", dlg(m))
 	}
 	_, next := m.Update(started)
 	return next
@@ -378,16 +380,16 @@ func TestWriteWaitsForAnAgentsLine(t *testing.T) {
 func TestBackgroundResultsAndBusyDialogs(t *testing.T) {
 	m := loaded(t, 120, 40, true, fixtureStore)
 	open := inputDialog("Label", "", "typing", nil)
-	m.dialog = open
+	m.dialogs = []Dialog{open}
 	w := &writing{what: "writing the fork"}
 	m.Update(writeStartedMsg{w: w})
 	m.Update(actionDoneMsg{status: "forked", dialog: infoDialog("Forked", ""), w: w})
-	if m.dialog != open || len(m.writes) != 0 {
-		t.Errorf("dialog %+v, writes %v", m.dialog, m.writes)
+	if m.top() != Dialog(open) || len(m.writes) != 0 {
+		t.Errorf("dialog %+v, writes %v", m.top(), m.writes)
 	}
 	busy := infoDialog("Summarizing", "")
 	busy.busy, busy.hint = true, "esc: cancel"
-	cmd, closed := busy.update(tea.KeyPressMsg{Code: 'x', Text: "x"}, DefaultKeyMap())
+	cmd, closed := busy.Update(tea.KeyPressMsg{Code: 'x', Text: "x"}, DefaultKeyMap())
 	if note, ok := cmd().(statusMsg); closed || !ok || !strings.Contains(string(note), "esc: cancel") {
 		t.Errorf("busy dialog answered %v, closed %v", cmd(), closed)
 	}
@@ -415,8 +417,8 @@ func TestCompactRefusesAStaleLeafFromTheTUI(t *testing.T) {
 		accept(t, m, "-")
 	}
 	accept(t, m, "enter")
-	if m.dialog == nil || m.dialog.kind != dialogEditor {
-		t.Fatalf("review dialog: %+v", m.dialog)
+	if dlg(m) == nil || editorOf(m) == nil {
+		t.Fatalf("review dialog: %+v", dlg(m))
 	}
 	// The agent goes on: a user message after the leaf.
 	leaf := s.Entries[s.Leaf()].ID
@@ -434,5 +436,59 @@ func TestCompactRefusesAStaleLeafFromTheTUI(t *testing.T) {
 	}
 	if !strings.Contains(m.statusText, "changed while the summary was made") {
 		t.Errorf("status %q", m.statusText)
+	}
+}
+
+// dlg is the open dialog's frame, nil when none is open.
+func dlg(m *Model) *dialogFrame {
+	if d := m.top(); d != nil {
+		return d.frame()
+	}
+	return nil
+}
+
+// editorOf is the open dialog's editor, nil when it has none.
+func editorOf(m *Model) *textarea.Model {
+	if d, ok := m.top().(*editorBox); ok {
+		return &d.editor
+	}
+	return nil
+}
+
+// inputOf is the open dialog's line of text.
+func inputOf(t *testing.T, m *Model) *textinput.Model {
+	t.Helper()
+	d, ok := m.top().(*inputBox)
+	if !ok {
+		t.Fatalf("no input dialog open: %+v", m.top())
+	}
+	return &d.input
+}
+
+// TestDialogStack: a dialog opened over another takes every key; esc
+// closes it and the one below takes the keys again, as it was.
+func TestDialogStack(t *testing.T) {
+	m := loaded(t, 120, 40, true, fixtureStore)
+	below := inputDialog("Label", "", "typing", func(string) tea.Cmd { return nil })
+	m.Update(openDialogMsg{below})
+	over := infoDialog("Note", "over the label")
+	m.Update(openDialogMsg{over})
+	if m.top() != Dialog(over) || len(m.dialogs) != 2 {
+		t.Fatalf("stack %v", m.dialogs)
+	}
+	if v := plain(m); !strings.Contains(v, "over the label") {
+		t.Errorf("the top dialog is not drawn:\n%s", v)
+	}
+	press(m, "x") // the note takes it; the label's text does not change
+	if got := below.input.Value(); got != "typing" {
+		t.Errorf("the dialog below got a key: %q", got)
+	}
+	press(m, "esc")
+	if m.top() != Dialog(below) {
+		t.Fatalf("after esc the top is %+v", m.top())
+	}
+	press(m, "!")
+	if got := below.input.Value(); got != "typing!" {
+		t.Errorf("the dialog below does not take keys again: %q", got)
 	}
 }

@@ -48,7 +48,7 @@ type Model struct {
 	help     help.Model
 	showHelp bool
 
-	dialog     *dialog
+	dialogs    []Dialog // open dialogs, the top one last
 	compaction *compaction
 	writes     []*writing // writes under way, oldest first
 
@@ -146,7 +146,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case openDialogMsg:
-		m.dialog = msg.d
+		m.dialogs = append(m.dialogs, msg.d)
 		return m, nil
 	case writeStartedMsg:
 		m.writes = append(m.writes, msg.w)
@@ -159,11 +159,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.actionDone(msg)
 	case planMsg:
 		c := msg.c
-		if *c.want != c.keep || c.replan && m.dialog == nil {
+		if *c.want != c.keep || c.replan && m.top() == nil {
 			return m, nil // a newer plan is coming, or the dialog was closed
 		}
 		m.compaction = c
-		m.dialog = c.planDialog(m.opts.Home, func() tea.Cmd {
+		m.replaceTop(c.planDialog(m.opts.Home, func() tea.Cmd {
 			busy := infoDialog("Summarizing", "Starting…")
 			busy.busy = true
 			busy.hint = "esc: cancel"
@@ -174,9 +174,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.compaction = nil
 				return status("compaction cancelled: nothing written")
 			}
-			m.dialog = busy
+			m.replaceTop(busy)
 			return c.summarize()
-		})
+		}))
 		return m, nil
 	case compactProgressMsg:
 		c := m.compaction
@@ -184,17 +184,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil // cancelled
 		}
 		if !msg.final {
-			if m.dialog != nil && m.dialog.busy {
-				m.dialog.body = fmt.Sprintf("%s is writing the summary: %d characters so far.", c.llm.Name(), msg.chars)
+			if d := m.top(); d != nil && d.frame().busy {
+				d.frame().body = fmt.Sprintf("%s is writing the summary: %d characters so far.", c.llm.Name(), msg.chars)
 			}
 			return m, waitCompact(msg.next)
 		}
 		m.compaction = nil
 		if msg.err != nil {
-			m.dialog = nil
+			m.replaceTop(nil)
 			return m, status("summary failed: " + transcript.OneLine(msg.err.Error()))
 		}
-		m.dialog = c.reviewDialog(msg.summary, msg.usage)
+		m.replaceTop(c.reviewDialog(msg.summary, msg.usage))
 		return m, nil
 	case replayTickMsg:
 		if m.session != nil && m.session.replay != nil {
@@ -222,10 +222,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, k.ForceQuit) {
 		return tea.Quit
 	}
-	if d := m.dialog; d != nil {
-		cmd, closed := d.update(msg, k)
-		if closed && m.dialog == d { // unless accepting it opened another
-			m.dialog = nil
+	if d := m.top(); d != nil {
+		cmd, closed := d.Update(msg, k)
+		if closed && m.top() == d { // unless accepting it put another in its place
+			m.dialogs = m.dialogs[:len(m.dialogs)-1]
 		}
 		return cmd
 	}
@@ -258,7 +258,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		if !typing && key.Matches(msg, k.Delete) {
 			if in := m.list.selected(); in != nil {
-				m.dialog = deleteDialog(in, m.env(), m.opts.Home)
+				m.dialogs = append(m.dialogs, deleteDialog(in, m.env(), m.opts.Home))
 			}
 			return nil
 		}
@@ -268,6 +268,25 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 		return m.list.Update(msg)
+	}
+}
+
+// top is the dialog that takes the keys, nil when none is open.
+func (m *Model) top() Dialog {
+	if len(m.dialogs) == 0 {
+		return nil
+	}
+	return m.dialogs[len(m.dialogs)-1]
+}
+
+// replaceTop puts d in the top dialog's place (the next step of one
+// exchange: plan, progress, review), or opens it; nil closes the top.
+func (m *Model) replaceTop(d Dialog) {
+	if len(m.dialogs) > 0 {
+		m.dialogs = m.dialogs[:len(m.dialogs)-1]
+	}
+	if d != nil {
+		m.dialogs = append(m.dialogs, d)
 	}
 }
 
@@ -294,8 +313,8 @@ func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
 	}
 	// A note about a write that finished in the background waits for no
 	// one: it does not take the place of a dialog opened meanwhile.
-	if msg.dialog != nil && m.dialog == nil {
-		m.dialog = msg.dialog
+	if msg.dialog != nil && m.top() == nil {
+		m.dialogs = append(m.dialogs, msg.dialog)
 	}
 	return tea.Batch(cmds...)
 }
@@ -340,8 +359,8 @@ func (m *Model) View() tea.View {
 	if m.showHelp {
 		content = m.helpView(full)
 	}
-	if m.dialog != nil {
-		content = m.dialog.view(m.styles, m.width, max(1, m.height-1))
+	if d := m.top(); d != nil {
+		content = d.View(m.styles, m.width, max(1, m.height-1))
 	}
 	content = m.withFooter(content, short)
 	v := tea.NewView(content)

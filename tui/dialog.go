@@ -13,23 +13,23 @@ import (
 	"skein/tui/transcript"
 )
 
-type dialogKind int
+// Dialog is a modal box. The open ones are a stack over the screen; the
+// top one takes every key while it is open.
+type Dialog interface {
+	// Update handles a key with the key map's bindings; done says the
+	// dialog closes.
+	Update(msg tea.KeyPressMsg, k KeyMap) (cmd tea.Cmd, done bool)
+	// View draws the dialog centred over a screen of w x h.
+	View(st theme.Styles, w, h int) string
+	// frame is what every dialog has: title, text, hint, extra keys.
+	frame() *dialogFrame
+}
 
-const (
-	dialogConfirm dialogKind = iota // enter/y accepts, esc/n cancels
-	dialogInput                     // one line of text
-	dialogEditor                    // text to review and edit; ctrl+s accepts
-	dialogInfo                      // a note; esc closes
-)
-
-// dialog is a modal box: while open it takes every key.
-type dialog struct {
-	kind   dialogKind
-	title  string
-	body   string // plain text, sanitized when drawn
-	hint   string
-	input  textinput.Model
-	editor textarea.Model
+// dialogFrame is the part every dialog shares.
+type dialogFrame struct {
+	title string
+	body  string // plain text, sanitized when drawn
+	hint  string
 	// ok runs on accepting, with the input or editor's text.
 	ok func(value string) tea.Cmd
 	// cancel runs on escape (nil: just close).
@@ -41,97 +41,44 @@ type dialog struct {
 	busy bool
 }
 
+func (f *dialogFrame) frame() *dialogFrame { return f }
+
 // dialogKey is an extra action of a dialog.
 type dialogKey struct {
 	binding key.Binding
 	run     func() tea.Cmd
 }
 
-func confirmDialog(title, body string, ok func(string) tea.Cmd) *dialog {
-	return &dialog{kind: dialogConfirm, title: title, body: body, hint: "enter/y: yes · esc/n: no", ok: ok}
-}
-
-func inputDialog(title, body, value string, ok func(string) tea.Cmd) *dialog {
-	in := textinput.New()
-	in.Prompt = "> "
-	in.SetValue(value)
-	in.CursorEnd()
-	in.Focus()
-	return &dialog{kind: dialogInput, title: title, body: body, hint: "enter: save · esc: cancel", input: in, ok: ok}
-}
-
-func editorDialog(title, body, value string, ok func(string) tea.Cmd) *dialog {
-	ta := textarea.New()
-	ta.ShowLineNumbers = false
-	ta.SetValue(value)
-	ta.Focus()
-	return &dialog{kind: dialogEditor, title: title, body: body, hint: "ctrl+s: write it · esc: cancel", editor: ta, ok: ok}
-}
-
-func infoDialog(title, body string) *dialog {
-	return &dialog{kind: dialogInfo, title: title, body: body, hint: "esc: close"}
-}
-
-// update handles a key with the key map's dialog bindings; done says the
-// dialog closes.
-func (d *dialog) update(msg tea.KeyPressMsg, k KeyMap) (cmd tea.Cmd, done bool) {
+// common handles what every dialog does with a key: esc cancels, a busy
+// dialog says why it ignores the rest, an extra key runs (unless the
+// dialog takes text). handled says the key was taken.
+func (f *dialogFrame) common(msg tea.KeyPressMsg, k KeyMap, takesText bool) (cmd tea.Cmd, done, handled bool) {
 	if key.Matches(msg, k.Cancel) {
-		if d.cancel != nil {
-			return d.cancel(), true
+		if f.cancel != nil {
+			return f.cancel(), true, true
 		}
-		return nil, true
+		return nil, true, true
 	}
-	if d.busy {
+	if f.busy {
 		// Answered, not dropped: the person learns why nothing happens.
-		return status(transcript.OneLine(d.title) + " · " + d.hint), false
+		return status(transcript.OneLine(f.title) + " · " + f.hint), false, true
 	}
-	if d.kind != dialogInput && d.kind != dialogEditor {
-		for _, x := range d.keys {
+	if !takesText {
+		for _, x := range f.keys {
 			if key.Matches(msg, x.binding) {
-				return x.run(), false
+				return x.run(), false, true
 			}
 		}
 	}
-	switch d.kind {
-	case dialogConfirm:
-		switch {
-		case key.Matches(msg, k.Yes):
-			return d.ok(""), true
-		case key.Matches(msg, k.No):
-			return nil, true
-		}
-	case dialogInput:
-		if key.Matches(msg, k.Open) {
-			return d.ok(d.input.Value()), true
-		}
-		var c tea.Cmd
-		d.input, c = d.input.Update(msg)
-		return c, false
-	case dialogEditor:
-		if key.Matches(msg, k.Save) {
-			return d.ok(d.editor.Value()), true
-		}
-		var c tea.Cmd
-		d.editor, c = d.editor.Update(msg)
-		return c, false
-	case dialogInfo:
-		if key.Matches(msg, k.Open) || msg.String() == "q" {
-			return nil, true
-		}
-	}
-	return nil, false
+	return nil, false, false
 }
 
-// view draws the dialog centred over a screen of w x h.
-func (d *dialog) view(st theme.Styles, w, h int) string {
-	bw := min(w-4, 100)
-	if d.kind == dialogEditor {
-		bw = w - 4
-	}
+// render draws the frame with extra (an input, an editor) under its text.
+func (f *dialogFrame) render(st theme.Styles, w, h, bw int, extra func(inner, used int) string) string {
 	inner := max(10, bw-4)
 	var b strings.Builder
-	b.WriteString(st.Title.Render(transcript.OneLine(d.title)) + "\n\n")
-	for _, line := range strings.Split(transcript.Sanitize(d.body), "\n") {
+	b.WriteString(st.Title.Render(transcript.OneLine(f.title)) + "\n\n")
+	for _, line := range strings.Split(transcript.Sanitize(f.body), "\n") {
 		if line == "" {
 			b.WriteString("\n")
 			continue
@@ -140,16 +87,123 @@ func (d *dialog) view(st theme.Styles, w, h int) string {
 			b.WriteString(wl + "\n")
 		}
 	}
-	switch d.kind {
-	case dialogInput:
-		d.input.SetWidth(inner - 3)
-		b.WriteString("\n" + d.input.View() + "\n")
-	case dialogEditor:
-		d.editor.SetWidth(inner)
-		d.editor.SetHeight(max(5, h-strings.Count(b.String(), "\n")-10))
-		b.WriteString("\n" + d.editor.View() + "\n")
+	if extra != nil {
+		b.WriteString("\n" + extra(inner, strings.Count(b.String(), "\n")) + "\n")
 	}
-	b.WriteString("\n" + st.Muted.Render(d.hint))
+	b.WriteString("\n" + st.Muted.Render(f.hint))
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(st.Palette.Accent).Padding(0, 1).Width(bw).Render(b.String())
 	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, box)
+}
+
+// confirmBox asks yes or no: enter/y accepts, esc/n cancels.
+type confirmBox struct{ dialogFrame }
+
+func confirmDialog(title, body string, ok func(string) tea.Cmd) *confirmBox {
+	return &confirmBox{dialogFrame{title: title, body: body, hint: "enter/y: yes · esc/n: no", ok: ok}}
+}
+
+func (d *confirmBox) Update(msg tea.KeyPressMsg, k KeyMap) (tea.Cmd, bool) {
+	if cmd, done, ok := d.common(msg, k, false); ok {
+		return cmd, done
+	}
+	switch {
+	case key.Matches(msg, k.Yes):
+		return d.ok(""), true
+	case key.Matches(msg, k.No):
+		return nil, true
+	}
+	return nil, false
+}
+
+func (d *confirmBox) View(st theme.Styles, w, h int) string {
+	return d.render(st, w, h, min(w-4, 100), nil)
+}
+
+// inputBox takes one line of text; enter accepts it.
+type inputBox struct {
+	dialogFrame
+	input textinput.Model
+}
+
+func inputDialog(title, body, value string, ok func(string) tea.Cmd) *inputBox {
+	in := textinput.New()
+	in.Prompt = "> "
+	in.SetValue(value)
+	in.CursorEnd()
+	in.Focus()
+	return &inputBox{dialogFrame{title: title, body: body, hint: "enter: save · esc: cancel", ok: ok}, in}
+}
+
+func (d *inputBox) Update(msg tea.KeyPressMsg, k KeyMap) (tea.Cmd, bool) {
+	if cmd, done, ok := d.common(msg, k, true); ok {
+		return cmd, done
+	}
+	if key.Matches(msg, k.Open) {
+		return d.ok(d.input.Value()), true
+	}
+	var c tea.Cmd
+	d.input, c = d.input.Update(msg)
+	return c, false
+}
+
+func (d *inputBox) View(st theme.Styles, w, h int) string {
+	return d.render(st, w, h, min(w-4, 100), func(inner, _ int) string {
+		d.input.SetWidth(inner - 3)
+		return d.input.View()
+	})
+}
+
+// editorBox is text to review and edit; ctrl+s accepts it.
+type editorBox struct {
+	dialogFrame
+	editor textarea.Model
+}
+
+func editorDialog(title, body, value string, ok func(string) tea.Cmd) *editorBox {
+	ta := textarea.New()
+	ta.ShowLineNumbers = false
+	ta.SetValue(value)
+	ta.Focus()
+	return &editorBox{dialogFrame{title: title, body: body, hint: "ctrl+s: write it · esc: cancel", ok: ok}, ta}
+}
+
+func (d *editorBox) Update(msg tea.KeyPressMsg, k KeyMap) (tea.Cmd, bool) {
+	if cmd, done, ok := d.common(msg, k, true); ok {
+		return cmd, done
+	}
+	if key.Matches(msg, k.Save) {
+		return d.ok(d.editor.Value()), true
+	}
+	var c tea.Cmd
+	d.editor, c = d.editor.Update(msg)
+	return c, false
+}
+
+func (d *editorBox) View(st theme.Styles, w, h int) string {
+	return d.render(st, w, h, w-4, func(inner, used int) string {
+		d.editor.SetWidth(inner)
+		d.editor.SetHeight(max(5, h-used-10))
+		return d.editor.View()
+	})
+}
+
+// infoBox is a note; enter, q or esc closes it.
+type infoBox struct{ dialogFrame }
+
+func infoDialog(title, body string) *infoBox {
+	return &infoBox{dialogFrame{title: title, body: body, hint: "esc: close"}}
+}
+
+func (d *infoBox) Update(msg tea.KeyPressMsg, k KeyMap) (tea.Cmd, bool) {
+	if cmd, done, ok := d.common(msg, k, false); ok {
+		return cmd, done
+	}
+	if key.Matches(msg, k.Open) || msg.String() == "q" {
+		return nil, true
+	}
+	return nil, false
+}
+
+func (d *infoBox) View(st theme.Styles, w, h int) string {
+	return d.render(st, w, h, min(w-4, 100), nil)
 }

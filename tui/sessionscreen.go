@@ -129,7 +129,7 @@ func (ss *sessionScreen) SetSize(w, h int) {
 }
 
 // openDialogMsg asks the root to show a dialog.
-type openDialogMsg struct{ d *dialog }
+type openDialogMsg struct{ d Dialog }
 
 // planMsg carries a compaction plan made in the background.
 type planMsg struct{ c *compaction }
@@ -146,7 +146,7 @@ func (ss *sessionScreen) target() int {
 // action handles the keys that write or replay; ok says the key was one.
 func (ss *sessionScreen) action(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := ss.keys
-	open := func(d *dialog) tea.Cmd { return func() tea.Msg { return openDialogMsg{d} } }
+	open := func(d Dialog) tea.Cmd { return func() tea.Msg { return openDialogMsg{d} } }
 	t := ss.target()
 	switch {
 	case t < 0:
