@@ -36,9 +36,8 @@ const (
 
 // Model is the root model.
 type Model struct {
-	opts   Options
-	keys   KeyMap
-	styles theme.Styles
+	opts Options
+	*shared
 	isDark bool
 
 	screen  screen
@@ -61,9 +60,10 @@ type Model struct {
 
 // New builds the root model.
 func New(opts Options) *Model {
-	m := &Model{opts: opts, keys: DefaultKeyMap(), isDark: true, help: help.New(), statusTTL: 3 * time.Second}
+	m := &Model{opts: opts, isDark: true, help: help.New(), statusTTL: 3 * time.Second}
+	m.shared = &shared{keys: DefaultKeyMap(), color: !opts.NoColor, home: opts.Home}
 	m.styles = m.newStyles()
-	m.list = newListScreen(m.keys, m.styles, opts.Home)
+	m.list = newListScreen(m.shared)
 	m.list.demo = opts.Demo
 	m.help.Styles = help.DefaultStyles(m.isDark)
 	return m
@@ -98,9 +98,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.isDark = msg.IsDark()
 		m.styles = m.newStyles()
 		m.help.Styles = help.DefaultStyles(m.isDark)
-		m.list.styles = m.styles
 		if m.session != nil {
-			m.session.setStyles(m.styles)
+			m.session.themeChanged()
 		}
 		return m, nil
 	case scanMsg:
@@ -130,7 +129,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case openMsg:
-		m.session = newSessionScreen(*msg.info, m.keys, m.styles, !m.opts.NoColor, m.opts.Home)
+		m.session = newSessionScreen(*msg.info, m.shared)
 		m.screen = screenSession
 		m.showHelp = false
 		m.layout()

@@ -16,7 +16,6 @@ import (
 
 	"skein/model"
 	"skein/store/pi"
-	"skein/theme"
 	"skein/tui/transcript"
 )
 
@@ -44,11 +43,9 @@ type listRow struct {
 // listScreen finds a session: every session newest first, forks under their
 // parents, a fuzzy filter, sort and project toggles and a preview.
 type listScreen struct {
-	keys   KeyMap
-	styles theme.Styles
-	home   string
-	demo   bool
-	now    func() time.Time
+	*shared
+	demo bool
+	now  func() time.Time
 
 	infos    []*pi.Info
 	rows     []listRow
@@ -69,8 +66,8 @@ type listScreen struct {
 	width, height int
 }
 
-func newListScreen(keys KeyMap, styles theme.Styles, home string) listScreen {
-	return listScreen{keys: keys, styles: styles, home: home, now: time.Now, scanning: true, preview: map[string]previewMsg{}, gone: map[string]bool{}}
+func newListScreen(sh *shared) listScreen {
+	return listScreen{shared: sh, now: time.Now, scanning: true, preview: map[string]previewMsg{}, gone: map[string]bool{}}
 }
 
 func (l *listScreen) SetSize(w, h int) {

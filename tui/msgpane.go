@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"skein/model"
-	"skein/theme"
 	"skein/tui/transcript"
 )
 
@@ -18,9 +17,7 @@ import (
 // rendered message is kept per (entry, width, flags), so that scrolling a
 // 10,000-message session renders a few messages a frame at most.
 type msgPane struct {
-	keys     KeyMap
-	styles   theme.Styles
-	color    bool
+	*shared
 	s        *model.Session
 	leaf     int
 	history  bool // the full original history instead of the compacted context
@@ -49,8 +46,8 @@ type renderKey struct {
 	thinking  bool
 }
 
-func newMsgPane(s *model.Session, keys KeyMap, styles theme.Styles, color bool) msgPane {
-	m := msgPane{keys: keys, styles: styles, color: color, s: s, leaf: -1, expanded: map[int]bool{}}
+func newMsgPane(s *model.Session, sh *shared) msgPane {
+	m := msgPane{shared: sh, s: s, leaf: -1, expanded: map[int]bool{}}
 	m.resetCache()
 	return m
 }
@@ -60,11 +57,8 @@ func (m *msgPane) resetCache() {
 	m.opts = &transcript.Options{Styled: true, Color: m.color, Styles: m.styles}
 }
 
-// setStyles changes the theme and drops what was rendered with the old one.
-func (m *msgPane) setStyles(st theme.Styles) {
-	m.styles = st
-	m.resetCache()
-}
+// themeChanged drops what was rendered with the old theme.
+func (m *msgPane) themeChanged() { m.resetCache() }
 
 func (m *msgPane) SetSize(w, h int) {
 	if w != m.width {

@@ -21,7 +21,7 @@ type replayTickMsg struct{ gen int }
 // appear one by one at their original pace (long gaps capped), faster or
 // slower, paused and stepped at will.
 type replayView struct {
-	keys    KeyMap
+	*shared
 	steps   []model.Step
 	pos     int // the steps shown are 0..pos
 	playing bool
@@ -34,8 +34,8 @@ type replayView struct {
 var replaySpeeds = []float64{0.5, 1, 2, 4, 8, 16}
 
 func newReplay(ss *sessionScreen, leaf int) *replayView {
-	r := &replayView{steps: ss.s.Replay(leaf), speed: 1, keys: ss.keys}
-	r.pane = newMsgPane(ss.s, ss.keys, ss.styles, ss.color)
+	r := &replayView{shared: ss.shared, steps: ss.s.Replay(leaf), speed: 1}
+	r.pane = newMsgPane(ss.s, ss.shared)
 	r.pane.focused = true
 	r.SetSize(ss.width, max(2, ss.height-3))
 	r.show()

@@ -11,7 +11,6 @@ import (
 
 	"skein/model"
 	"skein/store/pi"
-	"skein/theme"
 	"skein/tui/transcript"
 )
 
@@ -26,10 +25,7 @@ const (
 // sessionScreen reads one session: a header, the tree and the messages on
 // the path to the tree's selection.
 type sessionScreen struct {
-	keys   KeyMap
-	styles theme.Styles
-	color  bool
-	home   string
+	*shared
 
 	info    pi.Info
 	s       *model.Session
@@ -51,13 +47,13 @@ type sessionScreen struct {
 	pos, posTotal         int
 }
 
-func newSessionScreen(info pi.Info, keys KeyMap, styles theme.Styles, color bool, home string) *sessionScreen {
-	return &sessionScreen{keys: keys, styles: styles, color: color, home: home, info: info, loading: true}
+func newSessionScreen(info pi.Info, sh *shared) *sessionScreen {
+	return &sessionScreen{shared: sh, info: info, loading: true}
 }
 
 // tailLoaded shows the end of a large session while the whole loads.
 func (ss *sessionScreen) tailLoaded(s *model.Session) {
-	p := newMsgPane(s, ss.keys, ss.styles, ss.color)
+	p := newMsgPane(s, ss.shared)
 	p.SetSize(ss.width, max(2, ss.height-3))
 	p.setLeaf(s.Leaf())
 	ss.tail = &p
@@ -76,11 +72,11 @@ func (ss *sessionScreen) loaded(msg sessionLoadedMsg) {
 		keep = ss.s.Entries[ss.tree.selected()].ID // a reload keeps the selection
 	}
 	ss.s, ss.stats = msg.s, msg.stats
-	ss.tree = newTreePane(ss.s, ss.keys, ss.styles, ss.home)
+	ss.tree = newTreePane(ss.s, ss.shared)
 	if i, ok := ss.s.Index(keep); ok && keep != "" {
 		ss.tree.cursor = ss.tree.view.NearestVisible(i)
 	}
-	ss.msgs = newMsgPane(ss.s, ss.keys, ss.styles, ss.color)
+	ss.msgs = newMsgPane(ss.s, ss.shared)
 	ss.layout()
 	ss.selectionChanged()
 	ss.setFocus(ss.focus)
@@ -109,11 +105,13 @@ func (ss *sessionScreen) selectionChanged() {
 	ss.posTotal = ss.pos + ss.below(leaf)
 }
 
-func (ss *sessionScreen) setStyles(st theme.Styles) {
-	ss.styles = st
-	ss.tree.styles = st
+// themeChanged drops what was rendered with the old theme.
+func (ss *sessionScreen) themeChanged() {
 	if ss.s != nil {
-		ss.msgs.setStyles(st)
+		ss.msgs.themeChanged()
+	}
+	if ss.replay != nil {
+		ss.replay.pane.themeChanged()
 	}
 }
 

@@ -15,9 +15,7 @@ import (
 // treePane shows the whole entry tree as pi's /tree draws it, with a cursor,
 // folding, branch-point jumps and pi's filters.
 type treePane struct {
-	keys          KeyMap
-	styles        theme.Styles
-	home          string
+	*shared
 	s             *model.Session
 	view          *model.TreeView
 	cursor        int
@@ -26,8 +24,8 @@ type treePane struct {
 	focused       bool
 }
 
-func newTreePane(s *model.Session, keys KeyMap, styles theme.Styles, home string) treePane {
-	t := treePane{keys: keys, styles: styles, home: home, s: s}
+func newTreePane(s *model.Session, sh *shared) treePane {
+	t := treePane{shared: sh, s: s}
 	t.view = s.NewTreeView(s.Leaf(), model.FilterDefault)
 	t.cursor = t.view.NearestVisible(s.Leaf())
 	return t
