@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"skein/internal/llmtest"
-	"skein/store/pi"
+	"skein/store"
 )
 
 func TestCompactExtractive(t *testing.T) {
@@ -101,7 +101,7 @@ func TestCompactRefusesAStaleLeaf(t *testing.T) {
 	data, _ := os.ReadFile(src)
 	path := filepath.Join(t.TempDir(), filepath.Base(src))
 	os.WriteFile(path, data, 0o644)
-	s, err := pi.Open(path)
+	s, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"skein/internal/sanitize"
 	"skein/model"
 	"skein/store"
-	"skein/store/pi"
 )
 
 var doctorCommand = command{
@@ -101,7 +100,7 @@ var formatNames = map[store.Format]string{
 }
 
 func checkFile(path string) ([]model.Diagnostic, store.Format) {
-	data, err := pi.ReadFile(path)
+	data, err := store.ReadFile(path)
 	if err != nil {
 		return []model.Diagnostic{{Msg: problemText(err)}}, store.FormatUnknown
 	}

@@ -5,7 +5,6 @@ import (
 
 	"skein/internal/sanitize"
 	"skein/store"
-	"skein/store/pi"
 )
 
 var labelCommand = command{
@@ -31,7 +30,7 @@ func (c *cli) label(argv []string) error {
 	if len(a.pos) == 3 {
 		text = a.pos[2]
 	}
-	if _, err := pi.Label(path, a.pos[1], text, c.waitNote()); err != nil {
+	if _, err := store.Label(path, a.pos[1], text, c.waitNote()); err != nil {
 		return refused(err)
 	}
 	if text == "" {

@@ -5,7 +5,6 @@ import (
 
 	"skein/internal/sanitize"
 	"skein/store"
-	"skein/store/pi"
 )
 
 var renameCommand = command{
@@ -27,9 +26,9 @@ func (c *cli) rename(argv []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := pi.Rename(path, a.pos[1], c.waitNote()); err != nil {
+	if _, err := store.Rename(path, a.pos[1], c.waitNote()); err != nil {
 		return refused(err)
 	}
-	fmt.Fprintf(c.stdout, "renamed %s to %q\n", sanitize.Inline(path), pi.SessionName(a.pos[1]))
+	fmt.Fprintf(c.stdout, "renamed %s to %q\n", sanitize.Inline(path), store.SessionName(a.pos[1]))
 	return nil
 }

@@ -17,7 +17,6 @@ import (
 	"skein/internal/utf8js"
 	"skein/model"
 	"skein/store"
-	"skein/store/pi"
 	"skein/theme"
 	"skein/tui/transcript"
 )
@@ -82,7 +81,7 @@ func (c *cli) pathArgs(argv []string) (*args, []string, []store.Problem, error) 
 }
 
 // open resolves REF and reads the session; mapped, for a command that only
-// reads and exits (see pi.OpenMapped).
+// reads and exits (see store.OpenMapped).
 func (c *cli) open(ref string, mapped bool) (*model.Session, string, error) {
 	path, err := store.Resolve(ref, c.env.DefaultRoots())
 	if err != nil {
@@ -90,13 +89,13 @@ func (c *cli) open(ref string, mapped bool) (*model.Session, string, error) {
 	}
 	var s *model.Session
 	if mapped {
-		s, err = pi.OpenMapped(path)
+		s, err = store.OpenMapped(path)
 	} else {
 		roomForSession(path)
-		s, err = pi.Open(path)
+		s, err = store.Open(path)
 	}
 	if err != nil {
-		var ns *pi.NotSession
+		var ns *store.NotSession
 		if errors.As(err, &ns) {
 			return nil, path, fail(1, "%s: %v", path, err)
 		}
@@ -166,8 +165,8 @@ func leaf(s *model.Session, a *args, path string) (int, error) {
 // preview is a message's first text, for one-line listings.
 // checkFile returns a file's problems, with the format it was read as.
 // waitNote tells a person at a terminal why an append takes a while.
-func (c *cli) waitNote() pi.WriteOption {
-	return pi.OnWait(func() {
+func (c *cli) waitNote() store.WriteOption {
+	return store.OnWait(func() {
 		if isTerminal(c.stderr) {
 			fmt.Fprintln(c.stderr, "waiting while another program finishes writing the session's last line (up to 10 s)…")
 		}
@@ -176,7 +175,7 @@ func (c *cli) waitNote() pi.WriteOption {
 
 // refused turns the store's refusal into exit status 1 with its reason.
 func refused(err error) error {
-	var r *pi.RefusedError
+	var r *store.RefusedError
 	if errors.As(err, &r) {
 		return fail(1, "%s", r.Reason)
 	}

@@ -13,7 +13,6 @@ import (
 
 	"skein/internal/sanitize"
 	"skein/store"
-	"skein/store/pi"
 	"skein/tui"
 )
 
@@ -48,7 +47,7 @@ func main() {
 
 // run is the whole program; it returns the exit status.
 func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	// A session the read commands mapped (pi.OpenMapped) faults where the
+	// A session the read commands mapped (store.OpenMapped) faults where the
 	// file was cut short under them: a clear message, not a crash.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer catchFault(stderr, &code)
@@ -59,7 +58,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	var ue *usageError
 	var ee *exitError
 	var nf *store.NotFoundError
-	var ns *pi.NotSession
+	var ns *store.NotSession
 	code = 1
 	switch {
 	case errors.As(err, &ue):
@@ -83,7 +82,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 // and exit status 1; any other panic goes on.
 func catchFault(stderr io.Writer, code *int) {
 	if r := recover(); r != nil {
-		if !pi.IsFault(r) {
+		if !store.IsFault(r) {
 			panic(r)
 		}
 		fmt.Fprintln(stderr, "skein: the session file changed while it was read (was it cut short?); try again")

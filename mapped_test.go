@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"skein/internal/synth"
-	"skein/store/pi"
+	"skein/store"
 )
 
 // TestMappedCommands: the read commands map a session large enough to be
@@ -21,7 +21,7 @@ func TestMappedCommands(t *testing.T) {
 	if err := synth.Session(path, "/home/dev/big", 12<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 3); err != nil {
 		t.Fatal(err)
 	}
-	s, err := pi.Open(path)
+	s, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestMappedFaultIsAMessage(t *testing.T) {
 	if err := synth.Session(path, "/home/dev/big", 12<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 3); err != nil {
 		t.Fatal(err)
 	}
-	s, err := pi.OpenMapped(path)
+	s, err := store.OpenMapped(path)
 	if err != nil {
 		t.Fatal(err)
 	}

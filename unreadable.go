@@ -6,14 +6,13 @@ import (
 	"io/fs"
 
 	"skein/store"
-	"skein/store/pi"
 	"skein/tui/transcript"
 )
 
 // problemText says in a few words why a path could not be read: a folder or
 // file it may not read, or something that is not a file.
 func problemText(err error) string {
-	var nr *pi.NotRegularError
+	var nr *store.NotRegularError
 	var pe *fs.PathError
 	switch {
 	case errors.As(err, &nr):
@@ -31,7 +30,7 @@ func problemText(err error) string {
 func (c *cli) warnUnreadable(err *error, problems []store.Problem) {
 	n := 0
 	for _, p := range problems {
-		var ns *pi.NotSession
+		var ns *store.NotSession
 		if errors.As(p.Err, &ns) {
 			continue
 		}

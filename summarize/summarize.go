@@ -14,7 +14,7 @@ import (
 	"skein/internal/jsdate"
 	"skein/internal/jsjson"
 	"skein/model"
-	"skein/store/pi"
+	"skein/store"
 )
 
 // Providers skein can summarize with.
@@ -227,10 +227,10 @@ func stringsJSON(list []string) []byte {
 // {readFiles, modifiedFiles}, usage (an LLM summary's), systemMessage (the
 // checkpoint stamped with the entry's time, when the context has a system
 // prompt).
-func (c Compaction) New(parent string) pi.NewEntry {
+func (c Compaction) New(parent string) store.NewEntry {
 	details := append(append(append([]byte(`{"readFiles":`), stringsJSON(c.ReadFiles)...), `,"modifiedFiles":`...), stringsJSON(c.ModifiedFiles)...)
 	details = append(details, '}')
-	e := pi.NewEntry{Type: model.TypeCompaction, Parent: &parent, Fields: []pi.Field{
+	e := store.NewEntry{Type: model.TypeCompaction, Parent: &parent, Fields: []store.Field{
 		{Key: "summary", Value: jsjson.AppendString(nil, c.Summary)},
 		{Key: "firstKeptEntryId", Value: jsjson.AppendString(nil, c.FirstKeptEntryID)},
 		{Key: "tokensBefore", Value: []byte(jsjson.FormatNumber(c.TokensBefore))},
@@ -238,8 +238,8 @@ func (c Compaction) New(parent string) pi.NewEntry {
 		{Key: "usage", Value: c.Usage},
 	}}
 	if c.System != nil {
-		e.Stamped = func(ts string) []pi.Field {
-			return []pi.Field{{Key: "systemMessage", Value: model.StampSystemMessage(c.System, jsdate.Parse(ts))}}
+		e.Stamped = func(ts string) []store.Field {
+			return []store.Field{{Key: "systemMessage", Value: model.StampSystemMessage(c.System, jsdate.Parse(ts))}}
 		}
 	}
 	return e

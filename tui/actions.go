@@ -13,7 +13,6 @@ import (
 	"skein/internal/sanitize"
 	"skein/model"
 	"skein/store"
-	"skein/store/pi"
 	"skein/summarize"
 	"skein/tui/transcript"
 	"skein/workflow"
@@ -24,12 +23,12 @@ import (
 type actionDoneMsg struct {
 	status  string
 	err     error
-	reload  string   // a session file to read again
-	relist  *pi.Info // its list record, read again in the background
-	added   *pi.Info // a new session (a fork) for the list
-	removed string   // a session file gone to the trash
-	dialog  Dialog   // a note to show
-	w       *writing // the write this ends, if one
+	reload  string      // a session file to read again
+	relist  *store.Info // its list record, read again in the background
+	added   *store.Info // a new session (a fork) for the list
+	removed string      // a session file gone to the trash
+	dialog  Dialog      // a note to show
+	w       *writing    // the write this ends, if one
 }
 
 func done(status string, err error) actionDoneMsg { return actionDoneMsg{status: status, err: err} }
@@ -56,12 +55,12 @@ type writeWaitingMsg struct {
 
 // startWrite runs a write in the background with a busy state: work gets
 // the option that reports a wait and returns what it did.
-func startWrite(what string, work func(onWait pi.WriteOption) actionDoneMsg) tea.Cmd {
+func startWrite(what string, work func(onWait store.WriteOption) actionDoneMsg) tea.Cmd {
 	return func() tea.Msg {
 		w := &writing{what: what}
 		ch := make(chan tea.Msg, 2)
 		go func() {
-			msg := work(pi.OnWait(func() { ch <- writeWaitingMsg{w, ch} }))
+			msg := work(store.OnWait(func() { ch <- writeWaitingMsg{w, ch} }))
 			msg.w = w
 			if msg.reload != "" {
 				// The list's record, here and not in Update: it reads the file.
@@ -74,7 +73,7 @@ func startWrite(what string, work func(onWait pi.WriteOption) actionDoneMsg) tea
 }
 
 // listRecord is the list's record of one session file, or nil.
-func listRecord(path string) *pi.Info {
+func listRecord(path string) *store.Info {
 	if files, err := store.Discover([]string{path}); err == nil {
 		if infos, _ := store.List(files, nil); len(infos) == 1 {
 			return &infos[0]
@@ -101,7 +100,7 @@ func forkDialog(path string, s *model.Session, at int, home string) Dialog {
 	n := len(s.Path(at))
 	body := fmt.Sprintf("Fork at: %s\n\nA new session beside this one will hold the %d entries from the first to this one, copied byte for byte, with their labels. This session is not touched.", entryLine(s, at, home), n)
 	return confirmDialog("Fork from this entry?", body, func(string) tea.Cmd {
-		return startWrite("writing the fork", func(pi.WriteOption) actionDoneMsg {
+		return startWrite("writing the fork", func(store.WriteOption) actionDoneMsg {
 			f, err := workflow.Fork(path, s, at, false)
 			if err != nil {
 				return done("", err)
@@ -124,8 +123,8 @@ func labelDialog(path string, s *model.Session, i int, home string) Dialog {
 	cur, _ := s.Label(i)
 	id := s.Entries[i].ID
 	return inputDialog("Label", "Entry: "+entryLine(s, i, home)+"\n\nAn empty label clears it.", cur, func(v string) tea.Cmd {
-		return startWrite("writing the label", func(onWait pi.WriteOption) actionDoneMsg {
-			_, err := pi.Label(path, id, strings.TrimSpace(v), onWait)
+		return startWrite("writing the label", func(onWait store.WriteOption) actionDoneMsg {
+			_, err := store.Label(path, id, strings.TrimSpace(v), onWait)
 			if err != nil {
 				return done("", err)
 			}
@@ -141,8 +140,8 @@ func labelDialog(path string, s *model.Session, i int, home string) Dialog {
 // renameDialog names the session.
 func renameDialog(path, current string) Dialog {
 	return inputDialog("Rename the session", "pi shows this name in its session list. An empty name clears it.", current, func(v string) tea.Cmd {
-		return startWrite("writing the name", func(onWait pi.WriteOption) actionDoneMsg {
-			if _, err := pi.Rename(path, v, onWait); err != nil {
+		return startWrite("writing the name", func(onWait store.WriteOption) actionDoneMsg {
+			if _, err := store.Rename(path, v, onWait); err != nil {
 				return done("", err)
 			}
 			return actionDoneMsg{status: "renamed", reload: path}
@@ -151,11 +150,11 @@ func renameDialog(path, current string) Dialog {
 }
 
 // deleteDialog moves a session to the trash.
-func deleteDialog(info *pi.Info, env store.Env, home string) Dialog {
+func deleteDialog(info *store.Info, env store.Env, home string) Dialog {
 	body := fmt.Sprintf("%s\n%s\n\nThe file moves to the trash (a desktop can restore it). Its forks stay.", transcript.OneLine(title(info)), shortPath(info.Path, home))
 	path := info.Path
 	return confirmDialog("Move this session to the trash?", body, func(string) tea.Cmd {
-		return startWrite("moving to the trash", func(pi.WriteOption) actionDoneMsg {
+		return startWrite("moving to the trash", func(store.WriteOption) actionDoneMsg {
 			t, err := store.Trash(path, env)
 			if err != nil {
 				return done("", err)
@@ -313,7 +312,7 @@ func (c *compaction) reviewDialog(summary string, usage []byte) Dialog {
 	}
 	path, s := c.path, c.s
 	return editorDialog("Compaction summary", body, summary, func(edited string) tea.Cmd {
-		return startWrite("writing the compaction", func(onWait pi.WriteOption) actionDoneMsg {
+		return startWrite("writing the compaction", func(onWait store.WriteOption) actionDoneMsg {
 			id, err := workflow.Compact(path, s, p, edited, usage, false, onWait)
 			if err != nil {
 				return done("", err)

@@ -13,7 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"skein/model"
-	"skein/store/pi"
+	"skein/store"
 )
 
 // storeCopy copies the fixture store so that actions can write.
@@ -80,7 +80,7 @@ func TestForkFromTheTUI(t *testing.T) {
 	if fork == nil {
 		t.Fatalf("the fork is not nested under its source: %v", names(m))
 	}
-	fs, err := pi.Open(fork.info.Path)
+	fs, err := store.Open(fork.info.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestLabelRenameAndDeleteFromTheTUI(t *testing.T) {
 	sel := m.session.tree.selected()
 	run(m, press(m, "L"))
 	accept(t, m, "m", "i", "n", "e", "enter")
-	s, _ := pi.Open(path)
+	s, _ := store.Open(path)
 	if l, _ := s.Label(sel); l != "mine" {
 		t.Errorf("label %q", l)
 	}
@@ -112,7 +112,7 @@ func TestLabelRenameAndDeleteFromTheTUI(t *testing.T) {
 	run(m, press(m, "R"))
 	inputOf(t, m).SetValue("")
 	accept(t, m, "N", "e", "w", "enter")
-	if s, _ := pi.Open(path); s.Name() != "New" {
+	if s, _ := store.Open(path); s.Name() != "New" {
 		t.Errorf("name %q", s.Name())
 	}
 	if m.session.info.Name != "New" {
@@ -196,7 +196,7 @@ func TestCompactFromTheTUI(t *testing.T) {
 		t.Fatal("written before review")
 	}
 	accept(t, m, "ctrl+s")
-	s, err := pi.Open(path)
+	s, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestCompactFromTheTUI(t *testing.T) {
 	if dlg(m) != nil {
 		accept(t, m, "esc")
 	}
-	if s2, _ := pi.Open(path); len(s2.Entries) != len(s.Entries) {
+	if s2, _ := store.Open(path); len(s2.Entries) != len(s.Entries) {
 		t.Error("cancelled compaction wrote")
 	}
 }
@@ -332,7 +332,7 @@ func TestWriteInTheBackgroundKeepsKeys(t *testing.T) {
 	if f := footer(m); strings.Contains(f, "writing") {
 		t.Errorf("still busy: %q", f)
 	}
-	s, _ := pi.Open(path)
+	s, _ := store.Open(path)
 	i, _ := s.Index(target)
 	if l, _ := s.Label(i); l != "later" {
 		t.Errorf("label of %s is %q", target, l)
@@ -366,7 +366,7 @@ func TestWriteWaitsForAnAgentsLine(t *testing.T) {
 	f.WriteString(agent[40:] + "\n")
 	_, cmd := m.Update(next())
 	run(m, cmd)
-	s, _ := pi.Open(path)
+	s, _ := store.Open(path)
 	if s.Name() != "Named meanwhile" || s.Entries[s.Parent(s.Leaf())].ID != "agent001" {
 		t.Errorf("name %q after %s", s.Name(), s.Entries[s.Parent(s.Leaf())].ID)
 	}
@@ -405,7 +405,7 @@ func TestCompactRefusesAStaleLeafFromTheTUI(t *testing.T) {
 	m := loaded(t, 120, 40, true, root)
 	openFixture(t, m, "Health endpoint")
 	path := m.session.info.Path
-	s, err := pi.Open(path)
+	s, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

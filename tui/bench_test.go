@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"skein/internal/synth"
-	"skein/store/pi"
+	"skein/store"
 )
 
 // synthSession writes (once per machine) a session of about size bytes in
@@ -34,7 +34,7 @@ func BenchmarkOpenLastScreen(b *testing.B) {
 	path := synthSession(b, "skein-bench-100mb-v1.jsonl", 100<<20)
 	st := New(Options{}).styles
 	for b.Loop() {
-		ss := newSessionScreen(pi.Info{Path: path, Name: "huge"}, &shared{keys: DefaultKeyMap(), styles: st, color: true})
+		ss := newSessionScreen(store.Info{Path: path, Name: "huge"}, &shared{keys: DefaultKeyMap(), styles: st, color: true})
 		ss.SetSize(120, 39)
 		msg := loadSession(path)
 		// The tail is the first of the batch; the whole file is not waited for.
@@ -54,7 +54,7 @@ func BenchmarkOpenLastScreen(b *testing.B) {
 func benchScreen(b *testing.B) *sessionScreen {
 	path := synthSession(b, "skein-bench-10k-v1.jsonl", 7<<20)
 	st := New(Options{}).styles
-	ss := newSessionScreen(pi.Info{Path: path}, &shared{keys: DefaultKeyMap(), styles: st, color: true})
+	ss := newSessionScreen(store.Info{Path: path}, &shared{keys: DefaultKeyMap(), styles: st, color: true})
 	ss.SetSize(120, 39)
 	first := loadSession(path)()
 	if batch, ok := first.(tea.BatchMsg); ok {

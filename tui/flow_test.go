@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"skein/model"
-	"skein/store/pi"
+	"skein/store"
 )
 
 // waitFor waits until the program has drawn all of the strings.
@@ -194,7 +194,7 @@ func TestFlowCompact(t *testing.T) {
 	waitFor(t, tm, "written")
 	keys(tm, tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
-	s, err := pi.Open(final.session.info.Path)
+	s, err := store.Open(final.session.info.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestFlowCompactStaleLeaf(t *testing.T) {
 	if len(m) != 1 {
 		t.Fatalf("the Health session: %v", m)
 	}
-	s, err := pi.Open(m[0])
+	s, err := store.Open(m[0])
 	if err != nil {
 		t.Fatal(err)
 	}

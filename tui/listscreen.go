@@ -15,7 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"skein/model"
-	"skein/store/pi"
+	"skein/store"
 	"skein/tui/transcript"
 )
 
@@ -34,7 +34,7 @@ var sortNames = [...]string{"modified", "created", "messages", "name"}
 // listRow is one visible row: a session, nested under the one it was forked
 // from.
 type listRow struct {
-	info   *pi.Info
+	info   *store.Info
 	depth  int
 	forks  int
 	orphan bool // a fork whose parent is not listed
@@ -47,7 +47,7 @@ type listScreen struct {
 	demo bool
 	now  func() time.Time
 
-	infos    []*pi.Info
+	infos    []*store.Info
 	rows     []listRow
 	cursor   int
 	offset   int
@@ -89,7 +89,7 @@ func (l *listScreen) add(msg scanMsg) {
 }
 
 // addInfo lists a session written since the scan (a fork).
-func (l *listScreen) addInfo(info pi.Info) {
+func (l *listScreen) addInfo(info store.Info) {
 	sel := l.selectedPath()
 	l.infos = append(l.infos, &info)
 	l.rebuild()
@@ -97,7 +97,7 @@ func (l *listScreen) addInfo(info pi.Info) {
 }
 
 // replace updates a session's record (after a rename or a label).
-func (l *listScreen) replace(info pi.Info) {
+func (l *listScreen) replace(info store.Info) {
 	for k, in := range l.infos {
 		if in.Path == info.Path {
 			l.infos[k] = &info
@@ -122,7 +122,7 @@ func (l *listScreen) remove(path string) {
 	l.rebuild()
 }
 
-func (l *listScreen) selected() *pi.Info {
+func (l *listScreen) selected() *store.Info {
 	if l.cursor < 0 || l.cursor >= len(l.rows) {
 		return nil
 	}
@@ -149,7 +149,7 @@ func (l *listScreen) selectPath(path string) {
 
 // rebuild recomputes the visible rows: sort, fork nesting, project and filter.
 func (l *listScreen) rebuild() {
-	infos := make([]*pi.Info, 0, len(l.infos))
+	infos := make([]*store.Info, 0, len(l.infos))
 	for _, in := range l.infos {
 		if l.project == "" || in.Cwd == l.project {
 			infos = append(infos, in)
@@ -159,12 +159,12 @@ func (l *listScreen) rebuild() {
 	sort.SliceStable(infos, func(a, b int) bool { return less(infos[a], infos[b]) })
 	// Nest forks under their parents: by path, or by file name when the store
 	// was moved since the fork was made.
-	byPath, byBase := map[string]*pi.Info{}, map[string]*pi.Info{}
+	byPath, byBase := map[string]*store.Info{}, map[string]*store.Info{}
 	for _, in := range infos {
 		byPath[filepath.Clean(in.Path)] = in
 		byBase[filepath.Base(in.Path)] = in
 	}
-	parentOf := func(in *pi.Info) *pi.Info {
+	parentOf := func(in *store.Info) *store.Info {
 		if !in.HasParent || in.ParentSession == "" {
 			return nil
 		}
@@ -176,9 +176,9 @@ func (l *listScreen) rebuild() {
 		}
 		return nil
 	}
-	children := map[*pi.Info][]*pi.Info{}
-	var tops []*pi.Info
-	orphans := map[*pi.Info]bool{}
+	children := map[*store.Info][]*store.Info{}
+	var tops []*store.Info
+	orphans := map[*store.Info]bool{}
 	for _, in := range infos {
 		if p := parentOf(in); p != nil {
 			children[p] = append(children[p], in)
@@ -192,7 +192,7 @@ func (l *listScreen) rebuild() {
 	if len(query) > 0 {
 		// Filtered: the best matches first, flat, in the sort order within a score.
 		type scored struct {
-			in    *pi.Info
+			in    *store.Info
 			score int
 		}
 		var hits []scored
@@ -208,9 +208,9 @@ func (l *listScreen) rebuild() {
 		l.clamp()
 		return
 	}
-	seen := map[*pi.Info]bool{}
-	var walk func(in *pi.Info, depth int)
-	walk = func(in *pi.Info, depth int) {
+	seen := map[*store.Info]bool{}
+	var walk func(in *store.Info, depth int)
+	walk = func(in *store.Info, depth int) {
 		if seen[in] { // a fork loop: show each session once
 			return
 		}
@@ -231,19 +231,19 @@ func (l *listScreen) rebuild() {
 	l.clamp()
 }
 
-func (l *listScreen) less() func(a, b *pi.Info) bool {
+func (l *listScreen) less() func(a, b *store.Info) bool {
 	switch l.sort {
 	case sortCreated:
-		return func(a, b *pi.Info) bool { return newer(a.Created, b.Created, a.Path < b.Path) }
+		return func(a, b *store.Info) bool { return newer(a.Created, b.Created, a.Path < b.Path) }
 	case sortMessages:
-		return func(a, b *pi.Info) bool {
+		return func(a, b *store.Info) bool {
 			if a.MessageCount != b.MessageCount {
 				return a.MessageCount > b.MessageCount
 			}
 			return newer(a.Modified, b.Modified, a.Path < b.Path)
 		}
 	case sortName:
-		return func(a, b *pi.Info) bool {
+		return func(a, b *store.Info) bool {
 			ta, tb := strings.ToLower(title(a)), strings.ToLower(title(b))
 			if ta != tb {
 				return ta < tb
@@ -251,7 +251,7 @@ func (l *listScreen) less() func(a, b *pi.Info) bool {
 			return a.Path < b.Path
 		}
 	}
-	return func(a, b *pi.Info) bool { return newer(a.Modified, b.Modified, a.Path < b.Path) }
+	return func(a, b *store.Info) bool { return newer(a.Modified, b.Modified, a.Path < b.Path) }
 }
 
 func newer(a, b float64, tie bool) bool {
@@ -269,7 +269,7 @@ func newer(a, b float64, tie bool) bool {
 }
 
 // title is what a row calls a session: its name, else its first message.
-func title(in *pi.Info) string {
+func title(in *store.Info) string {
 	if in.Name != "" {
 		return in.Name
 	}
@@ -279,7 +279,7 @@ func title(in *pi.Info) string {
 // matchScore rates a session against the filter's words, 0 for no match.
 // Every word must appear in the name, first message or folder: as it is
 // (best in the name), or fuzzily, its letters in order within a short span.
-func matchScore(query []string, in *pi.Info) int {
+func matchScore(query []string, in *store.Info) int {
 	name := strings.ToLower(in.Name)
 	rest := strings.ToLower(in.FirstMessage + " " + in.Cwd)
 	total := 0
@@ -354,7 +354,7 @@ func (l *listScreen) clamp() {
 func (l *listScreen) listHeight() int { return max(1, l.height-4) }
 
 // openMsg asks the root to open a session.
-type openMsg struct{ info *pi.Info }
+type openMsg struct{ info *store.Info }
 
 // Update handles a key on the list. The filter, while typed, takes every key
 // but the few that end it.
@@ -645,7 +645,7 @@ func (l *listScreen) viewPreview(w, h int) string {
 	return strings.Join(lines[:h], "\n")
 }
 
-func (l *listScreen) forksOf(in *pi.Info) int {
+func (l *listScreen) forksOf(in *store.Info) int {
 	for _, r := range l.rows {
 		if r.info == in {
 			return r.forks

@@ -8,12 +8,11 @@ import (
 
 	"skein/model"
 	"skein/store"
-	"skein/store/pi"
 )
 
 // scanMsg carries a batch of listed sessions while the store is scanned.
 type scanMsg struct {
-	infos       []pi.Info
+	infos       []store.Info
 	done, total int
 	finished    bool
 	next        <-chan scanMsg
@@ -30,7 +29,7 @@ func scanStore(roots []string) tea.Cmd {
 			close(ch)
 			return
 		}
-		store.Scan(files, 80*time.Millisecond, func(batch []pi.Info, done, total int) {
+		store.Scan(files, 80*time.Millisecond, func(batch []store.Info, done, total int) {
 			ch <- scanMsg{infos: batch, done: done, total: total, finished: done == total}
 		})
 		close(ch)
@@ -71,14 +70,14 @@ type tailLoadedMsg struct {
 // also has its tail read first.
 func loadSession(path string) tea.Cmd {
 	full := func() tea.Msg {
-		s, err := pi.Open(path)
+		s, err := store.Open(path)
 		if err != nil {
 			return sessionLoadedMsg{path: path, err: err}
 		}
 		return sessionLoadedMsg{path: path, s: s, stats: s.Stats()}
 	}
 	tail := func() tea.Msg {
-		s, err := pi.OpenTail(path, tailSize)
+		s, err := store.OpenTail(path, tailSize)
 		if err != nil {
 			return nil
 		}
@@ -116,7 +115,7 @@ type previewLine struct {
 // exchanges of its active branch.
 func loadPreview(path string) tea.Cmd {
 	return func() tea.Msg {
-		s, err := pi.Open(path)
+		s, err := store.Open(path)
 		if err != nil {
 			return previewMsg{path: path, err: err}
 		}

@@ -10,7 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"skein/model"
-	"skein/store/pi"
+	"skein/store"
 	"skein/tui/transcript"
 )
 
@@ -27,7 +27,7 @@ const (
 type sessionScreen struct {
 	*shared
 
-	info    pi.Info
+	info    store.Info
 	s       *model.Session
 	tail    *msgPane // the last screen of a large session, while it loads
 	stats   model.Stats
@@ -47,7 +47,7 @@ type sessionScreen struct {
 	pos, posTotal         int
 }
 
-func newSessionScreen(info pi.Info, sh *shared) *sessionScreen {
+func newSessionScreen(info store.Info, sh *shared) *sessionScreen {
 	return &sessionScreen{shared: sh, info: info, loading: true}
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"skein/store/pi"
+	"skein/store"
 	"skein/theme"
 )
 
@@ -375,11 +375,11 @@ func TestGoldenViews(t *testing.T) {
 }
 
 func TestMatchScore(t *testing.T) {
-	in := &pi.Info{Name: "Cache: Redis vs SQLite", FirstMessage: "Which database should we use?", Cwd: "/home/dev/webapp"}
-	long := &pi.Info{FirstMessage: strings.Repeat("refactor lorem ipsum dolor sit amet ", 20), Cwd: "/home/dev/tools"}
+	in := &store.Info{Name: "Cache: Redis vs SQLite", FirstMessage: "Which database should we use?", Cwd: "/home/dev/webapp"}
+	long := &store.Info{FirstMessage: strings.Repeat("refactor lorem ipsum dolor sit amet ", 20), Cwd: "/home/dev/tools"}
 	cases := []struct {
 		query string
-		in    *pi.Info
+		in    *store.Info
 		want  bool
 	}{
 		{"redis", in, true}, {"redis", long, false}, {"rds", in, true}, {"webapp", in, true},

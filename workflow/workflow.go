@@ -7,13 +7,13 @@ import (
 	"fmt"
 
 	"skein/model"
-	"skein/store/pi"
+	"skein/store"
 	"skein/summarize"
 )
 
 // Forked is a fork written.
 type Forked struct {
-	pi.Fork
+	store.Forked
 	// Message is the text of the user message a fork made before one ends
 	// before (as pi's /fork puts it back in the editor); "" otherwise.
 	Message string
@@ -21,25 +21,25 @@ type Forked struct {
 
 // Fork writes a new session beside the one at path holding the path from
 // the root to entry at, or, with before, to the entry before the user
-// message at (pi's /fork). It refuses (a *pi.RefusedError) a before that is
+// message at (pi's /fork). It refuses (a *store.RefusedError) a before that is
 // not a user message, or that nothing comes before.
 func Fork(path string, s *model.Session, at int, before bool) (Forked, error) {
 	var f Forked
 	if before {
 		e := &s.Entries[at]
 		if e.Type != model.TypeMessage || e.Role != model.RoleUser {
-			return f, &pi.RefusedError{Reason: fmt.Sprintf("a fork before an entry needs a user message; %s is a %s", e.ID, Describe(e))}
+			return f, &store.RefusedError{Reason: fmt.Sprintf("a fork before an entry needs a user message; %s is a %s", e.ID, Describe(e))}
 		}
 		f.Message = model.Text(s.MessageJSON(model.ContextMessage{Entry: at}))
 		if at = s.Parent(at); at < 0 {
-			return f, &pi.RefusedError{Reason: fmt.Sprintf("nothing comes before %s: it is the first entry", e.ID)}
+			return f, &store.RefusedError{Reason: fmt.Sprintf("nothing comes before %s: it is the first entry", e.ID)}
 		}
 	}
-	fork, err := pi.WriteFork(path, s, at)
+	fork, err := store.Fork(path, s, at)
 	if err != nil {
 		return f, fmt.Errorf("fork %s: %w", path, err)
 	}
-	f.Fork = fork
+	f.Forked = fork
 	return f, nil
 }
 
@@ -60,17 +60,17 @@ func Describe(e *model.Entry) string {
 // it must still be (an agent that went on writing would otherwise see its
 // new turns left on a branch of their own), unless pinned says the entry
 // was asked for by name (the command line's --leaf). Refusals are
-// *pi.RefusedError and write nothing.
-func Compact(path string, s *model.Session, p *model.Plan, summary string, usage []byte, pinned bool, opts ...pi.WriteOption) (string, error) {
+// *store.RefusedError and write nothing.
+func Compact(path string, s *model.Session, p *model.Plan, summary string, usage []byte, pinned bool, opts ...store.WriteOption) (string, error) {
 	entry := summarize.Entry(s, p, summary, usage)
 	leafID := s.Entries[p.Leaf].ID
 	wasLeaf := p.Leaf == s.Leaf()
-	return pi.Append(path, func(now *model.Session) (pi.NewEntry, error) {
+	return store.Append(path, func(now *model.Session) (store.NewEntry, error) {
 		if _, ok := now.Index(leafID); !ok {
-			return pi.NewEntry{}, &pi.RefusedError{Reason: fmt.Sprintf("the entry %s to compact at is gone from the file; nothing was written (%s)", leafID, path)}
+			return store.NewEntry{}, &store.RefusedError{Reason: fmt.Sprintf("the entry %s to compact at is gone from the file; nothing was written (%s)", leafID, path)}
 		}
 		if !pinned && wasLeaf && (now.Leaf() < 0 || now.Entries[now.Leaf()].ID != leafID) {
-			return pi.NewEntry{}, &pi.RefusedError{Reason: fmt.Sprintf("the session changed while the summary was made (its leaf is no longer %s); nothing was written, compact again (%s)", leafID, path)}
+			return store.NewEntry{}, &store.RefusedError{Reason: fmt.Sprintf("the session changed while the summary was made (its leaf is no longer %s); nothing was written, compact again (%s)", leafID, path)}
 		}
 		return entry.New(leafID), nil
 	}, opts...)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"skein/model"
-	"skein/store/pi"
+	"skein/store"
 )
 
 // session copies a fixture into a folder of its own and reads it.
@@ -26,7 +26,7 @@ func session(t *testing.T) (string, *model.Session) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := pi.Open(path)
+	s, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func session(t *testing.T) (string, *model.Session) {
 }
 
 func refusal(err error) string {
-	var r *pi.RefusedError
+	var r *store.RefusedError
 	if errors.As(err, &r) {
 		return r.Reason
 	}
@@ -105,7 +105,7 @@ func TestCompactGuards(t *testing.T) {
 	if err != nil {
 		t.Fatalf("pinned: %v", err)
 	}
-	now, err := pi.Open(path)
+	now, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
