@@ -20,7 +20,8 @@ type msgPane struct {
 	*shared
 	s        *model.Session
 	leaf     int
-	history  bool // the full original history instead of the compacted context
+	ctx      model.Context // the context at leaf (built once a move; not the history)
+	history  bool          // the full original history instead of the compacted context
 	thinking bool
 	expanded map[int]bool // entries whose tool calls and results are expanded
 
@@ -77,10 +78,11 @@ func (m *msgPane) setLeaf(leaf int) {
 
 func (m *msgPane) rebuild() {
 	if m.s == nil || m.leaf < 0 {
-		m.items = nil
+		m.items, m.ctx = nil, model.Context{}
 		return
 	}
 	ctx := m.s.BuildContext(m.leaf)
+	m.ctx = ctx
 	m.summarized = m.s.Summarized(m.leaf, ctx)
 	if m.history {
 		ctx = m.s.BuildHistory(m.leaf)

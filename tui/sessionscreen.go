@@ -87,7 +87,10 @@ func (ss *sessionScreen) loaded(msg sessionLoadedMsg) {
 func (ss *sessionScreen) selectionChanged() {
 	leaf := ss.tree.selected()
 	ss.msgs.setLeaf(leaf)
-	ctx := ss.s.BuildContext(leaf)
+	ctx := ss.msgs.ctx // built once, for the pane and the header
+	if leaf < 0 {
+		ctx = ss.s.BuildContext(leaf)
+	}
 	ss.hdrModel, ss.hdrThinking = "no model", "off"
 	if ctx.Model != nil {
 		ss.hdrModel = model.String(ctx.Model.Provider) + "/" + model.String(ctx.Model.ModelID)
