@@ -89,6 +89,9 @@ func Parse(data []byte) (*Session, error) {
 	all := make([]Entry, offsets[len(chunks)])
 	if len(all) > 0 {
 		// First touching fresh memory, page by page, was an eighth of parsing.
+		// The byte view is only handed to madvise, which reads its address
+		// and length: nothing is read or written through it, and the
+		// entries (which hold pointers) stay typed for the collector.
 		hugemem.Advise(unsafe.Slice((*byte)(unsafe.Pointer(&all[0])), len(all)*int(unsafe.Sizeof(all[0]))))
 	}
 	results := make([]chunkResult, len(chunks))
