@@ -42,7 +42,7 @@ var ErrUnsupported = errors.New("this session's format does not support that")
 // The types of pi's backend that its callers see. They are the store's
 // words for now; a second format will make them its own.
 type (
-	Info            = pi.Info            // a session's record in the list
+	Info            = model.SessionInfo  // a session's record in the list
 	WriteOption     = pi.WriteOption     // how one write is made
 	NewEntry        = pi.NewEntry        // an entry to append
 	Field           = pi.Field           // one member of a new entry

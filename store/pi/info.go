@@ -14,28 +14,9 @@ import (
 	"skein/model"
 )
 
-// Info is a session as pi's SessionManager.list describes it.
-type Info struct {
-	Path string
-	ID   string
-	// IDJSON is the header's id as JSON when it is not a string (pi 1.6.0
-	// lists such a file, with that id, or none: nil then means absent).
-	IDJSON        []byte
-	NoStringID    bool
-	Cwd           string
-	Name          string // "" when none or cleared
-	ParentSession string
-	HasParent     bool
-	Created       float64 // ms, NaN when the header timestamp is invalid
-	Modified      float64 // ms
-	MessageCount  int
-	FirstMessage  string
-	// Extras for the TUI, not part of pi's record: entries, branches (1 plus
-	// the entries not appended after their parent), the latest model.
-	Entries  int
-	Branches int
-	Model    string
-}
+// Info is a session's record in the list, as pi's SessionManager.list
+// describes it: model's SessionInfo, which every format fills.
+type Info = model.SessionInfo
 
 // NotSession says a file is not a pi session.
 type NotSession struct{ Reason string }
@@ -296,46 +277,4 @@ func textContent(content []byte) string {
 		return true
 	})
 	return strings.Join(parts, " ")
-}
-
-// AppendJSON appends the record as `skein session list --json` prints it:
-// {path, format, id, cwd, name, parentSession, created, modified,
-// messageCount, firstMessage}, times as ISO 8601 UTC, absent values null.
-func (info *Info) AppendJSON(dst []byte) []byte {
-	str := func(dst []byte, s string, ok bool) []byte {
-		if !ok {
-			return append(dst, "null"...)
-		}
-		return jsjson.AppendString(dst, s)
-	}
-	iso := func(dst []byte, ms float64) []byte {
-		s, ok := jsdate.ISO(ms)
-		return str(dst, s, ok)
-	}
-	dst = append(dst, `{"path":`...)
-	dst = jsjson.AppendString(dst, info.Path)
-	dst = append(dst, `,"format":"pi","id":`...)
-	switch {
-	case !info.NoStringID:
-		dst = jsjson.AppendString(dst, info.ID)
-	case info.IDJSON != nil:
-		dst = append(dst, info.IDJSON...)
-	default:
-		dst = append(dst, "null"...)
-	}
-	dst = append(dst, `,"cwd":`...)
-	dst = jsjson.AppendString(dst, info.Cwd)
-	dst = append(dst, `,"name":`...)
-	dst = str(dst, info.Name, info.Name != "")
-	dst = append(dst, `,"parentSession":`...)
-	dst = str(dst, info.ParentSession, info.HasParent)
-	dst = append(dst, `,"created":`...)
-	dst = iso(dst, info.Created)
-	dst = append(dst, `,"modified":`...)
-	dst = iso(dst, info.Modified)
-	dst = append(dst, `,"messageCount":`...)
-	dst = strconv.AppendInt(dst, int64(info.MessageCount), 10)
-	dst = append(dst, `,"firstMessage":`...)
-	dst = jsjson.AppendString(dst, info.FirstMessage)
-	return append(dst, '}')
 }
