@@ -717,6 +717,16 @@ func (s *Session) Path(i int) []int {
 	return path
 }
 
+// Depth is the number of entries on the path from the root to entry i,
+// i included (0 for -1): len(Path(i)) without making the path.
+func (s *Session) Depth(i int) int {
+	n := 0
+	for ; i >= 0; i = s.parent[i] {
+		n++
+	}
+	return n
+}
+
 // Name is the session's name: the latest session_info's, trimmed; "" when
 // none or cleared.
 func (s *Session) Name() string {

@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"skein/internal/synth"
 	"skein/model"
 	"skein/store"
 )
@@ -490,5 +491,45 @@ func TestDialogStack(t *testing.T) {
 	press(m, "!")
 	if got := below.input.Value(); got != "typing!" {
 		t.Errorf("the dialog below does not take keys again: %q", got)
+	}
+}
+
+// TestLongPathsBuiltInTheBackground: in a session whose path is longer than
+// inlinePath, a move of the tree's selection returns a command that builds
+// the path; a result for a selection since left is dropped, the newest
+// shown, and the keys pressed meanwhile all count.
+func TestLongPathsBuiltInTheBackground(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "long.jsonl")
+	if err := synth.Session(path, "/home/dev/long", 2<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 3); err != nil {
+		t.Fatal(err)
+	}
+	m := loaded(t, 120, 40, true, filepath.Dir(path))
+	run(m, press(m, "enter"))
+	ss := m.session
+	if ss == nil || ss.s == nil {
+		t.Fatal("the session did not open")
+	}
+	if d := ss.s.Depth(ss.s.Leaf()); d <= inlinePath {
+		t.Fatalf("a path of %d entries: too short to test", d)
+	}
+	if ss.msgs.leaf != ss.tree.selected() {
+		t.Fatalf("after loading, the pane shows %d, the tree selects %d", ss.msgs.leaf, ss.tree.selected())
+	}
+	first := press(m, "k") // one up: built in the background
+	second := press(m, "k")
+	if first == nil || second == nil {
+		t.Fatal("a move along a long path built it in Update")
+	}
+	want := ss.tree.selected()
+	if ss.msgs.leaf == want {
+		t.Fatal("the pane moved before its path was built")
+	}
+	m.Update(second())
+	if ss.msgs.leaf != want {
+		t.Fatalf("the pane shows %d, the tree selects %d", ss.msgs.leaf, want)
+	}
+	m.Update(first()) // late, for a selection left since
+	if ss.msgs.leaf != want || ss.pos != ss.s.Depth(want) {
+		t.Errorf("a stale path was shown: pane %d, position %d", ss.msgs.leaf, ss.pos)
 	}
 }

@@ -120,7 +120,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case sessionLoadedMsg:
 		if m.session != nil && m.session.info.Path == msg.path {
-			m.session.loaded(msg)
+			return m, m.session.loaded(msg)
+		}
+		return m, nil
+	case pathBuiltMsg:
+		if m.session != nil && m.session.info.Path == msg.path {
+			m.session.pathBuilt(msg)
 		}
 		return m, nil
 	case tailLoadedMsg:
@@ -206,8 +211,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			d = -1
 		}
 		if m.screen == screenSession && m.session != nil {
-			m.session.wheel(msg.X, msg.Y, d)
-			return m, nil
+			return m, m.session.wheel(msg.X, msg.Y, d)
 		}
 		return m, m.list.scroll(d)
 	case tea.KeyPressMsg:

@@ -67,13 +67,16 @@ func benchScreen(b *testing.B) *sessionScreen {
 	if msg.stats.Messages < 9000 {
 		b.Fatalf("only %d messages", msg.stats.Messages)
 	}
-	ss.loaded(msg)
+	if cmd := ss.loaded(msg); cmd != nil {
+		ss.pathBuilt(cmd().(pathBuiltMsg)) // a long path is built by a command
+	}
 	ss.View()
 	return ss
 }
 
 // BenchmarkFrameMoveInTree moves the tree's selection one entry and draws
-// the frame: the message pane follows the selection. Target: 16 ms.
+// the frame, the work Update and View do: a path this long is built by a
+// command, off the UI's goroutine (BenchmarkPathBuild). Target: 16 ms.
 func BenchmarkFrameMoveInTree(b *testing.B) {
 	ss := benchScreen(b)
 	up := tea.KeyPressMsg{Code: 'k', Text: "k"}
@@ -89,6 +92,18 @@ func BenchmarkFrameMoveInTree(b *testing.B) {
 		}
 		k++
 		_ = ss.View()
+	}
+}
+
+// BenchmarkPathBuild is the background work of a move in a session of
+// 10,000 messages: the context and the transcript's items of the path.
+func BenchmarkPathBuild(b *testing.B) {
+	ss := benchScreen(b)
+	leaf := ss.tree.selected()
+	for b.Loop() {
+		if p := buildPath(ss.s, leaf, false); len(p.items) == 0 {
+			b.Fatal("nothing built")
+		}
 	}
 }
 

@@ -76,18 +76,37 @@ func (m *msgPane) setLeaf(leaf int) {
 	m.showEnd()
 }
 
-func (m *msgPane) rebuild() {
-	if m.s == nil || m.leaf < 0 {
-		m.items, m.ctx = nil, model.Context{}
-		return
+func (m *msgPane) rebuild() { m.take(buildPath(m.s, m.leaf, m.history)) }
+
+// builtPath is what the pane shows of a path: its context, how many
+// messages a compaction summarized away, and the items drawn. It is pure
+// work on the session, so that it can run outside Update.
+type builtPath struct {
+	leaf       int
+	history    bool
+	ctx        model.Context // the context at leaf (not the history)
+	summarized int
+	items      []transcript.Item
+}
+
+func buildPath(s *model.Session, leaf int, history bool) builtPath {
+	b := builtPath{leaf: leaf, history: history}
+	if s == nil || leaf < 0 {
+		return b
 	}
-	ctx := m.s.BuildContext(m.leaf)
-	m.ctx = ctx
-	m.summarized = m.s.Summarized(m.leaf, ctx)
-	if m.history {
-		ctx = m.s.BuildHistory(m.leaf)
+	b.ctx = s.BuildContext(leaf)
+	b.summarized = s.Summarized(leaf, b.ctx)
+	shown := b.ctx
+	if history {
+		shown = s.BuildHistory(leaf)
 	}
-	m.items = transcript.Items(m.s, ctx, m.leaf)
+	b.items = transcript.Items(s, shown, leaf)
+	return b
+}
+
+// take shows a built path.
+func (m *msgPane) take(b builtPath) {
+	m.leaf, m.ctx, m.summarized, m.items = b.leaf, b.ctx, b.summarized, b.items
 	m.focus = len(m.items) - 1
 }
 

@@ -45,6 +45,20 @@ type sessionScreen struct {
 	// What the header says of the selection, computed when it changes.
 	hdrModel, hdrThinking string
 	pos, posTotal         int
+	// gen counts selection changes: a path built in the background for an
+	// older one is dropped.
+	gen int
+}
+
+// inlinePath is the longest path built in Update, a few milliseconds of
+// work; a longer one is built by a command, so that keys never wait.
+const inlinePath = 2000
+
+// pathBuiltMsg is a path built in the background for selection gen.
+type pathBuiltMsg struct {
+	path string
+	gen  int
+	b    builtPath
 }
 
 func newSessionScreen(info store.Info, sh *shared) *sessionScreen {
@@ -59,13 +73,14 @@ func (ss *sessionScreen) tailLoaded(s *model.Session) {
 	ss.tail = &p
 }
 
-// loaded takes the session read in the background.
-func (ss *sessionScreen) loaded(msg sessionLoadedMsg) {
+// loaded takes the session read in the background, and returns the
+// command that builds a long selected path.
+func (ss *sessionScreen) loaded(msg sessionLoadedMsg) tea.Cmd {
 	ss.loading = false
 	ss.tail = nil
 	if msg.err != nil {
 		ss.err = msg.err
-		return
+		return nil
 	}
 	keep := ""
 	if ss.s != nil && ss.tree.selected() >= 0 {
@@ -78,19 +93,43 @@ func (ss *sessionScreen) loaded(msg sessionLoadedMsg) {
 	}
 	ss.msgs = newMsgPane(ss.s, ss.shared)
 	ss.layout()
-	ss.selectionChanged()
+	cmd := ss.selectionChanged()
 	ss.setFocus(ss.focus)
+	return cmd
 }
 
 // selectionChanged follows the tree's selection: the messages on its path
-// and the header's model, thinking level and position.
-func (ss *sessionScreen) selectionChanged() {
+// and the header's model, thinking level and position. A long path is built
+// by the command it returns.
+func (ss *sessionScreen) selectionChanged() tea.Cmd {
 	leaf := ss.tree.selected()
-	ss.msgs.setLeaf(leaf)
-	ctx := ss.msgs.ctx // built once, for the pane and the header
-	if leaf < 0 {
-		ctx = ss.s.BuildContext(leaf)
+	ss.gen++
+	if leaf < 0 || ss.s.Depth(leaf) <= inlinePath {
+		ss.showPath(buildPath(ss.s, leaf, ss.msgs.history))
+		return nil
 	}
+	s, gen, history, path := ss.s, ss.gen, ss.msgs.history, ss.info.Path
+	return func() tea.Msg { return pathBuiltMsg{path, gen, buildPath(s, leaf, history)} }
+}
+
+// pathBuilt shows a path built in the background, unless the selection
+// moved on since.
+func (ss *sessionScreen) pathBuilt(msg pathBuiltMsg) {
+	if msg.gen != ss.gen || ss.s == nil {
+		return
+	}
+	if msg.b.history != ss.msgs.history { // toggled meanwhile
+		msg.b = buildPath(ss.s, msg.b.leaf, ss.msgs.history)
+	}
+	ss.showPath(msg.b)
+}
+
+// showPath shows b in the message pane and the header.
+func (ss *sessionScreen) showPath(b builtPath) {
+	leaf := b.leaf
+	ss.msgs.take(b)
+	ss.msgs.showEnd()
+	ctx := b.ctx
 	ss.hdrModel, ss.hdrThinking = "no model", "off"
 	if ctx.Model != nil {
 		ss.hdrModel = model.String(ctx.Model.Provider) + "/" + model.String(ctx.Model.ModelID)
@@ -103,7 +142,7 @@ func (ss *sessionScreen) selectionChanged() {
 	}
 	ss.pos = 0
 	if leaf >= 0 {
-		ss.pos = len(ss.s.Path(leaf))
+		ss.pos = ss.s.Depth(leaf)
 	}
 	ss.posTotal = ss.pos + ss.below(leaf)
 }
@@ -217,7 +256,7 @@ func (ss *sessionScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 			return ss.msgs.act(msg)
 		}
 		if ss.tree.Update(msg) {
-			ss.selectionChanged()
+			return ss.selectionChanged()
 		}
 		return nil
 	}
@@ -225,9 +264,9 @@ func (ss *sessionScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // wheel scrolls the pane under the pointer.
-func (ss *sessionScreen) wheel(x, y, d int) {
+func (ss *sessionScreen) wheel(x, y, d int) tea.Cmd {
 	if ss.s == nil {
-		return
+		return nil
 	}
 	inTree := x < ss.tree.width
 	if ss.stacked {
@@ -235,11 +274,12 @@ func (ss *sessionScreen) wheel(x, y, d int) {
 	}
 	if inTree {
 		if ss.tree.scroll(d) {
-			ss.selectionChanged()
+			return ss.selectionChanged()
 		}
-		return
+		return nil
 	}
 	ss.msgs.scroll(d * 3)
+	return nil
 }
 
 // title is the session's name, else its folder: never message text, which is
