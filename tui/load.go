@@ -53,6 +53,7 @@ type sessionLoadedMsg struct {
 	path  string
 	s     *model.Session
 	stats model.Stats
+	view  *model.TreeView // the tree laid out, in the load's goroutine
 	err   error
 }
 
@@ -74,7 +75,7 @@ func loadSession(path string) tea.Cmd {
 		if err != nil {
 			return sessionLoadedMsg{path: path, err: err}
 		}
-		return sessionLoadedMsg{path: path, s: s, stats: s.Stats()}
+		return sessionLoadedMsg{path: path, s: s, stats: s.Stats(), view: s.NewTreeView(s.Leaf(), model.FilterDefault)}
 	}
 	tail := func() tea.Msg {
 		s, err := store.OpenTail(path, tailSize)

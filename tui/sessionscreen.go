@@ -87,7 +87,7 @@ func (ss *sessionScreen) loaded(msg sessionLoadedMsg) tea.Cmd {
 		keep = ss.s.Entries[ss.tree.selected()].ID // a reload keeps the selection
 	}
 	ss.s, ss.stats = msg.s, msg.stats
-	ss.tree = newTreePane(ss.s, ss.shared)
+	ss.tree = newTreePane(ss.s, msg.view, ss.shared)
 	if i, ok := ss.s.Index(keep); ok && keep != "" {
 		ss.tree.cursor = ss.tree.view.NearestVisible(i)
 	}

@@ -24,9 +24,12 @@ type treePane struct {
 	focused       bool
 }
 
-func newTreePane(s *model.Session, sh *shared) treePane {
-	t := treePane{shared: sh, s: s}
-	t.view = s.NewTreeView(s.Leaf(), model.FilterDefault)
+// newTreePane shows view, the tree of s laid out (nil: lay it out here).
+func newTreePane(s *model.Session, view *model.TreeView, sh *shared) treePane {
+	if view == nil {
+		view = s.NewTreeView(s.Leaf(), model.FilterDefault)
+	}
+	t := treePane{shared: sh, s: s, view: view}
 	t.cursor = t.view.NearestVisible(s.Leaf())
 	return t
 }
