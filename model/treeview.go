@@ -71,11 +71,28 @@ type TreeView struct {
 	Folded        map[int]bool
 	Rows          []TreeRow
 	MultipleRoots bool
-	all           []int // every entry in pre-order, active branch first
-	active        map[int]bool
-	visParent     map[int]int
-	visChildren   map[int][]int
-	toolCalls     map[string]toolCallInfo
+	all           []int  // every entry in pre-order, active branch first
+	active        []bool // by entry: on the path to the leaf
+	// The visible tree, by entry (slices, not maps: a 100 MB session has
+	// 150,000 entries, and maps made a fold take a third of a second):
+	// visParent[n] is a visible entry's nearest visible ancestor (-1: a
+	// root); the children of a (-1 for the roots) are
+	// kidFlat[kidStart[a+1]:kidStart[a+2]], in the order shown.
+	visParent []int
+	kidStart  []int
+	kidFlat   []int
+	toolCalls map[string]toolCallInfo
+	// silent marks the assistant messages pi's /tree hides: no text and no
+	// error or abort. Found once, when the view is made, not at every fold.
+	silent []bool
+}
+
+// kids are the visible children of a (-1: the visible roots).
+func (v *TreeView) kids(a int) []int {
+	if a+2 >= len(v.kidStart) || a < -1 {
+		return nil
+	}
+	return v.kidFlat[v.kidStart[a+1]:v.kidStart[a+2]]
 }
 
 type toolCallInfo struct {
@@ -93,7 +110,7 @@ func (s *Session) NewTreeView(leaf int, filter TreeFilter) *TreeView {
 
 func (v *TreeView) flatten() {
 	s := v.s
-	v.active = map[int]bool{}
+	v.active = make([]bool, len(s.Entries))
 	for i := v.Leaf; i >= 0; i = s.parent[i] {
 		v.active[i] = true
 	}
@@ -120,11 +137,15 @@ func (v *TreeView) flatten() {
 		stack = append(stack, roots[k])
 	}
 	v.toolCalls = map[string]toolCallInfo{}
+	v.silent = make([]bool, len(s.Entries))
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		v.all = append(v.all, n)
 		if e := &s.Entries[n]; e.Type == TypeMessage && e.Role == RoleAssistant {
+			stop := String(e.MessageField("stopReason"))
+			errOrAborted := stop != "" && stop != "stop" && stop != "toolUse"
+			v.silent[n] = !hasTextContent(e.MessageField("content")) && !errOrAborted
 			_ = jscan.Elements(Member(e.Message, "content"), func(b []byte) bool {
 				if String(Member(b, "type")) == "toolCall" {
 					v.toolCalls[String(Member(b, "id"))] = toolCallInfo{String(Member(b, "name")), Member(b, "arguments")}
@@ -148,36 +169,48 @@ func (v *TreeView) Apply() {
 			visible = append(visible, n)
 		}
 	}
+	n := len(s.Entries)
 	if len(v.Folded) > 0 {
-		skip := map[int]bool{}
-		for _, n := range v.all {
-			if p := s.parent[n]; p >= 0 && (v.Folded[p] || skip[p]) {
-				skip[n] = true
+		skip := make([]bool, n)
+		for _, x := range v.all {
+			if p := s.parent[x]; p >= 0 && (v.Folded[p] || skip[p]) {
+				skip[x] = true
 			}
 		}
 		kept := visible[:0]
-		for _, n := range visible {
-			if !skip[n] {
-				kept = append(kept, n)
+		for _, x := range visible {
+			if !skip[x] {
+				kept = append(kept, x)
 			}
 		}
 		visible = kept
 	}
-	isVisible := make(map[int]bool, len(visible))
-	for _, n := range visible {
-		isVisible[n] = true
+	isVisible := make([]bool, n)
+	for _, x := range visible {
+		isVisible[x] = true
 	}
-	v.visParent = make(map[int]int, len(visible))
-	v.visChildren = map[int][]int{-1: nil}
-	for _, n := range visible {
-		a := s.parent[n]
+	v.visParent = make([]int, n)
+	v.kidStart = make([]int, n+2)
+	for _, x := range visible {
+		a := s.parent[x]
 		for a >= 0 && !isVisible[a] {
 			a = s.parent[a]
 		}
-		v.visParent[n] = a
-		v.visChildren[a] = append(v.visChildren[a], n)
+		v.visParent[x] = a
+		v.kidStart[a+2]++
 	}
-	rootsVis := v.visChildren[-1]
+	for b := 1; b < len(v.kidStart); b++ {
+		v.kidStart[b] += v.kidStart[b-1]
+	}
+	v.kidFlat = make([]int, len(visible))
+	fill := make([]int, n+1)
+	copy(fill, v.kidStart[:n+1])
+	for _, x := range visible {
+		b := v.visParent[x] + 1
+		v.kidFlat[fill[b]] = x
+		fill[b]++
+	}
+	rootsVis := v.kids(-1)
 	v.MultipleRoots = len(rootsVis) > 1
 	v.Rows = v.Rows[:0]
 	type item struct {
@@ -197,7 +230,7 @@ func (v *TreeView) Apply() {
 		v.Rows = append(v.Rows, TreeRow{Entry: it.n, Indent: it.indent, ShowConn: it.conn, IsLast: it.isLast,
 			Gutters: it.gutters, VirtualChild: it.virtual, OnActivePath: v.active[it.n], Folded: v.Folded[it.n],
 			Foldable: v.isFoldable(it.n)})
-		children := v.visChildren[it.n]
+		children := v.kids(it.n)
 		multi := len(children) > 1
 		childIndent := it.indent
 		if multi || (it.justBranched && it.indent > 0) {
@@ -227,14 +260,14 @@ func b2i(b bool) int {
 func b2i8(b bool) int8 { return int8(b2i(b)) }
 
 func (v *TreeView) isFoldable(n int) bool {
-	if len(v.visChildren[n]) == 0 {
+	if len(v.kids(n)) == 0 {
 		return false
 	}
 	p := v.visParent[n]
 	if p < 0 {
 		return true
 	}
-	return len(v.visChildren[p]) > 1
+	return len(v.kids(p)) > 1
 }
 
 func (v *TreeView) passes(n int) bool {
@@ -242,12 +275,8 @@ func (v *TreeView) passes(n int) bool {
 	if e.Type == TypeUsage {
 		return false // pi 1.6.0 never shows usage entries in /tree
 	}
-	if e.Type == TypeMessage && e.Role == RoleAssistant && n != v.Leaf {
-		stop := String(e.MessageField("stopReason"))
-		errOrAborted := stop != "" && stop != "stop" && stop != "toolUse"
-		if !hasTextContent(e.MessageField("content")) && !errOrAborted {
-			return false
-		}
+	if v.silent[n] && n != v.Leaf {
+		return false
 	}
 	settings := e.Type == TypeLabel || e.Type == TypeContextEdit || e.Type == TypeCustom || e.Type == TypeModelChange ||
 		e.Type == TypeThinkingLevelChange || e.Type == TypeSessionInfo
@@ -573,4 +602,4 @@ func EachBlock(content []byte, fn func(block []byte)) {
 }
 
 // IsBranchPoint reports whether entry n has more than one visible child.
-func (v *TreeView) IsBranchPoint(n int) bool { return len(v.visChildren[n]) > 1 }
+func (v *TreeView) IsBranchPoint(n int) bool { return len(v.kids(n)) > 1 }
