@@ -73,3 +73,17 @@ func BenchmarkTreeApply(b *testing.B) {
 		v.Apply()
 	}
 }
+
+// BenchmarkTreeView is laying out the tree of a 100 MB session when it
+// opens (in the load's goroutine): 716 ms before each assistant message was
+// read once and blank text told without decoding it.
+func BenchmarkTreeView(b *testing.B) {
+	s, err := Parse(bigSession(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		s.NewTreeView(s.Leaf(), FilterDefault)
+	}
+}

@@ -149,3 +149,16 @@ func TestLengthsOfIllFormedText(t *testing.T) {
 		}
 	}
 }
+
+func TestNonBlank(t *testing.T) {
+	for _, c := range []string{`""`, `" "`, `"\n\t"`, `" \u00a0 "`, `"\u2028"`, `"\ufeff"`, `" x"`, `"\nx"`, `"\u0041"`, `" \"" `, `"\\"`, `"é"`, `" \u3000"`, `"\b"`, `"\f"`, `"\u000b"`} {
+		raw := []byte(strings.TrimSpace(c))
+		s, _ := bstr(raw)
+		if got, want := nonBlank(raw), TrimJS(s) != ""; got != want {
+			t.Errorf("nonBlank(%s) = %v, want %v", c, got, want)
+		}
+	}
+	if nonBlank([]byte("null")) || nonBlank(nil) {
+		t.Error("a non-string is not text")
+	}
+}

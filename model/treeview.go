@@ -136,17 +136,29 @@ func (v *TreeView) flatten() {
 	for k := len(roots) - 1; k >= 0; k-- {
 		stack = append(stack, roots[k])
 	}
-	v.toolCalls = map[string]toolCallInfo{}
+	v.toolCalls = make(map[string]toolCallInfo, len(s.Entries)/4)
 	v.silent = make([]bool, len(s.Entries))
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		v.all = append(v.all, n)
 		if e := &s.Entries[n]; e.Type == TypeMessage && e.Role == RoleAssistant {
-			stop := String(e.MessageField("stopReason"))
+			// One walk of the message for both members (the last of each, as
+			// JSON.parse keeps).
+			var stopRaw, content []byte
+			jscan.Fields(e.Message, func(k, val []byte) bool {
+				switch {
+				case jscan.KeyIs(k, "stopReason"):
+					stopRaw = val
+				case jscan.KeyIs(k, "content"):
+					content = val
+				}
+				return true
+			})
+			stop := String(stopRaw)
 			errOrAborted := stop != "" && stop != "stop" && stop != "toolUse"
-			v.silent[n] = !hasTextContent(e.MessageField("content")) && !errOrAborted
-			_ = jscan.Elements(Member(e.Message, "content"), func(b []byte) bool {
+			v.silent[n] = !hasTextContent(content) && !errOrAborted
+			_ = jscan.Elements(content, func(b []byte) bool {
 				if String(Member(b, "type")) == "toolCall" {
 					v.toolCalls[String(Member(b, "id"))] = toolCallInfo{String(Member(b, "name")), Member(b, "arguments")}
 				}
@@ -295,18 +307,42 @@ func (v *TreeView) passes(n int) bool {
 }
 
 func hasTextContent(content []byte) bool {
-	if s, ok := bstr(content); ok {
-		return TrimJS(s) != ""
+	if jscan.IsString(content) {
+		return nonBlank(content)
 	}
 	found := false
 	_ = jscan.Elements(content, func(b []byte) bool {
-		if String(Member(b, "type")) == "text" && TrimJS(String(Member(b, "text"))) != "" {
+		if String(Member(b, "type")) == "text" && nonBlank(Member(b, "text")) {
 			found = true
 			return false
 		}
 		return true
 	})
 	return found
+}
+
+// nonBlank reports whether the raw JSON string raw holds more than
+// JavaScript's whitespace (String.prototype.trim's), reading its bytes
+// up to the first that is not a space, and decoding it only when that
+// byte may be one of Unicode's spaces or an escape other than \n \t \r \f.
+func nonBlank(raw []byte) bool {
+	if !jscan.IsString(raw) {
+		return false
+	}
+	body := raw[1 : len(raw)-1]
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case c == '\\' && i+1 < len(body) && (body[i+1] == 'n' || body[i+1] == 't' || body[i+1] == 'r' || body[i+1] == 'f'):
+			i++
+		case c == '\\' || c >= 0x80:
+			s, _ := bstr(raw)
+			return TrimJS(s) != ""
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // Prefix draws a row's branch glyphs as pi does (three columns a level).
