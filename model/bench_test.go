@@ -75,7 +75,7 @@ func BenchmarkTreeApply(b *testing.B) {
 }
 
 // BenchmarkTreeView is laying out the tree of a 100 MB session when it
-// opens (in the load's goroutine): 716 ms before each assistant message was
+// opens (in the load's goroutine): 440 ms before each assistant message was
 // read once and blank text told without decoding it.
 func BenchmarkTreeView(b *testing.B) {
 	s, err := Parse(bigSession(b))
