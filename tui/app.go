@@ -13,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"skein/store"
 	"skein/theme"
@@ -330,13 +331,22 @@ func (m *Model) env() store.Env {
 	return e
 }
 
+// The smallest terminal skein draws in; below it, a one-line notice.
+const minWidth, minHeight = 40, 12
+
+func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
+
+// layout sizes the screens. In a terminal too small they are laid out at
+// the smallest size, so that none ever sees a size it cannot draw, and come
+// back as they were when it grows.
 func (m *Model) layout() {
-	body := max(1, m.height-1) // the footer
-	m.list.SetSize(m.width, body)
+	w, h := max(m.width, minWidth), max(m.height, minHeight)
+	body := h - 1 // the footer
+	m.list.SetSize(w, body)
 	if m.session != nil {
-		m.session.SetSize(m.width, body)
+		m.session.SetSize(w, body)
 	}
-	m.help.SetWidth(m.width)
+	m.help.SetWidth(w)
 }
 
 // View sets the alternate screen, mouse mode and window title with the
@@ -352,6 +362,12 @@ func (m *Model) View() tea.View {
 	switch {
 	case m.width == 0:
 		content = ""
+	case m.tooSmall():
+		notice := fmt.Sprintf("skein: the terminal is too small (%dx%d; %dx%d at least)", m.width, m.height, minWidth, minHeight)
+		v := tea.NewView(ansi.Truncate(notice, m.width, "…"))
+		v.AltScreen = true
+		v.WindowTitle = transcript.OneLine(title)
+		return v
 	case m.screen == screenSession && m.session != nil:
 		short, full = m.session.help()
 		title += " — " + m.session.title()

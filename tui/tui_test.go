@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -315,7 +316,7 @@ func TestHelpAndResize(t *testing.T) {
 		t.Error("esc did not close help")
 	}
 	openFixture(t, m, "Cache: Redis vs SQLite")
-	for _, size := range [][2]int{{60, 20}, {240, 70}, {80, 24}, {30, 8}} {
+	for _, size := range [][2]int{{60, 20}, {240, 70}, {80, 24}, {40, 12}} { // smaller: TestEverySize
 		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		lines := strings.Split(m.View().Content, "\n")
 		if len(lines) != size[1] {
@@ -392,5 +393,48 @@ func TestMatchScore(t *testing.T) {
 	}
 	if matchScore([]string{"redis"}, in) <= matchScore([]string{"webapp"}, in) {
 		t.Error("a name match should outrank a folder match")
+	}
+}
+
+// TestEverySize: from 1x1 up, on the list, a session, its help and a
+// dialog, nothing panics; below 40x12 one line says the terminal is too
+// small, and when it grows everything is back.
+func TestEverySize(t *testing.T) {
+	m := loaded(t, 120, 40, true, fixtureStore)
+	openFixture(t, m, "Health endpoint")
+	states := []struct {
+		enter func()
+		shown string // at 120x40 again
+	}{
+		{func() {}, "Health endpoint"},
+		{func() { press(m, "?") }, "skein · keys"},
+		{func() { press(m, "?"); run(m, press(m, "f")) }, "Fork from this entry?"},
+	}
+	for k, st := range states {
+		st.enter()
+		for h := 1; h <= 14; h++ {
+			for _, w := range []int{1, 2, 10, 39, 40, 41, 80} {
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							t.Fatalf("state %d at %dx%d: %v", k, w, h, r)
+						}
+					}()
+					m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+					v := m.View().Content
+					small := w < minWidth || h < minHeight
+					if small && (strings.Count(v, "\n") > 0 || lipgloss.Width(v) > w) {
+						t.Fatalf("state %d at %dx%d: not one line within the width:\n%q", k, w, h, v)
+					}
+					if small && w >= 30 && !strings.Contains(v, "too small") {
+						t.Fatalf("state %d at %dx%d: %q", k, w, h, v)
+					}
+				}()
+			}
+		}
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		if v := plain(m); !strings.Contains(v, st.shown) {
+			t.Fatalf("state %d: back at 120x40, no %q:\n%s", k, st.shown, v)
+		}
 	}
 }
