@@ -617,7 +617,8 @@ func (l *listScreen) viewPreview(w, h int) string {
 		if len(s.Models) > 0 {
 			add("models " + truncate(transcript.OneLine(strings.Join(s.Models, ", ")), w-9))
 		}
-		add(fmt.Sprintf("%d branches · %d compactions · %d labels · %d forks", in.Branches, s.Compactions, s.Labels, l.forksOf(in)))
+		add(transcript.Count(in.Branches, "branch", "branches") + " · " + transcript.Count(s.Compactions, "compaction", "compactions") + " · " +
+			transcript.Count(s.Labels, "label", "labels") + " · " + transcript.Count(l.forksOf(in), "fork", "forks"))
 		lines = append(lines, "")
 		for _, pl := range pv.lines {
 			if len(lines) >= h-1 {

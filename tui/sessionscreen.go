@@ -315,8 +315,9 @@ func (ss *sessionScreen) header() string {
 	default:
 		line1 += st.Muted.Render("  " + transcript.OneLine(ss.hdrModel) + " · thinking " + transcript.OneLine(ss.hdrThinking))
 		s := ss.stats
-		line2 = st.Muted.Render(fmt.Sprintf("%d messages · %s in · %s out · $%.2f · %d branches · entry %d of %d on this branch",
-			s.Messages, tokens(s.TokensIn), tokens(s.TokensOut), s.Cost, s.Leaves, ss.pos, ss.posTotal))
+		line2 = st.Muted.Render(fmt.Sprintf("%s · %s in · %s out · $%.2f · %s · entry %d of %d on this branch",
+			transcript.Count(s.Messages, "message", "messages"), tokens(s.TokensIn), tokens(s.TokensOut), s.Cost,
+			transcript.Count(s.Leaves, "branch", "branches"), ss.pos, ss.posTotal))
 	}
 	return fit(line1, ss.width) + "\n" + fit(line2, ss.width)
 }

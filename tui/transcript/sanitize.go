@@ -116,6 +116,10 @@ func RelTime(now time.Time, ms float64) string {
 	}
 	d := now.Sub(time.UnixMilli(int64(ms)))
 	switch {
+	case d < 0:
+		// A time still to come (a clock set wrong, a file from elsewhere)
+		// is no "now": its date says what it is.
+		return time.UnixMilli(int64(ms)).Format("2006-01-02")
 	case d < time.Minute:
 		return "now"
 	case d < time.Hour:
@@ -126,4 +130,12 @@ func RelTime(now time.Time, ms float64) string {
 		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
 	}
 	return time.UnixMilli(int64(ms)).Format("2006-01-02")
+}
+
+// Count is n and the noun for it, singular for one: "1 branch", "2 branches".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
