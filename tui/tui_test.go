@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -437,4 +438,11 @@ func TestEverySize(t *testing.T) {
 			t.Fatalf("state %d: back at 120x40, no %q:\n%s", k, st.shown, v)
 		}
 	}
+}
+
+// TestMain shows times in UTC, so that the golden views hold in any time
+// zone the tests run in (skein itself shows local time).
+func TestMain(m *testing.M) {
+	time.Local = time.UTC
+	os.Exit(m.Run())
 }
