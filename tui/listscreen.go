@@ -298,18 +298,20 @@ func matchScore(query []string, in *store.Info) int {
 	return total
 }
 
-// fuzzy reports whether q's letters appear in s in order, all within a span
-// of at most twice q's length (so that a long text does not match anything).
+// fuzzy reports whether q's letters appear in s in order, each within a
+// few bytes of the one before (so that a long text does not match
+// anything). The limit is a letter's, not the query's: a longer query
+// never matches where a shorter one did not, so typing more letters only
+// narrows the list.
 func fuzzy(q, s string) bool {
 	first, size := utf8.DecodeRuneInString(q)
-	limit := 2 * len(q)
 	for start := 0; start < len(s); {
 		i := strings.IndexRune(s[start:], first)
 		if i < 0 {
 			return false
 		}
 		at := start + i
-		if subsequenceWithin(q[size:], s[at+size:], limit-size) {
+		if subsequenceWithin(q[size:], s[at+size:]) {
 			return true
 		}
 		start = at + size
@@ -317,14 +319,15 @@ func fuzzy(q, s string) bool {
 	return false
 }
 
-func subsequenceWithin(q, s string, limit int) bool {
-	used := 0
+// fuzzyGap is how many bytes may come between two letters of a fuzzy match.
+const fuzzyGap = 3
+
+func subsequenceWithin(q, s string) bool {
 	for _, r := range q {
 		i := strings.IndexRune(s, r)
-		if i < 0 || used+i+utf8.RuneLen(r) > limit {
+		if i < 0 || i > fuzzyGap {
 			return false
 		}
-		used += i + utf8.RuneLen(r)
 		s = s[i+utf8.RuneLen(r):]
 	}
 	return true

@@ -446,3 +446,33 @@ func TestMain(m *testing.M) {
 	time.Local = time.UTC
 	os.Exit(m.Run())
 }
+
+// TestFilterOnlyNarrows: each letter typed into the filter keeps or shrinks
+// the list, never grows it (it did: "ca" showed fewer sessions than "cac").
+func TestFilterOnlyNarrows(t *testing.T) {
+	m := loaded(t, 120, 40, true, fixtureStore)
+	infos := m.list.infos
+	if len(infos) < 10 {
+		t.Fatalf("only %d sessions", len(infos))
+	}
+	count := func(q string) int {
+		n := 0
+		for _, in := range infos {
+			if matchScore(strings.Fields(strings.ToLower(q)), in) > 0 {
+				n++
+			}
+		}
+		return n
+	}
+	for _, word := range []string{"cache", "redis", "health", "compiler", "notes", "csv", "release", "plan", "webapp", "endpoint", "tool", "多语言"} {
+		prev := len(infos) + 1
+		for k := 1; k <= len([]rune(word)); k++ {
+			q := string([]rune(word)[:k])
+			n := count(q)
+			if n > prev {
+				t.Errorf("%q shows %d sessions, more than %q's %d", q, n, string([]rune(word)[:k-1]), prev)
+			}
+			prev = n
+		}
+	}
+}
