@@ -533,7 +533,12 @@ func (l *listScreen) viewRows(w int) string {
 	if showProject {
 		hdr += pad("project", projW) + " "
 	}
-	hdr += padLeft("modified", timeW) + padLeft("msgs", msgW)
+	// Sorted by creation, the time column is the creation time.
+	timeName, timeOf := "modified", func(in *store.Info) float64 { return in.Modified }
+	if l.sort == sortCreated {
+		timeName, timeOf = "created", func(in *store.Info) float64 { return in.Created }
+	}
+	hdr += padLeft(timeName, timeW) + padLeft("msgs", msgW)
 	if showBranches {
 		hdr += " " + padLeft("br", brW)
 	}
@@ -573,7 +578,7 @@ func (l *listScreen) viewRows(w int) string {
 		if showProject {
 			line += pad(truncate(transcript.OneLine(shortPath(in.Cwd, l.home)), projW), projW) + " "
 		}
-		line += padLeft(relTime(now, in.Modified), timeW) + padLeft(fmt.Sprint(in.MessageCount), msgW)
+		line += padLeft(relTime(now, timeOf(in)), timeW) + padLeft(fmt.Sprint(in.MessageCount), msgW)
 		if showBranches {
 			line += " " + padLeft(fmt.Sprint(in.Branches), brW)
 		}

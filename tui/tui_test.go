@@ -476,3 +476,31 @@ func TestFilterOnlyNarrows(t *testing.T) {
 		}
 	}
 }
+
+// TestSortByCreatedShowsCreated: sorted by creation, the time column is
+// the creation time, and its header says so.
+func TestSortByCreatedShowsCreated(t *testing.T) {
+	m := loaded(t, 120, 40, true, fixtureStore)
+	if v := plain(m); !strings.Contains(v, "modified") {
+		t.Fatalf("no modified column:\n%s", v)
+	}
+	press(m, "s")
+	v := plain(m)
+	if !strings.Contains(v, "sort: created") {
+		t.Fatalf("not sorted by created:\n%s", v)
+	}
+	top := m.list.rows[0].info
+	if want := relTime(m.list.now(), top.Created); !strings.Contains(v, want) {
+		t.Errorf("the first row does not show its creation time %q:\n%s", want, v)
+	}
+	hdr := ""
+	for _, line := range strings.Split(v, "\n") {
+		if strings.Contains(line, "msgs") {
+			hdr = line
+			break
+		}
+	}
+	if !strings.Contains(hdr, "created") || strings.Contains(hdr, "modified") {
+		t.Errorf("column header %q", hdr)
+	}
+}
