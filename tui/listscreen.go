@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -517,7 +518,7 @@ func (l *listScreen) viewRows(w int) string {
 	st := l.styles
 	h := l.height - 3
 	showProject, showModel, showBranches := columns(w)
-	const projW, timeW, msgW, brW, modelW = 22, 9, 6, 4, 18
+	const projW, timeW, msgW, brW, modelW = 22, 11, 6, 5, 18 // a date is 10 wide
 	titleW := w - timeW - msgW - 2
 	if showProject {
 		titleW -= projW + 1
@@ -578,9 +579,9 @@ func (l *listScreen) viewRows(w int) string {
 		if showProject {
 			line += pad(truncate(transcript.OneLine(shortPath(in.Cwd, l.home)), projW), projW) + " "
 		}
-		line += padLeft(relTime(now, timeOf(in)), timeW) + padLeft(fmt.Sprint(in.MessageCount), msgW)
+		line += padLeft(relTime(now, timeOf(in)), timeW) + padLeft(shortCount(in.MessageCount), msgW)
 		if showBranches {
-			line += " " + padLeft(fmt.Sprint(in.Branches), brW)
+			line += " " + padLeft(shortCount(in.Branches), brW)
 		}
 		if showModel {
 			line += "  " + truncate(transcript.OneLine(in.Model), modelW-1)
@@ -703,6 +704,18 @@ func pad(s string, w int) string {
 		return s + strings.Repeat(" ", n)
 	}
 	return s
+}
+
+// shortCount is a count that fits its column: 9999, then 174k, then 1.2M.
+func shortCount(n int) string {
+	switch {
+	case n < 10_000:
+		return strconv.Itoa(n)
+	case n < 1_000_000:
+		return strconv.Itoa(n/1000) + "k"
+	default:
+		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
+	}
 }
 
 func padLeft(s string, w int) string {

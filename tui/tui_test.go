@@ -504,3 +504,16 @@ func TestSortByCreatedShowsCreated(t *testing.T) {
 		t.Errorf("column header %q", hdr)
 	}
 }
+
+// TestBigCountsKeepTheirColumn: a count too wide for its column is
+// shortened, so that it never runs into the column before it.
+func TestBigCountsKeepTheirColumn(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 9999: "9999", 10000: "10k", 174117: "174k", 999999: "999k", 1_234_567: "1.2M"} {
+		if got := shortCount(n); got != want {
+			t.Errorf("shortCount(%d) = %q, want %q", n, got, want)
+		}
+		if got := padLeft(shortCount(n), 6); got[0] != ' ' || len(got) != 6 {
+			t.Errorf("%d in the msgs column: %q", n, got)
+		}
+	}
+}
