@@ -85,9 +85,9 @@ func listRecord(path string) *store.Info {
 // nextWrite waits for what a write says next.
 func nextWrite(ch <-chan tea.Msg) tea.Cmd { return func() tea.Msg { return <-ch } }
 
-// entryLine is one line saying what an entry is, for dialogs.
-func entryLine(s *model.Session, i int, home string) string {
-	v := s.NewTreeView(s.Leaf(), model.FilterAll)
+// entryLine is one line saying what an entry is, for dialogs, with the
+// session's tree view (any filter: the text of an entry is the same).
+func entryLine(v *model.TreeView, i int, home string) string {
 	var b strings.Builder
 	for _, p := range v.EntryText(i, home) {
 		b.WriteString(p.Text)
@@ -96,9 +96,9 @@ func entryLine(s *model.Session, i int, home string) string {
 }
 
 // forkDialog asks before forking at entry at.
-func forkDialog(path string, s *model.Session, at int, home string) Dialog {
+func forkDialog(path string, s *model.Session, v *model.TreeView, at int, home string) Dialog {
 	n := len(s.Path(at))
-	body := fmt.Sprintf("Fork at: %s\n\nA new session beside this one will hold the %d entries from the first to this one, copied byte for byte, with their labels. This session is not touched.", entryLine(s, at, home), n)
+	body := fmt.Sprintf("Fork at: %s\n\nA new session beside this one will hold the %d entries from the first to this one, copied byte for byte, with their labels. This session is not touched.", entryLine(v, at, home), n)
 	return confirmDialog("Fork from this entry?", body, func(string) tea.Cmd {
 		return startWrite("writing the fork", func(store.WriteOption) actionDoneMsg {
 			f, err := workflow.Fork(path, s, at, false)
@@ -119,10 +119,10 @@ func forkDialog(path string, s *model.Session, at int, home string) Dialog {
 }
 
 // labelDialog sets or clears the label of entry i.
-func labelDialog(path string, s *model.Session, i int, home string) Dialog {
+func labelDialog(path string, s *model.Session, v *model.TreeView, i int, home string) Dialog {
 	cur, _ := s.Label(i)
 	id := s.Entries[i].ID
-	return inputDialog("Label", "Entry: "+entryLine(s, i, home)+"\n\nAn empty label clears it.", cur, func(v string) tea.Cmd {
+	return inputDialog("Label", "Entry: "+entryLine(v, i, home)+"\n\nAn empty label clears it.", cur, func(v string) tea.Cmd {
 		return startWrite("writing the label", func(onWait store.WriteOption) actionDoneMsg {
 			_, err := store.Label(path, id, strings.TrimSpace(v), onWait)
 			if err != nil {
@@ -181,6 +181,7 @@ type compactProgressMsg struct {
 type compaction struct {
 	path   string
 	s      *model.Session
+	view   *model.TreeView // the session's, to describe entries
 	leaf   int
 	keep   float64
 	plan   *model.Plan
@@ -195,9 +196,9 @@ type compaction struct {
 
 // planCompaction plans in the background, as `session plan` does, keeping
 // about keep tokens.
-func planCompaction(path string, s *model.Session, leaf int, keep float64) tea.Cmd {
+func planCompaction(path string, s *model.Session, view *model.TreeView, leaf int, keep float64) tea.Cmd {
 	want := keep
-	return planFor(&compaction{path: path, s: s, leaf: leaf, keep: keep, want: &want})
+	return planFor(&compaction{path: path, s: s, view: view, leaf: leaf, keep: keep, want: &want})
 }
 
 // planFor plans c (path, session, leaf, keep and want set).
@@ -218,7 +219,7 @@ func planFor(c *compaction) tea.Cmd {
 // asked for, so that presses made faster than plans come each count.
 func (c *compaction) replanWith(f func(keep float64) float64) tea.Cmd {
 	*c.want = f(*c.want)
-	return planFor(&compaction{path: c.path, s: c.s, leaf: c.leaf, keep: *c.want, want: c.want, replan: true})
+	return planFor(&compaction{path: c.path, s: c.s, view: c.view, leaf: c.leaf, keep: *c.want, want: c.want, replan: true})
 }
 
 // planDialog shows the plan: what is summarized and what kept, the split
@@ -245,7 +246,7 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) Dialog {
 	if p.IsSplitTurn {
 		fmt.Fprintf(&b, ", and the first %d messages of a turn too long to keep (a split turn: its start is summarized apart)", len(p.TurnPrefixMessages))
 	}
-	fmt.Fprintf(&b, ".\nKeep from: %s\n\n", entryLine(s, p.FirstKeptEntry, home))
+	fmt.Fprintf(&b, ".\nKeep from: %s\n\n", entryLine(c.view, p.FirstKeptEntry, home))
 	fmt.Fprintf(&b, "Tokens before: %s. After: about %d kept, plus the summary.\n", jsjson.FormatNumber(p.TokensBefore), kept)
 	if p.PreviousCompaction >= 0 {
 		b.WriteString("The previous compaction's summary is carried forward.\n")

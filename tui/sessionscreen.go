@@ -192,9 +192,9 @@ func (ss *sessionScreen) action(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case t < 0:
 		return nil, false
 	case key.Matches(msg, k.Fork):
-		return open(forkDialog(ss.info.Path, ss.s, t, ss.home)), true
+		return open(forkDialog(ss.info.Path, ss.s, ss.tree.view, t, ss.home)), true
 	case key.Matches(msg, k.Label):
-		return open(labelDialog(ss.info.Path, ss.s, t, ss.home)), true
+		return open(labelDialog(ss.info.Path, ss.s, ss.tree.view, t, ss.home)), true
 	case key.Matches(msg, k.Rename):
 		return open(renameDialog(ss.info.Path, ss.s.Name())), true
 	case key.Matches(msg, k.Replay):
@@ -202,7 +202,7 @@ func (ss *sessionScreen) action(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		ss.replay.playing = true
 		return ss.replay.tick(), true
 	case key.Matches(msg, k.Compact):
-		return planCompaction(ss.info.Path, ss.s, ss.tree.selected(), 20000), true
+		return planCompaction(ss.info.Path, ss.s, ss.tree.view, ss.tree.selected(), 20000), true
 	}
 	return nil, false
 }
