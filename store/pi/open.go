@@ -19,6 +19,12 @@ func Open(path string) (*model.Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parse(data)
+}
+
+// parse parses a file's bytes, naming a file that is not a session as this
+// package does (*NotSession).
+func parse(data []byte) (*model.Session, error) {
 	s, err := model.Parse(data)
 	var ns *model.NotSessionError
 	if errors.As(err, &ns) {
@@ -37,12 +43,7 @@ func OpenMapped(path string) (*model.Session, error) {
 	if err != nil || data == nil {
 		return Open(path)
 	}
-	s, err := model.Parse(data)
-	var ns *model.NotSessionError
-	if errors.As(err, &ns) {
-		return nil, &NotSession{ns.Reason}
-	}
-	return s, err
+	return parse(data)
 }
 
 // IsFault reports whether a recovered panic is a memory fault: a mapped
@@ -147,10 +148,5 @@ func OpenTail(path string, tail int64) (*model.Session, error) {
 	}
 	data := make([]byte, 0, len(header)+1+len(buf))
 	data = append(append(append(data, header...), '\n'), buf...)
-	s, err := model.Parse(data)
-	var ns *model.NotSessionError
-	if errors.As(err, &ns) {
-		return nil, &NotSession{ns.Reason}
-	}
-	return s, err
+	return parse(data)
 }
