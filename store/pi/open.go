@@ -19,12 +19,12 @@ func Open(path string) (*model.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parse(data)
+	return parseSession(data)
 }
 
-// parse parses a file's bytes, naming a file that is not a session as this
+// parseSession parses a file's bytes, naming a file that is not a session as this
 // package does (*NotSession).
-func parse(data []byte) (*model.Session, error) {
+func parseSession(data []byte) (*model.Session, error) {
 	s, err := model.Parse(data)
 	var ns *model.NotSessionError
 	if errors.As(err, &ns) {
@@ -43,7 +43,7 @@ func OpenMapped(path string) (*model.Session, error) {
 	if err != nil || data == nil {
 		return Open(path)
 	}
-	return parse(data)
+	return parseSession(data)
 }
 
 // IsFault reports whether a recovered panic is a memory fault: a mapped
@@ -148,5 +148,5 @@ func OpenTail(path string, tail int64) (*model.Session, error) {
 	}
 	data := make([]byte, 0, len(header)+1+len(buf))
 	data = append(append(append(data, header...), '\n'), buf...)
-	return parse(data)
+	return parseSession(data)
 }
