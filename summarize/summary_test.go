@@ -1,33 +1,13 @@
 package summarize
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
 	"skein/model"
 )
 
-func openFixture(t *testing.T, glob string) *model.Session {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "pi", glob))
-	if len(files) != 1 {
-		t.Fatalf("%s: %v", glob, files)
-	}
-	data, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := model.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 func TestExtractiveSummary(t *testing.T) {
-	s := openFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
+	s := session(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
 	p := s.PlanCompaction(s.Leaf(), 10)
 	if p == nil || len(p.MessagesToSummarize) == 0 {
 		t.Fatalf("plan %+v", p)
@@ -49,7 +29,7 @@ func TestExtractiveSummary(t *testing.T) {
 }
 
 func TestExtractiveSummaryKeepsPreviousAndErrors(t *testing.T) {
-	s := openFixture(t, "store/--home-dev-tools--/2026-03-04*.jsonl")
+	s := session(t, "store/--home-dev-tools--/2026-03-04*.jsonl")
 	// Before the last compaction's end: plan a new one on top of the others.
 	p := s.PlanCompaction(s.Leaf(), 10)
 	if p == nil || p.PreviousCompaction < 0 {
@@ -59,7 +39,7 @@ func TestExtractiveSummaryKeepsPreviousAndErrors(t *testing.T) {
 	if !strings.Contains(sum, "Refactor the parser") && !strings.Contains(sum, "Keep the session going") {
 		t.Errorf("previous goals lost:\n%s", sum)
 	}
-	b := openFixture(t, "store/--home-dev-webapp--/2026-03-03*.jsonl")
+	b := session(t, "store/--home-dev-webapp--/2026-03-03*.jsonl")
 	// The Redis branch: its failed ping is an error met.
 	i, _ := b.Index(branchTip(b))
 	pb := b.PlanCompaction(i, 0)
@@ -82,7 +62,7 @@ func branchTip(s *model.Session) string {
 }
 
 func TestSerializeConversation(t *testing.T) {
-	s := openFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
+	s := session(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
 	ctx := s.BuildContext(s.Leaf())
 	text := SerializeConversation(s, ctx.Messages)
 	for _, want := range []string{
