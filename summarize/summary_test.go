@@ -1,9 +1,9 @@
 package summarize
 
 import (
+	"skein/model"
 	"strings"
 	"testing"
-	"skein/model"
 )
 
 func TestExtractiveSummary(t *testing.T) {
