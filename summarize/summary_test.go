@@ -1,9 +1,10 @@
 package summarize
 
 import (
-	"skein/model"
 	"strings"
 	"testing"
+
+	"skein/model"
 )
 
 func TestExtractiveSummary(t *testing.T) {
