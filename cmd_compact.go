@@ -41,7 +41,7 @@ func (c *cli) compact(argv []string) error {
 		return fail(1, "nothing to compact: %s has no entries", path)
 	}
 	if p == nil {
-		return fail(1, "%s", model.NothingToCompact(s, leafIdx, keep))
+		return fail(1, "%s", s.NothingToCompact(leafIdx, keep))
 	}
 	var llm *summarize.Config
 	if kind != "extractive" {
@@ -56,7 +56,7 @@ func (c *cli) compact(argv []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var summary string
-	var usage []byte
+	var usage *model.Usage
 	if llm != nil {
 		if isTerminal(c.stderr) {
 			fmt.Fprintf(c.stderr, "summarizing %d messages with %s…\n", len(p.MessagesToSummarize)+len(p.TurnPrefixMessages), sanitize.Inline(llm.Name()))
@@ -68,13 +68,13 @@ func (c *cli) compact(argv []string) error {
 	} else {
 		summary = summarize.ExtractiveSummary(s, p)
 	}
-	entry := summarize.Entry(s, p, summary, usage)
+	entry := summarize.Entry(p, summary, usage)
 	if a.has("dry-run") {
 		if a.has("json") {
 			_, err := fmt.Fprintf(c.stdout, "%s\n", entry.JSON(""))
 			return err
 		}
-		fmt.Fprintf(c.stdout, "would append a compaction after %s (dry run: nothing written)\n\n%s\n", sanitize.Inline(s.Entries[leafIdx].ID), sanitize.Text(entry.Summary))
+		fmt.Fprintf(c.stdout, "would append a compaction after %s (dry run: nothing written)\n\n%s\n", sanitize.Inline(s.Entry(leafIdx).ID), sanitize.Text(entry.Summary))
 		return nil
 	}
 	id, err := workflow.Compact(path, s, p, summary, usage, a.has("leaf"), c.waitNote())

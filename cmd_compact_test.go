@@ -105,7 +105,7 @@ func TestCompactRefusesAStaleLeaf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	leaf := s.Entries[s.Leaf()].ID
+	leaf := s.Entry(s.Leaf()).ID
 	f := &llmtest.Server{}
 	appended := false
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

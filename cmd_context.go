@@ -35,57 +35,32 @@ func (c *cli) context(argv []string) error {
 	defer w.Flush()
 	name := "none"
 	if ctx.Model != nil {
-		name = modelName(ctx.Model)
+		name = sanitize.Inline(ctx.Model.Name())
 	}
-	fmt.Fprintf(w, "%d messages, model %s, thinking %s\n", len(ctx.Messages), name, sanitize.Inline(rawText(ctx.ThinkingLevel)))
+	fmt.Fprintf(w, "%d messages, model %s, thinking %s\n", len(ctx.Messages), name, sanitize.Inline(ctx.Thinking()))
 	for _, m := range ctx.Messages {
-		raw := s.MessageJSON(m)
-		role := modelString(raw, "role")
-		fmt.Fprintf(w, "%-8s  %-17s  %6d tok  %s\n", sanitize.Inline(s.EntryID(m)), sanitize.Inline(role), s.MessageTokens(m),
-			transcript.Truncate(sanitize.Line(preview(raw)), 70))
+		msg := s.Message(m)
+		fmt.Fprintf(w, "%-8s  %-17s  %6d tok  %s\n", sanitize.Inline(s.Entry(m.Entry).ID), sanitize.Inline(msg.Role), s.MessageTokens(m),
+			transcript.Truncate(sanitize.Line(preview(&msg)), 70))
 	}
 	return nil
 }
 
-func modelName(m *model.ModelRef) string {
-	return sanitize.Inline(rawText(m.Provider)) + "/" + sanitize.Inline(rawText(m.ModelID))
-}
-
-func rawText(raw []byte) string {
-	if s, ok := stringOf(raw); ok {
-		return s
-	}
-	return string(raw)
-}
-
-func modelString(raw []byte, key string) string { return model.String(model.Member(raw, key)) }
-
-func preview(raw []byte) string {
-	for _, k := range []string{"summary", "command"} {
-		if s := modelString(raw, k); s != "" {
+// preview is a message's first text, for one-line listings.
+func preview(m *model.Message) string {
+	for _, s := range []string{m.Summary, m.Command} {
+		if s != "" {
 			return s
 		}
 	}
-	content := model.Member(raw, "content")
-	if s, ok := stringOf(content); ok {
-		return s
-	}
 	var out []string
-	model.EachBlock(content, func(b []byte) {
-		switch modelString(b, "type") {
-		case "text":
-			out = append(out, modelString(b, "text"))
-		case "toolCall":
-			tc := model.NormalizeToolCall(b)
-			out = append(out, "→ "+tc.Name+" "+model.KeyArgument(tc.Input))
+	for _, b := range m.Blocks {
+		switch {
+		case b.Type == model.BlockText:
+			out = append(out, b.Text)
+		case b.Type == model.BlockToolCall:
+			out = append(out, "→ "+b.Call.Name+" "+model.KeyArgument(b.Call.Input))
 		}
-	})
-	return strings.Join(out, " ")
-}
-
-func stringOf(raw []byte) (string, bool) {
-	if len(raw) == 0 || raw[0] != '"' {
-		return "", false
 	}
-	return model.String(raw), true
+	return strings.Join(out, " ")
 }

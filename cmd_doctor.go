@@ -39,7 +39,10 @@ func (c *cli) doctor(argv []string) error {
 		report = append(report, '[')
 	}
 	for k, f := range paths {
-		diags, format := checkFile(f)
+		diags, format, err := store.Check(f)
+		if err != nil {
+			diags = []model.Diagnostic{{Msg: problemText(err)}}
+		}
 		if why, ok := folders[f]; ok {
 			diags, format = []model.Diagnostic{{Msg: why}}, store.FormatUnknown
 		}
@@ -91,30 +94,4 @@ func (c *cli) doctor(argv []string) error {
 		return &exitError{1, errors.New("")}
 	}
 	return nil
-}
-
-var formatNames = map[store.Format]string{
-	store.FormatClaude: "a Claude Code log",
-	store.FormatCodex:  "a Codex rollout",
-	store.FormatDhara:  "a Dhara session",
-}
-
-func checkFile(path string) ([]model.Diagnostic, store.Format) {
-	data, err := store.ReadFile(path)
-	if err != nil {
-		return []model.Diagnostic{{Msg: problemText(err)}}, store.FormatUnknown
-	}
-	format := store.Detect(data)
-	if format != store.FormatPi {
-		msg := "missing or invalid session header: not a pi session"
-		if name, ok := formatNames[format]; ok {
-			msg = "not a pi session (it looks like " + name + ")"
-		}
-		return []model.Diagnostic{{Line: 1, Msg: msg}}, format
-	}
-	s, err := model.Parse(data)
-	if err != nil {
-		return []model.Diagnostic{{Line: 1, Msg: err.Error()}}, format
-	}
-	return s.Diagnostics, format
 }

@@ -7,7 +7,6 @@ import (
 
 	"skein/internal/jsjson"
 	"skein/internal/sanitize"
-	"skein/model"
 )
 
 var planCommand = command{
@@ -28,13 +27,13 @@ func (c *cli) plan(argv []string) error {
 	}
 	p := s.PlanCompaction(l, keep)
 	if a.has("json") {
-		_, err := fmt.Fprintf(c.stdout, "%s\n", model.PlanJSON(p))
+		_, err := fmt.Fprintf(c.stdout, "%s\n", p.JSON())
 		return err
 	}
 	w := bufio.NewWriter(c.stdout)
 	defer w.Flush()
 	if p == nil {
-		fmt.Fprintln(w, model.NothingToCompact(s, l, keep))
+		fmt.Fprintln(w, s.NothingToCompact(l, keep))
 		return nil
 	}
 	kept := s.KeptTokens(p)
@@ -45,7 +44,7 @@ func (c *cli) plan(argv []string) error {
 		fmt.Fprintf(w, "split turn:           yes, %d messages of the turn's start are summarized apart\n", len(p.TurnPrefixMessages))
 	}
 	if p.PreviousCompaction >= 0 {
-		fmt.Fprintf(w, "previous compaction:  %s (its summary is updated)\n", sanitize.Inline(s.Entries[p.PreviousCompaction].ID))
+		fmt.Fprintf(w, "previous compaction:  %s (its summary is updated)\n", sanitize.Inline(s.Entry(p.PreviousCompaction).ID))
 	}
 	fmt.Fprintf(w, "read files:           %s\n", orNone(p.ReadFiles))
 	fmt.Fprintf(w, "modified files:       %s\n", orNone(p.ModifiedFiles))

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"skein/model"
+	"skein/store"
 )
 
 // TestPlanCommand: --json is the plan model computes (which the cross-check
@@ -14,12 +14,12 @@ import (
 func TestPlanCommand(t *testing.T) {
 	f := fixture(t, webapp, "2026-03-02")
 	data, _ := os.ReadFile(f)
-	s, err := model.Parse(data)
+	s, err := store.Parse(data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out, stderr, code := skein(t, "session", "plan", "--json", "--keep-tokens", "10", f)
-	if want := string(model.PlanJSON(s.PlanCompaction(s.Leaf(), 10))) + "\n"; code != 0 || out != want {
+	if want := string(s.PlanCompaction(s.Leaf(), 10).JSON()) + "\n"; code != 0 || out != want {
 		t.Errorf("plan --json: exit %d %s\n got %s\nwant %s", code, stderr, out, want)
 	}
 	out, _, code = skein(t, "session", "plan", "--keep-tokens", "10", f)

@@ -37,7 +37,7 @@ func (c *cli) show(argv []string) error {
 	if title == "" {
 		title = filepath.Base(path)
 	}
-	fmt.Fprintf(w, "%s\n%s\n\n", sanitize.Line(title), sanitize.Inline(s.Header.Cwd))
+	fmt.Fprintf(w, "%s\n%s\n\n", sanitize.Line(title), sanitize.Inline(s.Info.Cwd))
 	_, err = io.WriteString(w, transcript.Render(s, s.BuildContext(l), l, o))
 	return err
 }

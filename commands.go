@@ -159,11 +159,6 @@ func leaf(s *model.Session, a *args, path string) (int, error) {
 	return i, nil
 }
 
-// modelName is provider/model, sanitized: both come from the file.
-// rawText is a raw JSON value as text: a string's value, or the JSON of
-// anything else (a file may hold a number where pi writes a name).
-// preview is a message's first text, for one-line listings.
-// checkFile returns a file's problems, with the format it was read as.
 // waitNote tells a person at a terminal why an append takes a while.
 func (c *cli) waitNote() store.WriteOption {
 	return store.OnWait(func() {

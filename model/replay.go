@@ -27,21 +27,21 @@ func (s *Session) Replay(leaf int) []Step {
 	steps := make([]Step, 0, len(path))
 	last := math.NaN()
 	for _, i := range path {
-		e := &s.Entries[i]
+		e := s.Entry(i)
 		ms := jsdate.Parse(e.Timestamp)
 		if math.IsNaN(ms) {
 			ms = last
 		}
 		last = ms
 		st := Step{Entry: i, Ms: ms}
-		switch e.Type {
-		case TypeMessage:
+		switch e.Kind {
+		case EntryMessage:
 			st.Message = &ContextMessage{Entry: i, Kind: KindMessage}
-		case TypeCustomMessage:
+		case EntryCustomMessage:
 			st.Message = &ContextMessage{Entry: i, Kind: KindCustom}
-		case TypeBranchSummary:
+		case EntryBranchSummary:
 			st.Message = &ContextMessage{Entry: i, Kind: KindBranchSummary}
-		case TypeCompaction:
+		case EntryCompaction:
 			st.Message = &ContextMessage{Entry: i, Kind: KindCompactionSummary}
 		}
 		steps = append(steps, st)

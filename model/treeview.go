@@ -3,12 +3,10 @@ package model
 import (
 	"fmt"
 	"strings"
-
-	"skein/internal/jscan"
-	"skein/internal/jsjson"
 )
 
-// TreeFilter is one of the filters of pi's /tree view.
+// TreeFilter is one of the filters of pi's /tree view, which skein's tree
+// offers for every format.
 type TreeFilter int
 
 const (
@@ -81,10 +79,10 @@ type TreeView struct {
 	visParent []int
 	kidStart  []int
 	kidFlat   []int
-	toolCalls map[string]toolCallInfo
-	// silent marks the assistant messages pi's /tree hides: no text and no
-	// error or abort. Found once, when the view is made, not at every fold.
-	silent []bool
+	parent    []int // by entry, read once from the session
+	// hidden marks what the format's tree leaves out unless it is the leaf
+	// (pi's /tree: assistant messages with no text and no error or abort).
+	hidden []bool
 }
 
 // kids are the visible children of a (-1: the visible roots).
@@ -93,11 +91,6 @@ func (v *TreeView) kids(a int) []int {
 		return nil
 	}
 	return v.kidFlat[v.kidStart[a+1]:v.kidStart[a+2]]
-}
-
-type toolCallInfo struct {
-	name string
-	args []byte
 }
 
 // NewTreeView lays out the tree with the given active leaf.
@@ -110,8 +103,13 @@ func (s *Session) NewTreeView(leaf int, filter TreeFilter) *TreeView {
 
 func (v *TreeView) flatten() {
 	s := v.s
-	v.active = make([]bool, len(s.Entries))
-	for i := v.Leaf; i >= 0; i = s.parent[i] {
+	v.parent = make([]int, s.Len())
+	for i := range v.parent {
+		v.parent[i] = s.Parent(i)
+	}
+	v.hidden = s.TreeHidden()
+	v.active = make([]bool, s.Len())
+	for i := v.Leaf; i >= 0; i = v.parent[i] {
 		v.active[i] = true
 	}
 	// containsActive: a node is on the active path exactly when its subtree
@@ -136,35 +134,10 @@ func (v *TreeView) flatten() {
 	for k := len(roots) - 1; k >= 0; k-- {
 		stack = append(stack, roots[k])
 	}
-	v.toolCalls = make(map[string]toolCallInfo, len(s.Entries)/4)
-	v.silent = make([]bool, len(s.Entries))
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		v.all = append(v.all, n)
-		if e := &s.Entries[n]; e.Type == TypeMessage && e.Role == RoleAssistant {
-			// One walk of the message for both members (the last of each, as
-			// JSON.parse keeps).
-			var stopRaw, content []byte
-			jscan.Fields(e.Message, func(k, val []byte) bool {
-				switch {
-				case jscan.KeyIs(k, "stopReason"):
-					stopRaw = val
-				case jscan.KeyIs(k, "content"):
-					content = val
-				}
-				return true
-			})
-			stop := String(stopRaw)
-			errOrAborted := stop != "" && stop != "stop" && stop != "toolUse"
-			v.silent[n] = !hasTextContent(content) && !errOrAborted
-			_ = jscan.Elements(content, func(b []byte) bool {
-				if String(Member(b, "type")) == "toolCall" {
-					v.toolCalls[String(Member(b, "id"))] = toolCallInfo{String(Member(b, "name")), Member(b, "arguments")}
-				}
-				return true
-			})
-		}
 		ch := ordered(s.Children(n))
 		for k := len(ch) - 1; k >= 0; k-- {
 			stack = append(stack, ch[k])
@@ -174,18 +147,17 @@ func (v *TreeView) flatten() {
 
 // Apply recomputes the visible rows after a change of filter or folds.
 func (v *TreeView) Apply() {
-	s := v.s
 	visible := make([]int, 0, len(v.all))
 	for _, n := range v.all {
 		if v.passes(n) {
 			visible = append(visible, n)
 		}
 	}
-	n := len(s.Entries)
+	n := len(v.parent)
 	if len(v.Folded) > 0 {
 		skip := make([]bool, n)
 		for _, x := range v.all {
-			if p := s.parent[x]; p >= 0 && (v.Folded[p] || skip[p]) {
+			if p := v.parent[x]; p >= 0 && (v.Folded[p] || skip[p]) {
 				skip[x] = true
 			}
 		}
@@ -204,9 +176,9 @@ func (v *TreeView) Apply() {
 	v.visParent = make([]int, n)
 	v.kidStart = make([]int, n+2)
 	for _, x := range visible {
-		a := s.parent[x]
+		a := v.parent[x]
 		for a >= 0 && !isVisible[a] {
-			a = s.parent[a]
+			a = v.parent[a]
 		}
 		v.visParent[x] = a
 		v.kidStart[a+2]++
@@ -283,66 +255,27 @@ func (v *TreeView) isFoldable(n int) bool {
 }
 
 func (v *TreeView) passes(n int) bool {
-	e := &v.s.Entries[n]
-	if e.Type == TypeUsage {
+	e := v.s.Entry(n)
+	if e.Kind == EntryUsage {
 		return false // pi 1.6.0 never shows usage entries in /tree
 	}
-	if v.silent[n] && n != v.Leaf {
+	if v.hidden != nil && v.hidden[n] && n != v.Leaf {
 		return false
 	}
-	settings := e.Type == TypeLabel || e.Type == TypeContextEdit || e.Type == TypeCustom || e.Type == TypeModelChange ||
-		e.Type == TypeThinkingLevelChange || e.Type == TypeSessionInfo
+	settings := e.Kind == EntryLabel || e.Kind == EntryContextEdit || e.Kind == EntryCustom || e.Kind == EntryModelChange ||
+		e.Kind == EntryThinkingLevel || e.Kind == EntryTitle
 	switch v.Filter {
 	case FilterUserOnly:
-		return e.Type == TypeMessage && e.Role == RoleUser
+		return e.IsMessage(RoleUser)
 	case FilterNoTools:
-		return !settings && !(e.Type == TypeMessage && e.Role == RoleToolResult)
+		return !settings && !e.IsMessage(RoleToolResult)
 	case FilterLabeled:
-		_, ok := v.s.labels[n]
+		_, ok := v.s.Label(n)
 		return ok
 	case FilterAll:
 		return true
 	}
 	return !settings
-}
-
-func hasTextContent(content []byte) bool {
-	if jscan.IsString(content) {
-		return nonBlank(content)
-	}
-	found := false
-	_ = jscan.Elements(content, func(b []byte) bool {
-		if String(Member(b, "type")) == "text" && nonBlank(Member(b, "text")) {
-			found = true
-			return false
-		}
-		return true
-	})
-	return found
-}
-
-// nonBlank reports whether the raw JSON string raw holds more than
-// JavaScript's whitespace (String.prototype.trim's), reading its bytes
-// up to the first that is not a space, and decoding it only when that
-// byte may be one of Unicode's spaces or an escape other than \n \t \r \f.
-func nonBlank(raw []byte) bool {
-	if !jscan.IsString(raw) {
-		return false
-	}
-	body := raw[1 : len(raw)-1]
-	for i := 0; i < len(body); i++ {
-		switch c := body[i]; {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-		case c == '\\' && i+1 < len(body) && (body[i+1] == 'n' || body[i+1] == 't' || body[i+1] == 'r' || body[i+1] == 'f'):
-			i++
-		case c == '\\' || c >= 0x80:
-			s, _ := bstr(raw)
-			return TrimJS(s) != ""
-		default:
-			return true
-		}
-	}
-	return false
 }
 
 // Prefix draws a row's branch glyphs as pi does (three columns a level).
@@ -425,155 +358,14 @@ func (v *TreeView) RowParts(r TreeRow, home string) []Part {
 	if r.OnActivePath {
 		parts = append(parts, Part{"• ", "marker"})
 	}
-	if l, ok := v.s.labels[r.Entry]; ok {
+	if l, ok := v.s.Label(r.Entry); ok {
 		parts = append(parts, Part{"[" + l + "] ", "warning"})
 	}
-	return append(parts, v.EntryText(r.Entry, home)...)
+	return append(parts, v.s.TreeText(r.Entry, home)...)
 }
 
-// EntryText is pi's getEntryDisplayText.
-func (v *TreeView) EntryText(n int, home string) []Part {
-	e := &v.s.Entries[n]
-	norm := func(s string) string {
-		return TrimJS(strings.NewReplacer("\n", " ", "\t", " ").Replace(s))
-	}
-	switch e.Type {
-	case TypeMessage:
-		switch e.Role {
-		case RoleUser:
-			return []Part{{"user: ", "user"}, {norm(extractContent(e.MessageField("content"))), ""}}
-		case RoleAssistant:
-			text := norm(extractContent(e.MessageField("content")))
-			switch {
-			case text != "":
-				return []Part{{"assistant: ", "assistant"}, {text, ""}}
-			case String(e.MessageField("stopReason")) == "aborted":
-				return []Part{{"assistant: ", "assistant"}, {"(aborted)", "muted"}}
-			case String(e.MessageField("errorMessage")) != "":
-				return []Part{{"assistant: ", "assistant"}, {SliceUTF16(norm(String(e.MessageField("errorMessage"))), 80), "error"}}
-			}
-			return []Part{{"assistant: ", "assistant"}, {"(no content)", "muted"}}
-		case RoleToolResult:
-			if id := String(e.MessageField("toolCallId")); id != "" {
-				if tc, ok := v.toolCalls[id]; ok {
-					return []Part{{FormatToolCall(tc.name, tc.args, home), "muted"}}
-				}
-			}
-			name := "tool"
-			if n, ok := bstr(e.MessageField("toolName")); ok {
-				name = n
-			}
-			return []Part{{"[" + name + "]", "muted"}}
-		case RoleBashExecution:
-			return []Part{{"[bash]: " + norm(String(e.MessageField("command"))), "dim"}}
-		}
-		return []Part{{"[" + e.Role + "]", "dim"}}
-	case TypeCustomMessage:
-		content := e.Field("content")
-		text, ok := bstr(content)
-		if !ok {
-			text = joinText(content, "")
-		}
-		ct, _ := e.StringField("customType")
-		return []Part{{"[" + ct + "]: ", "custom"}, {norm(text), ""}}
-	case TypeCompaction:
-		tb, _ := jsNumberValue(e.Field("tokensBefore"))
-		return []Part{{"[compaction: " + jsjson.FormatNumber(jsRound(tb/1000)) + "k tokens]", "compaction"}}
-	case TypeBranchSummary:
-		sum, _ := e.StringField("summary")
-		return []Part{{"[branch summary]: ", "warning"}, {norm(sum), ""}}
-	case TypeModelChange:
-		m, _ := e.StringField("modelId")
-		return []Part{{"[model: " + m + "]", "dim"}}
-	case TypeThinkingLevelChange:
-		t, _ := e.StringField("thinkingLevel")
-		return []Part{{"[thinking: " + t + "]", "dim"}}
-	case TypeCustom:
-		ct, _ := e.StringField("customType")
-		return []Part{{"[custom: " + ct + "]", "dim"}}
-	case TypeContextEdit:
-		how := "replace"
-		if string(e.Field("replacement")) == "null" {
-			how = "omit"
-		}
-		return []Part{{"[context " + how + ": " + jsTemplate(e.Field("targetId")) + "]", "dim"}}
-	case TypeLabel:
-		l, ok := e.StringField("label")
-		if !ok {
-			l = "(cleared)"
-		}
-		return []Part{{"[label: " + l + "]", "dim"}}
-	case TypeSessionInfo:
-		if n, _ := e.StringField("name"); n != "" {
-			return []Part{{"[title: " + n + "]", "dim"}}
-		}
-		return []Part{{"[title: empty]", "dim"}}
-	}
-	return nil
-}
-
-func jsRound(f float64) float64 {
-	if f != f {
-		return f
-	}
-	r := float64(int64(f))
-	if f-r >= 0.5 {
-		r++
-	} else if f < 0 && r-f > 0.5 {
-		r--
-	}
-	return r
-}
-
-// extractContent is pi's tree preview text: a string's first 200 UTF-16
-// units, or text blocks concatenated until 200.
-func extractContent(content []byte) string {
-	if s, ok := bstr(content); ok {
-		return SliceUTF16(s, 200)
-	}
-	var b strings.Builder
-	n := 0
-	_ = jscan.Elements(content, func(blk []byte) bool {
-		if String(Member(blk, "type")) == "text" {
-			t := String(Member(blk, "text"))
-			b.WriteString(t)
-			n += Utf16Len(t)
-			if n >= 200 {
-				return false
-			}
-		}
-		return true
-	})
-	if n >= 200 {
-		return SliceUTF16(b.String(), 200)
-	}
-	return b.String()
-}
-
-// joinText joins the text blocks of a content array with sep.
-func joinText(content []byte, sep string) string {
-	var parts []string
-	_ = jscan.Elements(content, func(blk []byte) bool {
-		if String(Member(blk, "type")) == "text" {
-			parts = append(parts, String(Member(blk, "text")))
-		}
-		return true
-	})
-	return strings.Join(parts, sep)
-}
-
-// SliceUTF16 is JavaScript's s.slice(0, n).
-func SliceUTF16(s string, n int) string {
-	units := 0
-	for i, r := range s {
-		w := runeUnits(r)
-		if units+w > n {
-			return s[:i]
-		}
-		units += w
-	}
-	return s
-}
+// EntryText is the text the format's tree shows for entry n.
+func (v *TreeView) EntryText(n int, home string) []Part { return v.s.TreeText(n, home) }
 
 // NearestVisible is the row of entry n, or of its nearest visible ancestor,
 // or the last row: where pi's /tree puts its cursor.
@@ -585,11 +377,11 @@ func (v *TreeView) NearestVisible(n int) int {
 	for k, r := range v.Rows {
 		rows[r.Entry] = k
 	}
-	for seen := 0; n >= 0 && seen <= len(v.s.Entries); seen++ {
+	for seen := 0; n >= 0 && seen <= len(v.parent); seen++ {
 		if k, ok := rows[n]; ok {
 			return k
 		}
-		n = v.s.parent[n]
+		n = v.parent[n]
 	}
 	return len(v.Rows) - 1
 }
@@ -630,11 +422,6 @@ func (v *TreeView) Lines(selected int, home string) []string {
 		lines = append(lines, b.String())
 	}
 	return append(lines, fmt.Sprintf("  (%d/%d)%s", selected+1, len(v.Rows), v.StatusLabels()))
-}
-
-// EachBlock calls fn with each element of a content array.
-func EachBlock(content []byte, fn func(block []byte)) {
-	_ = jscan.Elements(content, func(b []byte) bool { fn(b); return true })
 }
 
 // IsBranchPoint reports whether entry n has more than one visible child.

@@ -34,6 +34,10 @@ type Backend interface {
 	// Append adds the entry build makes from the session as it is when the
 	// write happens; build may refuse (a *RefusedError).
 	Append(path string, build func(now *model.Session) (NewEntry, error), opts ...WriteOption) (string, error)
+	// Compact appends a compaction after the entry check names, check
+	// being called with the session as it is when the write happens; it
+	// may refuse (a *RefusedError).
+	Compact(path string, c model.Compaction, check func(now *model.Session) (parent string, err error), opts ...WriteOption) (string, error)
 }
 
 // ErrUnsupported is a backend's answer for an action its format lacks.
@@ -100,10 +104,28 @@ func Append(path string, build func(now *model.Session) (NewEntry, error), opts 
 // piBackend is pi's format.
 type piBackend struct{}
 
-func (piBackend) Format() Format                                     { return FormatPi }
-func (piBackend) Open(path string) (*model.Session, error)           { return pi.Open(path) }
-func (piBackend) OpenMapped(path string) (*model.Session, error)     { return pi.OpenMapped(path) }
-func (piBackend) OpenTail(p string, t int64) (*model.Session, error) { return pi.OpenTail(p, t) }
+func (piBackend) Format() Format                           { return FormatPi }
+func (piBackend) Open(path string) (*model.Session, error) { return piDomain(path, pi.Open) }
+func (piBackend) OpenMapped(path string) (*model.Session, error) {
+	return piDomain(path, pi.OpenMapped)
+}
+func (piBackend) OpenTail(p string, t int64) (*model.Session, error) {
+	return piDomain(p, func(p string) (*pi.Session, error) { return pi.OpenTail(p, t) })
+}
+
+// Compact appends a compaction to the session at path (Backend.Compact).
+func Compact(path string, c model.Compaction, check func(now *model.Session) (string, error), opts ...WriteOption) (string, error) {
+	return For(path).Compact(path, c, check, opts...)
+}
+
+// piDomain opens a pi session and gives it to the domain.
+func piDomain(path string, open func(string) (*pi.Session, error)) (*model.Session, error) {
+	s, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	return s.Domain(model.SessionInfo{Path: path, Format: string(FormatPi)}), nil
+}
 func (piBackend) Label(path, id, text string, opts ...WriteOption) (string, error) {
 	return pi.Label(path, id, text, opts...)
 }
@@ -111,8 +133,33 @@ func (piBackend) Rename(path, name string, opts ...WriteOption) (string, error) 
 	return pi.Rename(path, name, opts...)
 }
 func (piBackend) Fork(path string, s *model.Session, at int) (Forked, error) {
-	return pi.WriteFork(path, s, at)
+	p := pi.Of(s)
+	if p == nil {
+		return Forked{}, ErrUnsupported
+	}
+	return pi.WriteFork(path, p, at)
 }
 func (piBackend) Append(path string, build func(*model.Session) (NewEntry, error), opts ...WriteOption) (string, error) {
-	return pi.Append(path, build, opts...)
+	return pi.Append(path, func(now *pi.Session) (NewEntry, error) {
+		return build(now.Domain(model.SessionInfo{Path: path, Format: string(FormatPi)}))
+	}, opts...)
+}
+func (piBackend) Compact(path string, c model.Compaction, check func(*model.Session) (string, error), opts ...WriteOption) (string, error) {
+	return pi.Append(path, func(now *pi.Session) (NewEntry, error) {
+		parent, err := check(now.Domain(model.SessionInfo{Path: path, Format: string(FormatPi)}))
+		if err != nil {
+			return NewEntry{}, err
+		}
+		return pi.CompactionEntry(now, c, parent), nil
+	}, opts...)
+}
+
+// Parse reads a session from its bytes (a pi file's; the tests' way to a
+// session without a file).
+func Parse(data []byte) (*model.Session, error) {
+	s, err := pi.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return s.Domain(model.SessionInfo{Format: string(FormatPi)}), nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 
 	"skein/internal/jscan"
-	"skein/model"
 )
 
 // Format names a session format.
@@ -39,9 +38,9 @@ func Detect(head []byte) Format {
 		err := jscan.Members(line, func(k, v []byte) bool {
 			switch {
 			case jscan.KeyIs(k, "type"):
-				typ = model.String(v)
+				typ, _ = jscan.Unquote(v)
 			case jscan.KeyIs(k, "id"):
-				id = model.String(v)
+				id, _ = jscan.Unquote(v)
 				hasID = jscan.IsString(v)
 			case jscan.KeyIs(k, "uuid"):
 				hasUUID = true

@@ -35,12 +35,12 @@ func Resolve(ref string, roots []string) (string, error) {
 	case err == nil && st.Mode().IsRegular():
 		return ref, nil
 	case err == nil && !st.IsDir():
-		return "", &pi.NotRegularError{Path: ref, Kind: pi.Kind(st.Mode())}
+		return "", &pi.NotRegularError{Path: ref, Kind: pi.FileKind(st.Mode())}
 	}
 	// A folder whose name has no separator may also be an id prefix.
 	var notFile error
 	if err == nil {
-		notFile = &pi.NotRegularError{Path: ref, Kind: pi.Kind(st.Mode())}
+		notFile = &pi.NotRegularError{Path: ref, Kind: pi.FileKind(st.Mode())}
 	}
 	if ref == "" || strings.ContainsRune(ref, os.PathSeparator) {
 		switch {

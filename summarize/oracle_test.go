@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"skein/model"
+	"skein/store"
 )
 
 // expectedSummary is what pi 1.6.0's compact would send a model for a plan.
@@ -63,7 +63,7 @@ func TestSummarizerAgainstReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := model.Parse(raw)
+		s, err := store.Parse(raw)
 		if err != nil {
 			t.Fatal(err)
 		}

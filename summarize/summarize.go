@@ -1,6 +1,6 @@
 // Package summarize writes compaction summaries: with a language model
 // (Anthropic, OpenAI, or any OpenAI-compatible server, over their HTTP APIs), sending pi's instructions and pi's serialization of the
-// conversation; or offline, with the model package's extractive summarizer.
+// conversation; or offline, with the extractive summarizer (summary.go).
 package summarize
 
 import (
@@ -11,10 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"skein/internal/jsdate"
-	"skein/internal/jsjson"
 	"skein/model"
-	"skein/store"
 )
 
 // Providers skein can summarize with.
@@ -97,11 +94,8 @@ func FromEnv(flag string) (Config, error) {
 	return c, nil
 }
 
-// piUsage is a summary's cost in pi's shape ({input, output, cacheRead,
-// cacheWrite, totalTokens, cost {input, output, cacheRead, cacheWrite,
-// total}}): pi 1.6.0 reads usage.cost.total without a check, so the cost is
-// always there, zeros where no price is known.
-func piUsage(parts ...usage) []byte {
+// sumUsage adds up what the summary's calls cost.
+func sumUsage(parts ...usage) *model.Usage {
 	var u usage
 	for _, p := range parts {
 		u.Input += p.Input
@@ -111,23 +105,16 @@ func piUsage(parts ...usage) []byte {
 		u.Reasoning += p.Reasoning
 		u.Total += p.Total
 	}
-	total := u.Total
-	if total == 0 {
-		total = u.Input + u.Output + u.CacheRead + u.CacheWrite
-	}
-	b := fmt.Appendf(nil, `{"input":%d,"output":%d,"cacheRead":%d,"cacheWrite":%d,`, u.Input, u.Output, u.CacheRead, u.CacheWrite)
-	if u.Reasoning > 0 {
-		b = fmt.Appendf(b, `"reasoning":%d,`, u.Reasoning)
-	}
-	return fmt.Appendf(b, `"totalTokens":%d,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}`, total)
+	return &model.Usage{Input: float64(u.Input), Output: float64(u.Output), CacheRead: float64(u.CacheRead),
+		CacheWrite: float64(u.CacheWrite), Reasoning: float64(u.Reasoning), Total: float64(u.Total)}
 }
 
 // LLM summarizes the plan's messages with a model, as pi 1.6.0's compact
 // does: the history with pi's prompt (its update prompt and the previous
 // summary when there is one), and a split turn's prefix with pi's
 // turn-prefix prompt, both at once, joined. It returns the summary and its
-// usage (piUsage's JSON). The file lists are not included: Entry adds them.
-func LLM(ctx context.Context, c Config, s *model.Session, p *model.Plan, instructions string) (string, []byte, error) {
+// usage. The file lists are not included: Entry adds them.
+func LLM(ctx context.Context, c Config, s *model.Session, p *model.Plan, instructions string) (string, *model.Usage, error) {
 	switch c.Provider {
 	case Anthropic, OpenAI, OpenAICompatible:
 	default:
@@ -152,7 +139,7 @@ func LLM(ctx context.Context, c Config, s *model.Session, p *model.Plan, instruc
 		if err != nil {
 			return "", nil, err
 		}
-		return text, piUsage(u...), nil
+		return text, sumUsage(u...), nil
 	}
 	if len(p.MessagesToSummarize) == 0 {
 		// As pi: nothing before the split turn but the previous summary, if any.
@@ -179,90 +166,19 @@ func LLM(ctx context.Context, c Config, s *model.Session, p *model.Plan, instruc
 	if prefixErr != nil {
 		return "", nil, prefixErr
 	}
-	return JoinSummaries(hist, prefix), piUsage(append(usage, prefixUsage)...), nil
+	return JoinSummaries(hist, prefix), sumUsage(append(usage, prefixUsage)...), nil
 }
 
-// Compaction is the entry a compaction writes.
-type Compaction struct {
-	Summary          string
-	FirstKeptEntryID string
-	TokensBefore     float64
-	ReadFiles        []string
-	ModifiedFiles    []string
-	// Usage is what the summary cost, in pi's shape (an LLM summary); nil
-	// for an extractive one.
-	Usage []byte
-	// System is the current system message of the compacted context, which
-	// pi 1.6.0 stores as the compaction's checkpoint; nil when it has none.
-	System []byte
-}
-
-// Entry makes the compaction for a plan and a summary: the summary followed by
-// the file lists as pi writes them, and the system prompt checkpoint.
-func Entry(s *model.Session, p *model.Plan, summary string, usage []byte) Compaction {
-	return Compaction{
+// Entry makes the compaction for a plan and a summary: the summary followed
+// by the file lists as pi writes them.
+func Entry(p *model.Plan, summary string, usage *model.Usage) model.Compaction {
+	return model.Compaction{
 		Summary:          strings.TrimRight(summary, "\n") + FormatFileOperations(p.ReadFiles, p.ModifiedFiles),
 		FirstKeptEntryID: p.FirstKeptEntryID,
 		TokensBefore:     p.TokensBefore,
 		ReadFiles:        p.ReadFiles,
 		ModifiedFiles:    p.ModifiedFiles,
 		Usage:            usage,
-		System:           s.CurrentSystemMessage(p.Context.Messages),
+		Plan:             p,
 	}
-}
-
-func stringsJSON(list []string) []byte {
-	b := []byte{'['}
-	for i, s := range list {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsjson.AppendString(b, s)
-	}
-	return append(b, ']')
-}
-
-// New is the compaction as an entry to append after parent, with pi 1.6.0's
-// keys in its order: summary, firstKeptEntryId, tokensBefore, details
-// {readFiles, modifiedFiles}, usage (an LLM summary's), systemMessage (the
-// checkpoint stamped with the entry's time, when the context has a system
-// prompt).
-func (c Compaction) New(parent string) store.NewEntry {
-	details := append(append(append([]byte(`{"readFiles":`), stringsJSON(c.ReadFiles)...), `,"modifiedFiles":`...), stringsJSON(c.ModifiedFiles)...)
-	details = append(details, '}')
-	e := store.NewEntry{Type: model.TypeCompaction, Parent: &parent, Fields: []store.Field{
-		{Key: "summary", Value: jsjson.AppendString(nil, c.Summary)},
-		{Key: "firstKeptEntryId", Value: jsjson.AppendString(nil, c.FirstKeptEntryID)},
-		{Key: "tokensBefore", Value: []byte(jsjson.FormatNumber(c.TokensBefore))},
-		{Key: "details", Value: details},
-		{Key: "usage", Value: c.Usage},
-	}}
-	if c.System != nil {
-		e.Stamped = func(ts string) []store.Field {
-			return []store.Field{{Key: "systemMessage", Value: model.StampSystemMessage(c.System, jsdate.Parse(ts))}}
-		}
-	}
-	return e
-}
-
-// JSON describes the compaction for --json: the entry's id ("" when nothing
-// was written) and its fields.
-func (c Compaction) JSON(id string) []byte {
-	b := []byte(`{"id":`)
-	if id == "" {
-		b = append(b, "null"...)
-	} else {
-		b = jsjson.AppendString(b, id)
-	}
-	b = append(b, `,"summary":`...)
-	b = jsjson.AppendString(b, c.Summary)
-	b = append(b, `,"firstKeptEntryId":`...)
-	b = jsjson.AppendString(b, c.FirstKeptEntryID)
-	b = append(b, `,"tokensBefore":`...)
-	b = append(b, jsjson.FormatNumber(c.TokensBefore)...)
-	b = append(b, `,"readFiles":`...)
-	b = append(b, stringsJSON(c.ReadFiles)...)
-	b = append(b, `,"modifiedFiles":`...)
-	b = append(b, stringsJSON(c.ModifiedFiles)...)
-	return append(b, '}')
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"skein/internal/jsjson"
+	"skein/internal/utf8js"
 	"skein/model"
 )
 
@@ -24,52 +25,42 @@ const (
 
 const toolResultMaxChars = 2000
 
-// messageAndRole returns a context message's JSON and its role: a message
-// entry's migrated role (a v2 hookMessage is custom), else the JSON's own.
-func messageAndRole(s *model.Session, m model.ContextMessage) ([]byte, string) {
-	raw := s.MessageJSON(m)
-	if m.Kind == model.KindMessage {
-		return raw, s.Entries[m.Entry].Role
-	}
-	return raw, model.String(model.Member(raw, "role"))
-}
-
 // SerializeConversation is pi's convertToLlm followed by serializeConversation:
 // the messages as "[User]: …", "[Assistant]: …", "[Assistant tool calls]: …",
 // "[Tool result]: …" blocks, so that a model reads them as a document.
 func SerializeConversation(s *model.Session, msgs []model.ContextMessage) string {
 	var parts []string
-	for _, m := range msgs {
-		raw, role := messageAndRole(s, m)
-		switch role {
+	for _, cm := range msgs {
+		m := s.Message(cm)
+		switch m.Role {
 		case model.RoleUser, model.RoleCustom:
-			if t := model.ContentText(model.Member(raw, "content"), ""); t != "" {
+			if t := m.Text(""); t != "" {
 				parts = append(parts, "[User]: "+t)
 			}
 		case model.RoleBashExecution:
-			if string(model.Member(raw, "excludeFromContext")) == "true" {
+			if m.Excluded {
 				continue
 			}
-			parts = append(parts, "[User]: "+bashText(raw))
+			parts = append(parts, "[User]: "+bashText(&m))
 		case model.RoleBranchSummary:
-			parts = append(parts, "[User]: The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"+model.String(model.Member(raw, "summary"))+"</summary>")
+			parts = append(parts, "[User]: The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"+m.Summary+"</summary>")
 		case model.RoleCompactionSummary:
-			parts = append(parts, "[User]: The conversation history before this point was compacted into the following summary:\n\n<summary>\n"+model.String(model.Member(raw, "summary"))+"\n</summary>")
+			parts = append(parts, "[User]: The conversation history before this point was compacted into the following summary:\n\n<summary>\n"+m.Summary+"\n</summary>")
 		case model.RoleAssistant:
 			var text, calls []string
 			hasText := false
-			model.EachBlock(model.Member(raw, "content"), func(b []byte) {
-				switch model.String(model.Member(b, "type")) {
-				case "text":
-					text, hasText = append(text, model.String(model.Member(b, "text"))), true
-				case "toolCall":
+			for _, b := range m.Blocks {
+				switch b.Type {
+				case model.BlockText:
+					text, hasText = append(text, b.Text), true
+				case model.BlockToolCall:
 					var args []string
-					model.ObjectEntries(model.Member(b, "arguments"), func(k string, v []byte) {
+					jsjson.ObjectEntries(b.Call.Input, func(k string, v []byte) {
 						args = append(args, k+"="+string(jsjson.AppendValue(nil, v)))
 					})
-					calls = append(calls, model.String(model.Member(b, "name"))+"("+strings.Join(args, ", ")+")")
+					calls = append(calls, b.Call.Name+"("+strings.Join(args, ", ")+")")
 				}
-			})
+			}
 			if hasText {
 				parts = append(parts, "[Assistant]: "+strings.Join(text, "\n"))
 			}
@@ -77,9 +68,9 @@ func SerializeConversation(s *model.Session, msgs []model.ContextMessage) string
 				parts = append(parts, "[Assistant tool calls]: "+strings.Join(calls, "; "))
 			}
 		case model.RoleToolResult:
-			if t := model.ContentText(model.Member(raw, "content"), ""); t != "" {
-				if n := model.Utf16Len(t); n > toolResultMaxChars {
-					t = model.SliceUTF16(t, toolResultMaxChars) + fmt.Sprintf("\n\n[... %d more characters truncated]", n-toolResultMaxChars)
+			if t := m.Text(""); t != "" {
+				if n := utf8js.Len16(t); n > toolResultMaxChars {
+					t = utf8js.Slice16(t, toolResultMaxChars) + fmt.Sprintf("\n\n[... %d more characters truncated]", n-toolResultMaxChars)
 				}
 				parts = append(parts, "[Tool result]: "+t)
 			}
@@ -89,19 +80,18 @@ func SerializeConversation(s *model.Session, msgs []model.ContextMessage) string
 }
 
 // bashText is pi's bashExecutionToText.
-func bashText(raw []byte) string {
-	text := "Ran `" + model.String(model.Member(raw, "command")) + "`\n"
-	if out := model.String(model.Member(raw, "output")); out != "" {
-		text += "```\n" + out + "\n```"
+func bashText(m *model.Message) string {
+	text := "Ran `" + m.Command + "`\n"
+	if m.Output != "" {
+		text += "```\n" + m.Output + "\n```"
 	} else {
 		text += "(no output)"
 	}
-	code := model.Member(raw, "exitCode")
 	switch {
-	case string(model.Member(raw, "cancelled")) == "true":
+	case m.Cancelled:
 		text += "\n\n(command cancelled)"
-	case code != nil && string(code) != "null" && string(code) != "0":
-		text += "\n\nCommand exited with code " + string(code)
+	case m.ExitCode != "" && m.ExitCode != "0":
+		text += "\n\nCommand exited with code " + m.ExitCode
 	}
 	return text
 }
@@ -138,8 +128,7 @@ func PreviousSummary(s *model.Session, p *model.Plan) string {
 	if p == nil || p.PreviousCompaction < 0 {
 		return ""
 	}
-	sum, _ := s.Entries[p.PreviousCompaction].StringField("summary")
-	return sum
+	return s.EntryMessage(p.PreviousCompaction).Summary
 }
 
 // FormatFileOperations is pi's: the file lists as <read-files> and
@@ -304,20 +293,21 @@ func addUnique(list []string, item string) []string {
 // extract reads the messages once.
 func extract(s *model.Session, msgs []model.ContextMessage) extraction {
 	var x extraction
+	all := make([]model.Message, len(msgs))
 	results := map[string]bool{} // tool call id -> ended in an error
-	for _, m := range msgs {
-		raw := s.MessageJSON(m)
-		if model.String(model.Member(raw, "role")) == model.RoleToolResult {
-			results[model.String(model.Member(raw, "toolCallId"))] = string(model.Member(raw, "isError")) == "true"
+	for i, cm := range msgs {
+		all[i] = s.Message(cm)
+		if m := &all[i]; m.Role == model.RoleToolResult {
+			results[m.ToolCallID] = m.IsError
 		}
 	}
 	var steps []string
 	lastUserAnswered := true
-	for _, m := range msgs {
-		raw, role := messageAndRole(s, m)
-		switch role {
+	for i := range all {
+		m := &all[i]
+		switch m.Role {
 		case model.RoleUser:
-			text := strings.TrimSpace(model.ContentText(model.Member(raw, "content"), "\n"))
+			text := strings.TrimSpace(m.Text("\n"))
 			if text == "" {
 				continue
 			}
@@ -332,26 +322,23 @@ func extract(s *model.Session, msgs []model.ContextMessage) extraction {
 			}
 			lastUserAnswered = false
 		case model.RoleBashExecution:
-			steps = append(steps, "- [x] Ran `"+clip(model.String(model.Member(raw, "command")), 100)+"`"+exitNote(model.Member(raw, "exitCode")))
+			steps = append(steps, "- [x] Ran `"+clip(m.Command, 100)+"`"+exitNote(m.ExitCode))
 		case model.RoleAssistant:
-			stop := model.String(model.Member(raw, "stopReason"))
-			if stop == "error" {
-				if msg := model.String(model.Member(raw, "errorMessage")); msg != "" {
-					x.errors = addUnique(x.errors, "The model call failed: "+clip(msg, 200))
-				}
+			stop := m.StopReason
+			if stop == "error" && m.Error != "" {
+				x.errors = addUnique(x.errors, "The model call failed: "+clip(m.Error, 200))
 			}
 			var text []string
-			model.EachBlock(model.Member(raw, "content"), func(b []byte) {
-				switch model.String(model.Member(b, "type")) {
-				case "text":
-					text = append(text, model.String(model.Member(b, "text")))
-				case "toolCall":
-					tc := model.NormalizeToolCall(b)
-					if failed, ok := results[tc.ID]; ok && !failed {
-						steps = append(steps, "- [x] "+describeCall(tc))
+			for _, b := range m.Blocks {
+				switch {
+				case b.Type == model.BlockText:
+					text = append(text, b.Text)
+				case b.Type == model.BlockToolCall:
+					if failed, ok := results[b.Call.ID]; ok && !failed {
+						steps = append(steps, "- [x] "+describeCall(b.Call))
 					}
 				}
-			})
+			}
 			joined := strings.TrimSpace(strings.Join(text, "\n"))
 			if joined == "" {
 				continue
@@ -378,12 +365,12 @@ func extract(s *model.Session, msgs []model.ContextMessage) extraction {
 				}
 			}
 		case model.RoleToolResult:
-			if string(model.Member(raw, "isError")) == "true" {
-				first := strings.TrimSpace(model.ContentText(model.Member(raw, "content"), "\n"))
+			if m.IsError {
+				first := strings.TrimSpace(m.Text("\n"))
 				if i := strings.IndexByte(first, '\n'); i >= 0 {
 					first = first[:i]
 				}
-				x.errors = addUnique(x.errors, model.String(model.Member(raw, "toolName"))+" failed: "+clip(first, 200))
+				x.errors = addUnique(x.errors, m.ToolName+" failed: "+clip(first, 200))
 			}
 		}
 	}
@@ -465,11 +452,11 @@ func trimBullets(items []string) []string {
 	return out
 }
 
-func exitNote(code []byte) string {
-	if code == nil || string(code) == "0" || string(code) == "null" {
+func exitNote(code string) string {
+	if code == "" || code == "0" {
 		return ""
 	}
-	return " (exit " + string(code) + ")"
+	return " (exit " + code + ")"
 }
 
 // describeCall says what a completed tool call did, keeping exact paths and

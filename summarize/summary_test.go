@@ -53,9 +53,9 @@ func TestExtractiveSummaryKeepsPreviousAndErrors(t *testing.T) {
 
 // branchTip finds the assistant message "Redis is not running here.".
 func branchTip(s *model.Session) string {
-	for i := range s.Entries {
-		e := &s.Entries[i]
-		if e.Role == model.RoleAssistant && strings.Contains(string(e.Message), "Redis is not running here") {
+	for i := range s.Len() {
+		e := s.Entry(i)
+		if m := s.EntryMessage(i); e.Role == model.RoleAssistant && strings.Contains(m.Text("\n"), "Redis is not running here") {
 			return e.ID
 		}
 	}

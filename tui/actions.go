@@ -121,7 +121,7 @@ func forkDialog(path string, s *model.Session, v *model.TreeView, at int, home s
 // labelDialog sets or clears the label of entry i.
 func labelDialog(path string, s *model.Session, v *model.TreeView, i int, home string) Dialog {
 	cur, _ := s.Label(i)
-	id := s.Entries[i].ID
+	id := s.Entry(i).ID
 	return inputDialog("Label", "Entry: "+entryLine(v, i, home)+"\n\nAn empty label clears it.", cur, func(v string) tea.Cmd {
 		return startWrite("writing the label", func(onWait store.WriteOption) actionDoneMsg {
 			_, err := store.Label(path, id, strings.TrimSpace(v), onWait)
@@ -171,7 +171,7 @@ func deleteDialog(info *store.Info, env store.Env, home string) Dialog {
 type compactProgressMsg struct {
 	chars   int
 	summary string
-	usage   []byte // the model's usage, in pi's shape; nil for an extractive summary
+	usage   *model.Usage // what the model's summary cost; nil for an extractive one
 	err     error
 	final   bool
 	next    <-chan compactProgressMsg
@@ -205,8 +205,8 @@ func planCompaction(path string, s *model.Session, view *model.TreeView, leaf in
 func planFor(c *compaction) tea.Cmd {
 	return func() tea.Msg {
 		p := c.s.PlanCompaction(c.leaf, c.keep)
-		if p == nil && (c.leaf < 0 || c.leaf >= len(c.s.Entries) || c.s.Entries[c.leaf].Type == model.TypeCompaction) {
-			return actionDoneMsg{status: model.NothingToCompact(c.s, c.leaf, c.keep)}
+		if p == nil && (c.leaf < 0 || c.leaf >= c.s.Len() || c.s.Entry(c.leaf).Kind == model.EntryCompaction) {
+			return actionDoneMsg{status: c.s.NothingToCompact(c.leaf, c.keep)}
 		}
 		// With nothing to summarize at this budget (pi says "Nothing to
 		// compact"), the dialog says so and - can keep fewer tokens.
@@ -232,7 +232,7 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) Dialog {
 		{km.KeepMore, func() tea.Cmd { return c.replanWith(func(k float64) float64 { return max(k*2, 100) }) }},
 	}
 	if p == nil {
-		d := confirmDialog("Nothing to compact", model.NothingToCompact(s, c.leaf, c.keep)+", as pi would say.\n\nKeep about "+jsjson.FormatNumber(c.keep)+" tokens (- fewer, + more).", func(string) tea.Cmd {
+		d := confirmDialog("Nothing to compact", s.NothingToCompact(c.leaf, c.keep)+", as pi would say.\n\nKeep about "+jsjson.FormatNumber(c.keep)+" tokens (- fewer, + more).", func(string) tea.Cmd {
 			return status("nothing to compact: nothing written")
 		})
 		d.hint = "-/+: keep fewer/more tokens · esc: close"
@@ -304,7 +304,7 @@ func waitCompact(ch <-chan compactProgressMsg) tea.Cmd {
 }
 
 // reviewDialog shows the summary to edit before anything is written.
-func (c *compaction) reviewDialog(summary string, usage []byte) Dialog {
+func (c *compaction) reviewDialog(summary string, usage *model.Usage) Dialog {
 	p := c.plan
 	files := summarize.FormatFileOperations(p.ReadFiles, p.ModifiedFiles)
 	body := "Review and edit the summary. Nothing is written until ctrl+s."

@@ -58,7 +58,7 @@ func TestForkFromTheTUI(t *testing.T) {
 	openFixture(t, m, "Cache: Redis vs SQLite")
 	src := m.session.info.Path
 	before, _ := os.ReadFile(src)
-	leaf := m.session.s.Entries[m.session.tree.selected()].ID
+	leaf := m.session.s.Entry(m.session.tree.selected()).ID
 	run(m, press(m, "f"))
 	if dlg(m) == nil || !strings.Contains(dlg(m).body, "3 entries") {
 		t.Fatalf("fork dialog: %+v", dlg(m))
@@ -85,8 +85,8 @@ func TestForkFromTheTUI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fs.Entries[fs.Leaf()].ID != leaf {
-		t.Errorf("the fork ends at %s, want %s", fs.Entries[fs.Leaf()].ID, leaf)
+	if fs.Entry(fs.Leaf()).ID != leaf {
+		t.Errorf("the fork ends at %s, want %s", fs.Entry(fs.Leaf()).ID, leaf)
 	}
 }
 
@@ -107,8 +107,8 @@ func TestLabelRenameAndDeleteFromTheTUI(t *testing.T) {
 	if !strings.Contains(plain(m), "[mine]") {
 		t.Errorf("label not shown:\n%s", plain(m))
 	}
-	if got := m.session.tree.selected(); m.session.s.Entries[got].ID != s.Entries[sel].ID {
-		t.Errorf("selection moved to %s", m.session.s.Entries[got].ID)
+	if got := m.session.tree.selected(); m.session.s.Entry(got).ID != s.Entry(sel).ID {
+		t.Errorf("selection moved to %s", m.session.s.Entry(got).ID)
 	}
 	run(m, press(m, "R"))
 	inputOf(t, m).SetValue("")
@@ -201,11 +201,11 @@ func TestCompactFromTheTUI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	last := &s.Entries[s.Leaf()]
-	if last.Type != model.TypeCompaction {
+	last := s.Entry(s.Leaf())
+	if last.Kind != model.EntryCompaction {
 		t.Fatalf("last entry %s", last.Type)
 	}
-	if sum, _ := last.StringField("summary"); !strings.HasPrefix(sum, "## Goal") && !strings.HasPrefix(sum, "No prior history.") {
+	if sum := s.EntryMessage(s.Leaf()).Summary; !strings.HasPrefix(sum, "## Goal") && !strings.HasPrefix(sum, "No prior history.") {
 		t.Errorf("summary %q", sum)
 	}
 	// Esc during the review writes nothing.
@@ -214,7 +214,7 @@ func TestCompactFromTheTUI(t *testing.T) {
 	if dlg(m) != nil {
 		accept(t, m, "esc")
 	}
-	if s2, _ := store.Open(path); len(s2.Entries) != len(s.Entries) {
+	if s2, _ := store.Open(path); s2.Len() != s.Len() {
 		t.Error("cancelled compaction wrote")
 	}
 }
@@ -309,7 +309,7 @@ func TestWriteInTheBackgroundKeepsKeys(t *testing.T) {
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
 		t.Fatal(err)
 	}
-	target := m.session.s.Entries[m.session.tree.selected()].ID
+	target := m.session.s.Entry(m.session.tree.selected()).ID
 	run(m, press(m, "L"))
 	next := startTyped(t, m, "later")
 	result := make(chan tea.Msg, 1)
@@ -318,7 +318,7 @@ func TestWriteInTheBackgroundKeepsKeys(t *testing.T) {
 		t.Errorf("no busy state: %q", f)
 	}
 	press(m, "k")
-	moved := m.session.s.Entries[m.session.tree.selected()].ID
+	moved := m.session.s.Entry(m.session.tree.selected()).ID
 	if moved == target {
 		t.Error("a key pressed during the write was lost")
 	}
@@ -349,7 +349,7 @@ func TestWriteWaitsForAnAgentsLine(t *testing.T) {
 	m := loaded(t, 120, 40, true, storeCopy(t))
 	openFixture(t, m, "Health endpoint")
 	path := m.session.info.Path
-	leaf := m.session.s.Entries[m.session.s.Leaf()].ID
+	leaf := m.session.s.Entry(m.session.s.Leaf()).ID
 	agent := `{"type":"message","id":"agent001","parentId":"` + leaf + `","timestamp":"2026-03-02T10:00:00.000Z","message":{"role":"user","content":"still typing","timestamp":1772445600000}}`
 	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	defer f.Close()
@@ -368,8 +368,8 @@ func TestWriteWaitsForAnAgentsLine(t *testing.T) {
 	_, cmd := m.Update(next())
 	run(m, cmd)
 	s, _ := store.Open(path)
-	if s.Name() != "Named meanwhile" || s.Entries[s.Parent(s.Leaf())].ID != "agent001" {
-		t.Errorf("name %q after %s", s.Name(), s.Entries[s.Parent(s.Leaf())].ID)
+	if s.Name() != "Named meanwhile" || s.Entry(s.Parent(s.Leaf())).ID != "agent001" {
+		t.Errorf("name %q after %s", s.Name(), s.Entry(s.Parent(s.Leaf())).ID)
 	}
 	if ft := footer(m); strings.Contains(ft, "waiting") {
 		t.Errorf("still waiting: %q", ft)
@@ -422,7 +422,7 @@ func TestCompactRefusesAStaleLeafFromTheTUI(t *testing.T) {
 		t.Fatalf("review dialog: %+v", dlg(m))
 	}
 	// The agent goes on: a user message after the leaf.
-	leaf := s.Entries[s.Leaf()].ID
+	leaf := s.Entry(s.Leaf()).ID
 	line := `{"type":"message","id":"0badc0de","parentId":"` + leaf + `","timestamp":"2026-03-02T09:00:00.000Z","message":{"role":"user","content":"one more thing","timestamp":1772442000000}}` + "\n"
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {

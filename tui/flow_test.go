@@ -198,7 +198,7 @@ func TestFlowCompact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := &s.Entries[s.Leaf()]; e.Type != model.TypeCompaction {
+	if e := s.Entry(s.Leaf()); e.Kind != model.EntryCompaction {
 		t.Errorf("last entry: %s", e.Type)
 	}
 }
@@ -222,7 +222,7 @@ func TestFlowCompactStaleLeaf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.WriteString(`{"type":"message","id":"0badc0de","parentId":"` + s.Entries[s.Leaf()].ID + `","timestamp":"2026-03-02T09:00:00.000Z","message":{"role":"user","content":"one more thing","timestamp":1772442000000}}` + "\n")
+	f.WriteString(`{"type":"message","id":"0badc0de","parentId":"` + s.Entry(s.Leaf()).ID + `","timestamp":"2026-03-02T09:00:00.000Z","message":{"role":"user","content":"one more thing","timestamp":1772442000000}}` + "\n")
 	f.Close()
 	before, _ := os.ReadFile(m[0])
 	keys(tm, tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})

@@ -123,11 +123,12 @@ func loadPreview(path string) tea.Cmd {
 		msg := previewMsg{path: path, stats: s.Stats()}
 		ctx := s.BuildHistory(s.Leaf())
 		for _, m := range ctx.Messages {
-			e := &s.Entries[m.Entry]
+			e := s.Entry(m.Entry)
 			if m.Kind != model.KindMessage || (e.Role != model.RoleUser && e.Role != model.RoleAssistant) {
 				continue
 			}
-			text := model.Text(s.MessageJSON(m))
+			mm := s.Message(m)
+			text := mm.Text("\n")
 			if text == "" {
 				continue
 			}

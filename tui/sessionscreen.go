@@ -84,7 +84,7 @@ func (ss *sessionScreen) loaded(msg sessionLoadedMsg) tea.Cmd {
 	}
 	keep := ""
 	if ss.s != nil && ss.tree.selected() >= 0 {
-		keep = ss.s.Entries[ss.tree.selected()].ID // a reload keeps the selection
+		keep = ss.s.Entry(ss.tree.selected()).ID // a reload keeps the selection
 	}
 	ss.s, ss.stats = msg.s, msg.stats
 	ss.tree = newTreePane(ss.s, msg.view, ss.shared)
@@ -132,13 +132,13 @@ func (ss *sessionScreen) showPath(b builtPath) {
 	ctx := b.ctx
 	ss.hdrModel, ss.hdrThinking = "no model", "off"
 	if ctx.Model != nil {
-		ss.hdrModel = model.String(ctx.Model.Provider) + "/" + model.String(ctx.Model.ModelID)
+		ss.hdrModel = ctx.Model.Name()
 		if ss.stats.Virtual[ss.hdrModel] {
 			ss.hdrModel += " (virtual)"
 		}
 	}
 	if ctx.ThinkingLevel != nil {
-		ss.hdrThinking = model.String(ctx.ThinkingLevel)
+		ss.hdrThinking = ctx.Thinking()
 	}
 	ss.pos = 0
 	if leaf >= 0 {

@@ -26,11 +26,12 @@ type Forked struct {
 func Fork(path string, s *model.Session, at int, before bool) (Forked, error) {
 	var f Forked
 	if before {
-		e := &s.Entries[at]
-		if e.Type != model.TypeMessage || e.Role != model.RoleUser {
+		e := s.Entry(at)
+		if !e.IsMessage(model.RoleUser) {
 			return f, &store.RefusedError{Reason: fmt.Sprintf("a fork before an entry needs a user message; %s is a %s", e.ID, Describe(e))}
 		}
-		f.Message = model.Text(s.MessageJSON(model.ContextMessage{Entry: at}))
+		msg := s.EntryMessage(at)
+		f.Message = msg.Text("\n")
 		if at = s.Parent(at); at < 0 {
 			return f, &store.RefusedError{Reason: fmt.Sprintf("nothing comes before %s: it is the first entry", e.ID)}
 		}
@@ -45,8 +46,8 @@ func Fork(path string, s *model.Session, at int, before bool) (Forked, error) {
 
 // Describe names what an entry is, for messages: "user message",
 // "compaction entry".
-func Describe(e *model.Entry) string {
-	if e.Type == model.TypeMessage {
+func Describe(e model.Entry) string {
+	if e.Kind == model.EntryMessage {
 		return e.Role + " message"
 	}
 	return e.Type + " entry"
@@ -61,17 +62,17 @@ func Describe(e *model.Entry) string {
 // new turns left on a branch of their own), unless pinned says the entry
 // was asked for by name (the command line's --leaf). Refusals are
 // *store.RefusedError and write nothing.
-func Compact(path string, s *model.Session, p *model.Plan, summary string, usage []byte, pinned bool, opts ...store.WriteOption) (string, error) {
-	entry := summarize.Entry(s, p, summary, usage)
-	leafID := s.Entries[p.Leaf].ID
+func Compact(path string, s *model.Session, p *model.Plan, summary string, usage *model.Usage, pinned bool, opts ...store.WriteOption) (string, error) {
+	entry := summarize.Entry(p, summary, usage)
+	leafID := s.Entry(p.Leaf).ID
 	wasLeaf := p.Leaf == s.Leaf()
-	return store.Append(path, func(now *model.Session) (store.NewEntry, error) {
+	return store.Compact(path, entry, func(now *model.Session) (string, error) {
 		if _, ok := now.Index(leafID); !ok {
-			return store.NewEntry{}, &store.RefusedError{Reason: fmt.Sprintf("the entry %s to compact at is gone from the file; nothing was written (%s)", leafID, path)}
+			return "", &store.RefusedError{Reason: fmt.Sprintf("the entry %s to compact at is gone from the file; nothing was written (%s)", leafID, path)}
 		}
-		if !pinned && wasLeaf && (now.Leaf() < 0 || now.Entries[now.Leaf()].ID != leafID) {
-			return store.NewEntry{}, &store.RefusedError{Reason: fmt.Sprintf("the session changed while the summary was made (its leaf is no longer %s); nothing was written, compact again (%s)", leafID, path)}
+		if !pinned && wasLeaf && (now.Leaf() < 0 || now.Entry(now.Leaf()).ID != leafID) {
+			return "", &store.RefusedError{Reason: fmt.Sprintf("the session changed while the summary was made (its leaf is no longer %s); nothing was written, compact again (%s)", leafID, path)}
 		}
-		return entry.New(leafID), nil
+		return leafID, nil
 	}, opts...)
 }

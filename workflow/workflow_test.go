@@ -56,12 +56,12 @@ func appendLine(t *testing.T, path, line string) {
 func TestForkBefore(t *testing.T) {
 	path, s := session(t)
 	var user, other int = -1, -1
-	for i := range s.Entries {
-		e := &s.Entries[i]
-		if e.Type == model.TypeMessage && e.Role == model.RoleUser && s.Parent(i) >= 0 && user < 0 {
+	for i := range s.Len() {
+		e := s.Entry(i)
+		if e.Kind == model.EntryMessage && e.Role == model.RoleUser && s.Parent(i) >= 0 && user < 0 {
 			user = i
 		}
-		if e.Type == model.TypeMessage && e.Role == model.RoleAssistant && other < 0 {
+		if e.Kind == model.EntryMessage && e.Role == model.RoleAssistant && other < 0 {
 			other = i
 		}
 	}
@@ -92,7 +92,7 @@ func TestCompactGuards(t *testing.T) {
 		}
 		return p
 	}
-	leaf := s.Entries[s.Leaf()].ID
+	leaf := s.Entry(s.Leaf()).ID
 	appendLine(t, path, `{"type":"message","id":"0badc0de","parentId":"`+leaf+`","timestamp":"2026-03-02T09:00:00.000Z","message":{"role":"user","content":"more","timestamp":1772442000000}}`)
 	before, _ := os.ReadFile(path)
 	if _, err := Compact(path, s, plan(s.Leaf()), "## Goal", nil, false); !strings.Contains(refusal(err), "changed while the summary was made") {
@@ -109,7 +109,7 @@ func TestCompactGuards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := &now.Entries[now.Leaf()]; e.ID != id || e.ParentID != leaf || e.Type != model.TypeCompaction {
+	if e := now.Entry(now.Leaf()); e.ID != id || e.ParentID != leaf || e.Kind != model.EntryCompaction {
 		t.Errorf("pinned compaction: %s %s after %s", e.Type, e.ID, e.ParentID)
 	}
 	// A plan at an entry that was not the leaf.

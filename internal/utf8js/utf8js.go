@@ -107,3 +107,41 @@ func String(s string) string {
 	}
 	return string(AppendValid(make([]byte, 0, len(s)+8), []byte(s)))
 }
+
+// RuneUnits is how many UTF-16 code units (JavaScript string length) r takes.
+func RuneUnits(r rune) int {
+	if r >= 0x10000 {
+		return 2
+	}
+	return 1
+}
+
+// Len16 is the JavaScript length of s: its UTF-16 code units.
+func Len16(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		r, size := DecodeRuneInString(s[i:])
+		n += RuneUnits(r)
+		i += size
+	}
+	return n
+}
+
+// Slice16 is JavaScript's s.slice(0, n), never splitting a character.
+func Slice16(s string, n int) string {
+	units := 0
+	for i, r := range s {
+		w := RuneUnits(r)
+		if units+w > n {
+			return s[:i]
+		}
+		units += w
+	}
+	return s
+}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"skein/internal/synth"
-	"skein/model"
 )
 
 // bigSession is the 100 MB session the model benchmarks use (written once
@@ -61,7 +60,7 @@ func BenchmarkContextMapped(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		s, err := model.Parse(data)
+		s, err := Parse(data)
 		if err != nil {
 			b.Fatal(err)
 		}

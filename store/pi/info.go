@@ -1,4 +1,4 @@
-// Package pi reads pi session files: whole, into a model.Session, or
+// Package pi reads pi session files: whole, into a Session, or
 // scanned for the few fields a listing needs.
 package pi
 
@@ -97,14 +97,14 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 		prevID = id
 		info.Entries++
 		if bytes.IndexByte(typ, '\\') >= 0 { // an escaped type name, rare
-			typ = jsjson.AppendString(nil, model.String(typ))
+			typ = jsjson.AppendString(nil, String(typ))
 		}
 		switch string(typ) {
-		case `"` + model.TypeSessionInfo + `"`:
-			info.Name = strings.Clone(model.TrimJS(model.String(name)))
-		case `"` + model.TypeModelChange + `"`:
+		case `"` + TypeSessionInfo + `"`:
+			info.Name = strings.Clone(TrimJS(String(name)))
+		case `"` + TypeModelChange + `"`:
 			latestModel, latestAssistant = modelID, nil
-		case `"` + model.TypeMessage + `"`:
+		case `"` + TypeMessage + `"`:
 			info.MessageCount++
 			if msg == nil {
 				continue
@@ -121,14 +121,14 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 			for k, ok := it.Next(); ok; k, ok = it.Next() {
 				switch jscan.Key(k) {
 				case "role":
-					role = model.String(it.Value())
+					role = String(it.Value())
 					// Only user and assistant messages matter past the count.
-					if role != model.RoleUser && role != model.RoleAssistant {
+					if role != RoleUser && role != RoleAssistant {
 						break fields
 					}
 				case "content":
 					hasContent = true
-					if tail && role != "" && (role == model.RoleAssistant || info.FirstMessage != "") {
+					if tail && role != "" && (role == RoleAssistant || info.FirstMessage != "") {
 						// Its presence is all that counts: no need to walk it.
 						ts = tailTS
 						break fields
@@ -138,21 +138,21 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 					ts = it.Value()
 				}
 			}
-			if role == model.RoleAssistant {
+			if role == RoleAssistant {
 				// Its model is read once, at the end, from the last one.
 				latestAssistant, latestModel = msg, nil
 			}
-			if !hasContent || (role != model.RoleUser && role != model.RoleAssistant) {
+			if !hasContent || (role != RoleUser && role != RoleAssistant) {
 				continue
 			}
 			if t, ok := number(ts); ok {
 				lastActivity = maxNaN(lastActivity, t)
 			} else if jscan.IsString(entryTS) {
-				if t := jsdate.Parse(model.String(entryTS)); !math.IsNaN(t) {
+				if t := jsdate.Parse(String(entryTS)); !math.IsNaN(t) {
 					lastActivity = maxNaN(lastActivity, t)
 				}
 			}
-			if info.FirstMessage == "" && role == model.RoleUser {
+			if info.FirstMessage == "" && role == RoleUser {
 				info.FirstMessage = textContent(content)
 			}
 		}
@@ -183,7 +183,7 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 			}
 		}
 	}
-	info.Model = strings.Clone(model.String(latestModel))
+	info.Model = strings.Clone(String(latestModel))
 	return info, nil
 }
 
@@ -225,11 +225,11 @@ func scanHeader(line []byte, info *Info) (session, stringID bool, err error) {
 	err = jscan.Members(line, func(k, v []byte) bool {
 		switch jscan.Key(k) {
 		case "type":
-			typ = model.String(v)
+			typ = String(v)
 		case "id":
-			info.ID, hasID, rawID = model.String(v), jscan.IsString(v), v
+			info.ID, hasID, rawID = String(v), jscan.IsString(v), v
 		case "cwd":
-			info.Cwd = model.String(v)
+			info.Cwd = String(v)
 		case "parentSession":
 			parent = v
 		}
@@ -245,7 +245,7 @@ func scanHeader(line []byte, info *Info) (session, stringID bool, err error) {
 	// and so is not a parent in pi's list (FORMATS.md says otherwise; the
 	// reference implementation wins).
 	if jscan.IsString(parent) {
-		info.ParentSession, info.HasParent = model.String(parent), true
+		info.ParentSession, info.HasParent = String(parent), true
 	}
 	info.ID = strings.Clone(info.ID)
 	info.Cwd = strings.Clone(info.Cwd)
@@ -256,23 +256,23 @@ func scanHeader(line []byte, info *Info) (session, stringID bool, err error) {
 			info.IDJSON = jsjson.AppendValue(nil, rawID)
 		}
 	}
-	return typ == model.TypeSession, hasID, nil
+	return typ == TypeSession, hasID, nil
 }
 
 func headerTimestamp(line []byte) string {
-	return strings.Clone(model.String(model.Member(line, "timestamp")))
+	return strings.Clone(String(Member(line, "timestamp")))
 }
 
 // textContent is pi's extractTextContent: a string, or the text blocks joined
 // with " ".
 func textContent(content []byte) string {
-	if s, ok := model.StringValue(content); ok {
+	if s, ok := StringValue(content); ok {
 		return strings.Clone(s)
 	}
 	var parts []string
 	_ = jscan.Elements(content, func(b []byte) bool {
-		if model.String(model.Member(b, "type")) == "text" {
-			parts = append(parts, strings.Clone(model.String(model.Member(b, "text"))))
+		if String(Member(b, "type")) == "text" {
+			parts = append(parts, strings.Clone(String(Member(b, "text"))))
 		}
 		return true
 	})

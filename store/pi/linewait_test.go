@@ -12,8 +12,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"skein/model"
 )
 
 func TestMain(m *testing.M) {
@@ -195,13 +193,13 @@ func TestAppendFollowsLinesAddedWhileItBuilds(t *testing.T) {
 	path := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
 	useFakeClock(t, nil)
 	builds := 0
-	id, err := Append(path, func(s *model.Session) (NewEntry, error) {
+	id, err := Append(path, func(s *Session) (NewEntry, error) {
 		builds++
 		if builds == 1 {
 			start, end := agentLine("agent001", s.Entries[s.Leaf()].ID)
 			appendTo(t, path, start+"meanwhile"+end)
 		}
-		return NewEntry{Type: model.TypeSessionInfo, Fields: []Field{{"name", jsonString("n")}}}, nil
+		return NewEntry{Type: TypeSessionInfo, Fields: []Field{{"name", jsonString("n")}}}, nil
 	})
 	if err != nil {
 		t.Fatal(err)

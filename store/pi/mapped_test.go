@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"skein/internal/synth"
-	"skein/model"
 )
 
 func bigFile(t *testing.T) string {
@@ -53,7 +52,7 @@ func TestMappedSessionCutShort(t *testing.T) {
 	if err := os.Truncate(path, int64(len(data)/2)); err != nil {
 		t.Fatal(err)
 	}
-	if r := faultOf(func() { model.Parse(data) }); !IsFault(r) {
+	if r := faultOf(func() { Parse(data) }); !IsFault(r) {
 		t.Errorf("parsing a file cut short: %v, want a fault", r)
 	}
 	if r := faultOf(func() { mapped.WriteContextJSON(io.Discard, ctx) }); !IsFault(r) {

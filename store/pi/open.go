@@ -9,12 +9,11 @@ import (
 	"runtime"
 
 	"skein/internal/jscan"
-	"skein/model"
 )
 
-// Open reads a whole session file into a model.Session. Message bodies stay
+// Open reads a whole session file into a Session. Message bodies stay
 // raw bytes until they are shown.
-func Open(path string) (*model.Session, error) {
+func Open(path string) (*Session, error) {
 	data, err := readFile(path)
 	if err != nil {
 		return nil, err
@@ -24,9 +23,9 @@ func Open(path string) (*model.Session, error) {
 
 // parseSession parses a file's bytes, naming a file that is not a session as this
 // package does (*NotSession).
-func parseSession(data []byte) (*model.Session, error) {
-	s, err := model.Parse(data)
-	var ns *model.NotSessionError
+func parseSession(data []byte) (*Session, error) {
+	s, err := Parse(data)
+	var ns *NotSessionError
 	if errors.As(err, &ns) {
 		return nil, &NotSession{ns.Reason}
 	}
@@ -38,7 +37,7 @@ func parseSession(data []byte) (*model.Session, error) {
 // caller must recover the panic a fault raises if the file is cut short
 // while it is used (see mapFile); IsFault says whether a recovered value
 // is one.
-func OpenMapped(path string) (*model.Session, error) {
+func OpenMapped(path string) (*Session, error) {
 	data, err := mapFile(path)
 	if err != nil || data == nil {
 		return Open(path)
@@ -55,12 +54,6 @@ func IsFault(r any) bool {
 	}
 	_, addr := err.(interface{ Addr() uintptr })
 	return addr
-}
-
-// Header is the first line of a session file.
-type Header struct {
-	ID, Cwd, Timestamp, ParentSession string
-	Version                           int
 }
 
 // ReadHeader reads only as much of a file as its header needs.
@@ -84,7 +77,7 @@ func ReadHeader(path string) (Header, error) {
 			if herr != nil || !ok || !stringID {
 				return Header{}, &NotSession{"the first entry is not a session header"}
 			}
-			e, _ := model.ParseEntry(line, 1)
+			e, _ := ParseEntry(line, 1)
 			h := Header{ID: info.ID, Cwd: info.Cwd, Timestamp: e.Timestamp, ParentSession: info.ParentSession, Version: 1}
 			if v, err := jsonInt(e.Field("version")); err == nil {
 				h.Version = v
@@ -120,7 +113,7 @@ func jsonInt(raw []byte) (int, error) {
 // OpenTail reads a session's header and only its last tail bytes, for a
 // first screen of a large file while the rest loads: the entries whose
 // parents lie before the tail are roots of the partial tree.
-func OpenTail(path string, tail int64) (*model.Session, error) {
+func OpenTail(path string, tail int64) (*Session, error) {
 	f, st, err := OpenRegular(path)
 	if err != nil {
 		return nil, err

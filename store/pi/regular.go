@@ -15,8 +15,8 @@ type NotRegularError struct {
 
 func (e *NotRegularError) Error() string { return e.Path + " is " + e.Kind + ", not a session file" }
 
-// Kind names what a file mode is, for NotRegularError.
-func Kind(m fs.FileMode) string {
+// FileKind names what a file mode is, for NotRegularError.
+func FileKind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a folder"
@@ -40,7 +40,7 @@ func OpenRegular(path string) (*os.File, fs.FileInfo, error) {
 	if st, err := os.Stat(path); err != nil {
 		return nil, nil, err
 	} else if !st.Mode().IsRegular() {
-		return nil, nil, &NotRegularError{path, Kind(st.Mode())}
+		return nil, nil, &NotRegularError{path, FileKind(st.Mode())}
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|oNonblock, 0)
 	if err != nil {
@@ -53,7 +53,7 @@ func OpenRegular(path string) (*os.File, fs.FileInfo, error) {
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, &NotRegularError{path, Kind(st.Mode())}
+		return nil, nil, &NotRegularError{path, FileKind(st.Mode())}
 	}
 	return f, st, nil
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/google/uuid"
 
 	"skein/internal/jsjson"
-	"skein/model"
 )
 
 // Field is one member of a new entry, its value raw JSON; a nil value is
@@ -47,7 +46,7 @@ var now = time.Now
 func isoNow() string { return now().UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // newID draws an 8-hex-digit id that the session does not use, as pi does.
-func newID(s *model.Session) string {
+func newID(s *Session) string {
 	for {
 		var b [4]byte
 		_, _ = rand.Read(b[:])
@@ -80,7 +79,7 @@ func OnWait(f func()) WriteOption { return func(o *writeOptions) { o.onWait = f 
 // build sees the session as it is under the lock and may refuse; it runs
 // again if the file grew while the line was made. A file with no valid
 // header, or older than version 3 (pi would rewrite it), is refused.
-func Append(path string, build func(s *model.Session) (NewEntry, error), opts ...WriteOption) (id string, err error) {
+func Append(path string, build func(s *Session) (NewEntry, error), opts ...WriteOption) (id string, err error) {
 	var o writeOptions
 	for _, opt := range opts {
 		opt(&o)
@@ -128,9 +127,9 @@ func Append(path string, build func(s *model.Session) (NewEntry, error), opts ..
 // appendLine makes the line that appends build's entry to a file holding
 // data, its last line settled. A line left partial by a crashed writer, or a
 // last line without its newline, gets one first.
-func appendLine(path string, data []byte, build func(s *model.Session) (NewEntry, error)) (line []byte, id string, err error) {
-	s, err := model.Parse(data)
-	var ns *model.NotSessionError
+func appendLine(path string, data []byte, build func(s *Session) (NewEntry, error)) (line []byte, id string, err error) {
+	s, err := Parse(data)
+	var ns *NotSessionError
 	if errors.As(err, &ns) {
 		return nil, "", &RefusedError{fmt.Sprintf("%s has no valid session header; skein does not write to it", path)}
 	}
@@ -189,7 +188,7 @@ func jsonString(s string) []byte { return jsjson.AppendString(nil, s) }
 // Label sets (or, with an empty label, clears) the label of an entry, as
 // pi's appendLabelChange writes it: a cleared label has no label member.
 func Label(path, targetID, label string, opts ...WriteOption) (string, error) {
-	return Append(path, func(s *model.Session) (NewEntry, error) {
+	return Append(path, func(s *Session) (NewEntry, error) {
 		if _, ok := s.Index(targetID); !ok {
 			return NewEntry{}, &RefusedError{fmt.Sprintf("%s has no entry %q", path, targetID)}
 		}
@@ -197,15 +196,15 @@ func Label(path, targetID, label string, opts ...WriteOption) (string, error) {
 		if label != "" {
 			value = jsonString(label)
 		}
-		return NewEntry{Type: model.TypeLabel, Fields: []Field{{"targetId", jsonString(targetID)}, {"label", value}}}, nil
+		return NewEntry{Type: TypeLabel, Fields: []Field{{"targetId", jsonString(targetID)}, {"label", value}}}, nil
 	}, opts...)
 }
 
 // Rename names the session as pi's appendSessionInfo does: the name as
 // SessionName stores it (an empty one clears it).
 func Rename(path, name string, opts ...WriteOption) (string, error) {
-	return Append(path, func(s *model.Session) (NewEntry, error) {
-		return NewEntry{Type: model.TypeSessionInfo, Fields: []Field{{"name", jsonString(SessionName(name))}}}, nil
+	return Append(path, func(s *Session) (NewEntry, error) {
+		return NewEntry{Type: TypeSessionInfo, Fields: []Field{{"name", jsonString(SessionName(name))}}}, nil
 	}, opts...)
 }
 
@@ -227,7 +226,7 @@ func SessionName(name string) string {
 		run = false
 		b.WriteByte(c)
 	}
-	return model.TrimJS(b.String())
+	return TrimJS(b.String())
 }
 
 // Fork is a session written by Fork.
@@ -247,7 +246,7 @@ type Fork struct {
 // the context the source builds at that entry; the source is not touched.
 // The fork gets the source's file mode (a private session stays private)
 // and appears whole or not at all (see writeNew).
-func WriteFork(src string, s *model.Session, at int) (Fork, error) {
+func WriteFork(src string, s *Session, at int) (Fork, error) {
 	abs, err := filepath.Abs(src)
 	if err != nil {
 		return Fork{}, err

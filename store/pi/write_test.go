@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"skein/model"
 )
 
 // copyFixture copies a fixture into a temporary folder.
@@ -39,9 +37,9 @@ func read(t *testing.T, path string) []byte {
 	return b
 }
 
-func parse(t *testing.T, path string) *model.Session {
+func parse(t *testing.T, path string) *Session {
 	t.Helper()
-	s, err := model.Parse(read(t, path))
+	s, err := Parse(read(t, path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +145,7 @@ func TestAppendAfterCrashedWriter(t *testing.T) {
 		t.Errorf("name %q", s.Name())
 	}
 	// The partial line is skipped; the new entry follows the last good one.
-	goodS, _ := model.Parse(good)
+	goodS, _ := Parse(good)
 	if p := s.Parent(s.Leaf()); s.Entries[p].ID != goodS.Entries[goodS.Leaf()].ID {
 		t.Errorf("parent %s", s.Entries[p].ID)
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"skein/model"
+	"skein/store"
 )
 
 // pi 1.6.0's entries in the message view: the system prompt on one line
@@ -19,7 +19,7 @@ func TestPi16Entries(t *testing.T) {
 		`{"type":"context_edit","id":"a0000004","parentId":"a0000003","timestamp":"2026-11-20T10:00:03.000Z","targetId":"a0000002","replacement":null}`,
 		`{"type":"context_edit","id":"a0000005","parentId":"a0000004","timestamp":"2026-11-20T10:00:04.000Z","targetId":"a0000003","replacement":{"content":"new wording"}}`,
 	}
-	s, err := model.Parse([]byte(strings.Join(lines, "\n") + "\n"))
+	s, err := store.Parse([]byte(strings.Join(lines, "\n") + "\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestPi16Entries(t *testing.T) {
 	}
 	// A compaction's checkpoint is shown as such.
 	lines = append(lines, `{"type":"compaction","id":"a0000006","parentId":"a0000005","timestamp":"2026-11-20T10:00:05.000Z","summary":"## Goal\nx","firstKeptEntryId":"a0000003","tokensBefore":10,"systemMessage":{"role":"system","content":"You are pi.","timestamp":1}}`)
-	s, _ = model.Parse([]byte(strings.Join(lines, "\n") + "\n"))
+	s, _ = store.Parse([]byte(strings.Join(lines, "\n") + "\n"))
 	ctx = s.BuildContext(s.Leaf())
 	var out []string
 	for _, it := range Items(s, ctx, s.Leaf()) {

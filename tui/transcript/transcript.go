@@ -13,7 +13,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"skein/internal/jscan"
 	"skein/model"
 	"skein/theme"
 )
@@ -73,7 +72,7 @@ func Items(s *model.Session, ctx model.Context, leaf int) []Item {
 		p, ok := pos[it.Entry]
 		if ok && p > prev {
 			for k := prev + 1; k < p; k++ {
-				if t := s.Entries[path[k]].Type; t == model.TypeModelChange || t == model.TypeThinkingLevelChange {
+				if t := s.Entry(path[k]).Kind; t == model.EntryModelChange || t == model.EntryThinkingLevel {
 					if ctx.Compaction < 0 || k > pos[ctx.Compaction] || !checkpoint {
 						items = append(items, Item{Separator: true, Entry: path[k]})
 					}
@@ -87,7 +86,7 @@ func Items(s *model.Session, ctx model.Context, leaf int) []Item {
 	}
 	// Changes after the last message.
 	for k := prev + 1; k < len(path); k++ {
-		if t := s.Entries[path[k]].Type; t == model.TypeModelChange || t == model.TypeThinkingLevelChange {
+		if t := s.Entry(path[k]).Kind; t == model.EntryModelChange || t == model.EntryThinkingLevel {
 			items = append(items, Item{Separator: true, Entry: path[k]})
 		}
 	}
@@ -152,30 +151,25 @@ func (o *Options) markdown(text string) string {
 // RenderItem renders one item.
 func RenderItem(s *model.Session, it Item, o *Options) string {
 	st := o.Styles
-	e := &s.Entries[it.Entry]
+	e := s.Entry(it.Entry)
 	if it.Separator {
 		var what string
-		switch e.Type {
-		case model.TypeModelChange:
-			p, _ := e.StringField("provider")
-			m, _ := e.StringField("modelId")
-			what = "model: " + p + "/" + m
-		case model.TypeThinkingLevelChange:
-			t, _ := e.StringField("thinkingLevel")
-			what = "thinking: " + t
-		case model.TypeLabel:
-			target, _ := e.StringField("targetId")
-			if l, _ := e.StringField("label"); l != "" {
-				what = "label " + target + ": " + l
+		d := s.Detail(it.Entry)
+		switch e.Kind {
+		case model.EntryModelChange:
+			what = "model: " + d.Provider + "/" + d.Model
+		case model.EntryThinkingLevel:
+			what = "thinking: " + d.ThinkingLevel
+		case model.EntryLabel:
+			if d.Label != "" {
+				what = "label " + d.Target + ": " + d.Label
 			} else {
-				what = "label of " + target + " cleared"
+				what = "label of " + d.Target + " cleared"
 			}
-		case model.TypeSessionInfo:
-			n, _ := e.StringField("name")
-			what = "named: " + model.TrimJS(n)
-		case model.TypeCustom:
-			ct, _ := e.StringField("customType")
-			what = "custom: " + ct
+		case model.EntryTitle:
+			what = "named: " + d.Title
+		case model.EntryCustom:
+			what = "custom: " + d.CustomType
 		default:
 			what = e.Type
 			if what == "" {
@@ -188,7 +182,7 @@ func RenderItem(s *model.Session, it Item, o *Options) string {
 	if it.Omitted {
 		return renderOmitted(s, it, o)
 	}
-	raw := s.MessageJSON(m)
+	msg := s.Message(m)
 	role := e.Role
 	switch m.Kind {
 	case model.KindCompactionSummary:
@@ -200,7 +194,7 @@ func RenderItem(s *model.Session, it Item, o *Options) string {
 	case model.KindSystemCheckpoint:
 		role = model.RoleSystem
 	}
-	ts := timeOf(raw, o)
+	ts := timeOf(&msg, o)
 	if m.Edited() {
 		// The model saw the edited content; the original is one expand away.
 		ts += " · edited"
@@ -218,60 +212,55 @@ func RenderItem(s *model.Session, it Item, o *Options) string {
 	switch role {
 	case model.RoleUser:
 		head("▍user", st.User, ts)
-		b.WriteString(o.content(model.Member(raw, "content"), false))
+		b.WriteString(o.content(msg.Blocks))
 	case model.RoleAssistant:
-		head("▍assistant", st.Assistant, Sanitize(model.String(model.Member(raw, "model"))), ts, usageText(model.Member(raw, "usage")))
-		b.WriteString(o.assistant(raw))
+		head("▍assistant", st.Assistant, Sanitize(msg.Model), ts, usageText(msg.Usage))
+		b.WriteString(o.assistant(&msg))
 	case model.RoleToolResult:
-		name := model.String(model.Member(raw, "toolName"))
-		isErr := string(model.Member(raw, "isError")) == "true"
 		lst := st.ToolResult
-		label := "← " + Sanitize(name)
-		if isErr {
+		label := "← " + Sanitize(msg.ToolName)
+		if msg.IsError {
 			lst, label = st.Error, label+" (error)"
 		}
 		b.WriteString(o.style(lst, label) + o.style(st.Dim, " · "+ts) + "\n")
-		text := o.truncate(o.plainContent(model.Member(raw, "content")))
-		if isErr {
+		text := o.truncate(o.plainContent(msg.Blocks))
+		if msg.IsError {
 			text = o.style(st.Error, text)
 		} else {
 			text = o.style(st.Muted, text)
 		}
 		b.WriteString(text)
 	case model.RoleBashExecution:
-		cmd := model.String(model.Member(raw, "command"))
 		excluded := ""
-		if string(model.Member(raw, "excludeFromContext")) == "true" {
+		if msg.Excluded {
 			excluded = "not sent to the model"
 		}
-		head("$ "+OneLine(cmd), st.Tool, ts, excluded)
-		out := o.truncate(Sanitize(model.String(model.Member(raw, "output"))))
+		head("$ "+OneLine(msg.Command), st.Tool, ts, excluded)
+		out := o.truncate(Sanitize(msg.Output))
 		b.WriteString(o.style(st.Muted, out))
-		if string(model.Member(raw, "cancelled")) == "true" {
+		if msg.Cancelled {
 			b.WriteString("\n" + o.style(st.Warning, "(cancelled)"))
-		} else if code := model.Member(raw, "exitCode"); code != nil && string(code) != "0" && string(code) != "null" {
-			b.WriteString("\n" + o.style(st.Error, "exit code "+string(code)))
+		} else if msg.ExitCode != "" && msg.ExitCode != "0" {
+			b.WriteString("\n" + o.style(st.Error, "exit code "+Sanitize(msg.ExitCode)))
 		}
 	case model.RoleCustom:
-		ct := model.String(model.Member(raw, "customType"))
 		hidden := ""
-		if string(model.Member(raw, "display")) == "false" {
+		if msg.Hidden {
 			hidden = "hidden from the user"
 		}
-		head("▍["+Sanitize(ct)+"]", st.Custom, ts, hidden)
-		b.WriteString(o.content(model.Member(raw, "content"), false))
+		head("▍["+Sanitize(msg.CustomType)+"]", st.Custom, ts, hidden)
+		b.WriteString(o.content(msg.Blocks))
 	case model.RoleCompactionSummary:
-		tb, _ := jsonNumber(model.Member(raw, "tokensBefore"))
-		head("── compaction: "+compactTokens(tb)+" tokens summarized ──", st.Compaction, ts)
-		b.WriteString(o.markdown(model.String(model.Member(raw, "summary"))))
+		head("── compaction: "+compactTokens(msg.TokensBefore)+" tokens summarized ──", st.Compaction, ts)
+		b.WriteString(o.markdown(msg.Summary))
 	case model.RoleBranchSummary:
 		head("── branch summary ──", st.Warning, ts)
-		b.WriteString(o.markdown(model.String(model.Member(raw, "summary"))))
+		b.WriteString(o.markdown(msg.Summary))
 	case model.RoleSystem:
-		b.WriteString(o.system(raw, m.Kind == model.KindSystemCheckpoint, ts))
+		b.WriteString(o.system(&msg, m.Kind == model.KindSystemCheckpoint, ts))
 	default:
 		head("▍["+Sanitize(role)+"]", st.Dim, ts)
-		b.WriteString(o.style(st.Dim, o.plainContent(model.Member(raw, "content"))))
+		b.WriteString(o.style(st.Dim, o.plainContent(msg.Blocks)))
 	}
 	if m.Edited() && o.ExpandTools {
 		orig := RenderItem(s, Item{Message: m.Original(), Entry: it.Entry}, o)
@@ -285,19 +274,19 @@ func RenderItem(s *model.Session, it Item, o *Options) string {
 // renderOmitted renders an entry a context edit left out of the model's
 // context: dimmed, its role and first line.
 func renderOmitted(s *model.Session, it Item, o *Options) string {
-	e := &s.Entries[it.Entry]
-	raw := s.MessageJSON(model.ContextMessage{Entry: it.Entry, Kind: kindOf(e)})
+	e := s.Entry(it.Entry)
+	msg := s.EntryMessage(it.Entry)
 	role := e.Role
-	if e.Type != model.TypeMessage {
+	if e.Kind != model.EntryMessage {
 		role = strings.ReplaceAll(e.Type, "_", " ")
 	}
 	head := "▍" + Sanitize(role) + " · omitted from context"
-	if ts := timeOf(raw, o); ts != "" {
+	if ts := timeOf(&msg, o); ts != "" {
 		head += " · " + ts
 	}
-	text := o.plainContent(model.Member(raw, "content"))
+	text := o.plainContent(msg.Blocks)
 	if text == "" {
-		text = Sanitize(model.String(model.Member(raw, "summary")))
+		text = Sanitize(msg.Summary)
 	}
 	line := OneLine(text)
 	if o.Width > 0 && len(line) > 0 {
@@ -306,43 +295,24 @@ func renderOmitted(s *model.Session, it Item, o *Options) string {
 	return o.style(o.Styles.Dim, head) + "\n" + o.style(o.Styles.Dim.Italic(true), line)
 }
 
-func kindOf(e *model.Entry) model.Kind {
-	switch e.Type {
-	case model.TypeCustomMessage:
-		return model.KindCustom
-	case model.TypeBranchSummary:
-		return model.KindBranchSummary
-	case model.TypeCompaction:
-		return model.KindCompactionSummary
-	}
-	return model.KindMessage
-}
-
 // system renders a system prompt message collapsed to one line (how much
 // text, which sections, which tools), and whole when expanded.
-func (o *Options) system(raw []byte, checkpoint bool, ts string) string {
+func (o *Options) system(msg *model.Message, checkpoint bool, ts string) string {
 	st := o.Styles
 	label := "▍system prompt"
 	if checkpoint {
 		label = "▍system prompt checkpoint (the prompt the compaction carries forward)"
 	}
-	content := o.plainContent(model.Member(raw, "content"))
-	var sections, removedSections, added, removed []string
-	model.Fields(model.Member(raw, "sections"), func(k string, v []byte) {
-		if string(v) == "null" {
-			removedSections = append(removedSections, k)
+	content := o.plainContent(msg.Blocks)
+	var sections, removedSections []string
+	for _, sec := range msg.Sections {
+		if sec.Removed {
+			removedSections = append(removedSections, sec.Name)
 		} else {
-			sections = append(sections, k)
+			sections = append(sections, sec.Name)
 		}
-	})
-	_ = jscan.Elements(model.Member(raw, "toolsAdded"), func(t []byte) bool {
-		added = append(added, model.String(model.Member(t, "name")))
-		return true
-	})
-	_ = jscan.Elements(model.Member(raw, "toolsRemoved"), func(t []byte) bool {
-		removed = append(removed, model.String(model.Member(t, "name")))
-		return true
-	})
+	}
+	added, removed := msg.ToolsAdded, msg.ToolsRemoved
 	var facts []string
 	if content != "" {
 		facts = append(facts, plural(strings.Count(content, "\n")+1, "line"))
@@ -374,13 +344,13 @@ func (o *Options) system(raw []byte, checkpoint bool, ts string) string {
 	if content != "" {
 		b.WriteString("\n" + o.style(st.Muted, content))
 	}
-	model.Fields(model.Member(raw, "sections"), func(k string, v []byte) {
-		if string(v) == "null" {
-			b.WriteString("\n" + o.style(st.Warning, "section "+OneLine(k)+" removed"))
-			return
+	for _, sec := range msg.Sections {
+		if sec.Removed {
+			b.WriteString("\n" + o.style(st.Warning, "section "+OneLine(sec.Name)+" removed"))
+			continue
 		}
-		b.WriteString("\n" + o.style(st.Tool, "section "+OneLine(k)+":") + "\n" + o.style(st.Muted, Sanitize(model.String(v))))
-	})
+		b.WriteString("\n" + o.style(st.Tool, "section "+OneLine(sec.Name)+":") + "\n" + o.style(st.Muted, Sanitize(sec.Text)))
+	}
 	if len(added) > 0 {
 		b.WriteString("\n" + o.style(st.Tool, "tools added: "+OneLine(strings.Join(added, ", "))))
 	}
@@ -397,26 +367,15 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-func usageText(u []byte) string {
+func usageText(u *model.Usage) string {
 	if u == nil {
 		return ""
 	}
-	in, _ := jsonNumber(model.Member(u, "input"))
-	out, _ := jsonNumber(model.Member(u, "output"))
-	cost, hasCost := jsonNumber(model.Member(model.Member(u, "cost"), "total"))
-	s := fmt.Sprintf("%s in, %s out", compactTokens(in), compactTokens(out))
-	if hasCost && cost > 0 {
-		s += fmt.Sprintf(", $%.4f", cost)
+	s := fmt.Sprintf("%s in, %s out", compactTokens(u.Input), compactTokens(u.Output))
+	if u.HasCost && u.Cost > 0 {
+		s += fmt.Sprintf(", $%.4f", u.Cost)
 	}
 	return s
-}
-
-func jsonNumber(raw []byte) (float64, bool) {
-	var f float64
-	if _, err := fmt.Sscan(string(raw), &f); err != nil {
-		return 0, false
-	}
-	return f, true
 }
 
 func compactTokens(n float64) string {
@@ -431,34 +390,32 @@ func compactTokens(n float64) string {
 	return fmt.Sprintf("%d", int64(n))
 }
 
-func timeOf(raw []byte, o *Options) string {
-	ms, ok := jsonNumber(model.Member(raw, "timestamp"))
-	if !ok {
+func timeOf(m *model.Message, o *Options) string {
+	if !m.HasTime {
 		return ""
 	}
 	loc := o.Location
 	if loc == nil {
 		loc = time.Local
 	}
-	return time.UnixMilli(int64(ms)).In(loc).Format("2006-01-02 15:04:05")
+	return time.UnixMilli(int64(m.Time)).In(loc).Format("2006-01-02 15:04:05")
 }
 
-func (o *Options) assistant(raw []byte) string {
+func (o *Options) assistant(m *model.Message) string {
 	st := o.Styles
 	var parts []string
-	_ = jscan.Elements(model.Member(raw, "content"), func(b []byte) bool {
-		switch t := model.String(model.Member(b, "type")); {
-		case t == "text":
-			parts = append(parts, o.markdown(model.String(model.Member(b, "text"))))
-		case t == "thinking":
-			th := model.String(model.Member(b, "thinking"))
+	for _, b := range m.Blocks {
+		switch b.Type {
+		case model.BlockText:
+			parts = append(parts, o.markdown(b.Text))
+		case model.BlockThinking:
 			if o.ShowThinking {
-				parts = append(parts, o.style(st.Dim.Italic(true), "∴ "+Sanitize(th)))
+				parts = append(parts, o.style(st.Dim.Italic(true), "∴ "+Sanitize(b.Text)))
 			} else {
-				parts = append(parts, o.style(st.Dim, fmt.Sprintf("∴ thinking (%d words)", len(strings.Fields(th)))))
+				parts = append(parts, o.style(st.Dim, fmt.Sprintf("∴ thinking (%d words)", len(strings.Fields(b.Text)))))
 			}
-		case model.IsToolCallBlock(b):
-			tc := model.NormalizeToolCall(b)
+		case model.BlockToolCall:
+			tc := b.Call
 			line := "→ " + Sanitize(tc.Name)
 			if arg := model.KeyArgument(tc.Input); arg != "" {
 				line += " " + OneLine(arg)
@@ -468,14 +425,12 @@ func (o *Options) assistant(raw []byte) string {
 				parts = append(parts, o.style(st.Muted, Sanitize(indentJSON(tc.Input))))
 			}
 		default:
-			parts = append(parts, o.style(st.Dim, "["+Sanitize(t)+" block]"))
+			parts = append(parts, o.style(st.Dim, "["+Sanitize(b.Name)+" block]"))
 		}
-		return true
-	})
-	switch model.String(model.Member(raw, "stopReason")) {
+	}
+	switch m.StopReason {
 	case "error":
-		msg := model.String(model.Member(raw, "errorMessage"))
-		parts = append(parts, o.style(st.Error, "error: "+Sanitize(msg)))
+		parts = append(parts, o.style(st.Error, "error: "+Sanitize(m.Error)))
 	case "aborted":
 		parts = append(parts, o.style(st.Warning, "(aborted)"))
 	case "length":
@@ -485,54 +440,37 @@ func (o *Options) assistant(raw []byte) string {
 }
 
 // content renders user or custom content: markdown text and image placeholders.
-func (o *Options) content(c []byte, _ bool) string {
-	if s, ok := model.StringValue(c); ok {
-		return o.markdown(s)
-	}
+func (o *Options) content(blocks []model.Block) string {
 	var parts []string
-	_ = jscan.Elements(c, func(b []byte) bool {
-		switch model.String(model.Member(b, "type")) {
-		case "text":
-			parts = append(parts, o.markdown(model.String(model.Member(b, "text"))))
-		case "image":
+	for _, b := range blocks {
+		switch b.Type {
+		case model.BlockText:
+			parts = append(parts, o.markdown(b.Text))
+		case model.BlockImage:
 			parts = append(parts, o.style(o.Styles.Dim, imagePlaceholder(b)))
 		default:
-			parts = append(parts, o.style(o.Styles.Dim, "["+Sanitize(model.String(model.Member(b, "type")))+" block]"))
+			parts = append(parts, o.style(o.Styles.Dim, "["+Sanitize(b.Name)+" block]"))
 		}
-		return true
-	})
+	}
 	return strings.Join(parts, "\n")
 }
 
 // plainContent is content as sanitized plain text.
-func (o *Options) plainContent(c []byte) string {
-	if s, ok := model.StringValue(c); ok {
-		return Sanitize(s)
-	}
+func (o *Options) plainContent(blocks []model.Block) string {
 	var parts []string
-	_ = jscan.Elements(c, func(b []byte) bool {
-		switch model.String(model.Member(b, "type")) {
-		case "text":
-			parts = append(parts, Sanitize(model.String(model.Member(b, "text"))))
-		case "image":
+	for _, b := range blocks {
+		switch b.Type {
+		case model.BlockText:
+			parts = append(parts, Sanitize(b.Text))
+		case model.BlockImage:
 			parts = append(parts, imagePlaceholder(b))
 		}
-		return true
-	})
+	}
 	return strings.Join(parts, "\n")
 }
 
-func imagePlaceholder(b []byte) string {
-	mime := model.String(model.Member(b, "mimeType"))
-	n, _ := rawLen(model.Member(b, "data"))
-	return fmt.Sprintf("[image %s, %s]", Sanitize(mime), byteSize(n*3/4))
-}
-
-func rawLen(raw []byte) (int, bool) {
-	if len(raw) < 2 {
-		return 0, false
-	}
-	return len(raw) - 2, true
+func imagePlaceholder(b model.Block) string {
+	return fmt.Sprintf("[image %s, %s]", Sanitize(b.MimeType), byteSize(b.DataLen*3/4))
 }
 
 func byteSize(n int) string {

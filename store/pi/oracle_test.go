@@ -1,4 +1,4 @@
-package model
+package pi
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"skein/model"
 	"sort"
 	"strings"
 	"testing"
@@ -48,7 +49,7 @@ func fixtureFiles(t *testing.T) []string {
 	t.Helper()
 	var files []string
 	for _, dir := range []string{"store", "legacy", "broken"} {
-		err := filepath.WalkDir(filepath.Join("..", "testdata", "pi", dir), func(p string, d os.DirEntry, err error) error {
+		err := filepath.WalkDir(filepath.Join("..", "..", "testdata", "pi", dir), func(p string, d os.DirEntry, err error) error {
 			if err == nil && strings.HasSuffix(p, ".jsonl") {
 				files = append(files, p)
 			}
@@ -66,8 +67,8 @@ func fixtureFiles(t *testing.T) []string {
 
 func loadExpected(t *testing.T, file string) expected {
 	t.Helper()
-	rel, _ := filepath.Rel(filepath.Join("..", "testdata", "pi"), file)
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "pi", "expected", rel+".json"))
+	rel, _ := filepath.Rel(filepath.Join("..", "..", "testdata", "pi"), file)
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "pi", "expected", rel+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func nullMissing(v any) any {
 
 func TestAgainstReference(t *testing.T) {
 	for _, file := range fixtureFiles(t) {
-		t.Run(strings.TrimPrefix(file, "../testdata/pi/"), func(t *testing.T) {
+		t.Run(strings.TrimPrefix(file, "../../testdata/pi/"), func(t *testing.T) {
 			exp := loadExpected(t, file)
 			data, err := os.ReadFile(file)
 			if err != nil {
@@ -183,11 +184,11 @@ func TestAgainstReference(t *testing.T) {
 			}
 			// pi's /tree text, every filter.
 			for name, want := range exp.TreeText {
-				f, ok := ParseTreeFilter(name)
+				f, ok := model.ParseTreeFilter(name)
 				if !ok {
 					t.Fatalf("filter %s", name)
 				}
-				v := s.NewTreeView(s.Leaf(), f)
+				v := s.Domain(model.SessionInfo{}).NewTreeView(s.Leaf(), f)
 				got := v.Lines(v.NearestVisible(s.Leaf()), "/home/dev")
 				if strings.Join(got, "\n") != strings.Join(want, "\n") {
 					t.Errorf("/tree %s differs\n got:\n%s\nwant:\n%s", name, strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -264,10 +265,10 @@ func TestAgainstReference(t *testing.T) {
 					sid = m
 				}
 				i, _ := s.Index(sid)
-				got := canon(t, PlanJSON(s.PlanCompaction(i, p.Keep)))
+				got := canon(t, s.PlanCompaction(i, p.Keep).JSON())
 				want := mapIDs(canon(t, p.Plan), ids)
 				if !reflect.DeepEqual(got, want) {
-					t.Errorf("plan at %s keep %v\n got %s\nwant %s", sid, p.Keep, PlanJSON(s.PlanCompaction(i, p.Keep)), mustJSON(want))
+					t.Errorf("plan at %s keep %v\n got %s\nwant %s", sid, p.Keep, s.PlanCompaction(i, p.Keep).JSON(), mustJSON(want))
 				}
 			}
 		})
@@ -319,7 +320,7 @@ func TestDiagnosticsOfBrokenFiles(t *testing.T) {
 		"cycle.jsonl":     {"parent cycle"},
 	}
 	for name, wants := range cases {
-		data, err := os.ReadFile(filepath.Join("..", "testdata", "pi", "broken", name))
+		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "pi", "broken", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -342,7 +343,7 @@ func TestDiagnosticsOfBrokenFiles(t *testing.T) {
 }
 
 func TestStatsAndHistory(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/pi/store/--home-dev-tools--/2026-03-04*.jsonl")
+	files, _ := filepath.Glob("../../testdata/pi/store/--home-dev-tools--/2026-03-04*.jsonl")
 	data, _ := os.ReadFile(files[0])
 	s, err := Parse(data)
 	if err != nil {
@@ -360,7 +361,7 @@ func TestStatsAndHistory(t *testing.T) {
 	}
 	compactions := 0
 	for _, m := range hist.Messages {
-		if m.Kind == KindCompactionSummary {
+		if m.Kind == model.KindCompactionSummary {
 			compactions++
 		}
 	}

@@ -1,9 +1,9 @@
-package model
+package pi
 
 import (
 	"math"
+	"skein/model"
 	"sort"
-	"strconv"
 
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
@@ -46,7 +46,7 @@ func estimateTokens(role string, msg []byte) int {
 	switch role {
 	case RoleSystem:
 		textAndImages(Member(msg, "content"))
-		ObjectEntries(Member(msg, "sections"), func(_ string, v []byte) {
+		jsjson.ObjectEntries(Member(msg, "sections"), func(_ string, v []byte) {
 			if jsTruthy(v) {
 				chars += strLen(v)
 			}
@@ -80,8 +80,8 @@ func estimateTokens(role string, msg []byte) int {
 }
 
 // MessageTokens estimates one context message.
-func (s *Session) MessageTokens(m ContextMessage) int {
-	if m.Kind == KindMessage && m.Content == 0 {
+func (s *Session) MessageTokens(m model.ContextMessage) int {
+	if m.Kind == model.KindMessage && m.Content == 0 {
 		return s.Entries[m.Entry].Tokens()
 	}
 	return EstimateTokens(s.MessageJSON(m))
@@ -93,7 +93,7 @@ func (s *Session) MessageTokens(m ContextMessage) int {
 // context edit or compaction on the path came after that message; otherwise
 // the estimate of the current system message plus those of the other
 // messages.
-func (s *Session) ContextTokens(ctx Context) float64 {
+func (s *Session) ContextTokens(ctx model.Context) float64 {
 	msgs := make([][]byte, len(ctx.Messages))
 	for i, m := range ctx.Messages {
 		msgs[i] = s.rawMessage(m)
@@ -126,7 +126,7 @@ func (s *Session) ContextTokens(ctx Context) float64 {
 // usageTrusted reports whether the usage recorded by entry u still describes
 // the context: the first path entry with u's id comes after the path's last
 // context edit or compaction.
-func (s *Session) usageTrusted(ctx Context, u int) bool {
+func (s *Session) usageTrusted(ctx model.Context, u int) bool {
 	ue := &s.Entries[u]
 	usageAt := -1
 	if ue.HasID && ue.ID != "" {
@@ -183,29 +183,9 @@ func calculateContextTokens(usage []byte) float64 {
 	return sum
 }
 
-// Plan is what pi's prepareCompaction decides for a path.
-type Plan struct {
-	Leaf             int
-	Path             []int   // entry indexes, root first
-	Context          Context // the projection of the path
-	FirstKept        int     // position in Context.Entries of the first kept entry
-	FirstKeptEntryID string
-	FirstKeptEntry   int // its entry index
-	TokensBefore     float64
-	IsSplitTurn      bool
-	TurnStart        int // position in Context.Entries of the split turn's start, -1
-	BoundaryStart    int // position in Context.Entries where this compaction's range starts
-	// Messages to summarize and the split turn's prefix, as context messages.
-	MessagesToSummarize []ContextMessage
-	TurnPrefixMessages  []ContextMessage
-	PreviousCompaction  int // entry index, -1 for none
-	ReadFiles           []string
-	ModifiedFiles       []string
-}
-
 // KeptTokens estimates what a compaction keeps of the context: the messages
 // from its first kept entry on.
-func (s *Session) KeptTokens(p *Plan) int {
+func (s *Session) KeptTokens(p *model.Plan) int {
 	kept := 0
 	for _, m := range p.Context.Messages[p.Context.Entries[p.FirstKept].First:] {
 		kept += s.MessageTokens(m)
@@ -218,7 +198,7 @@ func (s *Session) KeptTokens(p *Plan) int {
 // the path's projection. It returns nil where pi returns undefined ("Nothing
 // to compact"): an empty path, a path that ends in a compaction, a first kept
 // entry without an id, or nothing to summarize.
-func (s *Session) PlanCompaction(leaf int, keepRecentTokens float64) *Plan {
+func (s *Session) PlanCompaction(leaf int, keepRecentTokens float64) *model.Plan {
 	if leaf < 0 || leaf >= len(s.Entries) {
 		return nil
 	}
@@ -226,8 +206,8 @@ func (s *Session) PlanCompaction(leaf int, keepRecentTokens float64) *Plan {
 	if s.Entries[path[len(path)-1]].Type == TypeCompaction {
 		return nil
 	}
-	ctx := s.project(path, Context{ThinkingLevel: offJSON, Compaction: -1})
-	p := &Plan{Leaf: leaf, Context: ctx, TurnStart: -1, PreviousCompaction: -1}
+	ctx := s.project(path, model.Context{ThinkingLevel: offJSON, Compaction: -1})
+	p := &model.Plan{Leaf: leaf, Context: ctx, TurnStart: -1, PreviousCompaction: -1}
 	proj := ctx.Entries
 	// The newest compaction comes first in the projection; an older one kept
 	// in its range gives no messages.
@@ -276,7 +256,7 @@ func (s *Session) PlanCompaction(leaf int, keepRecentTokens float64) *Plan {
 			}
 		}
 	}
-	for _, list := range [][]ContextMessage{p.MessagesToSummarize, p.TurnPrefixMessages} {
+	for _, list := range [][]model.ContextMessage{p.MessagesToSummarize, p.TurnPrefixMessages} {
 		for _, m := range list {
 			FileOps(s.rawMessage(m), read, modified)
 		}
@@ -309,8 +289,8 @@ func NothingToCompact(s *Session, leaf int, keep float64) string {
 // summarizable is the messages of the projected entries [from, to) that a
 // compaction summarizes (pi's getMessagesFromProjectedEntryForCompaction):
 // none from a compaction, and no system messages, which are prompt state.
-func (s *Session) summarizable(ctx Context, from, to int) []ContextMessage {
-	var out []ContextMessage
+func (s *Session) summarizable(ctx model.Context, from, to int) []model.ContextMessage {
+	var out []model.ContextMessage
 	for _, pe := range ctx.Entries[from:to] {
 		if s.Entries[pe.Entry].Type == TypeCompaction {
 			continue
@@ -322,12 +302,6 @@ func (s *Session) summarizable(ctx Context, from, to int) []ContextMessage {
 		}
 	}
 	return out
-}
-
-// entryMessages is the messages projected entry k gives.
-func (ctx *Context) entryMessages(k int) []ContextMessage {
-	pe := ctx.Entries[k]
-	return ctx.Messages[pe.First : pe.First+pe.N]
 }
 
 // isCutPoint and startsTurn are pi's isCutPointMessage and
@@ -350,11 +324,11 @@ func startsTurn(role string) bool {
 
 // entryIs reports whether any message of projected entry k passes test
 // (never for a compaction).
-func (s *Session) entryIs(ctx Context, k int, test func(role string) bool) bool {
+func (s *Session) entryIs(ctx model.Context, k int, test func(role string) bool) bool {
 	if s.Entries[ctx.Entries[k].Entry].Type == TypeCompaction {
 		return false
 	}
-	for _, m := range ctx.entryMessages(k) {
+	for _, m := range ctx.EntryMessages(k) {
 		if test(s.messageRole(m)) {
 			return true
 		}
@@ -377,7 +351,7 @@ func (s *Session) intrinsicallyVisible(i int) bool {
 
 // findCutPoint is pi 1.6.0's findProjectedCutPoint over the projected
 // entries [start, end).
-func (s *Session) findCutPoint(ctx Context, start, end int, keep float64) (cut, turnStart int, split bool) {
+func (s *Session) findCutPoint(ctx model.Context, start, end int, keep float64) (cut, turnStart int, split bool) {
 	var cutPoints []int
 	for k := start; k < end; k++ {
 		if s.entryIs(ctx, k, isCutPoint) {
@@ -392,7 +366,7 @@ func (s *Session) findCutPoint(ctx Context, start, end int, keep float64) (cut, 
 	exceeded := false
 	for k := end - 1; k >= start; k-- {
 		tokens := 0
-		for _, m := range ctx.entryMessages(k) {
+		for _, m := range ctx.EntryMessages(k) {
 			tokens += s.MessageTokens(m)
 		}
 		if tokens == 0 {
@@ -438,12 +412,12 @@ func (s *Session) findCutPoint(ctx Context, start, end int, keep float64) (cut, 
 // overflow recovery leaves after the last visible input: an omitted
 // assistant attempt, other omitted or invisible entries, no compaction, and
 // no edit that replaces the content of an entry outside them.
-func (s *Session) recoverySuffix(ctx Context, from, to int) bool {
+func (s *Session) recoverySuffix(ctx model.Context, from, to int) bool {
 	if from > to {
 		from = to
 	}
 	suffix := ctx.Entries[from:to]
-	omitted := func(pe Projected) bool { return s.intrinsicallyVisible(pe.Entry) && pe.N == 0 }
+	omitted := func(pe model.Projected) bool { return s.intrinsicallyVisible(pe.Entry) && pe.N == 0 }
 	omittedIDs := map[string]bool{}
 	for _, pe := range suffix {
 		if e := &s.Entries[pe.Entry]; omitted(pe) && e.HasID {
@@ -519,36 +493,4 @@ func stringArray(raw []byte) []string {
 
 func sortJS(s []string) {
 	sort.Slice(s, func(a, b int) bool { return compareUTF16(s[a], s[b]) < 0 })
-}
-
-// PlanJSON is the plan as `skein session plan --json` prints it: the two
-// message lists as counts; null for no plan.
-func PlanJSON(p *Plan) []byte {
-	if p == nil {
-		return []byte("null")
-	}
-	b := []byte(`{"firstKeptEntryId":`)
-	b = jsjson.AppendString(b, p.FirstKeptEntryID)
-	b = append(b, `,"tokensBefore":`...)
-	b = append(b, jsjson.FormatNumber(p.TokensBefore)...)
-	b = append(b, `,"isSplitTurn":`...)
-	b = strconv.AppendBool(b, p.IsSplitTurn)
-	b = append(b, `,"messagesToSummarize":`...)
-	b = strconv.AppendInt(b, int64(len(p.MessagesToSummarize)), 10)
-	b = append(b, `,"turnPrefixMessages":`...)
-	b = strconv.AppendInt(b, int64(len(p.TurnPrefixMessages)), 10)
-	for _, l := range []struct {
-		key   string
-		files []string
-	}{{"readFiles", p.ReadFiles}, {"modifiedFiles", p.ModifiedFiles}} {
-		b = append(b, `,"`+l.key+`":[`...)
-		for i, f := range l.files {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsjson.AppendString(b, f)
-		}
-		b = append(b, ']')
-	}
-	return append(b, '}')
 }

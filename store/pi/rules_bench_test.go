@@ -1,29 +1,15 @@
-package model
+package pi
 
 import (
 	"io"
 	"os"
-	"path/filepath"
+	"skein/model"
 	"testing"
-	"time"
-
-	"skein/internal/synth"
 )
 
-// bigSession is a 100 MB session in pi's format (written once per machine by
-// the synth package), or SKEIN_BENCH_SESSION.
-func bigSession(b *testing.B) []byte {
-	path := os.Getenv("SKEIN_BENCH_SESSION")
-	if path == "" {
-		path = filepath.Join(os.TempDir(), "skein-bench-100mb-v1.jsonl")
-		if _, err := os.Stat(path); err != nil {
-			if err := synth.Session(path+".tmp", "/home/dev/huge", 100<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 3); err != nil {
-				b.Fatal(err)
-			}
-			os.Rename(path+".tmp", path)
-		}
-	}
-	data, err := os.ReadFile(path)
+// bigData is the bytes of the 100 MB benchmark session (bigSession).
+func bigData(b *testing.B) []byte {
+	data, err := os.ReadFile(bigSession(b))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -33,7 +19,7 @@ func bigSession(b *testing.B) []byte {
 // BenchmarkContext is the context target: open a 100 MB session, build the
 // context at its leaf and write it as JSON. pi takes about 7 s and 950 MB.
 func BenchmarkContext(b *testing.B) {
-	data := bigSession(b)
+	data := bigData(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -49,7 +35,7 @@ func BenchmarkContext(b *testing.B) {
 
 // BenchmarkParse is opening alone.
 func BenchmarkParse(b *testing.B) {
-	data := bigSession(b)
+	data := bigData(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -63,11 +49,11 @@ func BenchmarkParse(b *testing.B) {
 // session: the visible rows laid out again (it was 265 ms, with maps by
 // entry and each assistant message's JSON read again at every change).
 func BenchmarkTreeApply(b *testing.B) {
-	s, err := Parse(bigSession(b))
+	s, err := Parse(bigData(b))
 	if err != nil {
 		b.Fatal(err)
 	}
-	v := s.NewTreeView(s.Leaf(), FilterDefault)
+	v := s.Domain(model.SessionInfo{}).NewTreeView(s.Leaf(), model.FilterDefault)
 	b.ResetTimer()
 	for b.Loop() {
 		v.Apply()
@@ -78,12 +64,12 @@ func BenchmarkTreeApply(b *testing.B) {
 // opens (in the load's goroutine): 440 ms before each assistant message was
 // read once and blank text told without decoding it.
 func BenchmarkTreeView(b *testing.B) {
-	s, err := Parse(bigSession(b))
+	s, err := Parse(bigData(b))
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		s.NewTreeView(s.Leaf(), FilterDefault)
+		s.Domain(model.SessionInfo{}).NewTreeView(s.Leaf(), model.FilterDefault)
 	}
 }

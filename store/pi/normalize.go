@@ -1,28 +1,19 @@
-package model
+package pi
 
 import (
-	"fmt"
 	"math"
 	"path"
+	"skein/internal/utf8js"
 	"strconv"
 	"strings"
 
-	"skein/internal/jscan"
 	"skein/internal/jsjson"
+	"skein/model"
 )
 
-// ToolCall is a tool call normalized for display, as the first seed's
-// normalize.ts does: toolCallId, then id; toolName, then name; input, then
-// arguments (the first that is an object); defaults "", "", {}.
-type ToolCall struct {
-	ID    string
-	Name  string
-	Input []byte // raw JSON object
-}
-
 // NormalizeToolCall normalizes a raw tool-call block.
-func NormalizeToolCall(block []byte) ToolCall {
-	var tc ToolCall
+func NormalizeToolCall(block []byte) model.ToolCall {
+	var tc model.ToolCall
 	pick := func(keys ...string) string {
 		for _, k := range keys {
 			if s, ok := bstr(Member(block, k)); ok {
@@ -82,8 +73,8 @@ func FormatToolCall(name string, args []byte, home string) string {
 		return "[" + name + ": " + short(arg("path", "file_path")) + "]"
 	case "bash":
 		raw := arg("command")
-		cmd := SliceUTF16(TrimJS(strings.NewReplacer("\n", " ", "\t", " ").Replace(raw)), 50)
-		if Utf16Len(raw) > 50 {
+		cmd := utf8js.Slice16(TrimJS(strings.NewReplacer("\n", " ", "\t", " ").Replace(raw)), 50)
+		if utf8js.Len16(raw) > 50 {
 			cmd += "..."
 		}
 		return "[bash: " + cmd + "]"
@@ -98,8 +89,8 @@ func FormatToolCall(name string, args []byte, home string) string {
 	if args != nil {
 		s = string(jsjson.AppendValue(nil, args))
 	}
-	out := "[" + name + ": " + SliceUTF16(s, 40)
-	if Utf16Len(s) > 40 {
+	out := "[" + name + ": " + utf8js.Slice16(s, 40)
+	if utf8js.Len16(s) > 40 {
 		out += "..."
 	}
 	return out + "]"
@@ -221,30 +212,4 @@ func jsString(raw []byte) string {
 		return "[object Object]"
 	}
 	return string(raw)
-}
-
-// KeyArgument is the argument that best says what a tool call did: the path,
-// the command, the pattern or the URL; "" when there is none.
-func KeyArgument(input []byte) string {
-	for _, k := range []string{"path", "file_path", "command", "cmd", "pattern", "url", "query", "description"} {
-		if v := Member(input, k); v != nil {
-			if s, ok := bstr(v); ok && s != "" {
-				return s
-			}
-			if len(v) > 0 && v[0] == '[' {
-				var parts []string
-				_ = jscan.Elements(v, func(e []byte) bool { parts = append(parts, jsString(e)); return true })
-				return strings.Join(parts, " ")
-			}
-		}
-	}
-	return ""
-}
-
-// ShortID shortens a uuid for display.
-func ShortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
-	}
-	return fmt.Sprint(id)
 }

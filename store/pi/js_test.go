@@ -1,8 +1,9 @@
-package model
+package pi
 
 import (
 	"bytes"
 	"fmt"
+	"skein/internal/utf8js"
 	"strings"
 	"testing"
 
@@ -141,8 +142,8 @@ func TestLengthsOfIllFormedText(t *testing.T) {
 		if n, ok := rawStringLen(raw); !ok || n != c.want {
 			t.Errorf("rawStringLen(%q) = %d, want %d", raw, n, c.want)
 		}
-		if n := Utf16Len(c.body); n != c.want {
-			t.Errorf("Utf16Len(%q) = %d, want %d", c.body, n, c.want)
+		if n := utf8js.Len16(c.body); n != c.want {
+			t.Errorf("utf8js.Len16(%q) = %d, want %d", c.body, n, c.want)
 		}
 		if n := StringifyLen(raw); n != c.want+2 {
 			t.Errorf("StringifyLen(%q) = %d, want %d", raw, n, c.want+2)

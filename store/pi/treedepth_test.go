@@ -1,8 +1,9 @@
-package model
+package pi
 
 import (
 	"fmt"
 	"runtime"
+	"skein/model"
 	"strings"
 	"testing"
 )
@@ -34,7 +35,7 @@ func TestTreeLayoutMemoryIsLinear(t *testing.T) {
 	s := branchySession(t, depth)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	v := s.NewTreeView(s.Leaf(), FilterDefault)
+	v := s.Domain(model.SessionInfo{}).NewTreeView(s.Leaf(), model.FilterDefault)
 	runtime.ReadMemStats(&after)
 	if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(len(v.Rows))*1024; got > limit {
 		t.Errorf("the layout of %d rows allocated %d bytes (at most %d)", len(v.Rows), got, limit)
@@ -59,7 +60,7 @@ func BenchmarkTreeLinesBranchy(b *testing.B) {
 	s := branchySession(b, 1000)
 	b.ReportAllocs()
 	for b.Loop() {
-		v := s.NewTreeView(s.Leaf(), FilterDefault)
+		v := s.Domain(model.SessionInfo{}).NewTreeView(s.Leaf(), model.FilterDefault)
 		_ = v.Lines(v.NearestVisible(s.Leaf()), "")
 	}
 }

@@ -1,10 +1,11 @@
-package model
+package pi
 
 import (
 	"bytes"
 	"io"
 	"os"
 	"path/filepath"
+	"skein/model"
 	"testing"
 
 	"skein/internal/jscan"
@@ -14,8 +15,8 @@ import (
 // FuzzParse feeds damaged session files to every reader: none may panic or
 // loop, whatever the bytes.
 func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "pi", "*", "*.jsonl"))
-	more, _ := filepath.Glob(filepath.Join("..", "testdata", "pi", "store", "*", "*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "pi", "*", "*.jsonl"))
+	more, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "pi", "store", "*", "*.jsonl"))
 	for _, p := range append(files, more...) {
 		if data, err := os.ReadFile(p); err == nil && len(data) < 64<<10 {
 			f.Add(data)
@@ -45,7 +46,7 @@ func FuzzParse(f *testing.F) {
 		_ = s.WriteContextJSON(io.Discard, ctx)
 		_ = s.PlanCompaction(leaf, 10)
 		_ = s.WriteTreeJSON(io.Discard)
-		v := s.NewTreeView(leaf, FilterAll)
+		v := s.Domain(model.SessionInfo{}).NewTreeView(leaf, model.FilterAll)
 		_ = v.Lines(v.NearestVisible(leaf), "/home")
 		var buf bytes.Buffer
 		if err := s.WriteContextJSON(&buf, ctx); err == nil && !jsonValid(buf.Bytes()) {

@@ -1,4 +1,4 @@
-package model
+package pi
 
 // Text is the text of a raw message: its string content, or its text blocks
 // joined with newlines.

@@ -1,4 +1,4 @@
-package model
+package pi
 
 import (
 	"math"
@@ -35,31 +35,6 @@ func jsNumberValue(raw []byte) (float64, bool) {
 	return f, true
 }
 
-// runeUnits is how many UTF-16 code units (JavaScript string length) r takes.
-func runeUnits(r rune) int {
-	if r >= 0x10000 {
-		return 2
-	}
-	return 1
-}
-
-// Utf16Len is the JavaScript length of s.
-func Utf16Len(s string) int {
-	n := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			n++
-			i++
-			continue
-		}
-		r, size := utf8js.DecodeRuneInString(s[i:])
-		n += runeUnits(r)
-		i += size
-	}
-	return n
-}
-
 // rawStringLen is the JavaScript length of the string a raw JSON string
 // literal decodes to, computed without decoding it; ok is false when raw is
 // not a string.
@@ -83,7 +58,7 @@ func rawStringLen(raw []byte) (n int, ok bool) {
 			i++
 		default:
 			r, size := utf8js.DecodeRune(body[i:]) // an ill-formed sequence is one U+FFFD to pi
-			n += runeUnits(r)
+			n += utf8js.RuneUnits(r)
 			i += size
 		}
 	}
@@ -304,7 +279,7 @@ func stringifiedStringLen(raw []byte) int {
 			i++
 		default:
 			r, size := utf8js.DecodeRune(body[i:]) // an ill-formed sequence is one U+FFFD to pi
-			n += runeUnits(r)
+			n += utf8js.RuneUnits(r)
 			i += size
 		}
 	}

@@ -1,4 +1,4 @@
-package model
+package pi
 
 import (
 	"strings"
@@ -22,9 +22,6 @@ func TestNormalizeToolCall(t *testing.T) {
 		if tc.ID != c.id || tc.Name != c.name || string(tc.Input) != c.input {
 			t.Errorf("%s: got %q %q %s", c.block, tc.ID, tc.Name, tc.Input)
 		}
-	}
-	if KeyArgument([]byte(`{"command":"go test ./..."}`)) != "go test ./..." || KeyArgument([]byte(`{"path":"a.go","x":1}`)) != "a.go" {
-		t.Error("KeyArgument")
 	}
 }
 

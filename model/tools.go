@@ -1,0 +1,68 @@
+package model
+
+import (
+	"strconv"
+	"strings"
+
+	"skein/internal/jscan"
+	"skein/internal/jsjson"
+)
+
+// KeyArgument is the argument of a tool call's input that best says what
+// the call did: the path, the command, the pattern or the URL; "" when
+// there is none.
+func KeyArgument(input []byte) string {
+	for _, k := range []string{"path", "file_path", "command", "cmd", "pattern", "url", "query", "description"} {
+		v := member(input, k)
+		if v == nil {
+			continue
+		}
+		if s, ok := jscan.Unquote(v); ok && jscan.IsString(v) && s != "" {
+			return s
+		}
+		if len(v) > 0 && v[0] == '[' {
+			var parts []string
+			_ = jscan.Elements(v, func(e []byte) bool { parts = append(parts, jsString(e)); return true })
+			return strings.Join(parts, " ")
+		}
+	}
+	return ""
+}
+
+// member is the raw value of the last member named key of a JSON object
+// (JSON.parse keeps the last of duplicate keys), or nil.
+func member(obj []byte, key string) []byte {
+	var out []byte
+	jscan.Fields(obj, func(k, v []byte) bool {
+		if jscan.KeyIs(k, key) {
+			out = v
+		}
+		return true
+	})
+	return out
+}
+
+// jsString is String(value) for a raw JSON value.
+func jsString(raw []byte) string {
+	if jscan.IsString(raw) {
+		s, _ := jscan.Unquote(raw)
+		return s
+	}
+	if len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
+		if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
+			return jsjson.FormatNumber(f)
+		}
+	}
+	if len(raw) > 0 && raw[0] == '{' {
+		return "[object Object]"
+	}
+	return string(raw)
+}
+
+// ShortID shortens a uuid for display.
+func ShortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return strings.Clone(id) // a short id should not keep its line alive
+}

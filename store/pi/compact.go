@@ -1,0 +1,66 @@
+package pi
+
+import (
+	"fmt"
+
+	"skein/internal/jsdate"
+	"skein/internal/jsjson"
+	"skein/model"
+)
+
+// CompactionEntry is a compaction as pi 1.6.0 writes one after parent, its
+// keys in pi's order: summary, firstKeptEntryId, tokensBefore, details
+// {readFiles, modifiedFiles}, usage (a model's summary's), systemMessage
+// (the checkpoint of the compacted context's system prompt, stamped with
+// the entry's time, when it has one). s is the session as it is when the
+// entry is written, which holds every entry the plan names.
+func CompactionEntry(s *Session, c model.Compaction, parent string) NewEntry {
+	details := append(append(append([]byte(`{"readFiles":`), stringsJSON(c.ReadFiles)...), `,"modifiedFiles":`...), stringsJSON(c.ModifiedFiles)...)
+	details = append(details, '}')
+	e := NewEntry{Type: TypeCompaction, Parent: &parent, Fields: []Field{
+		{Key: "summary", Value: jsjson.AppendString(nil, c.Summary)},
+		{Key: "firstKeptEntryId", Value: jsjson.AppendString(nil, c.FirstKeptEntryID)},
+		{Key: "tokensBefore", Value: []byte(jsjson.FormatNumber(c.TokensBefore))},
+		{Key: "details", Value: details},
+		{Key: "usage", Value: usageJSON(c.Usage)},
+	}}
+	if c.Plan != nil {
+		if sys := s.CurrentSystemMessage(c.Plan.Context.Messages); sys != nil {
+			e.Stamped = func(ts string) []Field {
+				return []Field{{Key: "systemMessage", Value: StampSystemMessage(sys, jsdate.Parse(ts))}}
+			}
+		}
+	}
+	return e
+}
+
+// usageJSON is a summary's cost in pi's shape ({input, output, cacheRead,
+// cacheWrite, totalTokens, cost {input, output, cacheRead, cacheWrite,
+// total}}): pi 1.6.0 reads usage.cost.total without a check, so the cost is
+// always there, zeros where no price is known. nil (no member) for none.
+func usageJSON(u *model.Usage) []byte {
+	if u == nil {
+		return nil
+	}
+	total := u.Total
+	if total == 0 {
+		total = u.Input + u.Output + u.CacheRead + u.CacheWrite
+	}
+	n := func(f float64) int64 { return int64(f) }
+	b := fmt.Appendf(nil, `{"input":%d,"output":%d,"cacheRead":%d,"cacheWrite":%d,`, n(u.Input), n(u.Output), n(u.CacheRead), n(u.CacheWrite))
+	if u.Reasoning > 0 {
+		b = fmt.Appendf(b, `"reasoning":%d,`, n(u.Reasoning))
+	}
+	return fmt.Appendf(b, `"totalTokens":%d,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}`, n(total))
+}
+
+func stringsJSON(list []string) []byte {
+	b := []byte{'['}
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsjson.AppendString(b, s)
+	}
+	return append(b, ']')
+}

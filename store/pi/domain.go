@@ -1,0 +1,201 @@
+package pi
+
+import (
+	"skein/internal/jscan"
+	"skein/model"
+)
+
+// A pi Session is a model.Source: these methods map pi's entries and
+// messages into the domain's types.
+var _ model.Source = (*Session)(nil)
+
+// Domain is the session as the domain sees it.
+func (s *Session) Domain(info model.SessionInfo) *model.Session {
+	if info.ID == "" {
+		info.ID = s.Header.ID
+	}
+	if info.Cwd == "" {
+		info.Cwd = s.Header.Cwd
+	}
+	return model.NewSession(s, info)
+}
+
+// Of returns the pi session behind a domain session, or nil for another
+// format's.
+func Of(s *model.Session) *Session {
+	p, _ := s.Source.(*Session)
+	return p
+}
+
+var kinds = map[string]model.EntryKind{
+	TypeMessage:             model.EntryMessage,
+	TypeModelChange:         model.EntryModelChange,
+	TypeThinkingLevelChange: model.EntryThinkingLevel,
+	TypeCompaction:          model.EntryCompaction,
+	TypeBranchSummary:       model.EntryBranchSummary,
+	TypeCustom:              model.EntryCustom,
+	TypeCustomMessage:       model.EntryCustomMessage,
+	TypeLabel:               model.EntryLabel,
+	TypeSessionInfo:         model.EntryTitle,
+	TypeUsage:               model.EntryUsage,
+	TypeContextEdit:         model.EntryContextEdit,
+}
+
+// Entry is entry i in the domain's terms.
+func (s *Session) Entry(i int) model.Entry {
+	e := &s.Entries[i]
+	return model.Entry{Kind: kinds[e.Type], Type: e.Type, Role: e.Role, ID: e.ID, ParentID: e.ParentID,
+		Timestamp: e.Timestamp, Line: e.Line}
+}
+
+// Detail is what entry i says when it is not a message.
+func (s *Session) Detail(i int) model.Detail {
+	e := &s.Entries[i]
+	var d model.Detail
+	str := func(k string) string { v, _ := e.StringField(k); return v }
+	switch e.Type {
+	case TypeModelChange:
+		d.Provider, d.Model = str("provider"), str("modelId")
+	case TypeThinkingLevelChange:
+		d.ThinkingLevel = str("thinkingLevel")
+	case TypeLabel:
+		d.Target, d.Label = str("targetId"), str("label")
+	case TypeContextEdit:
+		d.Target = str("targetId")
+	case TypeSessionInfo:
+		d.Title = TrimJS(str("name"))
+	case TypeCustom, TypeCustomMessage:
+		d.CustomType = str("customType")
+	}
+	return d
+}
+
+// Raw is the entry's line as stored.
+func (s *Session) Raw(i int) []byte { return s.Entries[i].Raw }
+
+// NothingToCompact says why PlanCompaction(leaf, keep) made no plan.
+func (s *Session) NothingToCompact(leaf int, keep float64) string {
+	return NothingToCompact(s, leaf, keep)
+}
+
+// Message is a context message as the domain's Message: pi's message JSON
+// (what the model is given) read into normalized blocks.
+func (s *Session) Message(m model.ContextMessage) model.Message {
+	raw := s.MessageJSON(m)
+	role := String(Member(raw, "role"))
+	if m.Kind == model.KindMessage {
+		role = s.Entries[m.Entry].Role // the migrated role
+	}
+	return messageOf(raw, role)
+}
+
+// messageOf reads a message's JSON.
+func messageOf(raw []byte, role string) model.Message {
+	msg := model.Message{Role: role}
+	str := func(v []byte) string { return String(v) }
+	isTrue := func(v []byte) bool { return string(v) == "true" }
+	jscan.Fields(raw, func(k, v []byte) bool {
+		switch {
+		case jscan.KeyIs(k, "timestamp"):
+			msg.Time, msg.HasTime = jsNumberValue(v)
+		case jscan.KeyIs(k, "content"):
+			msg.Blocks = blocksOf(v)
+		case jscan.KeyIs(k, "model"):
+			msg.Model = str(v)
+		case jscan.KeyIs(k, "provider"):
+			msg.Provider = str(v)
+		case jscan.KeyIs(k, "usage"):
+			msg.Usage = usageOf(v)
+		case jscan.KeyIs(k, "stopReason"):
+			msg.StopReason = str(v)
+		case jscan.KeyIs(k, "errorMessage"):
+			msg.Error = str(v)
+		case jscan.KeyIs(k, "toolCallId"):
+			msg.ToolCallID = str(v)
+		case jscan.KeyIs(k, "toolName"):
+			msg.ToolName = str(v)
+		case jscan.KeyIs(k, "isError"):
+			msg.IsError = isTrue(v)
+		case jscan.KeyIs(k, "command"):
+			msg.Command = str(v)
+		case jscan.KeyIs(k, "output"):
+			msg.Output = str(v)
+		case jscan.KeyIs(k, "exitCode"):
+			msg.ExitCode = ""
+			if string(v) != "null" {
+				msg.ExitCode = string(v)
+			}
+		case jscan.KeyIs(k, "cancelled"):
+			msg.Cancelled = isTrue(v)
+		case jscan.KeyIs(k, "excludeFromContext"):
+			msg.Excluded = isTrue(v)
+		case jscan.KeyIs(k, "customType"):
+			msg.CustomType = str(v)
+		case jscan.KeyIs(k, "display"):
+			msg.Hidden = string(v) == "false"
+		case jscan.KeyIs(k, "summary"):
+			msg.Summary = str(v)
+		case jscan.KeyIs(k, "tokensBefore"):
+			msg.TokensBefore, _ = jsNumberValue(v)
+		case jscan.KeyIs(k, "sections"):
+			msg.Sections = nil
+			Fields(v, func(name string, val []byte) {
+				msg.Sections = append(msg.Sections, model.Section{Name: name, Text: String(val), Removed: string(val) == "null"})
+			})
+		case jscan.KeyIs(k, "toolsAdded"):
+			msg.ToolsAdded = toolNames(v)
+		case jscan.KeyIs(k, "toolsRemoved"):
+			msg.ToolsRemoved = toolNames(v)
+		}
+		return true
+	})
+	return msg
+}
+
+func toolNames(list []byte) []string {
+	var out []string
+	_ = jscan.Elements(list, func(t []byte) bool {
+		out = append(out, String(Member(t, "name")))
+		return true
+	})
+	return out
+}
+
+func usageOf(u []byte) *model.Usage {
+	if len(u) == 0 || u[0] != '{' {
+		return nil
+	}
+	num := func(v []byte) float64 { f, _ := jsNumberValue(v); return f }
+	us := &model.Usage{Input: num(Member(u, "input")), Output: num(Member(u, "output")),
+		CacheRead: num(Member(u, "cacheRead")), CacheWrite: num(Member(u, "cacheWrite"))}
+	us.Cost, us.HasCost = jsNumberValue(Member(Member(u, "cost"), "total"))
+	return us
+}
+
+// blocksOf reads a content value: a string is one text block.
+func blocksOf(content []byte) []model.Block {
+	if s, ok := bstr(content); ok {
+		return []model.Block{{Type: model.BlockText, Name: "text", Text: s}}
+	}
+	var out []model.Block
+	_ = jscan.Elements(content, func(b []byte) bool {
+		t := String(Member(b, "type"))
+		blk := model.Block{Name: t}
+		switch {
+		case t == "text":
+			blk.Type, blk.Text = model.BlockText, String(Member(b, "text"))
+		case t == "thinking":
+			blk.Type, blk.Text = model.BlockThinking, String(Member(b, "thinking"))
+		case t == "image":
+			blk.Type, blk.MimeType = model.BlockImage, String(Member(b, "mimeType"))
+			if d := Member(b, "data"); len(d) >= 2 {
+				blk.DataLen = len(d) - 2
+			}
+		case IsToolCallBlock(b):
+			blk.Type, blk.Call = model.BlockToolCall, NormalizeToolCall(b)
+		}
+		out = append(out, blk)
+		return true
+	})
+	return out
+}
