@@ -2,11 +2,11 @@ package pi
 
 import (
 	"math"
-	"skein/model"
 	"sort"
 
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
+	"skein/model"
 )
 
 // EstimateTokens is pi's estimateTokens of a raw message: ceil(chars/4),

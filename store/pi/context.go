@@ -4,12 +4,12 @@ import (
 	"bufio"
 	"io"
 	"runtime"
-	"skein/model"
 	"sync/atomic"
 
 	"skein/internal/jscan"
 	"skein/internal/jsdate"
 	"skein/internal/jsjson"
+	"skein/model"
 )
 
 // Content overrides of a context message (ContextMessage.Content): what pi

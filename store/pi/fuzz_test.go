@@ -5,11 +5,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"skein/model"
 	"testing"
 
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
+	"skein/model"
 )
 
 // FuzzParse feeds damaged session files to every reader: none may panic or

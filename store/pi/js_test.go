@@ -3,12 +3,12 @@ package pi
 import (
 	"bytes"
 	"fmt"
-	"skein/internal/utf8js"
 	"strings"
 	"testing"
 
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
+	"skein/internal/utf8js"
 )
 
 // recursiveStringifyLen is StringifyLen as it was written first, one call a

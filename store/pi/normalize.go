@@ -3,11 +3,11 @@ package pi
 import (
 	"math"
 	"path"
-	"skein/internal/utf8js"
 	"strconv"
 	"strings"
 
 	"skein/internal/jsjson"
+	"skein/internal/utf8js"
 	"skein/model"
 )
 

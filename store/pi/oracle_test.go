@@ -7,10 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"skein/model"
 	"sort"
 	"strings"
 	"testing"
+
+	"skein/model"
 )
 
 // expected is what testdata/pigen/oracle.mjs recorded from pi 1.6.0.

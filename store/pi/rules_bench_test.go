@@ -3,8 +3,9 @@ package pi
 import (
 	"io"
 	"os"
-	"skein/model"
 	"testing"
+
+	"skein/model"
 )
 
 // bigData is the bytes of the 100 MB benchmark session (bigSession).

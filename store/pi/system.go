@@ -1,10 +1,9 @@
 package pi
 
 import (
-	"skein/model"
-
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
+	"skein/model"
 )
 
 // CurrentSystemMessage is pi-ai's getCurrentSystemMessage over a context's

@@ -3,9 +3,10 @@ package pi
 import (
 	"fmt"
 	"runtime"
-	"skein/model"
 	"strings"
 	"testing"
+
+	"skein/model"
 )
 
 // branchySession is a session where every entry is a branch point: a leaf

@@ -1,11 +1,11 @@
 package pi
 
 import (
-	"skein/internal/utf8js"
 	"strings"
 
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
+	"skein/internal/utf8js"
 	"skein/model"
 )
 
