@@ -83,7 +83,19 @@ type TreeView struct {
 	// hidden marks what the format's tree leaves out unless it is the leaf
 	// (pi's /tree: assistant messages with no text and no error or abort).
 	hidden []bool
+	// class is what the filters ask of each entry (the class* bits),
+	// found once when the view is made, not at every fold.
+	class []uint8
 }
+
+// The bits of TreeView.class.
+const (
+	classUsage uint8 = 1 << iota
+	classSettings
+	classUser
+	classToolResult
+	classLabeled
+)
 
 // kids are the visible children of a (-1: the visible roots).
 func (v *TreeView) kids(a int) []int {
@@ -108,6 +120,28 @@ func (v *TreeView) flatten() {
 		v.parent[i] = s.Parent(i)
 	}
 	v.hidden = s.TreeHidden()
+	v.class = make([]uint8, s.Len())
+	for i := range v.class {
+		e := s.Entry(i)
+		var c uint8
+		switch e.Kind {
+		case EntryUsage:
+			c = classUsage
+		case EntryLabel, EntryContextEdit, EntryCustom, EntryModelChange, EntryThinkingLevel, EntryTitle:
+			c = classSettings
+		case EntryMessage:
+			switch e.Role {
+			case RoleUser:
+				c = classUser
+			case RoleToolResult:
+				c = classToolResult
+			}
+		}
+		if _, ok := s.Label(i); ok {
+			c |= classLabeled
+		}
+		v.class[i] = c
+	}
 	v.active = make([]bool, s.Len())
 	for i := v.Leaf; i >= 0; i = v.parent[i] {
 		v.active[i] = true
@@ -255,23 +289,21 @@ func (v *TreeView) isFoldable(n int) bool {
 }
 
 func (v *TreeView) passes(n int) bool {
-	e := v.s.Entry(n)
-	if e.Kind == EntryUsage {
+	c := v.class[n]
+	if c&classUsage != 0 {
 		return false // pi 1.6.0 never shows usage entries in /tree
 	}
 	if v.hidden != nil && v.hidden[n] && n != v.Leaf {
 		return false
 	}
-	settings := e.Kind == EntryLabel || e.Kind == EntryContextEdit || e.Kind == EntryCustom || e.Kind == EntryModelChange ||
-		e.Kind == EntryThinkingLevel || e.Kind == EntryTitle
+	settings := c&classSettings != 0
 	switch v.Filter {
 	case FilterUserOnly:
-		return e.IsMessage(RoleUser)
+		return c&classUser != 0
 	case FilterNoTools:
-		return !settings && !e.IsMessage(RoleToolResult)
+		return !settings && c&classToolResult == 0
 	case FilterLabeled:
-		_, ok := v.s.Label(n)
-		return ok
+		return c&classLabeled != 0
 	case FilterAll:
 		return true
 	}

@@ -44,7 +44,7 @@ var kinds = map[string]model.EntryKind{
 // Entry is entry i in the domain's terms.
 func (s *Session) Entry(i int) model.Entry {
 	e := &s.Entries[i]
-	return model.Entry{Kind: kinds[e.Type], Type: e.Type, Role: e.Role, ID: e.ID, ParentID: e.ParentID,
+	return model.Entry{Kind: e.kind, Type: e.Type, Role: e.Role, ID: e.ID, ParentID: e.ParentID,
 		Timestamp: e.Timestamp, Line: e.Line}
 }
 

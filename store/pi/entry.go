@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"skein/internal/jscan"
+	"skein/model"
 )
 
 // Entry is one parsed line of a session file. Only what indexing, listing and
@@ -38,6 +39,8 @@ type Entry struct {
 	MigratedID bool
 	// RenamedRole is set when the v2 migration renamed hookMessage to custom.
 	RenamedRole bool
+	// kind is Type as the domain's kind, found once when the line is read.
+	kind model.EntryKind
 
 	Role      string // the message's role, after migration
 	ID        string
@@ -185,6 +188,7 @@ func parseEntryInto(e *Entry, line []byte, lineNo int) (err error) {
 		case "type":
 			t, _ := bstr(v)
 			e.Type = intern(t)
+			e.kind = kinds[e.Type]
 		case "id":
 			e.ID, e.HasID = bstr(v)
 		case "parentId":
