@@ -5,6 +5,7 @@ import (
 
 	"skein/internal/sanitize"
 	"skein/store"
+	"skein/workflow"
 )
 
 var deleteCommand = command{
@@ -28,7 +29,7 @@ func (c *cli) delete(argv []string) error {
 	if err != nil {
 		return err
 	}
-	t, err := store.Trash(path, c.env)
+	t, err := workflow.Delete(path, c.env)
 	if err != nil {
 		return fail(1, "%v", err)
 	}

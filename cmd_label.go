@@ -5,6 +5,7 @@ import (
 
 	"skein/internal/sanitize"
 	"skein/store"
+	"skein/workflow"
 )
 
 var labelCommand = command{
@@ -30,7 +31,7 @@ func (c *cli) label(argv []string) error {
 	if len(a.pos) == 3 {
 		text = a.pos[2]
 	}
-	if _, err := store.Label(path, a.pos[1], text, c.waitNote()); err != nil {
+	if _, err := workflow.Label(path, a.pos[1], text, c.waitNote()); err != nil {
 		return refused(err)
 	}
 	if text == "" {

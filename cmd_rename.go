@@ -5,6 +5,7 @@ import (
 
 	"skein/internal/sanitize"
 	"skein/store"
+	"skein/workflow"
 )
 
 var renameCommand = command{
@@ -26,7 +27,7 @@ func (c *cli) rename(argv []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := store.Rename(path, a.pos[1], c.waitNote()); err != nil {
+	if _, err := workflow.Rename(path, a.pos[1], c.waitNote()); err != nil {
 		return refused(err)
 	}
 	fmt.Fprintf(c.stdout, "renamed %s to %q\n", sanitize.Inline(path), store.SessionName(a.pos[1]))

@@ -17,6 +17,12 @@ import (
 type Backend interface {
 	// Format names the backend's format.
 	Format() Format
+	// Claims reports whether the session at path is of this format, from
+	// its path alone (Detect reads the bytes, for doctor and imports).
+	Claims(path string) bool
+	// Supports reports whether the format can do an action; the others
+	// answer ErrUnsupported, and the UI shows them as unavailable.
+	Supports(a Action) bool
 	// Open reads a session into memory it keeps for as long as anything
 	// read from it is referenced.
 	Open(path string) (*model.Session, error)
@@ -42,6 +48,65 @@ type Backend interface {
 
 // ErrUnsupported is a backend's answer for an action its format lacks.
 var ErrUnsupported = errors.New("this session's format does not support that")
+
+// Action is something a format may or may not let skein do to a session.
+type Action uint8
+
+const (
+	ActFork Action = iota
+	ActCompact
+	ActLabel
+	ActRename
+	ActDelete
+)
+
+var actionNames = [...]string{"fork", "compaction", "labels", "renaming", "deleting"}
+
+func (a Action) String() string { return actionNames[a] }
+
+// UnsupportedError says which action a session's format lacks; it is
+// ErrUnsupported.
+type UnsupportedError struct {
+	Format Format
+	Action Action
+}
+
+func (e *UnsupportedError) Error() string {
+	return string(e.Format) + " sessions do not support " + e.Action.String() + " in skein"
+}
+
+func (e *UnsupportedError) Is(target error) bool { return target == ErrUnsupported }
+
+// CheckAction returns nil when the session at path supports a, else an
+// *UnsupportedError.
+func CheckAction(path string, a Action) error {
+	b := For(path)
+	if b.Supports(a) {
+		return nil
+	}
+	return &UnsupportedError{b.Format(), a}
+}
+
+// Supports reports whether the session at path supports a.
+func Supports(path string, a Action) bool { return For(path).Supports(a) }
+
+// backends are the formats besides pi's, the last registered first.
+var backends []Backend
+
+// Register adds a format's backend: For gives it the paths it claims.
+// main.go registers the formats; pi's is always there, and claims what no
+// other does. undo removes it again.
+func Register(b Backend) (undo func()) {
+	backends = append([]Backend{b}, backends...)
+	return func() {
+		for i, x := range backends {
+			if x == b {
+				backends = append(backends[:i:i], backends[i+1:]...)
+				return
+			}
+		}
+	}
+}
 
 // The types of pi's backend that its callers see. They are the store's
 // words for now; a second format will make them its own.
@@ -69,8 +134,15 @@ func SessionName(name string) string { return pi.SessionName(name) }
 // ReadFile reads a whole session file safely (regular files only).
 func ReadFile(path string) ([]byte, error) { return pi.ReadFile(path) }
 
-// For is the backend of the session file at path.
-func For(path string) Backend { return piBackend{} }
+// For is the backend of the session at path.
+func For(path string) Backend {
+	for _, b := range backends {
+		if b.Claims(path) {
+			return b
+		}
+	}
+	return piBackend{}
+}
 
 // Open reads the session at path with its format's backend.
 func Open(path string) (*model.Session, error) { return For(path).Open(path) }
@@ -105,6 +177,8 @@ func Append(path string, build func(now *model.Session) (NewEntry, error), opts 
 type piBackend struct{}
 
 func (piBackend) Format() Format                           { return FormatPi }
+func (piBackend) Claims(string) bool                       { return true }
+func (piBackend) Supports(Action) bool                     { return true }
 func (piBackend) Open(path string) (*model.Session, error) { return piDomain(path, pi.Open) }
 func (piBackend) OpenMapped(path string) (*model.Session, error) {
 	return piDomain(path, pi.OpenMapped)

@@ -124,7 +124,7 @@ func labelDialog(path string, s *model.Session, v *model.TreeView, i int, home s
 	id := s.Entry(i).ID
 	return inputDialog("Label", "Entry: "+entryLine(v, i, home)+"\n\nAn empty label clears it.", cur, func(v string) tea.Cmd {
 		return startWrite("writing the label", func(onWait store.WriteOption) actionDoneMsg {
-			_, err := store.Label(path, id, strings.TrimSpace(v), onWait)
+			_, err := workflow.Label(path, id, strings.TrimSpace(v), onWait)
 			if err != nil {
 				return done("", err)
 			}
@@ -141,7 +141,7 @@ func labelDialog(path string, s *model.Session, v *model.TreeView, i int, home s
 func renameDialog(path, current string) Dialog {
 	return inputDialog("Rename the session", "pi shows this name in its session list. An empty name clears it.", current, func(v string) tea.Cmd {
 		return startWrite("writing the name", func(onWait store.WriteOption) actionDoneMsg {
-			if _, err := store.Rename(path, v, onWait); err != nil {
+			if _, err := workflow.Rename(path, v, onWait); err != nil {
 				return done("", err)
 			}
 			return actionDoneMsg{status: "renamed", reload: path}
@@ -155,7 +155,7 @@ func deleteDialog(info *store.Info, env store.Env, home string) Dialog {
 	path := info.Path
 	return confirmDialog("Move this session to the trash?", body, func(string) tea.Cmd {
 		return startWrite("moving to the trash", func(store.WriteOption) actionDoneMsg {
-			t, err := store.Trash(path, env)
+			t, err := workflow.Delete(path, env)
 			if err != nil {
 				return done("", err)
 			}

@@ -20,7 +20,12 @@ import (
 // storeCopy copies the fixture store so that actions can write.
 func storeCopy(t *testing.T) string {
 	t.Helper()
-	dst := t.TempDir()
+	return storeCopyTo(t, t.TempDir())
+}
+
+// storeCopyTo copies the fixture store into dst.
+func storeCopyTo(t *testing.T, dst string) string {
+	t.Helper()
 	err := filepath.WalkDir(fixtureStore, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err

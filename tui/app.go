@@ -262,6 +262,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		if !typing && key.Matches(msg, k.Delete) {
 			if in := m.list.selected(); in != nil {
+				if err := store.CheckAction(in.Path, store.ActDelete); err != nil {
+					return func() tea.Msg { return done("", err) }
+				}
 				m.dialogs = append(m.dialogs, deleteDialog(in, m.env(), m.opts.Home))
 			}
 			return nil

@@ -1,6 +1,10 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"skein/store"
+)
 
 // KeyMap holds every binding; screens pick the ones they show.
 type KeyMap struct {
@@ -104,4 +108,39 @@ func (k KeyMap) sessionHelp(treeFocused bool) ([]key.Binding, [][]key.Binding) {
 		{k.PlayPause, k.StepNext, k.StepPrev, k.ReplayStart, k.ReplayEnd, k.Faster, k.Slower},
 		{k.Yes, k.No, k.Save, k.Cancel, k.CopyCommand, k.KeepFewer, k.KeepMore},
 	}
+}
+
+// writeKey is a key that asks a session's format for an action.
+type writeKey struct {
+	b   key.Binding
+	act store.Action
+}
+
+// writes are the keys that write, with the action each asks for.
+func (k KeyMap) writes() []writeKey {
+	return []writeKey{{k.Fork, store.ActFork}, {k.Compact, store.ActCompact}, {k.Label, store.ActLabel},
+		{k.Rename, store.ActRename}, {k.Delete, store.ActDelete}}
+}
+
+// unavailable marks, in help, the keys whose action the format of the
+// session at path does not support.
+func unavailable(k KeyMap, path string, keys []key.Binding) []key.Binding {
+	out := make([]key.Binding, len(keys))
+	for i, b := range keys {
+		out[i] = b
+		for _, w := range k.writes() {
+			if b.Help() == w.b.Help() && !store.Supports(path, w.act) {
+				out[i] = key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, b.Help().Desc+" (unavailable)"))
+			}
+		}
+	}
+	return out
+}
+
+func unavailableRows(k KeyMap, path string, rows [][]key.Binding) [][]key.Binding {
+	out := make([][]key.Binding, len(rows))
+	for i, r := range rows {
+		out[i] = unavailable(k, path, r)
+	}
+	return out
 }

@@ -665,7 +665,13 @@ func (l *listScreen) forksOf(in *store.Info) int {
 }
 
 // help returns the screen's short and full help.
-func (l *listScreen) help() ([]key.Binding, [][]key.Binding) { return l.keys.listHelp() }
+func (l *listScreen) help() ([]key.Binding, [][]key.Binding) {
+	short, full := l.keys.listHelp()
+	if in := l.selected(); in != nil {
+		return unavailable(l.keys, in.Path, short), unavailableRows(l.keys, in.Path, full)
+	}
+	return short, full
+}
 
 func absTime(ms float64) string {
 	if math.IsNaN(ms) {

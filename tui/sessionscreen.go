@@ -188,9 +188,17 @@ func (ss *sessionScreen) action(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := ss.keys
 	open := func(d Dialog) tea.Cmd { return func() tea.Msg { return openDialogMsg{d} } }
 	t := ss.target()
-	switch {
-	case t < 0:
+	if t < 0 {
 		return nil, false
+	}
+	for _, w := range ss.keys.writes() {
+		if key.Matches(msg, w.b) {
+			if err := store.CheckAction(ss.info.Path, w.act); err != nil {
+				return func() tea.Msg { return done("", err) }, true
+			}
+		}
+	}
+	switch {
 	case key.Matches(msg, k.Fork):
 		return open(forkDialog(ss.info.Path, ss.s, ss.tree.view, t, ss.home)), true
 	case key.Matches(msg, k.Label):
@@ -292,7 +300,8 @@ func (ss *sessionScreen) title() string {
 }
 
 func (ss *sessionScreen) help() ([]key.Binding, [][]key.Binding) {
-	return ss.keys.sessionHelp(ss.focus == paneTree)
+	short, full := ss.keys.sessionHelp(ss.focus == paneTree)
+	return unavailable(ss.keys, ss.info.Path, short), unavailableRows(ss.keys, ss.info.Path, full)
 }
 
 // header is two lines: name, folder, model and thinking; totals and the

@@ -1,6 +1,7 @@
-// Package workflow holds the actions that write sessions, each once, with
-// its guards, for the command line and the TUI alike: a fork and a
-// compaction do the same checks whichever asks for them.
+// Package workflow holds the actions that write sessions (fork, compact,
+// label, rename, delete), each once, with its guards, for the command line
+// and the TUI alike: an action does the same checks whichever asks for it,
+// starting with whether the session's format supports it.
 package workflow
 
 import (
@@ -25,6 +26,9 @@ type Forked struct {
 // not a user message, or that nothing comes before.
 func Fork(path string, s *model.Session, at int, before bool) (Forked, error) {
 	var f Forked
+	if err := store.CheckAction(path, store.ActFork); err != nil {
+		return f, err
+	}
 	if before {
 		e := s.Entry(at)
 		if !e.IsMessage(model.RoleUser) {
@@ -63,6 +67,9 @@ func Describe(e model.Entry) string {
 // was asked for by name (the command line's --leaf). Refusals are
 // *store.RefusedError and write nothing.
 func Compact(path string, s *model.Session, p *model.Plan, summary string, usage *model.Usage, pinned bool, opts ...store.WriteOption) (string, error) {
+	if err := store.CheckAction(path, store.ActCompact); err != nil {
+		return "", err
+	}
 	entry := summarize.Entry(p, summary, usage)
 	leafID := s.Entry(p.Leaf).ID
 	wasLeaf := p.Leaf == s.Leaf()
@@ -75,4 +82,30 @@ func Compact(path string, s *model.Session, p *model.Plan, summary string, usage
 		}
 		return leafID, nil
 	}, opts...)
+}
+
+// Label sets (or, with "", clears) the label of entry id in the session at
+// path, and returns the label entry's id. The format refuses a file it will
+// not append to (*store.RefusedError).
+func Label(path, id, text string, opts ...store.WriteOption) (string, error) {
+	if err := store.CheckAction(path, store.ActLabel); err != nil {
+		return "", err
+	}
+	return store.Label(path, id, text, opts...)
+}
+
+// Rename names the session at path ("" clears its name).
+func Rename(path, name string, opts ...store.WriteOption) (string, error) {
+	if err := store.CheckAction(path, store.ActRename); err != nil {
+		return "", err
+	}
+	return store.Rename(path, name, opts...)
+}
+
+// Delete moves the session at path to the trash.
+func Delete(path string, env store.Env) (store.Trashed, error) {
+	if err := store.CheckAction(path, store.ActDelete); err != nil {
+		return store.Trashed{}, err
+	}
+	return store.Trash(path, env)
 }

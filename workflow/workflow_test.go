@@ -126,3 +126,40 @@ func TestCompactGuards(t *testing.T) {
 		t.Errorf("a missing entry: %v", err)
 	}
 }
+
+// noActions is pi's backend for the paths it claims, but supporting none
+// of the actions.
+type noActions struct {
+	store.Backend
+	dir string
+}
+
+func (noActions) Format() store.Format         { return "no-actions" }
+func (n noActions) Claims(path string) bool    { return strings.HasPrefix(path, n.dir) }
+func (noActions) Supports(a store.Action) bool { return false }
+
+// Every action asks the session's format first: one that lacks it answers
+// ErrUnsupported and nothing is written.
+func TestActionsTheFormatLacks(t *testing.T) {
+	path, s := session(t)
+	t.Cleanup(store.Register(noActions{store.For(path), filepath.Dir(path)}))
+	before, _ := os.ReadFile(path)
+	p := s.PlanCompaction(s.Leaf(), 10)
+	errs := map[string]error{}
+	_, errs["fork"] = Fork(path, s, s.Leaf(), false)
+	_, errs["compaction"] = Compact(path, s, p, "x", nil, false)
+	_, errs["labels"] = Label(path, s.Entry(s.Leaf()).ID, "x")
+	_, errs["renaming"] = Rename(path, "x")
+	_, errs["deleting"] = Delete(path, store.Env{})
+	for what, err := range errs {
+		if !errors.Is(err, store.ErrUnsupported) || err.Error() != "no-actions sessions do not support "+what+" in skein" {
+			t.Errorf("%s: %v", what, err)
+		}
+	}
+	if after, err := os.ReadFile(path); err != nil || string(after) != string(before) {
+		t.Error("the session changed")
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Errorf("%d files beside the session", len(entries))
+	}
+}

@@ -1,0 +1,95 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"skein/model"
+	"skein/store"
+)
+
+// readOnly is a format that supports no action: its sessions are pi files
+// under a folder named readonly-format, read through store.Parse.
+type readOnly struct{}
+
+func (readOnly) Format() store.Format                                 { return "readonly-format" }
+func (readOnly) Claims(path string) bool                              { return strings.Contains(path, "readonly-format") }
+func (readOnly) Supports(store.Action) bool                           { return false }
+func (r readOnly) OpenMapped(p string) (*model.Session, error)        { return r.Open(p) }
+func (r readOnly) OpenTail(p string, _ int64) (*model.Session, error) { return r.Open(p) }
+func (readOnly) Open(p string) (*model.Session, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	s, err := store.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	s.Info.Path, s.Info.Format = p, "readonly-format"
+	return s, nil
+}
+func (readOnly) Label(string, string, string, ...store.WriteOption) (string, error) {
+	return "", store.ErrUnsupported
+}
+func (readOnly) Rename(string, string, ...store.WriteOption) (string, error) {
+	return "", store.ErrUnsupported
+}
+func (readOnly) Fork(string, *model.Session, int) (store.Forked, error) {
+	return store.Forked{}, store.ErrUnsupported
+}
+func (readOnly) Append(string, func(*model.Session) (store.NewEntry, error), ...store.WriteOption) (string, error) {
+	return "", store.ErrUnsupported
+}
+func (readOnly) Compact(string, model.Compaction, func(*model.Session) (string, error), ...store.WriteOption) (string, error) {
+	return "", store.ErrUnsupported
+}
+
+// A format that cannot do an action says so, through the store interface,
+// and the TUI shows the action as unavailable: in help, and with its reason
+// when the key is pressed; nothing is written and no dialog opens.
+func TestUnsupportedActionsAreUnavailable(t *testing.T) {
+	t.Cleanup(store.Register(readOnly{}))
+	root := storeCopyTo(t, filepath.Join(t.TempDir(), "readonly-format"))
+	m := loaded(t, 120, 40, true, root)
+	openFixture(t, m, "Cache: Redis vs SQLite")
+	path := m.session.info.Path
+	before, _ := os.ReadFile(path)
+	for _, k := range []string{"f", "L", "R", "c"} {
+		run(m, press(m, k))
+		if dlg(m) != nil {
+			t.Fatalf("%s opened a dialog on a read-only format", k)
+		}
+		if f := footer(m); !strings.Contains(f, "readonly-format sessions do not support") {
+			t.Errorf("%s: footer %q", k, f)
+		}
+	}
+	run(m, press(m, "?"))
+	help := plain(m)
+	for _, want := range []string{"fork here (unavailable)", "compact (unavailable)", "label (unavailable)", "rename (unavailable)"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("help lacks %q:\n%s", want, help)
+		}
+	}
+	if strings.Contains(help, "replay (unavailable)") {
+		t.Error("replay is marked unavailable: it writes nothing")
+	}
+	run(m, press(m, "?"))
+	run(m, press(m, "esc")) // back to the list
+	run(m, press(m, "d"))
+	if dlg(m) != nil || !strings.Contains(footer(m), "readonly-format sessions do not support deleting") {
+		t.Errorf("delete from the list: dialog %v, footer %q", dlg(m) != nil, footer(m))
+	}
+	if after, err := os.ReadFile(path); err != nil || string(after) != string(before) {
+		t.Error("the session changed")
+	}
+	// A pi session's help marks nothing.
+	m2 := loaded(t, 120, 40, true, storeCopy(t))
+	openFixture(t, m2, "Cache: Redis vs SQLite")
+	run(m2, press(m2, "?"))
+	if strings.Contains(plain(m2), "(unavailable)") {
+		t.Error("a pi session's action is marked unavailable")
+	}
+}
