@@ -458,3 +458,14 @@ func (v *TreeView) Lines(selected int, home string) []string {
 
 // IsBranchPoint reports whether entry n has more than one visible child.
 func (v *TreeView) IsBranchPoint(n int) bool { return len(v.kids(n)) > 1 }
+
+// With lays the tree out again with another filter and folds, as a new
+// view: the work of a fold or a filter change, which a caller may do away
+// from the goroutine that draws v (the two share only what neither
+// changes). folded becomes the new view's.
+func (v *TreeView) With(filter TreeFilter, folded map[int]bool) *TreeView {
+	n := &TreeView{s: v.s, Leaf: v.Leaf, Filter: filter, Folded: folded, all: v.all, active: v.active,
+		parent: v.parent, hidden: v.hidden, class: v.class}
+	n.Apply()
+	return n
+}

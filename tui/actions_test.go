@@ -538,3 +538,69 @@ func TestLongPathsBuiltInTheBackground(t *testing.T) {
 		t.Errorf("a stale path was shown: pane %d, position %d", ss.msgs.leaf, ss.pos)
 	}
 }
+
+// On a large session a fold and a filter change are laid out by a command:
+// the old rows stay and work meanwhile, the title says so, a result made
+// for an older request is dropped, and the cursor ends where it would have.
+func TestTreeLaidOutInTheBackground(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.jsonl")
+	if err := synth.Session(path, "/home/dev/big", 4<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 3); err != nil {
+		t.Fatal(err)
+	}
+	m := loaded(t, 120, 40, true, filepath.Dir(path))
+	run(m, press(m, "enter"))
+	ss := m.session
+	if ss == nil || ss.s == nil || ss.s.Len() <= inlineTree {
+		t.Fatalf("the session did not open, or is too small to test")
+	}
+	rows := len(ss.tree.view.Rows)
+	sel := ss.tree.selected()
+	first := press(m, "F") // no-tools
+	if first == nil || ss.tree.view.Filter != model.FilterDefault || len(ss.tree.view.Rows) != rows {
+		t.Fatal("a filter change on a large session was laid out in Update")
+	}
+	if !strings.Contains(plain(m), "tree [no-tools]") || !strings.Contains(plain(m), "laying out…") {
+		t.Errorf("the title does not say the layout is under way:\n%s", plain(m))
+	}
+	second := press(m, "F") // user-only, asked before the first arrived
+	m.Update(first())       // stale: dropped
+	if ss.tree.view.Filter != model.FilterDefault {
+		t.Fatalf("a stale layout was taken: %v", ss.tree.view.Filter)
+	}
+	m.Update(second())
+	if ss.tree.view.Filter != model.FilterUserOnly || strings.Contains(plain(m), "laying out…") {
+		t.Fatalf("filter %v after the layout", ss.tree.view.Filter)
+	}
+	for _, r := range ss.tree.view.Rows {
+		if e := ss.s.Entry(r.Entry); !e.IsMessage(model.RoleUser) && r.Entry != ss.s.Leaf() {
+			t.Fatalf("user-only shows a %s %s", e.Type, e.Role)
+		}
+	}
+	if got, want := ss.tree.selected(), ss.tree.view.Rows[ss.tree.view.NearestVisible(max(sel, ss.s.Leaf()))].Entry; got != want {
+		t.Errorf("cursor on %d, want %d", got, want)
+	}
+	// A key pressed while a layout runs moves on the rows shown, and the
+	// cursor keeps that entry when the layout arrives.
+	cmd := press(m, "F", "F", "F") // back to default
+	press(m, "k")
+	moved := ss.tree.selected()
+	for cmd != nil {
+		msg := cmd()
+		cmd = nil
+		if b, ok := msg.(tea.BatchMsg); ok {
+			for _, c := range b {
+				if c != nil {
+					m.Update(c())
+				}
+			}
+			continue
+		}
+		_, cmd = m.Update(msg)
+	}
+	if ss.tree.view.Filter != model.FilterDefault {
+		t.Fatalf("filter %v", ss.tree.view.Filter)
+	}
+	if ss.tree.selected() != moved {
+		t.Errorf("the cursor left entry %d for %d", moved, ss.tree.selected())
+	}
+}

@@ -124,6 +124,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.session.loaded(msg)
 		}
 		return m, nil
+	case treeLaidOutMsg:
+		if m.session != nil && m.session.info.Path == msg.path {
+			return m, m.session.treeLaidOut(msg)
+		}
+		return m, nil
 	case pathBuiltMsg:
 		if m.session != nil && m.session.info.Path == msg.path {
 			m.session.pathBuilt(msg)

@@ -112,6 +112,14 @@ func (ss *sessionScreen) selectionChanged() tea.Cmd {
 	return func() tea.Msg { return pathBuiltMsg{path, gen, buildPath(s, leaf, history)} }
 }
 
+// treeLaidOut takes a fold's or a filter's layout made in the background.
+func (ss *sessionScreen) treeLaidOut(msg treeLaidOutMsg) tea.Cmd {
+	if ss.s == nil || !ss.tree.laidOut(msg) {
+		return nil
+	}
+	return ss.selectionChanged()
+}
+
 // pathBuilt shows a path built in the background, unless the selection
 // moved on since.
 func (ss *sessionScreen) pathBuilt(msg pathBuiltMsg) {
@@ -263,10 +271,11 @@ func (ss *sessionScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.NextMessage, k.PrevMessage, k.Thinking, k.Expand, k.History, k.CopyMessage):
 			return ss.msgs.act(msg)
 		}
-		if ss.tree.Update(msg) {
-			return ss.selectionChanged()
+		moved, cmd := ss.tree.Update(msg, ss.info.Path)
+		if moved {
+			return tea.Batch(cmd, ss.selectionChanged())
 		}
-		return nil
+		return cmd
 	}
 	return ss.msgs.Update(msg)
 }

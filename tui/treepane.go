@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"maps"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -22,6 +23,26 @@ type treePane struct {
 	offset        int
 	width, height int
 	focused       bool
+	// The filter and folds asked for last, and the layout of them under
+	// way in the background on a large session (laying gen), whose result
+	// replaces view when it arrives.
+	filter    model.TreeFilter
+	folded    map[int]bool
+	laying    int
+	layingSel int // the selection when the layout was asked for
+	gen       *int
+}
+
+// inlineTree is the most entries laid out again in Update, well under a
+// millisecond; a larger tree is laid out by a command (12 ms for 100 MB).
+const inlineTree = 5000
+
+// treeLaidOutMsg is a fold's or a filter's layout made in the background.
+type treeLaidOutMsg struct {
+	path  string
+	gen   int
+	view  *model.TreeView
+	entry int // the entry the cursor follows
 }
 
 // newTreePane shows view, the tree of s laid out (nil: lay it out here).
@@ -29,7 +50,7 @@ func newTreePane(s *model.Session, view *model.TreeView, sh *shared) treePane {
 	if view == nil {
 		view = s.NewTreeView(s.Leaf(), model.FilterDefault)
 	}
-	t := treePane{shared: sh, s: s, view: view}
+	t := treePane{shared: sh, s: s, view: view, filter: view.Filter, folded: maps.Clone(view.Folded), gen: new(int)}
 	t.cursor = t.view.NearestVisible(s.Leaf())
 	return t
 }
@@ -61,18 +82,50 @@ func (t *treePane) clamp() {
 	t.offset = max(0, min(t.offset, len(t.view.Rows)-t.height))
 }
 
-// reapply recomputes the rows and keeps the cursor on the same entry, or on
-// its nearest visible ancestor.
-func (t *treePane) reapply(entry int) {
-	t.view.Apply()
-	t.cursor = t.view.NearestVisible(entry)
-	t.clamp()
+// reapply lays the rows out again for the filter and folds asked for, and
+// keeps the cursor on entry, or on its nearest visible ancestor: at once on
+// a small session, else by the command it returns, the old rows staying
+// (and working) meanwhile.
+func (t *treePane) reapply(entry int, path string) tea.Cmd {
+	old, filter, folded := t.view, t.filter, maps.Clone(t.folded)
+	if t.s.Len() <= inlineTree {
+		t.view = old.With(filter, folded)
+		t.cursor = t.view.NearestVisible(entry)
+		t.clamp()
+		return nil
+	}
+	*t.gen++
+	t.laying, t.layingSel = *t.gen, t.selected()
+	gen := *t.gen
+	return func() tea.Msg {
+		return treeLaidOutMsg{path: path, gen: gen, view: old.With(filter, folded), entry: entry}
+	}
 }
 
-// Update handles a key; moved says the selection changed.
-func (t *treePane) Update(msg tea.KeyPressMsg) (moved bool) {
-	if t.view == nil {
+// laidOut takes a layout made in the background, unless a newer one is
+// under way; the cursor goes where it would have gone at once, or stays on
+// the entry it moved to meanwhile.
+func (t *treePane) laidOut(msg treeLaidOutMsg) (moved bool) {
+	if msg.gen != t.laying || t.laying == 0 {
 		return false
+	}
+	t.laying = 0
+	before := t.selected()
+	entry := msg.entry
+	if before != t.layingSel && before >= 0 {
+		entry = before
+	}
+	t.view = msg.view
+	t.cursor = t.view.NearestVisible(entry)
+	t.clamp()
+	return t.selected() != before
+}
+
+// Update handles a key; moved says the selection changed, and cmd lays the
+// tree out in the background.
+func (t *treePane) Update(msg tea.KeyPressMsg, path string) (moved bool, cmd tea.Cmd) {
+	if t.view == nil {
+		return false, nil
 	}
 	before := t.selected()
 	k := t.keys
@@ -92,17 +145,17 @@ func (t *treePane) Update(msg tea.KeyPressMsg) (moved bool) {
 	case key.Matches(msg, k.Fold):
 		if sel := t.selected(); sel >= 0 {
 			r := t.view.Rows[t.cursor]
-			if r.Foldable && !r.Folded {
-				t.view.Folded[sel] = true
-				t.reapply(sel)
+			if r.Foldable && !t.folded[sel] {
+				t.folded[sel] = true
+				cmd = t.reapply(sel, path)
 			} else {
 				t.jumpBranch(-1)
 			}
 		}
 	case key.Matches(msg, k.Unfold):
-		if sel := t.selected(); sel >= 0 && t.view.Folded[sel] {
-			delete(t.view.Folded, sel)
-			t.reapply(sel)
+		if sel := t.selected(); sel >= 0 && t.folded[sel] {
+			delete(t.folded, sel)
+			cmd = t.reapply(sel, path)
 		} else {
 			t.jumpBranch(1)
 		}
@@ -112,11 +165,11 @@ func (t *treePane) Update(msg tea.KeyPressMsg) (moved bool) {
 		t.jumpBranch(1)
 	case key.Matches(msg, k.TreeFilter):
 		sel := t.selected()
-		t.view.Filter = (t.view.Filter + 1) % (model.FilterAll + 1)
-		t.reapply(max(sel, t.s.Leaf()))
+		t.filter = (t.filter + 1) % (model.FilterAll + 1)
+		cmd = t.reapply(max(sel, t.s.Leaf()), path)
 	}
 	t.clamp()
-	return t.selected() != before
+	return t.selected() != before, cmd
 }
 
 // jumpBranch moves to the next (d > 0) or previous branch point.
@@ -142,11 +195,14 @@ func (t *treePane) View() string {
 	st := t.styles
 	lines := make([]string, 0, t.height)
 	title := "tree"
-	if f := t.view.Filter; f != model.FilterDefault {
+	if f := t.filter; f != model.FilterDefault {
 		title += " [" + f.String() + "]"
 	}
 	if n := len(t.view.Rows); n > 0 {
 		title += " · " + itoa(t.cursor+1) + "/" + itoa(n)
+	}
+	if t.laying != 0 {
+		title += " · laying out…"
 	}
 	titleStyle := st.Muted
 	if t.focused {
