@@ -31,6 +31,9 @@ type Backend interface {
 	OpenMapped(path string) (*model.Session, error)
 	// OpenTail reads the header and the last tail bytes, for a first screen.
 	OpenTail(path string, tail int64) (*model.Session, error)
+	// ListInfo reads what the list shows of the session at path; buf is a
+	// buffer the caller reuses from one call to the next (returned grown).
+	ListInfo(path string, buf []byte) ([]byte, Info, error)
 	// Label sets (or, with "", clears) the label of entry id.
 	Label(path, id, text string, opts ...WriteOption) (string, error)
 	// Rename names the session ("" clears the name).
@@ -199,6 +202,9 @@ func piDomain(path string, open func(string) (*pi.Session, error)) (*model.Sessi
 		return nil, err
 	}
 	return s.Domain(model.SessionInfo{Path: path, Format: string(FormatPi)}), nil
+}
+func (piBackend) ListInfo(path string, buf []byte) ([]byte, Info, error) {
+	return scanFile(path, buf)
 }
 func (piBackend) Label(path, id, text string, opts ...WriteOption) (string, error) {
 	return pi.Label(path, id, text, opts...)

@@ -68,7 +68,7 @@ func each(files []string, fn func(i int, info pi.Info, err error)) {
 				}
 				var info pi.Info
 				var err error
-				buf, info, err = scanFile(files[i], buf)
+				buf, info, err = For(files[i]).ListInfo(files[i], buf)
 				info.Path = files[i]
 				fn(i, info, err)
 			}

@@ -31,6 +31,29 @@ func (readOnly) Open(p string) (*model.Session, error) {
 	s.Info.Path, s.Info.Format = p, "readonly-format"
 	return s, nil
 }
+func (r readOnly) ListInfo(path string, buf []byte) ([]byte, store.Info, error) {
+	s, err := r.Open(path)
+	if err != nil {
+		return buf, store.Info{}, err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return buf, store.Info{}, err
+	}
+	info := s.Info
+	info.Name, info.Entries, info.Branches = s.Name(), s.Len(), 1
+	info.Modified = float64(st.ModTime().UnixMilli())
+	info.Created = info.Modified
+	for i := range s.Len() {
+		if e := s.Entry(i); e.Kind == model.EntryMessage {
+			info.MessageCount++
+			if m := s.EntryMessage(i); info.FirstMessage == "" && e.Role == model.RoleUser {
+				info.FirstMessage = m.Text(" ")
+			}
+		}
+	}
+	return buf, info, nil
+}
 func (readOnly) Label(string, string, string, ...store.WriteOption) (string, error) {
 	return "", store.ErrUnsupported
 }

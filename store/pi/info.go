@@ -27,7 +27,7 @@ func (e *NotSession) Error() string { return "not a pi session: " + e.Reason }
 // does, decoding only what the record needs. mtimeMs is the file's
 // modification time, used when no message or header gives a time.
 func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
-	var info Info
+	info := Info{Format: "pi"}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	header := false
 	lastActivity := math.NaN()
