@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 
-	"skein/internal/jsjson"
 	"skein/internal/sanitize"
 	"skein/model"
 	"skein/store"
@@ -34,11 +32,18 @@ func (c *cli) doctor(argv []string) error {
 	w := bufio.NewWriter(c.stdout)
 	defer w.Flush()
 	problems := 0
-	var report []byte
-	if a.has("json") {
-		report = append(report, '[')
+	type problem struct {
+		Line    int    `json:"line"`
+		Message string `json:"message"`
 	}
-	for k, f := range paths {
+	type fileReport struct {
+		Path     string    `json:"path"`
+		Format   string    `json:"format"`
+		OK       bool      `json:"ok"`
+		Problems []problem `json:"problems"`
+	}
+	report := []fileReport{}
+	for _, f := range paths {
 		diags, format, err := store.Check(f)
 		if err != nil {
 			diags = []model.Diagnostic{{Msg: problemText(err)}}
@@ -48,27 +53,11 @@ func (c *cli) doctor(argv []string) error {
 		}
 		problems += len(diags)
 		if a.has("json") {
-			if k > 0 {
-				report = append(report, ',')
+			r := fileReport{Path: valid(f), Format: string(format), OK: len(diags) == 0, Problems: []problem{}}
+			for _, d := range diags {
+				r.Problems = append(r.Problems, problem{d.Line, valid(d.Msg)})
 			}
-			report = append(report, "\n{\"path\":"...)
-			report = jsjson.AppendString(report, f)
-			report = append(report, `,"format":`...)
-			report = jsjson.AppendString(report, string(format))
-			report = append(report, `,"ok":`...)
-			report = strconv.AppendBool(report, len(diags) == 0)
-			report = append(report, `,"problems":[`...)
-			for i, d := range diags {
-				if i > 0 {
-					report = append(report, ',')
-				}
-				report = append(report, `{"line":`...)
-				report = strconv.AppendInt(report, int64(d.Line), 10)
-				report = append(report, `,"message":`...)
-				report = jsjson.AppendString(report, d.Msg)
-				report = append(report, '}')
-			}
-			report = append(report, "]}"...)
+			report = append(report, r)
 			continue
 		}
 		name := sanitize.Inline(f)
@@ -85,7 +74,10 @@ func (c *cli) doctor(argv []string) error {
 		}
 	}
 	if a.has("json") {
-		w.Write(append(report, "\n]\n"...))
+		w.Flush()
+		if err := c.writeJSON(report); err != nil {
+			return err
+		}
 	} else {
 		fmt.Fprintf(w, "%d files checked, %d problems\n", len(files), problems)
 	}
