@@ -440,8 +440,8 @@ func TestCompactRefusesAStaleLeafFromTheTUI(t *testing.T) {
 	if now, _ := os.ReadFile(path); string(now) != string(before) {
 		t.Fatal("a compaction was written after the leaf moved")
 	}
-	if !strings.Contains(m.statusText, "changed while the summary was made") {
-		t.Errorf("status %q", m.statusText)
+	if !strings.Contains(m.errText, "changed while the summary was made") || !strings.Contains(plain(m), "changed while the summary was made") {
+		t.Errorf("error %q", m.errText)
 	}
 }
 

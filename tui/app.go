@@ -55,6 +55,9 @@ type Model struct {
 	statusText string
 	statusID   int
 	statusTTL  time.Duration // how long a note stays
+	// errText is an error's whole reason: shown wrapped above the footer
+	// until a key dismisses it (that key does nothing else).
+	errText string
 
 	width, height int
 }
@@ -86,6 +89,17 @@ func (m *Model) Init() tea.Cmd {
 type statusMsg string
 
 func status(s string) tea.Cmd { return func() tea.Msg { return statusMsg(s) } }
+
+// errorMsg shows an error until a key dismisses it.
+type errorMsg string
+
+func showError(what string, err error) tea.Cmd {
+	text := err.Error()
+	if what != "" {
+		text = what + ": " + text
+	}
+	return func() tea.Msg { return errorMsg(text) }
+}
 
 // Update routes: sizes and colours; async results to their owner; quit; an
 // open overlay takes every key; global keys; the current screen.
@@ -150,6 +164,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.statusText = string(msg)
 		id := m.statusID
 		return m, tea.Tick(m.statusTTL, func(time.Time) tea.Msg { return statusClearMsg{id} })
+	case errorMsg:
+		m.errText = string(msg)
+		return m, nil
 	case statusClearMsg:
 		if msg.id == m.statusID {
 			m.statusText = ""
@@ -202,7 +219,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.compaction = nil
 		if msg.err != nil {
 			m.replaceTop(nil)
-			return m, status("summary failed: " + transcript.OneLine(msg.err.Error()))
+			return m, showError("summary failed", msg.err)
 		}
 		m.replaceTop(c.reviewDialog(msg.summary, msg.usage))
 		return m, nil
@@ -230,6 +247,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	if key.Matches(msg, k.ForceQuit) {
 		return tea.Quit
+	}
+	if m.errText != "" {
+		m.errText = "" // the key that dismisses an error does nothing else
+		return nil
 	}
 	if d := m.top(); d != nil {
 		cmd, closed := d.Update(msg, k)
@@ -306,7 +327,7 @@ func (m *Model) replaceTop(d Dialog) {
 func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	if msg.err != nil {
-		cmds = append(cmds, status("error: "+msg.err.Error()))
+		cmds = append(cmds, showError("", msg.err))
 	} else if msg.status != "" {
 		cmds = append(cmds, status(msg.status))
 	}
@@ -407,6 +428,18 @@ func (m *Model) withFooter(content string, short []key.Binding) string {
 	}
 	for len(lines) < body {
 		lines = append(lines, "")
+	}
+	if m.errText != "" {
+		// The whole reason, wrapped, over the bottom of the content.
+		wrapped := lipgloss.NewStyle().Width(max(1, m.width)).Render(transcript.Flat("error: " + m.errText + " (any key)"))
+		errLines := strings.Split(wrapped, "\n")
+		for i, l := range errLines {
+			errLines[i] = m.styles.Error.Render(l)
+		}
+		if len(errLines) > body-1 {
+			errLines = errLines[len(errLines)-max(1, body-1):]
+		}
+		lines = append(lines[:body-len(errLines)], errLines...)
 	}
 	footer := m.help.ShortHelpView(short)
 	if m.opts.Demo {

@@ -85,8 +85,12 @@ func TestUnsupportedActionsAreUnavailable(t *testing.T) {
 		if dlg(m) != nil {
 			t.Fatalf("%s opened a dialog on a read-only format", k)
 		}
-		if f := footer(m); !strings.Contains(f, "readonly-format sessions do not support") {
-			t.Errorf("%s: footer %q", k, f)
+		if v := plain(m); !strings.Contains(v, "readonly-format sessions do not support") {
+			t.Errorf("%s: no reason on screen:\n%s", k, v)
+		}
+		run(m, press(m, "esc")) // dismisses the error, and does nothing else
+		if m.errText != "" || m.session == nil {
+			t.Fatalf("esc: error %q, session screen %v", m.errText, m.session != nil)
 		}
 	}
 	run(m, press(m, "?"))
@@ -102,8 +106,8 @@ func TestUnsupportedActionsAreUnavailable(t *testing.T) {
 	run(m, press(m, "?"))
 	run(m, press(m, "esc")) // back to the list
 	run(m, press(m, "d"))
-	if dlg(m) != nil || !strings.Contains(footer(m), "readonly-format sessions do not support deleting") {
-		t.Errorf("delete from the list: dialog %v, footer %q", dlg(m) != nil, footer(m))
+	if dlg(m) != nil || !strings.Contains(m.errText, "readonly-format sessions do not support deleting") {
+		t.Errorf("delete from the list: dialog %v, error %q", dlg(m) != nil, m.errText)
 	}
 	if after, err := os.ReadFile(path); err != nil || string(after) != string(before) {
 		t.Error("the session changed")

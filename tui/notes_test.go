@@ -1,0 +1,45 @@
+package tui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// A note clears itself; an error shows its whole reason, wrapped, and stays
+// until a key dismisses it, and that key does nothing else.
+func TestNotesAndErrors(t *testing.T) {
+	m := loaded(t, 40, 12, true, fixtureStore)
+	_, tick := m.Update(statusMsg("path copied"))
+	if m.statusText != "path copied" || tick == nil {
+		t.Fatalf("note %q", m.statusText)
+	}
+	m.Update(statusClearMsg{m.statusID}) // what the tick sends
+	if m.statusText != "" {
+		t.Errorf("a note stayed: %q", m.statusText)
+	}
+	reason := "the session changed while the summary was made (its leaf is no longer a1b2c3d4); nothing was written, compact again (/home/dev/.pi/agent/sessions/--home-dev-webapp--/2026-03-02T09-00-00-000Z_0f6a.jsonl)"
+	run(m, showError("", errors.New(reason)))
+	run(m, func() tea.Msg { return statusClearMsg{m.statusID} })
+	view := plain(m)
+	joined := strings.Join(strings.Fields(view), "")
+	if !strings.Contains(joined, strings.Join(strings.Fields(reason), "")) {
+		t.Fatalf("the whole reason is not on screen:\n%s", view)
+	}
+	for _, l := range strings.Split(view, "\n") {
+		if len([]rune(l)) > 40 {
+			t.Fatalf("a line wider than the terminal: %q", l)
+		}
+	}
+	selected := m.list.cursor
+	run(m, press(m, "j"))
+	if m.errText != "" || m.list.cursor != selected {
+		t.Errorf("after a key: error %q, cursor %d (was %d)", m.errText, m.list.cursor, selected)
+	}
+	run(m, press(m, "j"))
+	if m.list.cursor == selected {
+		t.Error("the next key did nothing")
+	}
+}
