@@ -95,27 +95,55 @@ func entryLine(v *model.TreeView, i int, home string) string {
 	return truncate(transcript.OneLine(b.String()), 90)
 }
 
-// forkDialog asks before forking at entry at.
+// forkDialog asks before forking at entry at: enter forks at it (pi's
+// /clone of a branch), b before it when it is a user message (pi's /fork,
+// the command line's --before).
 func forkDialog(path string, s *model.Session, v *model.TreeView, at int, home string) Dialog {
 	n := len(s.Path(at))
 	body := fmt.Sprintf("Fork at: %s\n\nA new session beside this one will hold the %d entries from the first to this one, copied byte for byte, with their labels. This session is not touched.", entryLine(v, at, home), n)
-	return confirmDialog("Fork from this entry?", body, func(string) tea.Cmd {
+	user := s.Entry(at).IsMessage(model.RoleUser) && s.Parent(at) >= 0
+	if user {
+		body += fmt.Sprintf("\n\nOr b: fork before this user message (%d entries), to ask it again differently, as pi's /fork does.", n-1)
+	}
+	fork := func(before bool) tea.Cmd {
 		return startWrite("writing the fork", func(store.WriteOption) actionDoneMsg {
-			f, err := workflow.Fork(path, s, at, false)
+			f, err := workflow.Fork(path, s, at, before)
 			if err != nil {
 				return done("", err)
 			}
-			msg := actionDoneMsg{status: "forked into " + f.Path, added: listRecord(f.Path)}
-			resume := "pi --session " + sanitize.ShellQuote(f.Path)
-			d := infoDialog("Forked", fmt.Sprintf("%d entries copied into\n%s\n\nIt is listed under this session. Resume it in pi with:\n\n  %s", f.Entries, sanitize.Inline(f.Path), sanitize.Inline(resume)))
-			d.hint = "y: copy the command · esc: close"
-			d.keys = []dialogKey{{DefaultKeyMap().CopyCommand, func() tea.Cmd {
-				return tea.Batch(tea.SetClipboard(resume), status("command copied"))
-			}}}
-			msg.dialog = d
-			return msg
+			return forkedMsg(f)
 		})
-	})
+	}
+	d := confirmDialog("Fork from this entry?", body, func(string) tea.Cmd { return fork(false) })
+	if user {
+		d.hint = "enter/y: fork at it · b: fork before it · esc/n: no"
+		d.keys = []dialogKey{{DefaultKeyMap().ForkBefore, func() tea.Cmd { return fork(true) }, true}}
+	}
+	return d
+}
+
+// forkedMsg says a fork was written, with the dialog that offers to resume
+// it in pi or to copy the command that does.
+func forkedMsg(f workflow.Forked) actionDoneMsg {
+	msg := actionDoneMsg{status: "forked into " + f.Path, added: listRecord(f.Path)}
+	line := resumeCommand(f.Path)
+	body := fmt.Sprintf("%d entries copied into\n%s\n\nIt is listed under this session. Resume it in pi with:\n\n  %s", f.Entries, sanitize.Inline(f.Path), sanitize.Inline(line))
+	if f.Message != "" {
+		body += "\n\nThe message it was forked before, to send again or change:\n\n" + f.Message
+	}
+	d := infoDialog("Forked", body)
+	d.hint = "P: resume it in pi · y: copy the command · esc: close"
+	k := DefaultKeyMap()
+	cwd := ""
+	if msg.added != nil {
+		cwd = msg.added.Cwd
+	}
+	d.keys = []dialogKey{
+		{k.CopyCommand, func() tea.Cmd { return tea.Batch(tea.SetClipboard(line), status("command copied")) }, false},
+		{k.Resume, func() tea.Cmd { return resume(f.Path, cwd) }, true},
+	}
+	msg.dialog = d
+	return msg
 }
 
 // labelDialog sets or clears the label of entry i.
@@ -228,8 +256,8 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) Dialog {
 	s, p := c.s, c.plan
 	km := DefaultKeyMap()
 	keys := []dialogKey{
-		{km.KeepFewer, func() tea.Cmd { return c.replanWith(func(k float64) float64 { return math.Floor(k / 2) }) }},
-		{km.KeepMore, func() tea.Cmd { return c.replanWith(func(k float64) float64 { return max(k*2, 100) }) }},
+		{km.KeepFewer, func() tea.Cmd { return c.replanWith(func(k float64) float64 { return math.Floor(k / 2) }) }, false},
+		{km.KeepMore, func() tea.Cmd { return c.replanWith(func(k float64) float64 { return max(k*2, 100) }) }, false},
 	}
 	if p == nil {
 		d := confirmDialog("Nothing to compact", s.NothingToCompact(c.leaf, c.keep)+", as pi would say.\n\nKeep about "+jsjson.FormatNumber(c.keep)+" tokens (- fewer, + more).", func(string) tea.Cmd {

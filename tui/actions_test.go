@@ -604,3 +604,64 @@ func TestTreeLaidOutInTheBackground(t *testing.T) {
 		t.Errorf("the cursor left entry %d for %d", moved, ss.tree.selected())
 	}
 }
+
+// f then b forks before the selected user message, as pi's /fork; the
+// forked dialog shows the message and offers P to resume the fork in pi.
+func TestForkBeforeAUserMessage(t *testing.T) {
+	root := storeCopy(t)
+	m := loaded(t, 120, 40, true, root)
+	openFixture(t, m, "Cache: Redis vs SQLite")
+	ss := m.session
+	user := -1
+	for k, r := range ss.tree.view.Rows {
+		if e := ss.s.Entry(r.Entry); e.IsMessage(model.RoleUser) && ss.s.Parent(r.Entry) >= 0 {
+			user = k
+		}
+	}
+	if user < 0 {
+		t.Fatal("no user message with a parent")
+	}
+	for ss.tree.cursor != user {
+		d := "j"
+		if ss.tree.cursor > user {
+			d = "k"
+		}
+		run(m, press(m, d))
+	}
+	at := ss.tree.selected()
+	want := ss.s.EntryMessage(at)
+	run(m, press(m, "f"))
+	if dlg(m) == nil || !strings.Contains(dlg(m).hint, "b: fork before it") {
+		t.Fatalf("fork dialog: %+v", dlg(m))
+	}
+	accept(t, m, "b")
+	d := dlg(m)
+	if d == nil || d.title != "Forked" || !strings.Contains(d.body, want.Text("\n")) || !strings.Contains(d.hint, "P: resume it in pi") {
+		t.Fatalf("after forking: %+v", d)
+	}
+	var forkPath string
+	for _, line := range strings.Split(d.body, "\n") {
+		if strings.HasSuffix(line, ".jsonl") && !strings.Contains(line, "pi --session") {
+			forkPath = strings.TrimSpace(line)
+		}
+	}
+	fs, err := store.Open(forkPath)
+	if err != nil {
+		t.Fatalf("the fork %q: %v", forkPath, err)
+	}
+	// It holds the entry before the message and not the message (a fork
+	// may end with the labels it carries over).
+	if _, ok := fs.Index(ss.s.Entry(ss.s.Parent(at)).ID); !ok {
+		t.Error("the fork lacks the entry before the user message")
+	}
+	if _, ok := fs.Index(ss.s.Entry(at).ID); ok {
+		t.Error("the fork holds the user message it was made before")
+	}
+	cmd := press(m, "P")
+	if dlg(m) != nil || cmd == nil {
+		t.Fatal("P did not close the dialog to resume")
+	}
+	if r, ok := cmd().(resumeReadyMsg); !ok || r.path != forkPath {
+		t.Errorf("P resumes %#v, want the fork", r)
+	}
+}

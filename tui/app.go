@@ -164,6 +164,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.statusText = string(msg)
 		id := m.statusID
 		return m, tea.Tick(m.statusTTL, func(time.Time) tea.Msg { return statusClearMsg{id} })
+	case resumeReadyMsg:
+		return m, m.resumeReady(msg)
+	case resumedMsg:
+		return m, m.resumed(msg)
+	case relistMsg:
+		m.list.replace(msg.info)
+		if m.session != nil && m.session.info.Path == msg.info.Path {
+			m.session.info = msg.info
+		}
+		return m, nil
 	case errorMsg:
 		m.errText = string(msg)
 		return m, nil
@@ -292,6 +302,12 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 					return func() tea.Msg { return done("", err) }
 				}
 				m.dialogs = append(m.dialogs, deleteDialog(in, m.env(), m.opts.Home))
+			}
+			return nil
+		}
+		if !typing && key.Matches(msg, k.Resume) {
+			if in := m.list.selected(); in != nil {
+				return resume(in.Path, in.Cwd)
 			}
 			return nil
 		}

@@ -47,6 +47,7 @@ func (f *dialogFrame) frame() *dialogFrame { return f }
 type dialogKey struct {
 	binding key.Binding
 	run     func() tea.Cmd
+	closes  bool // the dialog closes when the key runs
 }
 
 // common handles what every dialog does with a key: esc cancels, a busy
@@ -66,7 +67,7 @@ func (f *dialogFrame) common(msg tea.KeyPressMsg, k KeyMap, takesText bool) (cmd
 	if !takesText {
 		for _, x := range f.keys {
 			if key.Matches(msg, x.binding) {
-				return x.run(), false, true
+				return x.run(), x.closes, true
 			}
 		}
 	}

@@ -18,13 +18,13 @@ type KeyMap struct {
 	NextMessage, PrevMessage                key.Binding
 	Thinking, Expand, History               key.Binding
 	Fork, Compact, Replay, Label, Rename    key.Binding
-	Delete                                  key.Binding
+	Delete, Resume                          key.Binding
 
 	// The replay's keys.
 	PlayPause, StepNext, StepPrev, ReplayStart, ReplayEnd, Faster, Slower key.Binding
 
 	// The dialogs' keys.
-	Yes, No, Save, Cancel, CopyCommand, KeepFewer, KeepMore key.Binding
+	Yes, No, Save, Cancel, CopyCommand, KeepFewer, KeepMore, ForkBefore key.Binding
 }
 
 // DefaultKeyMap is skein's keys: vim and arrows alike.
@@ -64,6 +64,7 @@ func DefaultKeyMap() KeyMap {
 		Label:       key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "label")),
 		Rename:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rename")),
 		Delete:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete (to trash)")),
+		Resume:      key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "resume in pi")),
 
 		PlayPause:   key.NewBinding(key.WithKeys("space", "p"), key.WithHelp("space/p", "play/pause")),
 		StepNext:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next step")),
@@ -80,6 +81,7 @@ func DefaultKeyMap() KeyMap {
 		CopyCommand: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy the resume command")),
 		KeepFewer:   key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "keep fewer tokens")),
 		KeepMore:    key.NewBinding(key.WithKeys("+"), key.WithHelp("+", "keep more tokens")),
+		ForkBefore:  key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "fork before this user message")),
 	}
 }
 
@@ -89,7 +91,7 @@ func (k KeyMap) listHelp() ([]key.Binding, [][]key.Binding) {
 		[][]key.Binding{
 			{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
 			{k.Open, k.Filter, k.ClearFilter, k.Sort, k.Project},
-			{k.Delete, k.CopyPath, k.Help, k.Quit, k.ForceQuit},
+			{k.Resume, k.Delete, k.CopyPath, k.Help, k.Quit, k.ForceQuit},
 		}
 }
 
@@ -103,10 +105,10 @@ func (k KeyMap) sessionHelp(treeFocused bool) ([]key.Binding, [][]key.Binding) {
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
 		{k.FocusNext, k.Fold, k.Unfold, k.PrevBranch, k.NextBranch, k.TreeFilter},
 		{k.NextMessage, k.Expand, k.Thinking, k.History, k.CopyMessage, k.CopyPath},
-		{k.Fork, k.Compact, k.Replay, k.Label, k.Rename},
+		{k.Resume, k.Fork, k.Compact, k.Replay, k.Label, k.Rename},
 		{k.Help, k.Back, k.ForceQuit},
 		{k.PlayPause, k.StepNext, k.StepPrev, k.ReplayStart, k.ReplayEnd, k.Faster, k.Slower},
-		{k.Yes, k.No, k.Save, k.Cancel, k.CopyCommand, k.KeepFewer, k.KeepMore},
+		{k.Yes, k.No, k.Save, k.Cancel, k.CopyCommand, k.ForkBefore, k.KeepFewer, k.KeepMore},
 	}
 }
 

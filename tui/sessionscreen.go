@@ -262,6 +262,9 @@ func (ss *sessionScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, ss.keys.CopyPath) {
 		return tea.Batch(tea.SetClipboard(ss.info.Path), status("path copied"))
 	}
+	if key.Matches(msg, ss.keys.Resume) {
+		return resume(ss.info.Path, ss.info.Cwd)
+	}
 	if cmd, ok := ss.action(msg); ok {
 		return cmd
 	}

@@ -1,0 +1,75 @@
+package tui
+
+import (
+	"os"
+	"os/exec"
+
+	tea "charm.land/bubbletea/v2"
+
+	"skein/internal/sanitize"
+	"skein/store"
+)
+
+// resumeCommand is how a person resumes the session at path in pi.
+func resumeCommand(path string) string { return "pi --session " + sanitize.ShellQuote(path) }
+
+// resumeReadyMsg is pi found and its command made, or why not.
+type resumeReadyMsg struct {
+	path string
+	cmd  *exec.Cmd // nil: pi is not on the PATH
+}
+
+// resumedMsg says pi exited.
+type resumedMsg struct {
+	path string
+	err  error
+}
+
+// resume hands the terminal to the user's pi on the session at path, run
+// in the session's folder (skein's own when that folder is gone), and comes
+// back when pi exits. This is the one place skein runs pi. pi is looked
+// for here, in a command: the lookup reads the PATH's folders.
+func resume(path, cwd string) tea.Cmd {
+	return func() tea.Msg {
+		bin, err := exec.LookPath("pi")
+		if err != nil {
+			return resumeReadyMsg{path: path}
+		}
+		c := exec.Command(bin, "--session", path)
+		if st, err := os.Stat(cwd); cwd != "" && err == nil && st.IsDir() {
+			c.Dir = cwd
+		}
+		return resumeReadyMsg{path: path, cmd: c}
+	}
+}
+
+// resumeReady runs pi, or, without one, shows the command and copies it.
+func (m *Model) resumeReady(msg resumeReadyMsg) tea.Cmd {
+	if msg.cmd == nil {
+		line := resumeCommand(msg.path)
+		return tea.Batch(tea.SetClipboard(line), status("pi is not on the PATH; copied: "+line))
+	}
+	path := msg.path
+	return tea.ExecProcess(msg.cmd, func(err error) tea.Msg { return resumedMsg{path, err} })
+}
+
+// resumed reads the session again, in the list and, if it is open, on its
+// screen: pi may have added to it.
+func (m *Model) resumed(msg resumedMsg) tea.Cmd {
+	cmds := []tea.Cmd{func() tea.Msg {
+		if in := listRecord(msg.path); in != nil {
+			return relistMsg{*in}
+		}
+		return nil
+	}}
+	if m.session != nil && m.session.info.Path == msg.path {
+		cmds = append(cmds, loadSession(msg.path))
+	}
+	if msg.err != nil {
+		cmds = append(cmds, showError("pi", msg.err))
+	}
+	return tea.Batch(cmds...)
+}
+
+// relistMsg is a session's list record read again.
+type relistMsg struct{ info store.Info }
