@@ -119,3 +119,35 @@ func PairTools(msgs []Message) map[string]int {
 	}
 	return out
 }
+
+// SearchText is everything of a message a search looks in: its text,
+// thinking, tool calls (name and input), results, commands and their
+// output, summaries, and a system prompt's sections.
+func (m *Message) SearchText() string {
+	var b strings.Builder
+	add := func(s string) {
+		if s != "" {
+			b.WriteString(s)
+			b.WriteByte('\n')
+		}
+	}
+	for _, blk := range m.Blocks {
+		switch blk.Type {
+		case BlockText, BlockThinking:
+			add(blk.Text)
+		case BlockToolCall:
+			add(blk.Call.Name + " " + string(blk.Call.Input))
+		}
+	}
+	add(m.ToolName)
+	add(m.Command)
+	add(m.Output)
+	add(m.Summary)
+	add(m.Error)
+	add(m.CustomType)
+	for _, sec := range m.Sections {
+		add(sec.Name)
+		add(sec.Text)
+	}
+	return b.String()
+}

@@ -47,6 +47,7 @@ type Styles struct {
 	Error, Warning, Success, Custom   lipgloss.Style
 	Compaction, Label, Selected       lipgloss.Style
 	Separator, Header, Footer, Border lipgloss.Style
+	Match                             lipgloss.Style // a search's matches
 }
 
 // New builds the styles for a dark or light background.
@@ -76,6 +77,7 @@ func New(isDark bool) Styles {
 		Header:     lipgloss.NewStyle().Bold(true).Foreground(p.Fg),
 		Footer:     fg(p.Muted),
 		Border:     lipgloss.NewStyle().BorderForeground(p.Border),
+		Match:      lipgloss.NewStyle().Foreground(lipgloss.Color("#000000")).Background(p.Warning).Bold(true),
 	}
 }
 
@@ -114,5 +116,6 @@ func Plain() Styles {
 		Error: n.Bold(true), Warning: n, Success: n, Custom: n,
 		Compaction: n.Bold(true), Label: n.Underline(true), Selected: n.Reverse(true),
 		Separator: n.Faint(true), Header: n.Bold(true), Footer: n, Border: n,
+		Match: n.Reverse(true).Underline(true),
 	}
 }

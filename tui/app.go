@@ -138,6 +138,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.session.loaded(msg)
 		}
 		return m, nil
+	case searchDoneMsg:
+		if m.session != nil && m.session.info.Path == msg.path {
+			return m, m.session.searchDone(msg)
+		}
+		return m, nil
 	case treeLaidOutMsg:
 		if m.session != nil && m.session.info.Path == msg.path {
 			return m, m.session.treeLaidOut(msg)
@@ -275,13 +280,21 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	typing := m.screen == screenList && m.list.typing
+	typing := m.screen == screenList && m.list.typing ||
+		m.screen == screenSession && m.session != nil && m.session.search != nil && m.session.search.typing
 	if !typing && key.Matches(msg, k.Help) {
 		m.showHelp = true
 		return nil
 	}
 	switch m.screen {
 	case screenSession:
+		if typing {
+			return m.session.Update(msg)
+		}
+		if key.Matches(msg, k.Back) && m.session.search != nil && msg.String() == "esc" {
+			m.session.search = nil // esc clears a search first
+			return nil
+		}
 		if key.Matches(msg, k.Back) {
 			if m.session.replay != nil {
 				m.session.replay = nil

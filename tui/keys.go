@@ -18,7 +18,7 @@ type KeyMap struct {
 	NextMessage, PrevMessage                key.Binding
 	Thinking, Expand, History               key.Binding
 	Fork, Compact, Replay, Label, Rename    key.Binding
-	Delete, Resume                          key.Binding
+	Delete, Resume, Search                  key.Binding
 
 	// The replay's keys.
 	PlayPause, StepNext, StepPrev, ReplayStart, ReplayEnd, Faster, Slower key.Binding
@@ -65,6 +65,7 @@ func DefaultKeyMap() KeyMap {
 		Rename:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rename")),
 		Delete:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete (to trash)")),
 		Resume:      key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "resume in pi")),
+		Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search the pane (n/N: matches)")),
 
 		PlayPause:   key.NewBinding(key.WithKeys("space", "p"), key.WithHelp("space/p", "play/pause")),
 		StepNext:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next step")),
@@ -104,7 +105,7 @@ func (k KeyMap) sessionHelp(treeFocused bool) ([]key.Binding, [][]key.Binding) {
 	return short, [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
 		{k.FocusNext, k.Fold, k.Unfold, k.PrevBranch, k.NextBranch, k.TreeFilter},
-		{k.NextMessage, k.Expand, k.Thinking, k.History, k.CopyMessage, k.CopyPath},
+		{k.Search, k.NextMessage, k.Expand, k.Thinking, k.History, k.CopyMessage, k.CopyPath},
 		{k.Resume, k.Fork, k.Compact, k.Replay, k.Label, k.Rename},
 		{k.Help, k.Back, k.ForceQuit},
 		{k.PlayPause, k.StepNext, k.StepPrev, k.ReplayStart, k.ReplayEnd, k.Faster, k.Slower},

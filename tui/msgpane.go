@@ -30,8 +30,9 @@ type msgPane struct {
 	cache      map[renderKey][]string
 	opts       *transcript.Options
 
-	top, topLine  int // the first visible line: item and line within it
-	focus         int // the item n/N, e and y act on
+	top, topLine  int    // the first visible line: item and line within it
+	focus         int    // the item n/N, e and y act on
+	match         string // a search's query, highlighted in the lines
 	width, height int
 	focused       bool
 }
@@ -314,7 +315,11 @@ func (m *msgPane) View() string {
 			if l == sep {
 				g = ""
 			}
-			out = append(out, fit(g+lines[l], m.width))
+			line := lines[l]
+			if m.match != "" {
+				line = highlight(line, m.match, st.Match)
+			}
+			out = append(out, fit(g+line, m.width))
 		}
 	}
 	for len(out) < m.height {

@@ -38,6 +38,7 @@ type sessionScreen struct {
 	msgs   msgPane
 	focus  pane
 	replay *replayView
+	search *search // a search in the session, nil when none
 
 	width, height int
 	stacked       bool
@@ -252,12 +253,25 @@ func (ss *sessionScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 	if ss.s == nil {
 		return nil
 	}
+	if ss.search != nil && ss.search.typing {
+		return ss.searchKey(msg)
+	}
+	if ss.replay != nil {
+		return ss.replay.Update(msg)
+	}
 	if key.Matches(msg, ss.keys.FocusNext) {
 		ss.setFocus(1 - ss.focus)
 		return nil
 	}
-	if ss.replay != nil {
-		return ss.replay.Update(msg)
+	if key.Matches(msg, ss.keys.Search) {
+		ss.startSearch()
+		return nil
+	}
+	if sr := ss.search; sr != nil && !sr.typing && key.Matches(msg, ss.keys.NextMessage, ss.keys.PrevMessage) {
+		if key.Matches(msg, ss.keys.PrevMessage) {
+			return ss.nextMatch(-1)
+		}
+		return ss.nextMatch(1)
 	}
 	if key.Matches(msg, ss.keys.CopyPath) {
 		return tea.Batch(tea.SetClipboard(ss.info.Path), status("path copied"))
@@ -333,6 +347,11 @@ func (ss *sessionScreen) header() string {
 		line2 = st.Dim.Render("loading " + transcript.OneLine(filepath.Base(ss.info.Path)) + "…")
 	case ss.err != nil:
 		line2 = st.Error.Render(transcript.OneLine(ss.err.Error()))
+	case ss.search != nil:
+		line2 = st.Warning.Render(ss.searchLine())
+		if ss.search.typing {
+			line2 = ss.searchLine()
+		}
 	default:
 		line1 += st.Muted.Render("  " + transcript.OneLine(ss.hdrModel) + " · thinking " + transcript.OneLine(ss.hdrThinking))
 		s := ss.stats
@@ -372,6 +391,14 @@ func (ss *sessionScreen) View() string {
 	}
 	if ss.replay != nil {
 		return ss.header() + "\n" + ss.replay.View()
+	}
+	ss.tree.match, ss.msgs.match = "", ""
+	if sr := ss.search; sr != nil && !sr.typing && len(sr.matches) > 0 {
+		if sr.pane == paneTree {
+			ss.tree.match = sr.query
+		} else {
+			ss.msgs.match = sr.query
+		}
 	}
 	var body string
 	if ss.stacked {

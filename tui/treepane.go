@@ -28,6 +28,7 @@ type treePane struct {
 	// replaces view when it arrives.
 	filter    model.TreeFilter
 	folded    map[int]bool
+	match     string // a search's query, highlighted in the rows
 	laying    int
 	layingSel int // the selection when the layout was asked for
 	gen       *int
@@ -182,6 +183,16 @@ func (t *treePane) jumpBranch(d int) {
 	}
 }
 
+// rowOf is the row showing entry n, -1 when none does.
+func (t *treePane) rowOf(n int) int {
+	for k, r := range t.view.Rows {
+		if r.Entry == n {
+			return k
+		}
+	}
+	return -1
+}
+
 // scroll moves the cursor by the mouse wheel.
 func (t *treePane) scroll(d int) bool {
 	before := t.selected()
@@ -230,6 +241,9 @@ func (t *treePane) row(k int) string {
 		b.WriteString(partStyle(st, p.Role).Render(transcript.Flat(p.Text)))
 	}
 	line := b.String()
+	if t.match != "" {
+		line = highlight(line, t.match, st.Match)
+	}
 	if r.Entry == t.s.Leaf() {
 		line += st.Accent.Render(" ◂ leaf")
 	}

@@ -1,0 +1,234 @@
+package tui
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"skein/model"
+)
+
+// search is a search in the open session: in the messages, the
+// conversation on the current path; in the tree, every entry of every
+// branch. While one is active, n and N go to its matches.
+type search struct {
+	pane    pane
+	input   textinput.Model
+	typing  bool   // the query is being typed
+	query   string // the query searched for, lower case
+	matches []int  // message items (messages pane) or entries (tree), in order
+	cur     int    // the match shown, -1 before the first
+	busy    bool
+	gen     int
+}
+
+// searchDoneMsg is a search's matches, found in the background.
+type searchDoneMsg struct {
+	path    string
+	gen     int
+	matches []int
+}
+
+// fold lowers s for matching; it keeps byte offsets (a character whose
+// lower case is another length stays as it is), so that a match found in
+// fold(s) is at the same place in s.
+func fold(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		l := []rune(strings.ToLower(string(r)))
+		if len(l) == 1 && utf8.RuneLen(l[0]) == utf8.RuneLen(r) {
+			b.WriteRune(l[0])
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// searchEntries finds the entries whose message holds q (lower case), in
+// the order of rows; it reads every message, so it runs in a command.
+func searchEntries(s *model.Session, rows []model.TreeRow, q string) []int {
+	var out []int
+	for _, r := range rows {
+		m := s.EntryMessage(r.Entry)
+		text := m.SearchText()
+		if d := s.Detail(r.Entry); d.Label != "" || d.Title != "" {
+			text += d.Label + "\n" + d.Title
+		}
+		if strings.Contains(fold(text), q) {
+			out = append(out, r.Entry)
+		}
+	}
+	return out
+}
+
+// searchItems finds the message items of a path whose message holds q.
+func searchItems(s *model.Session, items []itemRef, q string) []int {
+	var out []int
+	for i, it := range items {
+		if it.separator {
+			continue
+		}
+		m := s.Message(it.msg)
+		if strings.Contains(fold(m.SearchText()), q) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// itemRef is what a search needs of a transcript item.
+type itemRef struct {
+	msg       model.ContextMessage
+	separator bool
+}
+
+// highlight marks the matches of q (lower case) in a drawn line: the line
+// is drawn plain with its matches in st, so that a match is visible over
+// any style; a line without one is returned as it is.
+func highlight(line, q string, st lipgloss.Style) string {
+	if q == "" {
+		return line
+	}
+	plain := ansi.Strip(line)
+	low := fold(plain)
+	if !strings.Contains(low, q) {
+		return line
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(low, q)
+		if i < 0 {
+			b.WriteString(plain)
+			return b.String()
+		}
+		b.WriteString(plain[:i])
+		b.WriteString(st.Render(plain[i : i+len(q)]))
+		plain, low = plain[i+len(q):], low[i+len(q):]
+	}
+}
+
+// startSearch opens the query line for the focused pane.
+func (ss *sessionScreen) startSearch() {
+	in := textinput.New()
+	in.Prompt = "/"
+	in.Placeholder = "search " + map[pane]string{paneTree: "every branch", paneMessages: "this path"}[ss.focus]
+	in.Focus()
+	ss.search = &search{pane: ss.focus, input: in, typing: true, cur: -1}
+}
+
+// searchKey handles a key while the query is typed: enter searches, esc
+// gives up.
+func (ss *sessionScreen) searchKey(msg tea.KeyPressMsg) tea.Cmd {
+	sr := ss.search
+	switch msg.String() {
+	case "esc":
+		ss.search = nil
+		return nil
+	case "enter":
+		sr.typing = false
+		sr.query = fold(strings.TrimSpace(sr.input.Value()))
+		if sr.query == "" {
+			ss.search = nil
+			return nil
+		}
+		sr.gen++
+		sr.busy, sr.matches, sr.cur = true, nil, -1
+		s, gen, q, path := ss.s, sr.gen, sr.query, ss.info.Path
+		if sr.pane == paneTree {
+			rows := ss.tree.view.Rows
+			return func() tea.Msg { return searchDoneMsg{path, gen, searchEntries(s, rows, q)} }
+		}
+		refs := make([]itemRef, len(ss.msgs.items))
+		for i, it := range ss.msgs.items {
+			refs[i] = itemRef{it.Message, it.Separator}
+		}
+		return func() tea.Msg { return searchDoneMsg{path, gen, searchItems(s, refs, q)} }
+	}
+	var cmd tea.Cmd
+	sr.input, cmd = sr.input.Update(msg)
+	return cmd
+}
+
+// searchDone takes a search's matches and shows the first one from the
+// cursor on.
+func (ss *sessionScreen) searchDone(msg searchDoneMsg) tea.Cmd {
+	sr := ss.search
+	if sr == nil || msg.gen != sr.gen {
+		return nil
+	}
+	sr.busy, sr.matches = false, msg.matches
+	if len(sr.matches) == 0 {
+		return nil
+	}
+	from := ss.msgs.focus
+	if sr.pane == paneTree {
+		from = ss.tree.cursor
+	}
+	sr.cur = len(sr.matches) - 1
+	for k, x := range sr.matches {
+		at := x
+		if sr.pane == paneTree {
+			at = ss.tree.rowOf(x)
+		}
+		if at >= from {
+			sr.cur = k
+			break
+		}
+	}
+	return ss.showMatch()
+}
+
+// nextMatch moves to the next (d > 0) or previous match.
+func (ss *sessionScreen) nextMatch(d int) tea.Cmd {
+	sr := ss.search
+	if len(sr.matches) == 0 {
+		return nil
+	}
+	sr.cur = (sr.cur + d + len(sr.matches)) % len(sr.matches)
+	return ss.showMatch()
+}
+
+// showMatch puts the current match on screen.
+func (ss *sessionScreen) showMatch() tea.Cmd {
+	sr := ss.search
+	x := sr.matches[sr.cur]
+	if sr.pane == paneTree {
+		if k := ss.tree.rowOf(x); k >= 0 {
+			before := ss.tree.selected()
+			ss.tree.cursor = k
+			ss.tree.clamp()
+			if ss.tree.selected() != before {
+				return ss.selectionChanged()
+			}
+		}
+		return nil
+	}
+	ss.msgs.jump(x)
+	return nil
+}
+
+// searchLine is the search's line for the footer: the query being typed,
+// or where the matches stand.
+func (ss *sessionScreen) searchLine() string {
+	sr := ss.search
+	if sr == nil {
+		return ""
+	}
+	if sr.typing {
+		return sr.input.View()
+	}
+	where := map[pane]string{paneTree: "in the tree", paneMessages: "in the messages"}[sr.pane]
+	switch {
+	case sr.busy:
+		return "/" + sr.query + " · searching " + where + "…"
+	case len(sr.matches) == 0:
+		return "/" + sr.query + " · no match " + where + " · esc clears"
+	}
+	return "/" + sr.query + " · " + itoa(sr.cur+1) + "/" + itoa(len(sr.matches)) + " " + where + " · n/N next/prev · esc clears"
+}
