@@ -82,7 +82,7 @@ func (m *Model) newStyles() theme.Styles {
 
 // Init asks the terminal for its background and starts scanning the store.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, scanStore(m.opts.Roots))
+	return tea.Batch(tea.RequestBackgroundColor, scanStore(m.opts.Roots), watch(m.opts.Roots))
 }
 
 // statusMsg shows a note on the status line for a while.
@@ -135,9 +135,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case sessionLoadedMsg:
 		if m.session != nil && m.session.info.Path == msg.path {
+			if msg.live {
+				return m, m.session.followed(msg)
+			}
 			return m, m.session.loaded(msg)
 		}
 		return m, nil
+	case changesMsg:
+		return m, m.changed(msg)
+	case relistedMsg:
+		return m, m.relisted(msg)
 	case searchDoneMsg:
 		if m.session != nil && m.session.info.Path == msg.path {
 			return m, m.session.searchDone(msg)

@@ -110,6 +110,16 @@ func (l *listScreen) replace(info store.Info) {
 	l.selectPath(sel)
 }
 
+// has reports whether the session at path is listed.
+func (l *listScreen) has(path string) bool {
+	for _, in := range l.infos {
+		if in.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
 // remove drops a session gone to the trash.
 func (l *listScreen) remove(path string) {
 	kept := l.infos[:0]

@@ -55,6 +55,24 @@ type sessionLoadedMsg struct {
 	stats model.Stats
 	view  *model.TreeView // the tree laid out, in the load's goroutine
 	err   error
+	live  bool // read again because the file changed: keep the reader's place
+}
+
+// followSession reads the open session again after its file changed, its
+// tree laid out with the filter and folds the pane has (the folds are of
+// entries, which an append leaves where they are).
+func followSession(path string, filter model.TreeFilter, folded map[int]bool) tea.Cmd {
+	return func() tea.Msg {
+		s, err := store.Open(path)
+		if err != nil {
+			return sessionLoadedMsg{path: path, err: err, live: true}
+		}
+		v := s.NewTreeView(s.Leaf(), filter)
+		if len(folded) > 0 {
+			v = v.With(filter, folded)
+		}
+		return sessionLoadedMsg{path: path, s: s, stats: s.Stats(), view: v, live: true}
+	}
 }
 
 // tailSize is how much of a large session is read for its first screen.

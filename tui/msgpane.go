@@ -33,6 +33,7 @@ type msgPane struct {
 	top, topLine  int    // the first visible line: item and line within it
 	focus         int    // the item n/N, e and y act on
 	match         string // a search's query, highlighted in the lines
+	fresh         int    // entries an agent added that the reader has not gone to
 	width, height int
 	focused       bool
 }
@@ -211,6 +212,21 @@ func (m *msgPane) scroll(d int) {
 	m.focus = m.top
 }
 
+// restore scrolls back to a place kept across a reading again: the item
+// of entry, at line; the end when the entry is no longer on the path.
+func (m *msgPane) restore(entry, line int) {
+	for i, it := range m.items {
+		if it.Entry == entry {
+			m.top, m.topLine = i, max(0, min(line, len(m.lines(i))-1))
+			if mi, ml := m.maxTop(); before(mi, ml, m.top, m.topLine) {
+				m.top, m.topLine = mi, ml
+			}
+			m.focus = i
+			return
+		}
+	}
+}
+
 // jump puts item i at the top of the pane (as far as the end allows).
 func (m *msgPane) jump(i int) {
 	if len(m.items) == 0 {
@@ -285,6 +301,9 @@ func (m *msgPane) View() string {
 	}
 	if n := len(m.items); n > 0 {
 		title += fmt.Sprintf(" · %d/%d", m.focus+1, n)
+	}
+	if m.fresh > 0 {
+		title += fmt.Sprintf(" · ↓ %d new (G)", m.fresh)
 	}
 	ts := st.Muted
 	if m.focused {

@@ -39,6 +39,11 @@ type sessionScreen struct {
 	focus  pane
 	replay *replayView
 	search *search // a search in the session, nil when none
+	// Following the file: where the reader was in the messages, kept
+	// across a reading again; and the entries added since the reader last
+	// went to the end (G shows them).
+	keep  *scrollPos
+	fresh int
 
 	width, height int
 	stacked       bool
@@ -113,6 +118,63 @@ func (ss *sessionScreen) selectionChanged() tea.Cmd {
 	return func() tea.Msg { return pathBuiltMsg{path, gen, buildPath(s, leaf, history)} }
 }
 
+// scrollPos is a place in the message pane: an entry's item, a line in it.
+type scrollPos struct{ entry, line int }
+
+// followed takes the open session read again after its file changed. What
+// the reader looks at stays where it is: the tree keeps its filter, folds
+// and selection (a selection on the leaf follows the new leaf, so that the
+// path grows), the messages keep their scroll, and the new entries are
+// counted in the messages' title until G shows them. A file that could
+// not be read (cut mid-write, or gone) leaves the screen as it was.
+func (ss *sessionScreen) followed(msg sessionLoadedMsg) tea.Cmd {
+	if msg.err != nil || ss.s == nil || ss.replay != nil {
+		return nil
+	}
+	old := ss.s
+	sel := ss.tree.selected()
+	wasLeaf := sel == old.Leaf()
+	selID := ""
+	if sel >= 0 {
+		selID = old.Entry(sel).ID
+	}
+	if n := len(ss.msgs.items); n > 0 && ss.msgs.top < n {
+		ss.keep = &scrollPos{ss.msgs.items[ss.msgs.top].Entry, ss.msgs.topLine}
+	}
+	offset := ss.tree.cursor - ss.tree.offset
+	ss.s, ss.stats = msg.s, msg.stats
+	tp := newTreePane(ss.s, msg.view, ss.shared)
+	target := ss.s.Leaf()
+	if i, ok := ss.s.Index(selID); ok && !wasLeaf {
+		target = i
+	}
+	tp.cursor = tp.view.NearestVisible(target)
+	tp.offset = max(0, tp.cursor-offset)
+	ss.tree = tp
+	ss.msgs.s = ss.s
+	ss.msgs.resetCache()
+	if added := ss.s.Len() - old.Len(); added > 0 && wasLeaf {
+		ss.fresh += added
+	}
+	ss.layout()
+	ss.setFocus(ss.focus)
+	return ss.selectionChanged()
+}
+
+// showFresh goes to the entries added while the reader was elsewhere: the
+// leaf selected, the messages at their end.
+func (ss *sessionScreen) showFresh() tea.Cmd {
+	ss.fresh = 0
+	if ss.tree.selected() == ss.s.Leaf() {
+		ss.msgs.showEnd()
+		ss.msgs.focus = len(ss.msgs.items) - 1
+		return nil
+	}
+	ss.tree.cursor = ss.tree.view.NearestVisible(ss.s.Leaf())
+	ss.tree.clamp()
+	return ss.selectionChanged()
+}
+
 // treeLaidOut takes a fold's or a filter's layout made in the background.
 func (ss *sessionScreen) treeLaidOut(msg treeLaidOutMsg) tea.Cmd {
 	if ss.s == nil || !ss.tree.laidOut(msg) {
@@ -138,6 +200,10 @@ func (ss *sessionScreen) showPath(b builtPath) {
 	leaf := b.leaf
 	ss.msgs.take(b)
 	ss.msgs.showEnd()
+	if k := ss.keep; k != nil {
+		ss.keep = nil
+		ss.msgs.restore(k.entry, k.line)
+	}
 	ctx := b.ctx
 	ss.hdrModel, ss.hdrThinking = "no model", "off"
 	if ctx.Model != nil {
@@ -262,6 +328,9 @@ func (ss *sessionScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, ss.keys.FocusNext) {
 		ss.setFocus(1 - ss.focus)
 		return nil
+	}
+	if ss.fresh > 0 && key.Matches(msg, ss.keys.Bottom) {
+		return ss.showFresh()
 	}
 	if key.Matches(msg, ss.keys.Search) {
 		ss.startSearch()
@@ -393,6 +462,7 @@ func (ss *sessionScreen) View() string {
 		return ss.header() + "\n" + ss.replay.View()
 	}
 	ss.tree.match, ss.msgs.match = "", ""
+	ss.msgs.fresh = ss.fresh
 	if sr := ss.search; sr != nil && !sr.typing && len(sr.matches) > 0 {
 		if sr.pane == paneTree {
 			ss.tree.match = sr.query
