@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
 	"syscall"
@@ -157,6 +158,14 @@ func roomForSession(path string) {
 // bundled demo sessions when asked, or when there are no sessions anywhere.
 func runTUI(paths []string, demo bool, env store.Env, stdout io.Writer) error {
 	roots := paths
+	open := ""
+	if len(paths) == 1 {
+		// skein FILE: that session at once, its folder's sessions behind it.
+		if st, err := os.Stat(paths[0]); err == nil && st.Mode().IsRegular() {
+			open, _ = filepath.Abs(paths[0])
+			roots = []string{filepath.Dir(open)}
+		}
+	}
 	if len(roots) == 0 {
 		roots = env.DefaultRoots()
 		if files, _ := store.Discover(roots); len(files) == 0 {
@@ -179,5 +188,6 @@ func runTUI(paths []string, demo bool, env store.Env, stdout io.Writer) error {
 		}()
 		roots = []string{dir}
 	}
-	return tui.Run(tui.Options{Roots: roots, Demo: demo, Home: env.Home})
+	cwd, _ := os.Getwd()
+	return tui.Run(tui.Options{Roots: roots, Demo: demo, Home: env.Home, Cwd: cwd, Open: open})
 }

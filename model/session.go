@@ -24,6 +24,9 @@ type Source interface {
 	// Raw is the entry as stored, for the raw view; nil when the format
 	// has no one record for it.
 	Raw(i int) []byte
+	// Problems are what is wrong in the file, as doctor reports them:
+	// lines skipped, orphans, cycles, labels of missing entries.
+	Problems() []Diagnostic
 
 	// BuildContext is what the agent would resume with at leaf (-1: an
 	// empty context).

@@ -148,29 +148,33 @@ func scanMapped(data []byte, mtimeMs float64) (info pi.Info, err error) {
 
 // Scan lists files like List, but streams: fn is called from one goroutine
 // at a time with each batch of records as they are read (at least every
-// interval), with the count done so far. It returns when all are read.
-func Scan(files []string, interval time.Duration, fn func(batch []pi.Info, done, total int)) {
+// interval), the files left out since the last batch and why, and the
+// count done so far. It returns when all are read.
+func Scan(files []string, interval time.Duration, fn func(batch []pi.Info, left []Problem, done, total int)) {
 	type result struct {
 		info pi.Info
-		ok   bool
+		err  error
 	}
 	ch := make(chan result, 256)
 	go func() {
-		each(files, func(_ int, info pi.Info, err error) { ch <- result{info, err == nil} })
+		each(files, func(_ int, info pi.Info, err error) { ch <- result{info, err} })
 		close(ch)
 	}()
 	var batch []pi.Info
+	var left []Problem
 	done := 0
 	last := time.Now()
 	for r := range ch {
 		done++
-		if r.ok {
+		if r.err == nil {
 			batch = append(batch, r.info)
+		} else {
+			left = append(left, Problem{r.info.Path, r.err})
 		}
 		if time.Since(last) >= interval {
-			fn(batch, done, len(files))
-			batch, last = nil, time.Now()
+			fn(batch, left, done, len(files))
+			batch, left, last = nil, nil, time.Now()
 		}
 	}
-	fn(batch, done, len(files))
+	fn(batch, left, done, len(files))
 }

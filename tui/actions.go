@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -361,4 +362,38 @@ func configuredLLM() *summarize.Config {
 		return nil
 	}
 	return &c
+}
+
+// leftOutDialog lists the files and folders the list left out, and why.
+func leftOutDialog(left []store.Problem, home string) Dialog {
+	if len(left) == 0 {
+		return infoDialog("Nothing left out", "Every file found is listed.")
+	}
+	var b strings.Builder
+	for _, p := range left {
+		why := p.Err.Error()
+		var ns *store.NotSession
+		if errors.As(p.Err, &ns) {
+			why = "not a pi session: " + ns.Reason
+		}
+		fmt.Fprintf(&b, "%s: %s\n", shortPath(p.Path, home), why)
+	}
+	return infoDialog(transcript.Count(len(left), "file", "files")+" left out of the list", strings.TrimSuffix(b.String(), "\n"))
+}
+
+// problemsDialog lists what is wrong in the open session's file, as doctor
+// says it.
+func problemsDialog(path string, problems []model.Diagnostic, home string) Dialog {
+	if len(problems) == 0 {
+		return infoDialog("No problems", shortPath(path, home)+" reads cleanly.")
+	}
+	var b strings.Builder
+	for _, d := range problems {
+		if d.Line > 0 {
+			fmt.Fprintf(&b, "%s:%d: %s\n", shortPath(path, home), d.Line, d.Msg)
+		} else {
+			fmt.Fprintf(&b, "%s: %s\n", shortPath(path, home), d.Msg)
+		}
+	}
+	return infoDialog(transcript.Count(len(problems), "problem", "problems")+" in this file (skein doctor says the same)", strings.TrimSuffix(b.String(), "\n"))
 }

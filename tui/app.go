@@ -26,6 +26,8 @@ type Options struct {
 	Demo    bool     // the roots are the bundled demo
 	Home    string   // shortened to ~ in paths
 	NoColor bool     // NO_COLOR: styles without colours
+	Cwd     string   // the folder skein was started in: p scopes the list to it
+	Open    string   // a session file to open at once (skein FILE)
 }
 
 type screen int
@@ -69,6 +71,7 @@ func New(opts Options) *Model {
 	m.styles = m.newStyles()
 	m.list = newListScreen(m.shared)
 	m.list.demo = opts.Demo
+	m.list.startedIn = opts.Cwd
 	m.help.Styles = help.DefaultStyles(m.isDark)
 	return m
 }
@@ -82,7 +85,11 @@ func (m *Model) newStyles() theme.Styles {
 
 // Init asks the terminal for its background and starts scanning the store.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, scanStore(m.opts.Roots), watch(m.opts.Roots))
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, scanStore(m.opts.Roots), watch(m.opts.Roots)}
+	if p := m.opts.Open; p != "" {
+		cmds = append(cmds, openFile(p))
+	}
+	return tea.Batch(cmds...)
 }
 
 // statusMsg shows a note on the status line for a while.
@@ -325,13 +332,17 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			return nil
 		}
+		if !typing && key.Matches(msg, k.Problems) {
+			m.dialogs = append(m.dialogs, leftOutDialog(m.list.left, m.opts.Home))
+			return nil
+		}
 		if !typing && key.Matches(msg, k.Resume) {
 			if in := m.list.selected(); in != nil {
 				return resume(in.Path, in.Cwd)
 			}
 			return nil
 		}
-		if !typing && key.Matches(msg, k.CopyPath) {
+		if !typing && key.Matches(msg, k.CopyPath, k.CopyMessage) { // y and Y: the list has no message
 			if p := m.list.selectedPath(); p != "" {
 				return tea.Batch(tea.SetClipboard(p), status("path copied"))
 			}

@@ -18,7 +18,7 @@ type KeyMap struct {
 	NextMessage, PrevMessage                key.Binding
 	Thinking, Expand, History               key.Binding
 	Fork, Compact, Replay, Label, Rename    key.Binding
-	Delete, Resume, Search                  key.Binding
+	Delete, Resume, Search, Problems        key.Binding
 
 	// The replay's keys.
 	PlayPause, StepNext, StepPrev, ReplayStart, ReplayEnd, Faster, Slower key.Binding
@@ -65,6 +65,7 @@ func DefaultKeyMap() KeyMap {
 		Rename:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rename")),
 		Delete:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete (to trash)")),
 		Resume:      key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "resume in pi")),
+		Problems:    key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "problems")),
 		Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search the pane (n/N: matches)")),
 
 		PlayPause:   key.NewBinding(key.WithKeys("space", "p"), key.WithHelp("space/p", "play/pause")),
@@ -92,7 +93,7 @@ func (k KeyMap) listHelp() ([]key.Binding, [][]key.Binding) {
 		[][]key.Binding{
 			{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
 			{k.Open, k.Filter, k.ClearFilter, k.Sort, k.Project},
-			{k.Resume, k.Delete, k.CopyPath, k.Help, k.Quit, k.ForceQuit},
+			{k.Resume, k.Delete, k.CopyPath, k.Problems, k.Help, k.Quit, k.ForceQuit},
 		}
 }
 
@@ -107,7 +108,7 @@ func (k KeyMap) sessionHelp(treeFocused bool) ([]key.Binding, [][]key.Binding) {
 		{k.FocusNext, k.Fold, k.Unfold, k.PrevBranch, k.NextBranch, k.TreeFilter},
 		{k.Search, k.NextMessage, k.Expand, k.Thinking, k.History, k.CopyMessage, k.CopyPath},
 		{k.Resume, k.Fork, k.Compact, k.Replay, k.Label, k.Rename},
-		{k.Help, k.Back, k.ForceQuit},
+		{k.Problems, k.Help, k.Back, k.ForceQuit},
 		{k.PlayPause, k.StepNext, k.StepPrev, k.ReplayStart, k.ReplayEnd, k.Faster, k.Slower},
 		{k.Yes, k.No, k.Save, k.Cancel, k.CopyCommand, k.ForkBefore, k.KeepFewer, k.KeepMore},
 	}

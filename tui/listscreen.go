@@ -48,17 +48,20 @@ type listScreen struct {
 	demo bool
 	now  func() time.Time
 
-	infos    []*store.Info
-	rows     []listRow
-	cursor   int
-	offset   int
-	sort     sortMode
-	project  string
-	filter   string
-	typing   bool
-	scanning bool
-	done     int
-	total    int
+	infos   []*store.Info
+	rows    []listRow
+	cursor  int
+	offset  int
+	sort    sortMode
+	project string
+	left    []store.Problem // files and folders the scan left out, and why
+	// startedIn is the folder skein was started in: p scopes to it first.
+	startedIn string
+	filter    string
+	typing    bool
+	scanning  bool
+	done      int
+	total     int
 
 	preview     map[string]previewMsg
 	previewPath string
@@ -82,6 +85,7 @@ func (l *listScreen) add(msg scanMsg) {
 		info := msg.infos[i]
 		l.infos = append(l.infos, &info)
 	}
+	l.left = append(l.left, msg.left...)
 	l.done, l.total = msg.done, msg.total
 	l.scanning = !msg.finished
 	sel := l.selectedPath()
@@ -108,6 +112,16 @@ func (l *listScreen) replace(info store.Info) {
 	sel := l.selectedPath()
 	l.rebuild()
 	l.selectPath(sel)
+}
+
+// anyIn reports whether a session was made in the folder dir.
+func (l *listScreen) anyIn(dir string) bool {
+	for _, in := range l.infos {
+		if in.Cwd == dir {
+			return true
+		}
+	}
+	return false
 }
 
 // has reports whether the session at path is listed.
@@ -424,10 +438,14 @@ func (l *listScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 		l.rebuild()
 		l.selectPath(sel)
 	case key.Matches(msg, k.Project):
+		// As pi's /resume scopes to the current project: the folder skein
+		// was started in, or, with no session there, the selection's.
 		sel := l.selected()
 		switch {
 		case l.project != "":
 			l.project = ""
+		case l.startedIn != "" && l.anyIn(l.startedIn):
+			l.project = l.startedIn
 		case sel != nil:
 			l.project = sel.Cwd
 		}
@@ -487,9 +505,17 @@ func (l *listScreen) View() string {
 	info += " · sort: " + sortNames[l.sort]
 	if l.project != "" {
 		info += " · project: " + shortPath(l.project, l.home)
+		if l.project == l.startedIn {
+			info += " (this folder)"
+		}
+	} else {
+		info += " · all projects"
 	}
 	if l.scanning {
 		info = fmt.Sprintf("scanning %d/%d · ", l.done, l.total) + info
+	}
+	if n := len(l.left); n > 0 {
+		info += " · " + transcript.Count(n, "file", "files") + " left out (!)"
 	}
 	b.WriteString(fit(head+"  "+st.Muted.Render(transcript.OneLine(info)), w) + "\n")
 	// Filter line.

@@ -13,6 +13,7 @@ import (
 // scanMsg carries a batch of listed sessions while the store is scanned.
 type scanMsg struct {
 	infos       []store.Info
+	left        []store.Problem // files and folders left out, and why
 	done, total int
 	finished    bool
 	next        <-chan scanMsg
@@ -23,14 +24,16 @@ type scanMsg struct {
 func scanStore(roots []string) tea.Cmd {
 	ch := make(chan scanMsg, 16)
 	go func() {
-		files, _ := store.Discover(roots)
+		files, err := store.Discover(roots)
+		unreadable := store.Problems(err, true)
 		if len(files) == 0 {
-			ch <- scanMsg{finished: true}
+			ch <- scanMsg{left: unreadable, finished: true}
 			close(ch)
 			return
 		}
-		store.Scan(files, 80*time.Millisecond, func(batch []store.Info, done, total int) {
-			ch <- scanMsg{infos: batch, done: done, total: total, finished: done == total}
+		store.Scan(files, 80*time.Millisecond, func(batch []store.Info, left []store.Problem, done, total int) {
+			ch <- scanMsg{infos: batch, left: append(unreadable, left...), done: done, total: total, finished: done == total}
+			unreadable = nil
 		})
 		close(ch)
 	}()

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -41,5 +43,44 @@ func TestNotesAndErrors(t *testing.T) {
 	run(m, press(m, "j"))
 	if m.list.cursor == selected {
 		t.Error("the next key did nothing")
+	}
+}
+
+// A damaged file says so in its header and ! lists its problems as doctor
+// does; in the list, ! shows the files left out and why.
+func TestProblemsOfFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"garbage.jsonl", "orphans.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "pi", "broken", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, name), data, 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, "claude.jsonl"), []byte(`{"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user","content":"hi"}}`+"\n"), 0o644)
+	m := loaded(t, 120, 40, true, dir)
+	if v := plain(m); !strings.Contains(v, "1 file left out (!)") {
+		t.Fatalf("the list does not say a file was left out:\n%s", v)
+	}
+	run(m, press(m, "!"))
+	if d := dlg(m); d == nil || !strings.Contains(d.body, "claude.jsonl: not a pi session") {
+		t.Fatalf("left-out dialog: %+v", d)
+	}
+	press(m, "esc")
+	for m.list.selected() != nil && filepath.Base(m.list.selected().Path) != "garbage.jsonl" {
+		before := m.list.cursor
+		press(m, "j")
+		if m.list.cursor == before {
+			t.Fatal("garbage.jsonl is not listed")
+		}
+	}
+	run(m, press(m, "enter"))
+	if v := plain(m); !strings.Contains(v, "problem") || !strings.Contains(v, "(! lists them)") {
+		t.Fatalf("the header has no warning:\n%s", v)
+	}
+	run(m, press(m, "!"))
+	d := dlg(m)
+	if d == nil || !strings.Contains(d.body, "garbage.jsonl:4: malformed JSON") {
+		t.Fatalf("problems dialog: %+v", d)
 	}
 }

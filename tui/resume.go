@@ -73,3 +73,15 @@ func (m *Model) resumed(msg resumedMsg) tea.Cmd {
 
 // relistMsg is a session's list record read again.
 type relistMsg struct{ info store.Info }
+
+// openFile opens the session file skein was started on (skein FILE); q then
+// shows the sessions of its folder.
+func openFile(path string) tea.Cmd {
+	return func() tea.Msg {
+		in := listRecord(path)
+		if in == nil {
+			return errorMsg(path + " is not a session skein can read")
+		}
+		return openMsg{in}
+	}
+}

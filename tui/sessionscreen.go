@@ -348,6 +348,10 @@ func (ss *sessionScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, ss.keys.Resume) {
 		return resume(ss.info.Path, ss.info.Cwd)
 	}
+	if key.Matches(msg, ss.keys.Problems) {
+		d := problemsDialog(ss.info.Path, ss.s.Problems(), ss.home)
+		return func() tea.Msg { return openDialogMsg{d} }
+	}
 	if cmd, ok := ss.action(msg); ok {
 		return cmd
 	}
@@ -427,6 +431,9 @@ func (ss *sessionScreen) header() string {
 		line2 = st.Muted.Render(fmt.Sprintf("%s · %s in · %s out · $%.2f · %s · entry %d of %d on this branch",
 			transcript.Count(s.Messages, "message", "messages"), tokens(s.TokensIn), tokens(s.TokensOut), s.Cost,
 			transcript.Count(s.Leaves, "branch", "branches"), ss.pos, ss.posTotal))
+		if n := len(ss.s.Problems()); n > 0 {
+			line2 = st.Warning.Render("⚠ "+transcript.Count(n, "problem", "problems")+" in this file (! lists them) · ") + line2
+		}
 	}
 	return fit(line1, ss.width) + "\n" + fit(line2, ss.width)
 }

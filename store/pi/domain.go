@@ -70,6 +70,9 @@ func (s *Session) Detail(i int) model.Detail {
 	return d
 }
 
+// Problems are the file's diagnostics.
+func (s *Session) Problems() []model.Diagnostic { return s.Diagnostics }
+
 // Raw is the entry's line as stored.
 func (s *Session) Raw(i int) []byte { return s.Entries[i].Raw }
 
