@@ -30,6 +30,38 @@ import (
 // bytes that are not UTF-8 become U+FFFD as pi reads them.
 func Text(s string) string { return clean(s, false) }
 
+// Output is Text for a program's output (a tool's result, a command's
+// output): its SGR colour sequences (ESC [, then only digits, ; or :,
+// then m) are dropped, since they carry only colour; every other control
+// stays a visible placeholder.
+func Output(s string) string { return Text(DropSGR(s)) }
+
+// DropSGR removes the SGR sequences of s and nothing else.
+func DropSGR(s string) string {
+	i := strings.Index(s, "\x1b[")
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i >= 0 {
+		j := i + 2
+		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ';' || s[j] == ':') {
+			j++
+		}
+		if j < len(s) && s[j] == 'm' {
+			b.WriteString(s[:i])
+			s = s[j+1:]
+		} else {
+			b.WriteString(s[:i+2])
+			s = s[i+2:]
+		}
+		i = strings.Index(s, "\x1b[")
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
 // Inline makes one value printed inside a line safe: an id, a role, a
 // model name, a path. Newlines and tabs are shown as ␊ and ␉ too, so that
 // the value stays on its line and keeps its exact spelling.

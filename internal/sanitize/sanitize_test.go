@@ -138,3 +138,21 @@ func BenchmarkText(b *testing.B) {
 		Text(s)
 	}
 }
+
+func TestOutputDropsOnlySGR(t *testing.T) {
+	cases := map[string]string{
+		"\x1b[1;31merror\x1b[0m: x":   "error: x",
+		"\x1b[38:2:255:0:0mred\x1b[m": "red",
+		"\x1b[2Jclear":                "␛[2Jclear",
+		"\x1b]0;title\x07x":           "␛]0;title␇x",
+		"\x1b[31":                     "␛[31",
+		"a\x1b[1m\x1b[2Kb":            "a␛[2Kb",
+		"\x1b[\x1b[32mgreen":          "␛[green",
+		"plain":                       "plain",
+	}
+	for in, want := range cases {
+		if got := Output(in); got != want {
+			t.Errorf("Output(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

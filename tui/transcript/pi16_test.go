@@ -64,3 +64,28 @@ func TestPi16Entries(t *testing.T) {
 		t.Errorf("compacted view:\n%s", got)
 	}
 }
+
+// A tool's output loses its SGR colours; its other controls stay visible
+// placeholders; the user's own text keeps even an SGR as a placeholder.
+func TestToolOutputColours(t *testing.T) {
+	lines := []string{
+		`{"type":"session","version":3,"id":"s1","timestamp":"2026-11-20T10:00:00.000Z","cwd":"/x"}`,
+		`{"type":"message","id":"a0000001","parentId":null,"timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"run \u001b[31mit\u001b[0m","timestamp":1}}`,
+		`{"type":"message","id":"a0000002","parentId":"a0000001","timestamp":"2026-11-20T10:00:01.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"go test"}}],"timestamp":2}}`,
+		`{"type":"message","id":"a0000003","parentId":"a0000002","timestamp":"2026-11-20T10:00:02.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"\u001b[1;32mok\u001b[0m  pkg\n\u001b[2Jcleared"}],"isError":false,"timestamp":3}}`,
+		`{"type":"message","id":"a0000004","parentId":"a0000003","timestamp":"2026-11-20T10:00:03.000Z","message":{"role":"bashExecution","command":"ls","output":"\u001b[34mdir\u001b[0m\u0007","exitCode":0,"timestamp":4}}`,
+	}
+	s, err := store.Parse([]byte(strings.Join(lines, "\n") + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := Render(s, s.BuildContext(s.Leaf()), s.Leaf(), &Options{})
+	for _, want := range []string{"ok  pkg", "␛[2Jcleared", "dir␇", "run ␛[31mit␛[0m"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\x1b") || strings.Contains(out, "␛[1;32m") || strings.Contains(out, "␛[34m") {
+		t.Errorf("a tool's colour or a raw escape is left:\n%q", out)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"skein/internal/sanitize"
 	"skein/model"
 	"skein/theme"
 )
@@ -223,7 +224,7 @@ func RenderItem(s *model.Session, it Item, o *Options) string {
 			lst, label = st.Error, label+" (error)"
 		}
 		b.WriteString(o.style(lst, label) + o.style(st.Dim, " · "+ts) + "\n")
-		text := o.truncate(o.plainContent(msg.Blocks))
+		text := o.truncate(o.outputContent(msg.Blocks))
 		if msg.IsError {
 			text = o.style(st.Error, text)
 		} else {
@@ -236,7 +237,7 @@ func RenderItem(s *model.Session, it Item, o *Options) string {
 			excluded = "not sent to the model"
 		}
 		head("$ "+OneLine(msg.Command), st.Tool, ts, excluded)
-		out := o.truncate(Sanitize(msg.Output))
+		out := o.truncate(sanitize.Output(msg.Output))
 		b.WriteString(o.style(st.Muted, out))
 		if msg.Cancelled {
 			b.WriteString("\n" + o.style(st.Warning, "(cancelled)"))
@@ -456,12 +457,19 @@ func (o *Options) content(blocks []model.Block) string {
 }
 
 // plainContent is content as sanitized plain text.
-func (o *Options) plainContent(blocks []model.Block) string {
+func (o *Options) plainContent(blocks []model.Block) string { return o.textOf(blocks, Sanitize) }
+
+// outputContent is a tool's output as plain text, without its colours.
+func (o *Options) outputContent(blocks []model.Block) string {
+	return o.textOf(blocks, sanitize.Output)
+}
+
+func (o *Options) textOf(blocks []model.Block, clean func(string) string) string {
 	var parts []string
 	for _, b := range blocks {
 		switch b.Type {
 		case model.BlockText:
-			parts = append(parts, Sanitize(b.Text))
+			parts = append(parts, clean(b.Text))
 		case model.BlockImage:
 			parts = append(parts, imagePlaceholder(b))
 		}
