@@ -665,3 +665,68 @@ func TestForkBeforeAUserMessage(t *testing.T) {
 		t.Errorf("P resumes %#v, want the fork", r)
 	}
 }
+
+// esc in the summary editor asks before it throws edits away: n goes back
+// to the edits, y closes everything and writes nothing; without edits esc
+// just closes.
+func TestEscInTheSummaryEditorAsks(t *testing.T) {
+	t.Setenv("SKEIN_SUMMARIZER", "extractive")
+	root := storeCopy(t)
+	m := loaded(t, 120, 40, true, root)
+	openFixture(t, m, "Health endpoint")
+	path := m.session.info.Path
+	before, _ := os.ReadFile(path)
+	review := func() {
+		t.Helper()
+		run(m, press(m, "c"))
+		for i := 0; i < 11; i++ {
+			accept(t, m, "-")
+		}
+		accept(t, m, "enter")
+		if editorOf(m) == nil {
+			t.Fatalf("no editor: %+v", dlg(m))
+		}
+	}
+	review()
+	run(m, press(m, "x"))
+	edited := editorOf(m).Value()
+	run(m, press(m, "esc"))
+	if d := dlg(m); d == nil || d.title != "Throw away your edits?" {
+		t.Fatalf("esc with edits: %+v", d)
+	}
+	run(m, press(m, "n"))
+	if editorOf(m) == nil || editorOf(m).Value() != edited {
+		t.Fatal("n did not go back to the edits")
+	}
+	run(m, press(m, "esc"))
+	run(m, press(m, "y"))
+	if dlg(m) != nil {
+		t.Fatalf("y left a dialog: %+v", dlg(m))
+	}
+	review()
+	run(m, press(m, "esc")) // no edits: closes at once
+	if dlg(m) != nil {
+		t.Fatalf("esc without edits left a dialog: %+v", dlg(m))
+	}
+	if now, _ := os.ReadFile(path); string(now) != string(before) {
+		t.Error("something was written")
+	}
+}
+
+// After a delete from the list the preview follows the new selection
+// instead of staying on "loading…".
+func TestPreviewAfterADelete(t *testing.T) {
+	root := storeCopy(t)
+	m := loaded(t, 140, 40, true, root)
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	first := m.list.selectedPath()
+	run(m, press(m, "d"))
+	accept(t, m, "y")
+	sel := m.list.selectedPath()
+	if sel == first || sel == "" {
+		t.Fatalf("selection %q after deleting %q", sel, first)
+	}
+	if m.list.previewPath != sel {
+		t.Errorf("the preview waits for %q, the selection is %q", m.list.previewPath, sel)
+	}
+}

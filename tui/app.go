@@ -204,6 +204,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case openDialogMsg:
 		m.dialogs = append(m.dialogs, msg.d)
 		return m, nil
+	case closeDialogMsg:
+		m.dialogs = slices.DeleteFunc(m.dialogs, func(d Dialog) bool { return d == msg.d })
+		return m, status("edits thrown away: nothing written")
 	case writeStartedMsg:
 		m.writes = append(m.writes, msg.w)
 		return m, nextWrite(msg.next)
@@ -391,6 +394,9 @@ func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
 		}
 		cmds = append(cmds, loadSession(msg.reload))
 	}
+	// The preview of the selection, which may be another session now, or
+	// the same one changed.
+	cmds = append(cmds, m.list.previewCmd())
 	// A note about a write that finished in the background waits for no
 	// one: it does not take the place of a dialog opened meanwhile.
 	if msg.dialog != nil && m.top() == nil {

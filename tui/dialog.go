@@ -157,7 +157,8 @@ func (d *inputBox) View(st theme.Styles, w, h int) string {
 // editorBox is text to review and edit; ctrl+s accepts it.
 type editorBox struct {
 	dialogFrame
-	editor textarea.Model
+	editor   textarea.Model
+	original string // esc asks first when the text is no longer this
 }
 
 func editorDialog(title, body, value string, ok func(string) tea.Cmd) *editorBox {
@@ -165,10 +166,20 @@ func editorDialog(title, body, value string, ok func(string) tea.Cmd) *editorBox
 	ta.ShowLineNumbers = false
 	ta.SetValue(value)
 	ta.Focus()
-	return &editorBox{dialogFrame{title: title, body: body, hint: "ctrl+s: write it · esc: cancel", ok: ok}, ta}
+	return &editorBox{dialogFrame{title: title, body: body, hint: "ctrl+s: write it · esc: cancel", ok: ok}, ta, value}
 }
 
+// closeDialogMsg closes a dialog that is not on top (the editor under the
+// question whether to throw its edits away).
+type closeDialogMsg struct{ d Dialog }
+
 func (d *editorBox) Update(msg tea.KeyPressMsg, k KeyMap) (tea.Cmd, bool) {
+	if key.Matches(msg, k.Cancel) && d.editor.Value() != d.original {
+		ask := confirmDialog("Throw away your edits?", "The summary was edited. Closing the editor loses the edits, and nothing is written.", func(string) tea.Cmd {
+			return func() tea.Msg { return closeDialogMsg{d} }
+		})
+		return func() tea.Msg { return openDialogMsg{ask} }, false
+	}
 	if cmd, done, ok := d.common(msg, k, true); ok {
 		return cmd, done
 	}

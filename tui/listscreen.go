@@ -109,6 +109,9 @@ func (l *listScreen) replace(info store.Info) {
 		}
 	}
 	delete(l.preview, info.Path)
+	if l.previewPath == info.Path {
+		l.previewPath = "" // read it again
+	}
 	sel := l.selectedPath()
 	l.rebuild()
 	l.selectPath(sel)

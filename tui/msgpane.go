@@ -284,9 +284,9 @@ func (m *msgPane) act(msg tea.KeyPressMsg) tea.Cmd {
 		m.rebuild()
 		m.showEnd()
 	case key.Matches(msg, k.CopyMessage):
-		if m.focus >= 0 && m.focus < len(m.items) {
-			text := transcript.RenderItem(m.s, m.items[m.focus], &transcript.Options{ExpandTools: true, ShowThinking: true})
-			return tea.Batch(tea.SetClipboard(text), status("message copied"))
+		if m.focus >= 0 && m.focus < len(m.items) && !m.items[m.focus].Separator {
+			msg := m.s.Message(m.items[m.focus].Message)
+			return tea.Batch(tea.SetClipboard(copyText(&msg)), status("message copied"))
 		}
 	}
 	return nil
@@ -345,4 +345,24 @@ func (m *msgPane) View() string {
 		out = append(out, "")
 	}
 	return strings.Join(out, "\n")
+}
+
+// copyText is what copying a message gives: its text as written, without
+// the header line or the thinking; for a message with no text, what it
+// holds instead (a result's output, a command and its output, a summary).
+func copyText(m *model.Message) string {
+	if t := m.Text("\n\n"); t != "" {
+		return t
+	}
+	switch {
+	case m.Summary != "":
+		return m.Summary
+	case m.Command != "":
+		return "$ " + m.Command + "\n" + m.Output
+	}
+	var calls []string
+	for _, c := range m.ToolCalls() {
+		calls = append(calls, c.Name+" "+string(c.Input))
+	}
+	return strings.Join(calls, "\n")
 }

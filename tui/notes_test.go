@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"skein/model"
 )
 
 // A note clears itself; an error shows its whole reason, wrapped, and stays
@@ -82,5 +84,26 @@ func TestProblemsOfFiles(t *testing.T) {
 	d := dlg(m)
 	if d == nil || !strings.Contains(d.body, "garbage.jsonl:4: malformed JSON") {
 		t.Fatalf("problems dialog: %+v", d)
+	}
+}
+
+// A copied message is its text: no header line, no thinking.
+func TestCopyText(t *testing.T) {
+	m := model.Message{Role: model.RoleAssistant, Model: "claude", Blocks: []model.Block{
+		{Type: model.BlockThinking, Text: "let me think"},
+		{Type: model.BlockText, Text: "First part."},
+		{Type: model.BlockToolCall, Call: model.ToolCall{Name: "read", Input: []byte(`{"path":"a"}`)}},
+		{Type: model.BlockText, Text: "Second part."},
+	}}
+	if got := copyText(&m); got != "First part.\n\nSecond part." {
+		t.Errorf("copied %q", got)
+	}
+	calls := model.Message{Role: model.RoleAssistant, Blocks: []model.Block{{Type: model.BlockToolCall, Call: model.ToolCall{Name: "read", Input: []byte(`{"path":"a"}`)}}}}
+	if got := copyText(&calls); got != `read {"path":"a"}` {
+		t.Errorf("copied %q", got)
+	}
+	bash := model.Message{Role: model.RoleBashExecution, Command: "ls", Output: "a\nb"}
+	if got := copyText(&bash); got != "$ ls\na\nb" {
+		t.Errorf("copied %q", got)
 	}
 }
