@@ -269,6 +269,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.session.wheel(msg.X, msg.Y, d)
 		}
 		return m, m.list.scroll(d)
+	case tea.MouseClickMsg:
+		if msg.Button != tea.MouseLeft || m.top() != nil || m.showHelp || m.tooSmall() {
+			return m, nil
+		}
+		if m.screen == screenSession && m.session != nil {
+			return m, m.session.click(msg.X, msg.Y)
+		}
+		return m, m.list.click(msg.X, msg.Y)
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	}
@@ -545,7 +553,9 @@ func (m *Model) helpView(full [][]key.Binding) string {
 	if len(row) > 0 {
 		b.WriteString(h.FullHelpView(row) + "\n\n")
 	}
-	b.WriteString(st.Muted.Render("Mouse wheel scrolls. Session text is shown with escape sequences made visible (␛).") + "\n")
+	b.WriteString(st.Muted.Render("Mouse: a click selects a row and focuses its pane; the wheel scrolls the pane under the pointer.") + "\n")
+	b.WriteString(st.Muted.Render("To select text, hold shift while you drag (most terminals; option on macOS's Terminal and iTerm2).") + "\n")
+	b.WriteString(st.Muted.Render("Session text is shown with escape sequences made visible (␛).") + "\n")
 	b.WriteString(st.Muted.Render("? or esc closes this help.") + "\n")
 	return b.String()
 }

@@ -97,6 +97,17 @@ func (k KeyMap) listHelp() ([]key.Binding, [][]key.Binding) {
 		}
 }
 
+// replayHelp is the replay's keys.
+func (k KeyMap) replayHelp() ([]key.Binding, [][]key.Binding) {
+	back := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave the replay"))
+	return []key.Binding{k.PlayPause, k.StepNext, k.StepPrev, k.Faster, k.Slower, k.Help, back},
+		[][]key.Binding{
+			{k.PlayPause, k.StepNext, k.StepPrev},
+			{k.ReplayStart, k.ReplayEnd, k.Faster, k.Slower},
+			{k.Help, back, k.ForceQuit},
+		}
+}
+
 // sessionHelp is the session screen's keys.
 func (k KeyMap) sessionHelp(treeFocused bool) ([]key.Binding, [][]key.Binding) {
 	short := []key.Binding{k.FocusNext, k.NextMessage, k.Expand, k.Thinking, k.Help, k.Back}

@@ -469,6 +469,21 @@ func (l *listScreen) move(d int) {
 	l.clamp()
 }
 
+// click selects the row under the pointer (the rows start on the fourth
+// line, after the header, the filter line and the column titles).
+func (l *listScreen) click(x, y int) tea.Cmd {
+	listW := l.width
+	if l.showsPreview() {
+		listW = l.width - max(36, l.width*2/5) - 1
+	}
+	if k := l.offset + y - 3; y >= 3 && x < listW && k < len(l.rows) {
+		l.cursor = k
+		l.clamp()
+		return l.previewCmd()
+	}
+	return nil
+}
+
 // scroll moves the list by the mouse wheel.
 func (l *listScreen) scroll(d int) tea.Cmd {
 	l.move(d)

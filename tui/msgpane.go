@@ -292,6 +292,21 @@ func (m *msgPane) act(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// itemAt is the item drawn on line n of the pane's body, -1 for none.
+func (m *msgPane) itemAt(n int) int {
+	if n < 0 {
+		return -1
+	}
+	for i, l := m.top, m.topLine; i < len(m.items); i, l = i+1, 0 {
+		left := len(m.lines(i)) - l
+		if n < left {
+			return i
+		}
+		n -= left
+	}
+	return -1
+}
+
 // View draws the visible lines only.
 func (m *msgPane) View() string {
 	st := m.styles

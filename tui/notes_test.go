@@ -107,3 +107,36 @@ func TestCopyText(t *testing.T) {
 		t.Errorf("copied %q", got)
 	}
 }
+
+// A click selects the row under it and focuses its pane; the replay's
+// footer and help are its own keys.
+func TestClicksAndReplayHelp(t *testing.T) {
+	m := loaded(t, 120, 40, true, fixtureStore)
+	run(m, func() tea.Msg { return tea.MouseClickMsg{X: 5, Y: 5, Button: tea.MouseLeft} })
+	if m.list.cursor != m.list.offset+2 {
+		t.Errorf("a click on the list's third row selected row %d", m.list.cursor)
+	}
+	openFixture(t, m, "Cache: Redis vs SQLite")
+	ss := m.session
+	ss.setFocus(paneMessages)
+	run(m, func() tea.Msg { return tea.MouseClickMsg{X: 3, Y: 4, Button: tea.MouseLeft} })
+	if ss.focus != paneTree || ss.tree.cursor != ss.tree.offset+1 {
+		t.Errorf("a click on the tree's second row: focus %v, cursor %d", ss.focus, ss.tree.cursor)
+	}
+	run(m, func() tea.Msg { return tea.MouseClickMsg{X: 80, Y: 4, Button: tea.MouseLeft} })
+	if ss.focus != paneMessages || ss.msgs.focus != ss.msgs.itemAt(1) {
+		t.Errorf("a click on a message: focus %v, item %d", ss.focus, ss.msgs.focus)
+	}
+	run(m, press(m, "r"))
+	if ss.replay == nil {
+		t.Fatal("no replay")
+	}
+	ss.replay.playing = false
+	if f := footer(m); !strings.Contains(f, "play/pause") || !strings.Contains(f, "leave the replay") {
+		t.Errorf("the replay's footer: %q", f)
+	}
+	press(m, "?")
+	if v := plain(m); !strings.Contains(v, "first step") || !strings.Contains(v, "slower") || strings.Contains(v, "fork here") {
+		t.Errorf("the replay's help:\n%s", v)
+	}
+}

@@ -389,6 +389,37 @@ func (ss *sessionScreen) wheel(x, y, d int) tea.Cmd {
 	return nil
 }
 
+// click selects what is under the pointer and focuses its pane: a tree
+// row, or a message.
+func (ss *sessionScreen) click(x, y int) tea.Cmd {
+	if ss.s == nil || ss.replay != nil || y < 2 {
+		return nil
+	}
+	inTree := x < ss.tree.width
+	ty, my := y-2, y-2 // the line within each pane (its title is line 0)
+	if ss.stacked {
+		inTree = y-2 < ss.tree.height
+		my = y - 2 - ss.tree.height
+	}
+	if inTree {
+		ss.setFocus(paneTree)
+		if k := ss.tree.offset + ty - 1; ty >= 1 && k < len(ss.tree.view.Rows) {
+			before := ss.tree.selected()
+			ss.tree.cursor = k
+			ss.tree.clamp()
+			if ss.tree.selected() != before {
+				return ss.selectionChanged()
+			}
+		}
+		return nil
+	}
+	ss.setFocus(paneMessages)
+	if i := ss.msgs.itemAt(my - 1); i >= 0 {
+		ss.msgs.focus = i
+	}
+	return nil
+}
+
 // title is the session's name, else its folder: never message text, which is
 // untrusted, and this goes to the terminal's title.
 func (ss *sessionScreen) title() string {
@@ -399,6 +430,9 @@ func (ss *sessionScreen) title() string {
 }
 
 func (ss *sessionScreen) help() ([]key.Binding, [][]key.Binding) {
+	if ss.replay != nil {
+		return ss.keys.replayHelp()
+	}
 	short, full := ss.keys.sessionHelp(ss.focus == paneTree)
 	return unavailable(ss.keys, ss.info.Path, short), unavailableRows(ss.keys, ss.info.Path, full)
 }
