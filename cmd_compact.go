@@ -68,7 +68,7 @@ func (c *cli) compact(argv []string) error {
 	} else {
 		summary = summarize.ExtractiveSummary(s, p)
 	}
-	entry := summarize.Entry(p, summary, usage)
+	entry := summarize.Entry(s, p, summary, usage)
 	if a.has("dry-run") {
 		if a.has("json") {
 			_, err := fmt.Fprintf(c.stdout, "%s\n", entry.JSON(""))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"skein/internal/sanitize"
+	"skein/store"
 	"skein/workflow"
 )
 
@@ -52,7 +53,7 @@ func (c *cli) fork(argv []string) error {
 		}
 		return c.writeJSON(out)
 	}
-	fmt.Fprintf(c.stdout, "forked %d entries into %s\nresume it with: pi --session %s\n", f.Entries, sanitize.Inline(f.Path), sanitize.Inline(sanitize.ShellQuote(f.Path)))
+	fmt.Fprintf(c.stdout, "forked %d entries into %s\nresume it with: %s\n", f.Entries, sanitize.Inline(f.Path), sanitize.Inline(store.ResumeLine(f.Path)))
 	if a.has("before") {
 		fmt.Fprintf(c.stdout, "the message it stops before:\n%s\n", sanitize.Text(text))
 	}

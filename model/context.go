@@ -127,6 +127,8 @@ type Compaction struct {
 	ModifiedFiles    []string
 	// Usage is what a model's summary cost; nil for an extractive one.
 	Usage *Usage
-	// Plan is what the compaction was planned from.
+	// Plan is what the compaction was planned from, on the session From
+	// (whose entries the plan's indexes name).
 	Plan *Plan
+	From *Session
 }

@@ -21,8 +21,9 @@ func list(l []string) []string {
 	return l
 }
 
-// marshal is encoding/json's output as JSON.stringify writes it: no HTML
-// escapes, no newline after.
+// marshal is encoding/json's output without HTML escapes or the newline
+// after it. It differs from JSON.stringify's only where the two read the
+// same: encoding/json writes U+2028 and U+2029 as escapes.
 func marshal(v any) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -2,7 +2,10 @@ package store
 
 import (
 	"errors"
+	"strconv"
+	"sync"
 
+	"skein/internal/sanitize"
 	"skein/model"
 	"skein/store/pi"
 )
@@ -23,6 +26,10 @@ type Backend interface {
 	// Supports reports whether the format can do an action; the others
 	// answer ErrUnsupported, and the UI shows them as unavailable.
 	Supports(a Action) bool
+	// Resume is the command that resumes the session at path in the
+	// format's agent (ActResume): the program's name, looked for on the
+	// PATH, and its arguments.
+	Resume(path string) (program string, args []string)
 	// Open reads a session into memory it keeps for as long as anything
 	// read from it is referenced.
 	Open(path string) (*model.Session, error)
@@ -61,11 +68,17 @@ const (
 	ActLabel
 	ActRename
 	ActDelete
+	ActResume // the format's agent can resume the session
 )
 
-var actionNames = [...]string{"fork", "compaction", "labels", "renaming", "deleting"}
+var actionNames = [...]string{"fork", "compaction", "labels", "renaming", "deleting", "resuming in its agent"}
 
-func (a Action) String() string { return actionNames[a] }
+func (a Action) String() string {
+	if int(a) < len(actionNames) {
+		return actionNames[a]
+	}
+	return "action " + strconv.Itoa(int(a))
+}
 
 // UnsupportedError says which action a session's format lacks; it is
 // ErrUnsupported.
@@ -90,18 +103,38 @@ func CheckAction(path string, a Action) error {
 	return &UnsupportedError{b.Format(), a}
 }
 
+// Resume is the command that resumes the session at path in its agent.
+func Resume(path string) (string, []string) { return For(path).Resume(path) }
+
+// ResumeLine is Resume as a line to paste into a shell.
+func ResumeLine(path string) string {
+	prog, args := Resume(path)
+	line := prog
+	for _, a := range args {
+		line += " " + sanitize.ShellQuote(a)
+	}
+	return line
+}
+
 // Supports reports whether the session at path supports a.
 func Supports(path string, a Action) bool { return For(path).Supports(a) }
 
 // backends are the formats besides pi's, the last registered first.
-var backends []Backend
+var (
+	backendsMu sync.RWMutex
+	backends   []Backend
+)
 
 // Register adds a format's backend: For gives it the paths it claims.
 // main.go registers the formats; pi's is always there, and claims what no
 // other does. undo removes it again.
 func Register(b Backend) (undo func()) {
+	backendsMu.Lock()
+	defer backendsMu.Unlock()
 	backends = append([]Backend{b}, backends...)
 	return func() {
+		backendsMu.Lock()
+		defer backendsMu.Unlock()
 		for i, x := range backends {
 			if x == b {
 				backends = append(backends[:i:i], backends[i+1:]...)
@@ -139,6 +172,8 @@ func ReadFile(path string) ([]byte, error) { return pi.ReadFile(path) }
 
 // For is the backend of the session at path.
 func For(path string) Backend {
+	backendsMu.RLock()
+	defer backendsMu.RUnlock()
 	for _, b := range backends {
 		if b.Claims(path) {
 			return b
@@ -179,9 +214,12 @@ func Append(path string, build func(now *model.Session) (NewEntry, error), opts 
 // piBackend is pi's format.
 type piBackend struct{}
 
-func (piBackend) Format() Format                           { return FormatPi }
-func (piBackend) Claims(string) bool                       { return true }
-func (piBackend) Supports(Action) bool                     { return true }
+func (piBackend) Format() Format       { return FormatPi }
+func (piBackend) Claims(string) bool   { return true }
+func (piBackend) Supports(Action) bool { return true }
+func (piBackend) Resume(path string) (string, []string) {
+	return "pi", []string{"--session", path}
+}
 func (piBackend) Open(path string) (*model.Session, error) { return piDomain(path, pi.Open) }
 func (piBackend) OpenMapped(path string) (*model.Session, error) {
 	return piDomain(path, pi.OpenMapped)
@@ -230,7 +268,7 @@ func (piBackend) Compact(path string, c model.Compaction, check func(*model.Sess
 		if err != nil {
 			return NewEntry{}, err
 		}
-		return pi.CompactionEntry(now, c, parent), nil
+		return pi.CompactionEntry(c, parent), nil
 	}, opts...)
 }
 

@@ -169,9 +169,9 @@ func LLM(ctx context.Context, c Config, s *model.Session, p *model.Plan, instruc
 	return JoinSummaries(hist, prefix), sumUsage(append(usage, prefixUsage)...), nil
 }
 
-// Entry makes the compaction for a plan and a summary: the summary followed
-// by the file lists as pi writes them.
-func Entry(p *model.Plan, summary string, usage *model.Usage) model.Compaction {
+// Entry makes the compaction for a plan made on s and a summary: the
+// summary followed by the file lists as pi writes them.
+func Entry(s *model.Session, p *model.Plan, summary string, usage *model.Usage) model.Compaction {
 	return model.Compaction{
 		Summary:          strings.TrimRight(summary, "\n") + FormatFileOperations(p.ReadFiles, p.ModifiedFiles),
 		FirstKeptEntryID: p.FirstKeptEntryID,
@@ -180,5 +180,6 @@ func Entry(p *model.Plan, summary string, usage *model.Usage) model.Compaction {
 		ModifiedFiles:    p.ModifiedFiles,
 		Usage:            usage,
 		Plan:             p,
+		From:             s,
 	}
 }

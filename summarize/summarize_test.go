@@ -187,7 +187,7 @@ func TestFromEnv(t *testing.T) {
 func TestEntry(t *testing.T) {
 	s := session(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
 	p := s.PlanCompaction(s.Leaf(), 10)
-	c := Entry(p, "## Goal\nx\n", nil)
+	c := Entry(s, p, "## Goal\nx\n", nil)
 	if !strings.HasSuffix(c.Summary, "\n\n<read-files>\nsrc/server.ts\n</read-files>") && !strings.Contains(c.Summary, "<modified-files>") {
 		t.Errorf("summary %q", c.Summary)
 	}

@@ -294,12 +294,12 @@ func addUnique(list []string, item string) []string {
 func extract(s *model.Session, msgs []model.ContextMessage) extraction {
 	var x extraction
 	all := make([]model.Message, len(msgs))
-	results := map[string]bool{} // tool call id -> ended in an error
 	for i, cm := range msgs {
 		all[i] = s.Message(cm)
-		if m := &all[i]; m.Role == model.RoleToolResult {
-			results[m.ToolCallID] = m.IsError
-		}
+	}
+	results := map[string]bool{} // tool call id -> ended in an error
+	for id, r := range model.PairTools(all) {
+		results[id] = all[r].IsError
 	}
 	var steps []string
 	lastUserAnswered := true

@@ -128,12 +128,13 @@ func forkDialog(path string, s *model.Session, v *model.TreeView, at int, home s
 func forkedMsg(f workflow.Forked) actionDoneMsg {
 	msg := actionDoneMsg{status: "forked into " + f.Path, added: listRecord(f.Path)}
 	line := resumeCommand(f.Path)
-	body := fmt.Sprintf("%d entries copied into\n%s\n\nIt is listed under this session. Resume it in pi with:\n\n  %s", f.Entries, sanitize.Inline(f.Path), sanitize.Inline(line))
+	agent, _ := store.Resume(f.Path)
+	body := fmt.Sprintf("%d entries copied into\n%s\n\nIt is listed under this session. Resume it in %s with:\n\n  %s", f.Entries, sanitize.Inline(f.Path), agent, sanitize.Inline(line))
 	if f.Message != "" {
 		body += "\n\nThe message it was forked before, to send again or change:\n\n" + f.Message
 	}
 	d := infoDialog("Forked", body)
-	d.hint = "P: resume it in pi · y: copy the command · esc: close"
+	d.hint = "P: resume it in " + agent + " · y: copy the command · esc: close"
 	k := DefaultKeyMap()
 	cwd := ""
 	if msg.added != nil {

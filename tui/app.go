@@ -47,8 +47,9 @@ type Model struct {
 	list    listScreen
 	session *sessionScreen
 
-	help     help.Model
-	showHelp bool
+	help       help.Model
+	showHelp   bool
+	helpOffset int // the first line of help shown, when it is taller than the screen
 
 	dialogs    []Dialog // open dialogs, the top one last
 	compaction *compaction
@@ -300,15 +301,26 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	if m.showHelp {
-		if key.Matches(msg, k.Help, k.Back) {
+		switch {
+		case key.Matches(msg, k.Help, k.Back):
 			m.showHelp = false
+		case key.Matches(msg, k.Down, k.PageDown, k.Bottom):
+			m.helpOffset++
+			if key.Matches(msg, k.PageDown, k.Bottom) {
+				m.helpOffset += m.height
+			}
+		case key.Matches(msg, k.Up, k.PageUp, k.Top):
+			m.helpOffset--
+			if key.Matches(msg, k.PageUp, k.Top) {
+				m.helpOffset -= m.height
+			}
 		}
 		return nil
 	}
 	typing := m.screen == screenList && m.list.typing ||
 		m.screen == screenSession && m.session != nil && m.session.search != nil && m.session.search.typing
 	if !typing && key.Matches(msg, k.Help) {
-		m.showHelp = true
+		m.showHelp, m.helpOffset = true, 0
 		return nil
 	}
 	switch m.screen {
@@ -454,6 +466,12 @@ func (m *Model) View() tea.View {
 		content = ""
 	case m.tooSmall():
 		notice := fmt.Sprintf("skein: the terminal is too small (%dx%d; %dx%d at least)", m.width, m.height, minWidth, minHeight)
+		for _, shorter := range []string{fmt.Sprintf("terminal too small (%dx%d)", minWidth, minHeight), "terminal too small", "too small"} {
+			if ansi.StringWidth(notice) <= m.width {
+				break
+			}
+			notice = shorter
+		}
 		v := tea.NewView(ansi.Truncate(notice, m.width, "…"))
 		v.AltScreen = true
 		v.WindowTitle = transcript.OneLine(title)
@@ -466,7 +484,7 @@ func (m *Model) View() tea.View {
 		content = m.list.View()
 	}
 	if m.showHelp {
-		content = m.helpView(full)
+		content = m.scrolledHelp(m.helpView(full))
 	}
 	if d := m.top(); d != nil {
 		content = d.View(m.styles, m.width, max(1, m.height-1))
@@ -534,6 +552,22 @@ func busyNote(ws []*writing) string {
 	return note
 }
 
+// scrolledHelp is the part of help that fits, from helpOffset (kept in
+// range here), with a note of what is above and below.
+func (m *Model) scrolledHelp(help string) string {
+	lines := strings.Split(strings.TrimSuffix(help, "\n"), "\n")
+	body := max(1, m.height-1)
+	if len(lines) <= body {
+		m.helpOffset = 0
+		return help
+	}
+	room := max(1, body-1) // a line for the note
+	m.helpOffset = max(0, min(m.helpOffset, len(lines)-room))
+	shown := lines[m.helpOffset : m.helpOffset+room]
+	note := fmt.Sprintf("lines %d-%d of %d · j/k scroll", m.helpOffset+1, m.helpOffset+room, len(lines))
+	return strings.Join(shown, "\n") + "\n" + m.styles.Accent.Render(fit(note, m.width))
+}
+
 func (m *Model) helpView(full [][]key.Binding) string {
 	st := m.styles
 	var b strings.Builder
@@ -553,10 +587,9 @@ func (m *Model) helpView(full [][]key.Binding) string {
 	if len(row) > 0 {
 		b.WriteString(h.FullHelpView(row) + "\n\n")
 	}
-	b.WriteString(st.Muted.Render("Mouse: a click selects a row and focuses its pane; the wheel scrolls the pane under the pointer.") + "\n")
-	b.WriteString(st.Muted.Render("To select text, hold shift while you drag (most terminals; option on macOS's Terminal and iTerm2).") + "\n")
-	b.WriteString(st.Muted.Render("Session text is shown with escape sequences made visible (␛).") + "\n")
-	b.WriteString(st.Muted.Render("? or esc closes this help.") + "\n")
+	note := lipgloss.NewStyle().Width(max(1, m.width))
+	b.WriteString(st.Muted.Render(note.Render("Mouse: a click selects, the wheel scrolls. To select text, shift+drag (option+drag on macOS).")) + "\n")
+	b.WriteString(st.Muted.Render(note.Render("Escapes in session text show as ␛. ? or esc closes this help.")) + "\n")
 	return b.String()
 }
 

@@ -66,7 +66,7 @@ func DefaultKeyMap() KeyMap {
 		Delete:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete (to trash)")),
 		Resume:      key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "resume in pi")),
 		Problems:    key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "problems")),
-		Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search the pane (n/N: matches)")),
+		Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search (n/N: matches)")),
 
 		PlayPause:   key.NewBinding(key.WithKeys("space", "p"), key.WithHelp("space/p", "play/pause")),
 		StepNext:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next step")),
@@ -120,7 +120,7 @@ func (k KeyMap) sessionHelp(treeFocused bool) ([]key.Binding, [][]key.Binding) {
 		{k.Search, k.NextMessage, k.Expand, k.Thinking, k.History, k.CopyMessage, k.CopyPath},
 		{k.Resume, k.Fork, k.Compact, k.Replay, k.Label, k.Rename},
 		{k.Problems, k.Help, k.Back, k.ForceQuit},
-		{k.PlayPause, k.StepNext, k.StepPrev, k.ReplayStart, k.ReplayEnd, k.Faster, k.Slower},
+		// The replay's keys are in its own help, r then ?.
 		{k.Yes, k.No, k.Save, k.Cancel, k.CopyCommand, k.ForkBefore, k.KeepFewer, k.KeepMore},
 	}
 }
@@ -131,10 +131,11 @@ type writeKey struct {
 	act store.Action
 }
 
-// writes are the keys that write, with the action each asks for.
+// writes are the keys that ask the format for an action (all write but
+// resume), with the action each asks for.
 func (k KeyMap) writes() []writeKey {
 	return []writeKey{{k.Fork, store.ActFork}, {k.Compact, store.ActCompact}, {k.Label, store.ActLabel},
-		{k.Rename, store.ActRename}, {k.Delete, store.ActDelete}}
+		{k.Rename, store.ActRename}, {k.Delete, store.ActDelete}, {k.Resume, store.ActResume}}
 }
 
 // unavailable marks, in help, the keys whose action the format of the

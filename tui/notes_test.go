@@ -140,3 +140,34 @@ func TestClicksAndReplayHelp(t *testing.T) {
 		t.Errorf("the replay's help:\n%s", v)
 	}
 }
+
+// Help that is taller than the terminal scrolls: every key can be read.
+func TestHelpScrolls(t *testing.T) {
+	m := loaded(t, 40, 12, true, fixtureStore)
+	openFixture(t, m, "Cache: Redis vs SQLite")
+	press(m, "?")
+	seen := map[string]bool{}
+	for range 80 {
+		for _, l := range strings.Split(plain(m), "\n") {
+			seen[strings.TrimSpace(l)] = true
+		}
+		press(m, "j")
+	}
+	all := strings.Join(mapKeys(seen), "\n")
+	for _, want := range []string{"fork here", "keep more tokens", "copy path", "tree filter", "shift+drag"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("scrolling help never showed %q", want)
+		}
+	}
+	if !strings.Contains(plain(m), "j/k scroll") {
+		t.Error("no note that help scrolls")
+	}
+}
+
+func mapKeys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

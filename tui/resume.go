@@ -6,17 +6,18 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"skein/internal/sanitize"
 	"skein/store"
 )
 
-// resumeCommand is how a person resumes the session at path in pi.
-func resumeCommand(path string) string { return "pi --session " + sanitize.ShellQuote(path) }
+// resumeCommand is how a person resumes the session at path in its agent,
+// as a line to paste into a shell.
+func resumeCommand(path string) string { return store.ResumeLine(path) }
 
-// resumeReadyMsg is pi found and its command made, or why not.
+// resumeReadyMsg is the agent found and its command made, or why not.
 type resumeReadyMsg struct {
-	path string
-	cmd  *exec.Cmd // nil: pi is not on the PATH
+	path    string
+	program string
+	cmd     *exec.Cmd // nil: the program is not on the PATH
 }
 
 // resumedMsg says pi exited.
@@ -25,29 +26,35 @@ type resumedMsg struct {
 	err  error
 }
 
-// resume hands the terminal to the user's pi on the session at path, run
-// in the session's folder (skein's own when that folder is gone), and comes
-// back when pi exits. This is the one place skein runs pi. pi is looked
-// for here, in a command: the lookup reads the PATH's folders.
+// resume hands the terminal to the user's agent (pi for a pi session) on
+// the session at path, run in the session's folder (skein's own when that
+// folder is gone), and comes back when it exits. This is the one place
+// skein runs pi. The program is looked for here, in a command: the lookup
+// reads the PATH's folders.
 func resume(path, cwd string) tea.Cmd {
+	if err := store.CheckAction(path, store.ActResume); err != nil {
+		return func() tea.Msg { return done("", err) }
+	}
 	return func() tea.Msg {
-		bin, err := exec.LookPath("pi")
+		prog, args := store.Resume(path)
+		bin, err := exec.LookPath(prog)
 		if err != nil {
-			return resumeReadyMsg{path: path}
+			return resumeReadyMsg{path: path, program: prog}
 		}
-		c := exec.Command(bin, "--session", path)
+		c := exec.Command(bin, args...)
 		if st, err := os.Stat(cwd); cwd != "" && err == nil && st.IsDir() {
 			c.Dir = cwd
 		}
-		return resumeReadyMsg{path: path, cmd: c}
+		return resumeReadyMsg{path: path, program: prog, cmd: c}
 	}
 }
 
-// resumeReady runs pi, or, without one, shows the command and copies it.
+// resumeReady runs the agent, or, without one, shows the command and
+// copies it.
 func (m *Model) resumeReady(msg resumeReadyMsg) tea.Cmd {
 	if msg.cmd == nil {
 		line := resumeCommand(msg.path)
-		return tea.Batch(tea.SetClipboard(line), status("pi is not on the PATH; copied: "+line))
+		return tea.Batch(tea.SetClipboard(line), status(msg.program+" is not on the PATH; copied: "+line))
 	}
 	path := msg.path
 	return tea.ExecProcess(msg.cmd, func(err error) tea.Msg { return resumedMsg{path, err} })
@@ -66,7 +73,7 @@ func (m *Model) resumed(msg resumedMsg) tea.Cmd {
 		cmds = append(cmds, loadSession(msg.path))
 	}
 	if msg.err != nil {
-		cmds = append(cmds, showError("pi", msg.err))
+		cmds = append(cmds, showError("the agent", msg.err))
 	}
 	return tea.Batch(cmds...)
 }

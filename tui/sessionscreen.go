@@ -267,7 +267,7 @@ func (ss *sessionScreen) action(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	for _, w := range ss.keys.writes() {
-		if key.Matches(msg, w.b) {
+		if w.act != store.ActDelete && key.Matches(msg, w.b) { // d deletes from the list only
 			if err := store.CheckAction(ss.info.Path, w.act); err != nil {
 				return func() tea.Msg { return done("", err) }, true
 			}

@@ -3,6 +3,7 @@ package tui
 import (
 	"maps"
 	"strings"
+	"sync/atomic"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -29,10 +30,14 @@ type treePane struct {
 	filter    model.TreeFilter
 	folded    map[int]bool
 	match     string // a search's query, highlighted in the rows
-	laying    int
+	laying    int64
 	layingSel int // the selection when the layout was asked for
-	gen       *int
 }
+
+// layouts numbers the background layouts of every pane, so that a layout
+// asked for by a pane since replaced (a session read again) never matches
+// the new pane's.
+var layouts atomic.Int64
 
 // inlineTree is the most entries laid out again in Update, well under a
 // millisecond; a larger tree is laid out by a command (12 ms for 100 MB).
@@ -41,7 +46,7 @@ const inlineTree = 5000
 // treeLaidOutMsg is a fold's or a filter's layout made in the background.
 type treeLaidOutMsg struct {
 	path  string
-	gen   int
+	gen   int64
 	view  *model.TreeView
 	entry int // the entry the cursor follows
 }
@@ -51,7 +56,7 @@ func newTreePane(s *model.Session, view *model.TreeView, sh *shared) treePane {
 	if view == nil {
 		view = s.NewTreeView(s.Leaf(), model.FilterDefault)
 	}
-	t := treePane{shared: sh, s: s, view: view, filter: view.Filter, folded: maps.Clone(view.Folded), gen: new(int)}
+	t := treePane{shared: sh, s: s, view: view, filter: view.Filter, folded: maps.Clone(view.Folded)}
 	t.cursor = t.view.NearestVisible(s.Leaf())
 	return t
 }
@@ -95,9 +100,8 @@ func (t *treePane) reapply(entry int, path string) tea.Cmd {
 		t.clamp()
 		return nil
 	}
-	*t.gen++
-	t.laying, t.layingSel = *t.gen, t.selected()
-	gen := *t.gen
+	gen := layouts.Add(1)
+	t.laying, t.layingSel = gen, t.selected()
 	return func() tea.Msg {
 		return treeLaidOutMsg{path: path, gen: gen, view: old.With(filter, folded), entry: entry}
 	}

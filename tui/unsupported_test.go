@@ -16,6 +16,7 @@ type readOnly struct{}
 
 func (readOnly) Format() store.Format                                 { return "readonly-format" }
 func (readOnly) Claims(path string) bool                              { return strings.Contains(path, "readonly-format") }
+func (readOnly) Resume(p string) (string, []string)                   { return "readonly-agent", []string{p} }
 func (readOnly) Supports(store.Action) bool                           { return false }
 func (r readOnly) OpenMapped(p string) (*model.Session, error)        { return r.Open(p) }
 func (r readOnly) OpenTail(p string, _ int64) (*model.Session, error) { return r.Open(p) }
@@ -80,7 +81,7 @@ func TestUnsupportedActionsAreUnavailable(t *testing.T) {
 	openFixture(t, m, "Cache: Redis vs SQLite")
 	path := m.session.info.Path
 	before, _ := os.ReadFile(path)
-	for _, k := range []string{"f", "L", "R", "c"} {
+	for _, k := range []string{"f", "L", "R", "c", "P"} {
 		run(m, press(m, k))
 		if dlg(m) != nil {
 			t.Fatalf("%s opened a dialog on a read-only format", k)
@@ -95,7 +96,7 @@ func TestUnsupportedActionsAreUnavailable(t *testing.T) {
 	}
 	run(m, press(m, "?"))
 	help := plain(m)
-	for _, want := range []string{"fork here (unavailable)", "compact (unavailable)", "label (unavailable)", "rename (unavailable)"} {
+	for _, want := range []string{"fork here (unavailable)", "compact (unavailable)", "label (unavailable)", "rename (unavailable)", "resume in pi (unavailable)"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("help lacks %q:\n%s", want, help)
 		}
@@ -105,6 +106,11 @@ func TestUnsupportedActionsAreUnavailable(t *testing.T) {
 	}
 	run(m, press(m, "?"))
 	run(m, press(m, "esc")) // back to the list
+	run(m, press(m, "?"))
+	if v := plain(m); !strings.Contains(v, "delete (to trash) (unavailable)") {
+		t.Errorf("the list's help does not mark delete:\n%s", v)
+	}
+	run(m, press(m, "?"))
 	run(m, press(m, "d"))
 	if dlg(m) != nil || !strings.Contains(m.errText, "readonly-format sessions do not support deleting") {
 		t.Errorf("delete from the list: dialog %v, error %q", dlg(m) != nil, m.errText)

@@ -70,7 +70,7 @@ func Compact(path string, s *model.Session, p *model.Plan, summary string, usage
 	if err := store.CheckAction(path, store.ActCompact); err != nil {
 		return "", err
 	}
-	entry := summarize.Entry(p, summary, usage)
+	entry := summarize.Entry(s, p, summary, usage)
 	leafID := s.Entry(p.Leaf).ID
 	wasLeaf := p.Leaf == s.Leaf()
 	return store.Compact(path, entry, func(now *model.Session) (string, error) {

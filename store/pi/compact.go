@@ -12,9 +12,9 @@ import (
 // keys in pi's order: summary, firstKeptEntryId, tokensBefore, details
 // {readFiles, modifiedFiles}, usage (a model's summary's), systemMessage
 // (the checkpoint of the compacted context's system prompt, stamped with
-// the entry's time, when it has one). s is the session as it is when the
-// entry is written, which holds every entry the plan names.
-func CompactionEntry(s *Session, c model.Compaction, parent string) NewEntry {
+// the entry's time, when it has one), read from the session the plan was
+// made on.
+func CompactionEntry(c model.Compaction, parent string) NewEntry {
 	details := append(append(append([]byte(`{"readFiles":`), stringsJSON(c.ReadFiles)...), `,"modifiedFiles":`...), stringsJSON(c.ModifiedFiles)...)
 	details = append(details, '}')
 	e := NewEntry{Type: TypeCompaction, Parent: &parent, Fields: []Field{
@@ -24,8 +24,9 @@ func CompactionEntry(s *Session, c model.Compaction, parent string) NewEntry {
 		{Key: "details", Value: details},
 		{Key: "usage", Value: usageJSON(c.Usage)},
 	}}
-	if c.Plan != nil {
-		if sys := s.CurrentSystemMessage(c.Plan.Context.Messages); sys != nil {
+	if from := (*Session)(nil); c.Plan != nil && c.From != nil {
+		from = Of(c.From)
+		if sys := from.systemOf(c.Plan); sys != nil {
 			e.Stamped = func(ts string) []Field {
 				return []Field{{Key: "systemMessage", Value: StampSystemMessage(sys, jsdate.Parse(ts))}}
 			}
@@ -63,4 +64,13 @@ func stringsJSON(list []string) []byte {
 		b = jsjson.AppendString(b, s)
 	}
 	return append(b, ']')
+}
+
+// systemOf is the current system message of a plan's context, nil for a
+// session of another format.
+func (s *Session) systemOf(p *model.Plan) []byte {
+	if s == nil {
+		return nil
+	}
+	return s.CurrentSystemMessage(p.Context.Messages)
 }

@@ -1,6 +1,8 @@
 package pi
 
 import (
+	"math"
+
 	"skein/internal/jscan"
 	"skein/model"
 )
@@ -101,6 +103,7 @@ func messageOf(raw []byte, role string) model.Message {
 		switch {
 		case jscan.KeyIs(k, "timestamp"):
 			msg.Time, msg.HasTime = jsNumberValue(v)
+			msg.HasTime = msg.HasTime && !math.IsInf(msg.Time, 0)
 		case jscan.KeyIs(k, "content"):
 			msg.Blocks = blocksOf(v)
 		case jscan.KeyIs(k, "model"):
@@ -164,9 +167,11 @@ func toolNames(list []byte) []string {
 	return out
 }
 
+// usageOf reads a usage value; one that is there but not an object is
+// none of anything (the transcript shows "0 in, 0 out", as it did).
 func usageOf(u []byte) *model.Usage {
 	if len(u) == 0 || u[0] != '{' {
-		return nil
+		return &model.Usage{}
 	}
 	num := func(v []byte) float64 { f, _ := jsNumberValue(v); return f }
 	us := &model.Usage{Input: num(Member(u, "input")), Output: num(Member(u, "output")),

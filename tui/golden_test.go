@@ -1,0 +1,88 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// TestGoldenSizes: every screen, dialog, help and the replay at 40x12,
+// 80x24, 120x40 and 200x60, in colour (the selected row's highlight is in
+// the escapes), with the clock pinned and times in UTC (TestMain); and the
+// notice at 20x5. go test ./tui -run GoldenSizes -update writes them again.
+func TestGoldenSizes(t *testing.T) {
+	t.Setenv("SKEIN_SUMMARIZER", "extractive")
+	open := func(m *Model) { openFixture(t, m, "Cache: Redis vs SQLite") }
+	states := []struct {
+		name  string
+		enter func(m *Model)
+		shows string // at every size, this is on screen (unless it cannot fit)
+	}{
+		{"list", func(m *Model) {}, "skein"},
+		{"list-help", func(m *Model) { press(m, "?") }, "skein · keys"},
+		{"list-filter", func(m *Model) { press(m, "/"); typeText(m, "cache") }, "cache"},
+		{"list-delete", func(m *Model) { run(m, press(m, "d")) }, "trash"},
+		{"list-left-out", func(m *Model) { run(m, press(m, "!")) }, "Nothing left out"},
+		{"session", open, "tree"},
+		{"session-help", func(m *Model) { open(m); press(m, "?") }, "skein · keys"},
+		{"session-messages", func(m *Model) { open(m); press(m, "tab") }, "messages"},
+		{"session-search", func(m *Model) { open(m); run(m, press(m, "/")); typeText(m, "redis"); run(m, press(m, "enter")) }, "redis"},
+		{"fork", func(m *Model) { open(m); run(m, press(m, "f")) }, "Fork"},
+		{"label", func(m *Model) { open(m); run(m, press(m, "L")) }, "Label"},
+		{"rename", func(m *Model) { open(m); run(m, press(m, "R")) }, "Rename"},
+		{"problems", func(m *Model) { open(m); run(m, press(m, "!")) }, "problems"},
+		{"compact-plan", func(m *Model) { openFixture(t, m, "Health endpoint"); run(m, press(m, "c")) }, "ompact"},
+		{"compact-review", func(m *Model) {
+			openFixture(t, m, "Health endpoint")
+			run(m, press(m, "c"))
+			for range 11 {
+				run(m, press(m, "-"))
+			}
+			run(m, press(m, "enter"))
+		}, "summary"},
+		{"replay", func(m *Model) {
+			open(m)
+			press(m, "r") // its tick is not run: the replay stays where it is
+			m.session.replay.playing = false
+			press(m, "g", "l", "l")
+		}, "replay"},
+		{"replay-help", func(m *Model) {
+			open(m)
+			press(m, "r") // its tick is not run: the replay stays where it is
+			m.session.replay.playing = false
+			press(m, "?")
+		}, "play/pause"},
+	}
+	for _, size := range [][2]int{{40, 12}, {80, 24}, {120, 40}, {200, 60}} {
+		for _, st := range states {
+			t.Run(fmt.Sprintf("%s-%dx%d", st.name, size[0], size[1]), func(t *testing.T) {
+				m := loaded(t, size[0], size[1], true, fixtureStore)
+				st.enter(m)
+				v := m.View().Content
+				lines := strings.Split(v, "\n")
+				if len(lines) != size[1] {
+					t.Errorf("%d lines, want %d", len(lines), size[1])
+				}
+				if size[0] >= 80 && !strings.Contains(plainOf(v), st.shows) {
+					t.Errorf("no %q on screen:\n%s", st.shows, plainOf(v))
+				}
+				golden.RequireEqual(t, v)
+			})
+		}
+	}
+	t.Run("too-small-20x5", func(t *testing.T) {
+		m := loaded(t, 120, 40, true, fixtureStore)
+		m.Update(tea.WindowSizeMsg{Width: 20, Height: 5})
+		v := m.View().Content
+		if !strings.Contains(v, "too small") || strings.Contains(v, "\n") {
+			t.Errorf("notice %q", v)
+		}
+		golden.RequireEqual(t, v)
+	})
+}
+
+func plainOf(v string) string { return ansi.Strip(v) }
