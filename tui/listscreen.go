@@ -642,7 +642,7 @@ func (l *listScreen) viewRows(w int) string {
 		}
 		line = fit(line, w)
 		if i == l.cursor {
-			line = st.Selected.Render(pad(line, w))
+			line = selectedRow(st.Selected, line, w)
 		}
 		lines = append(lines, line)
 	}

@@ -6,9 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
+	"skein/internal/synth"
 	"skein/model"
 )
 
@@ -170,4 +174,86 @@ func mapKeys(m map[string]bool) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// 50 rows down a long tree at 80x24: the selected row is on screen and
+// highlighted across the pane's whole width, in colour and without.
+func TestSelectionStaysOnScreen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "long.jsonl")
+	if err := synth.Session(path, "/home/dev/long", 256<<10, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 3); err != nil {
+		t.Fatal(err)
+	}
+	for _, noColor := range []bool{false, true} {
+		m := New(Options{Roots: []string{filepath.Dir(path)}, Home: "/home/dev", NoColor: noColor})
+		m.list.now = func() time.Time { return fixedNow }
+		m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		for cmd := scanStore(m.opts.Roots); cmd != nil; {
+			sm, ok := cmd().(scanMsg)
+			if !ok {
+				break
+			}
+			m.list.add(sm)
+			if sm.finished {
+				break
+			}
+			cmd = waitScan(sm.next)
+		}
+		run(m, press(m, "enter"))
+		ss := m.session
+		if ss == nil || ss.s == nil || len(ss.tree.view.Rows) < 60 {
+			t.Fatal("the session did not open, or its tree is short")
+		}
+		press(m, "g")
+		for range 50 {
+			run(m, press(m, "j"))
+		}
+		if ss.tree.cursor != 50 {
+			t.Fatalf("cursor at row %d", ss.tree.cursor)
+		}
+		want := ss.tree.row(ss.tree.cursor) // the selected row as drawn
+		sel := ansi.Strip(want)
+		var line string
+		for _, l := range strings.Split(m.View().Content, "\n") {
+			if strings.Contains(ansi.Strip(l), strings.TrimRight(sel, " ")) {
+				line = l
+			}
+		}
+		if line == "" {
+			t.Fatalf("noColor %v: the selected row is not on screen:\n%s", noColor, plain(m))
+		}
+		if lipgloss.Width(sel) != ss.tree.width {
+			t.Errorf("noColor %v: the highlight is %d wide, the pane %d", noColor, lipgloss.Width(sel), ss.tree.width)
+		}
+		hl := m.styles.Selected.Render("x")
+		if on := hl[:strings.Index(hl, "x")]; !strings.Contains(line, on) || !strings.HasPrefix(want, on) {
+			t.Errorf("noColor %v: the selected row is not drawn with the selection style %q: %q", noColor, on, line)
+		}
+	}
+}
+
+// The highlight of a selected row is not cut short by the styles of the
+// text under it: no reset inside it.
+func TestSelectionOverStyledText(t *testing.T) {
+	m := loaded(t, 120, 40, true, fixtureStore)
+	hl := m.styles.Selected.Render("x")
+	on := hl[:strings.Index(hl, "x")]
+	check := func(where string) {
+		t.Helper()
+		for _, l := range strings.Split(m.View().Content, "\n") {
+			i := strings.Index(l, on)
+			if i < 0 {
+				continue
+			}
+			inner := l[i+len(on):]
+			end := strings.Index(inner, "\x1b[m")
+			if end < 0 || strings.Contains(inner[:end], "\x1b[") {
+				t.Errorf("%s: a style inside the highlight: %q", where, l)
+			}
+			return
+		}
+		t.Errorf("%s: no highlighted row", where)
+	}
+	check("list")
+	openFixture(t, m, "Cache: Redis vs SQLite")
+	check("tree")
 }

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"skein/model"
 	"skein/theme"
@@ -74,18 +75,22 @@ func (t *treePane) selected() int {
 	return t.view.Rows[t.cursor].Entry
 }
 
+// rowsHeight is the rows the pane shows: its height less the title.
+func (t *treePane) rowsHeight() int { return max(1, t.height-1) }
+
 func (t *treePane) clamp() {
 	if t.view == nil {
 		return
 	}
+	h := t.rowsHeight()
 	t.cursor = max(0, min(t.cursor, len(t.view.Rows)-1))
 	if t.cursor < t.offset {
 		t.offset = t.cursor
 	}
-	if t.height > 0 && t.cursor >= t.offset+t.height {
-		t.offset = t.cursor - t.height + 1
+	if t.cursor >= t.offset+h {
+		t.offset = t.cursor - h + 1
 	}
-	t.offset = max(0, min(t.offset, len(t.view.Rows)-t.height))
+	t.offset = max(0, min(t.offset, len(t.view.Rows)-h))
 }
 
 // reapply lays the rows out again for the filter and folds asked for, and
@@ -144,9 +149,9 @@ func (t *treePane) Update(msg tea.KeyPressMsg, path string) (moved bool, cmd tea
 	case key.Matches(msg, k.Bottom):
 		t.cursor = len(t.view.Rows) - 1
 	case key.Matches(msg, k.PageUp):
-		t.cursor -= max(1, t.height-1)
+		t.cursor -= max(1, t.rowsHeight()-1)
 	case key.Matches(msg, k.PageDown):
-		t.cursor += max(1, t.height-1)
+		t.cursor += max(1, t.rowsHeight()-1)
 	case key.Matches(msg, k.Fold):
 		if sel := t.selected(); sel >= 0 {
 			r := t.view.Rows[t.cursor]
@@ -254,9 +259,9 @@ func (t *treePane) row(k int) string {
 	line = fit(line, t.width)
 	if k == t.cursor {
 		if t.focused {
-			return st.Selected.Render(pad(line, t.width))
+			return selectedRow(st.Selected, line, t.width)
 		}
-		return lipgloss.NewStyle().Reverse(true).Render(pad(line, t.width))
+		return selectedRow(lipgloss.NewStyle().Reverse(true), line, t.width)
 	}
 	return line
 }
@@ -305,4 +310,11 @@ func itoa(n int) string {
 		b[i] = '-'
 	}
 	return string(b[i:])
+}
+
+// selectedRow draws a selected row: its text without its own styles, so
+// that none of their resets cuts the highlight short, across the whole
+// width w.
+func selectedRow(sel lipgloss.Style, line string, w int) string {
+	return sel.Render(pad(ansi.Strip(line), w))
 }

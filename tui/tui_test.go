@@ -410,6 +410,14 @@ func TestEverySize(t *testing.T) {
 		{func() {}, "Health endpoint"},
 		{func() { press(m, "?") }, "skein · keys"},
 		{func() { press(m, "?"); run(m, press(m, "f")) }, "Fork from this entry?"},
+		{func() { press(m, "esc", "tab") }, "messages"},
+		{func() { press(m, "/"); typeText(m, "health") }, "/health"},
+		{func() { run(m, press(m, "enter")) }, "/health ·"},
+		{func() { press(m, "esc", "r"); m.session.replay.playing = false }, "replay"},
+		{func() { press(m, "?") }, "play/pause"},
+		{func() { press(m, "?", "esc", "esc") }, "skein · sessions"},
+		{func() { press(m, "?", "j", "j") }, "skein · keys"},
+		{func() { press(m, "?", "/"); typeText(m, "health") }, "health"},
 	}
 	for k, st := range states {
 		st.enter()
