@@ -40,7 +40,7 @@ func (c *cli) context(argv []string) error {
 	fmt.Fprintf(w, "%d messages, model %s, thinking %s\n", len(ctx.Messages), name, sanitize.Inline(ctx.Thinking()))
 	for _, m := range ctx.Messages {
 		msg := s.Message(m)
-		fmt.Fprintf(w, "%-8s  %-17s  %6d tok  %s\n", sanitize.Inline(s.Entry(m.Entry).ID), sanitize.Inline(msg.Role), s.MessageTokens(m),
+		fmt.Fprintf(w, "%s  %s  %6d tok  %s\n", transcript.Pad(sanitize.Inline(s.Entry(m.Entry).ID), 8), transcript.Pad(sanitize.Inline(msg.Role), 17), s.MessageTokens(m),
 			transcript.Truncate(sanitize.Line(preview(&msg)), 70))
 	}
 	return nil

@@ -61,8 +61,11 @@ func (c *cli) list(argv []string) (err error) {
 		if title == "" {
 			title = in.FirstMessage
 		}
-		fmt.Fprintf(w, "%-8s  %8s  %4d msgs  %-28s  %s\n", sanitize.Inline(model.ShortID(in.ID)), transcript.RelTime(now, in.Modified),
-			in.MessageCount, transcript.Truncate(sanitize.Inline(transcript.ShortPath(in.Cwd, c.env.Home)), 28), transcript.Truncate(sanitize.Line(title), 60))
+		// Columns by display width, not bytes: a wide character is two.
+		fmt.Fprintf(w, "%s  %8s  %4d msgs  %s  %s\n", transcript.Pad(transcript.Truncate(sanitize.Inline(model.ShortID(in.ID)), 8), 8),
+			transcript.RelTime(now, in.Modified), in.MessageCount,
+			transcript.Pad(transcript.Truncate(sanitize.Inline(transcript.ShortPath(in.Cwd, c.env.Home)), 28), 28),
+			transcript.Truncate(sanitize.Line(title), 60))
 	}
 	return nil
 }

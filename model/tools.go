@@ -59,10 +59,14 @@ func jsString(raw []byte) string {
 	return string(raw)
 }
 
-// ShortID shortens a uuid for display.
+// ShortID shortens a uuid for display: its first 8 characters.
 func ShortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
+	n := 0
+	for i := range id {
+		if n == 8 {
+			return strings.Clone(id[:i])
+		}
+		n++
 	}
 	return strings.Clone(id) // a short id should not keep its line alive
 }

@@ -257,3 +257,26 @@ func TestSelectionOverStyledText(t *testing.T) {
 	openFixture(t, m, "Cache: Redis vs SQLite")
 	check("tree")
 }
+
+// A dialog wraps a long path without losing a character, at every width.
+func TestDialogsWrapLongPaths(t *testing.T) {
+	for _, w := range []int{40, 60, 80} {
+		m := loaded(t, w, 30, true, fixtureStore)
+		path := m.list.selectedPath()
+		run(m, press(m, "d"))
+		if dlg(m) == nil {
+			t.Fatal("no dialog")
+		}
+		var b strings.Builder
+		for _, l := range strings.Split(plain(m), "\n") {
+			if lipgloss.Width(l) > w {
+				t.Errorf("at %d columns a line is %d wide", w, lipgloss.Width(l))
+			}
+			b.WriteString(strings.Trim(strings.TrimSpace(l), "│"))
+		}
+		flat := strings.ReplaceAll(b.String(), " ", "")
+		if want := strings.ReplaceAll(shortPath(path, "/home/dev"), " ", ""); !strings.Contains(flat, want) {
+			t.Errorf("at %d columns the path %q is not whole in:\n%s", w, want, plain(m))
+		}
+	}
+}

@@ -98,6 +98,16 @@ func ShortPath(p, home string) string {
 }
 
 // Truncate cuts text to width w (terminal cells) with an ellipsis.
+// Pad is s padded with spaces to display width w: a column of a text
+// table, aligned whatever its characters' widths (CJK, emoji, ZWJ
+// sequences).
+func Pad(s string, w int) string {
+	if n := w - ansi.StringWidth(s); n > 0 {
+		return s + strings.Repeat(" ", n)
+	}
+	return s
+}
+
 func Truncate(s string, w int) string {
 	if w <= 0 {
 		return ""
