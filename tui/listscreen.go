@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,6 +56,12 @@ type listScreen struct {
 	sort    sortMode
 	project string
 	left    []store.Problem // files and folders the scan left out, and why
+	// The rows before the filter, the filter's last matches, and the
+	// sessions' text lowered for it.
+	base      *listBase
+	lastHits  []int32 // the last filter's matches, as indexes of base.infos
+	lastQuery string
+	lower     map[*store.Info]loweredInfo
 	// startedIn is the folder skein was started in: p scopes to it first.
 	startedIn string
 	filter    string
@@ -175,8 +182,29 @@ func (l *listScreen) selectPath(path string) {
 	l.clamp()
 }
 
-// rebuild recomputes the visible rows: sort, fork nesting, project and filter.
+// listBase is what the rows are made from before the filter: the sessions
+// of the project, sorted, with their forks. It is made again only when the
+// sessions, the sort or the project change, not at each letter typed.
+type listBase struct {
+	infos    []*store.Info
+	low      []loweredInfo // infos' text as the filter matches it
+	children map[*store.Info][]*store.Info
+	tops     []*store.Info
+	orphans  map[*store.Info]bool
+}
+
+// rebuild recomputes the visible rows after a change of the sessions, the
+// sort or the project (and the filter).
 func (l *listScreen) rebuild() {
+	l.base = nil
+	if len(l.lower) > 2*len(l.infos)+64 {
+		l.lower = nil // records replaced since: their lowered text goes
+	}
+	l.refilter()
+}
+
+// makeBase sorts the project's sessions and nests forks under parents.
+func (l *listScreen) makeBase() *listBase {
 	infos := make([]*store.Info, 0, len(l.infos))
 	for _, in := range l.infos {
 		if l.project == "" || in.Cwd == l.project {
@@ -187,7 +215,7 @@ func (l *listScreen) rebuild() {
 	sort.SliceStable(infos, func(a, b int) bool { return less(infos[a], infos[b]) })
 	// Nest forks under their parents: by path, or by file name when the store
 	// was moved since the fork was made.
-	byPath, byBase := map[string]*store.Info{}, map[string]*store.Info{}
+	byPath, byBase := make(map[string]*store.Info, len(infos)), make(map[string]*store.Info, len(infos))
 	for _, in := range infos {
 		byPath[filepath.Clean(in.Path)] = in
 		byBase[filepath.Base(in.Path)] = in
@@ -204,59 +232,106 @@ func (l *listScreen) rebuild() {
 		}
 		return nil
 	}
-	children := map[*store.Info][]*store.Info{}
-	var tops []*store.Info
-	orphans := map[*store.Info]bool{}
+	b := &listBase{infos: infos, children: map[*store.Info][]*store.Info{}, orphans: map[*store.Info]bool{}}
+	b.low = make([]loweredInfo, len(infos))
+	for k, in := range infos {
+		b.low[k] = l.lowered(in)
+	}
 	for _, in := range infos {
 		if p := parentOf(in); p != nil {
-			children[p] = append(children[p], in)
+			b.children[p] = append(b.children[p], in)
 		} else {
-			tops = append(tops, in)
-			orphans[in] = in.HasParent && in.ParentSession != "" && l.project == ""
+			b.tops = append(b.tops, in)
+			b.orphans[in] = in.HasParent && in.ParentSession != "" && l.project == ""
 		}
 	}
+	return b
+}
+
+// refilter recomputes the rows for the filter. A filter that extends the
+// last one scores only the last one's matches (a longer query never
+// matches more: TestFilterOnlyNarrows); the sessions' text is lowered once.
+func (l *listScreen) refilter() {
+	if l.base == nil {
+		l.base = l.makeBase()
+		l.lastHits, l.lastQuery = nil, ""
+	}
+	b := l.base
 	query := strings.Fields(strings.ToLower(l.filter))
 	l.rows = l.rows[:0]
 	if len(query) > 0 {
-		// Filtered: the best matches first, flat, in the sort order within a score.
-		type scored struct {
-			in    *store.Info
-			score int
+		// Filtered: the best matches first, flat, in the sort order within
+		// a score. Sessions are their index in b.infos.
+		key := strings.Join(query, " ")
+		var candidates []int32
+		if l.lastHits != nil && l.lastQuery != "" && strings.HasPrefix(key, l.lastQuery) {
+			candidates = l.lastHits
 		}
+		type scored struct{ at, score int32 }
 		var hits []scored
-		for _, in := range infos {
-			if sc := matchScore(query, in); sc > 0 {
-				hits = append(hits, scored{in, sc})
+		next := make([]int32, 0, len(candidates))
+		try := func(k int32) {
+			if sc := matchScoreLow(query, b.low[k]); sc > 0 {
+				hits = append(hits, scored{k, int32(sc)})
+				next = append(next, k)
 			}
 		}
-		sort.SliceStable(hits, func(a, b int) bool { return hits[a].score > hits[b].score })
+		if candidates == nil {
+			for k := range b.infos {
+				try(int32(k))
+			}
+		} else {
+			for _, k := range candidates {
+				try(k)
+			}
+		}
+		slices.SortStableFunc(hits, func(x, y scored) int { return int(y.score - x.score) })
+		l.lastHits, l.lastQuery = next, key
 		for _, h := range hits {
-			l.rows = append(l.rows, listRow{info: h.in, forks: len(children[h.in]), orphan: orphans[h.in]})
+			in := b.infos[h.at]
+			l.rows = append(l.rows, listRow{info: in, forks: len(b.children[in]), orphan: b.orphans[in]})
 		}
 		l.clamp()
 		return
 	}
-	seen := map[*store.Info]bool{}
+	l.lastHits, l.lastQuery = nil, ""
+	seen := make(map[*store.Info]bool, len(b.infos))
 	var walk func(in *store.Info, depth int)
 	walk = func(in *store.Info, depth int) {
 		if seen[in] { // a fork loop: show each session once
 			return
 		}
 		seen[in] = true
-		l.rows = append(l.rows, listRow{info: in, depth: depth, forks: len(children[in]), orphan: orphans[in]})
-		for _, c := range children[in] {
+		l.rows = append(l.rows, listRow{info: in, depth: depth, forks: len(b.children[in]), orphan: b.orphans[in]})
+		for _, c := range b.children[in] {
 			walk(c, depth+1)
 		}
 	}
-	for _, in := range tops {
+	for _, in := range b.tops {
 		walk(in, 0)
 	}
-	for _, in := range infos { // members of a fork loop have no top
+	for _, in := range b.infos { // members of a fork loop have no top
 		if !seen[in] {
 			walk(in, 0)
 		}
 	}
 	l.clamp()
+}
+
+// loweredInfo is a session's text as the filter matches it.
+type loweredInfo struct{ name, rest string }
+
+// lowered is in's text in lower case, made once per record.
+func (l *listScreen) lowered(in *store.Info) loweredInfo {
+	if lw, ok := l.lower[in]; ok {
+		return lw
+	}
+	lw := loweredInfo{strings.ToLower(in.Name), strings.ToLower(in.FirstMessage + " " + in.Cwd + " " + in.ID)}
+	if l.lower == nil {
+		l.lower = map[*store.Info]loweredInfo{}
+	}
+	l.lower[in] = lw
+	return lw
 }
 
 func (l *listScreen) less() func(a, b *store.Info) bool {
@@ -305,11 +380,14 @@ func title(in *store.Info) string {
 }
 
 // matchScore rates a session against the filter's words, 0 for no match.
-// Every word must appear in the name, first message or folder: as it is
+// Every word must appear in the name, first message, folder or id: as it is
 // (best in the name), or fuzzily, its letters in order within a short span.
 func matchScore(query []string, in *store.Info) int {
-	name := strings.ToLower(in.Name)
-	rest := strings.ToLower(in.FirstMessage + " " + in.Cwd)
+	return matchScoreLow(query, loweredInfo{strings.ToLower(in.Name), strings.ToLower(in.FirstMessage + " " + in.Cwd + " " + in.ID)})
+}
+
+func matchScoreLow(query []string, lw loweredInfo) int {
+	name, rest := lw.name, lw.rest
 	total := 0
 	for _, q := range query {
 		switch {
@@ -397,19 +475,19 @@ func (l *listScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 			l.typing = false
 		case msg.Code == tea.KeyEscape:
 			l.typing, l.filter = false, ""
-			l.rebuild()
+			l.refilter()
 		case msg.Code == tea.KeyBackspace:
 			if l.filter != "" {
 				_, size := utf8.DecodeLastRuneInString(l.filter)
 				l.filter = l.filter[:len(l.filter)-size]
-				l.rebuild()
+				l.refilter()
 			}
 		case msg.Code == tea.KeyUp || msg.Code == tea.KeyDown:
 			l.move(map[bool]int{true: -1, false: 1}[msg.Code == tea.KeyUp])
 		case msg.Text != "":
 			l.filter += msg.Text
 			l.cursor = 0
-			l.rebuild()
+			l.refilter()
 		}
 		return l.previewCmd()
 	}
@@ -612,6 +690,7 @@ func (l *listScreen) viewRows(w int) string {
 		lines = append(lines, st.Muted.Render("  "+msg))
 	}
 	now := l.now()
+	query := strings.Fields(strings.ToLower(l.filter))
 	for i := l.offset; i < len(l.rows) && len(lines) < h; i++ {
 		r := l.rows[i]
 		in := r.info
@@ -629,7 +708,8 @@ func (l *listScreen) viewRows(w int) string {
 		if r.forks > 0 {
 			t += fmt.Sprintf(" (+%d fork", r.forks) + map[bool]string{true: "s", false: ""}[r.forks > 1] + ")"
 		}
-		line := pad(truncate(t, titleW), titleW) + " "
+		cell := pad(truncate(t, titleW), titleW)
+		line := cell + " "
 		if showProject {
 			line += pad(truncate(transcript.OneLine(shortPath(in.Cwd, l.home)), projW), projW) + " "
 		}
@@ -641,8 +721,15 @@ func (l *listScreen) viewRows(w int) string {
 			line += "  " + truncate(transcript.OneLine(in.Model), modelW-1)
 		}
 		line = fit(line, w)
-		if i == l.cursor {
+		switch {
+		case i == l.cursor && len(query) > 0:
+			full := pad(ansi.Strip(line), w)
+			n := min(len(cell), len(full))
+			line = markMatches(full[:n], query, st.Match, &st.Selected) + st.Selected.Render(full[n:])
+		case i == l.cursor:
 			line = selectedRow(st.Selected, line, w)
+		case len(query) > 0 && strings.HasPrefix(line, cell):
+			line = markMatches(cell, query, st.Match, nil) + line[len(cell):]
 		}
 		lines = append(lines, line)
 	}
@@ -799,4 +886,73 @@ func wrapLines(s string, w, n int) []string {
 		lines[i] = truncate(lines[i], w)
 	}
 	return lines
+}
+
+// markMatches highlights in a plain cell the words of a filter: each word
+// where it stands as it is, else the letters of its fuzzy match; the rest
+// is drawn in base, when there is one.
+func markMatches(cell string, query []string, st lipgloss.Style, base *lipgloss.Style) string {
+	low := fold(cell)
+	marked := make([]bool, len(cell))
+	for _, q := range query {
+		if i := strings.Index(low, q); i >= 0 {
+			for k := i; k < i+len(q); k++ {
+				marked[k] = true
+			}
+			continue
+		}
+		for _, at := range fuzzyAt(q, low) {
+			_, size := utf8.DecodeRuneInString(low[at:])
+			for k := at; k < at+size; k++ {
+				marked[k] = true
+			}
+		}
+	}
+	var b strings.Builder
+	for i := 0; i < len(cell); {
+		j := i
+		for j < len(cell) && marked[j] == marked[i] {
+			j++
+		}
+		switch {
+		case marked[i]:
+			b.WriteString(st.Render(cell[i:j]))
+		case base != nil:
+			b.WriteString(base.Render(cell[i:j]))
+		default:
+			b.WriteString(cell[i:j])
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// fuzzyAt is where fuzzy finds q's letters in s, nil when it does not.
+func fuzzyAt(q, s string) []int {
+	first, size := utf8.DecodeRuneInString(q)
+	for start := 0; start < len(s); {
+		i := strings.IndexRune(s[start:], first)
+		if i < 0 {
+			return nil
+		}
+		at := start + i
+		pos := []int{at}
+		rest, off := s[at+size:], at+size
+		ok := true
+		for _, r := range q[size:] {
+			k := strings.IndexRune(rest, r)
+			if k < 0 || k > fuzzyGap {
+				ok = false
+				break
+			}
+			pos = append(pos, off+k)
+			n := k + utf8.RuneLen(r)
+			rest, off = rest[n:], off+n
+		}
+		if ok {
+			return pos
+		}
+		start = at + size
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -523,5 +524,69 @@ func TestBigCountsKeepTheirColumn(t *testing.T) {
 		if got := padLeft(shortCount(n), 6); got[0] != ' ' || len(got) != 6 {
 			t.Errorf("%d in the msgs column: %q", n, got)
 		}
+	}
+}
+
+// TestFilterPropertyOn10000: on a 10,000-session list, for every prefix of
+// many queries, typing one more character never shows more sessions, and
+// the rows typed letter by letter (the filter narrows its last matches)
+// are the rows the whole query gives from scratch.
+func TestFilterPropertyOn10000(t *testing.T) {
+	m := tenThousandList()
+	infos := m.list.infos
+	r := rand.New(rand.NewPCG(7, 9))
+	var queries []string
+	for range 60 {
+		in := infos[r.IntN(len(infos))]
+		src := []string{in.Name, in.FirstMessage, in.Cwd, in.ID}[r.IntN(4)]
+		runes := []rune(src)
+		if len(runes) < 4 {
+			continue
+		}
+		at := r.IntN(len(runes) - 3)
+		queries = append(queries, string(runes[at:min(len(runes), at+3+r.IntN(12))]))
+	}
+	queries = append(queries, "cache redis", "多语言 支", "😀 dep", "zzz", "c a c", "ca", "cac")
+	for _, q := range queries {
+		m.list.filter, m.list.typing = "", true
+		m.list.rebuild()
+		prev := len(m.list.rows) + 1
+		for _, ch := range q {
+			m.Update(tea.KeyPressMsg{Code: ch, Text: string(ch)})
+			n := len(m.list.rows)
+			if n > prev {
+				t.Fatalf("%q shows %d sessions, more than the %d before its last letter", m.list.filter, n, prev)
+			}
+			prev = n
+			typed := make([]string, n)
+			for i, row := range m.list.rows {
+				typed[i] = row.info.Path
+			}
+			m.list.base = nil // from scratch
+			m.list.refilter()
+			for i, row := range m.list.rows {
+				if i >= len(typed) || row.info.Path != typed[i] {
+					t.Fatalf("%q: typed letter by letter gives other rows than from scratch (%d vs %d)", m.list.filter, len(typed), len(m.list.rows))
+				}
+			}
+		}
+	}
+}
+
+// The filter's matches are highlighted in the rows: a word as it is, or the
+// letters of a fuzzy match.
+func TestFilterHighlightsMatches(t *testing.T) {
+	m := loaded(t, 120, 40, true, fixtureStore)
+	press(m, "/")
+	typeText(m, "redis sqlte")
+	v := m.View().Content
+	if !strings.Contains(v, m.styles.Match.Render("Redis")) {
+		t.Errorf("the word is not highlighted:\n%s", v)
+	}
+	if !strings.Contains(v, m.styles.Match.Render("QL")) || !strings.Contains(v, m.styles.Match.Render("te")) {
+		t.Errorf("the fuzzy letters are not highlighted:\n%q", v)
+	}
+	if got := fuzzyAt("sqlte", "redis vs sqlite"); fmt.Sprint(got) != "[7 10 11 13 14]" {
+		t.Errorf("fuzzyAt %v", got)
 	}
 }
