@@ -3,7 +3,9 @@ package summarize
 import (
 	"fmt"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"skein/internal/jsjson"
@@ -236,7 +238,6 @@ type extraction struct {
 }
 
 var (
-	sentenceEnd    = regexp.MustCompile(`([.!?])(\s+|$)`)
 	constraintWord = regexp.MustCompile(`(?i)\b(don't|do not|never|must|mustn't|should|shouldn't|prefer|keep|without|avoid|always|only|no)\b`)
 	decisionWord   = regexp.MustCompile(`(?i)\b(decided|decide|chose|choose|instead|because|went with|switch(ed)? to|will use|use .+ rather|keep the)\b`)
 )
@@ -246,24 +247,60 @@ func sentences(text string) []string {
 	text = strings.Join(strings.Fields(text), " ")
 	var out []string
 	for text != "" {
-		loc := sentenceEnd.FindStringIndex(text)
-		if loc == nil {
+		// The first . ! or ? followed by a space or the end (what
+		// `([.!?])(\s+|$)` finds: spaces are single ones here).
+		end, next := -1, 0
+		for k := 0; k < len(text); k++ {
+			if c := text[k]; c == '.' || c == '!' || c == '?' {
+				if k+1 == len(text) {
+					end, next = k, k+1
+					break
+				}
+				if text[k+1] == ' ' {
+					end, next = k, k+2
+					break
+				}
+			}
+		}
+		if end < 0 {
 			out = append(out, text)
 			break
 		}
-		out = append(out, strings.TrimSpace(text[:loc[0]+1]))
-		text = text[loc[1]:]
+		out = append(out, strings.TrimSpace(text[:end+1]))
+		text = text[next:]
 	}
 	return out
 }
 
 func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
+	if needsFolding(s) {
+		s = strings.Join(strings.Fields(s), " ")
+	}
+	if len(s) <= n || utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	r := []rune(s)
 	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+// needsFolding reports whether strings.Fields would change s: white space
+// at its ends, or other than single spaces within.
+func needsFolding(s string) bool {
+	if s == "" {
+		return false
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' || c >= 0x80:
+			return true // (any other byte of Unicode's spaces is not ASCII)
+		case c == ' ' && s[i+1] == ' ':
+			return true
+		}
+	}
+	return false
 }
 
 func bullets(items []string) []string {
@@ -293,10 +330,19 @@ func addUnique(list []string, item string) []string {
 // extract reads the messages once.
 func extract(s *model.Session, msgs []model.ContextMessage) extraction {
 	var x extraction
+	// Each message read from the session on every core: reading is most
+	// of what is left of the work on a long path.
 	all := make([]model.Message, len(msgs))
-	for i, cm := range msgs {
-		all[i] = s.Message(cm)
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(msgs)/256))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(msgs); i += workers {
+				all[i] = s.Message(msgs[i])
+			}
+		})
 	}
+	wg.Wait()
 	results := map[string]bool{} // tool call id -> ended in an error
 	for id, r := range model.PairTools(all) {
 		results[id] = all[r].IsError
@@ -316,7 +362,7 @@ func extract(s *model.Session, msgs []model.ContextMessage) extraction {
 				x.goals = addUnique(x.goals, "- "+clip(text, 300))
 			}
 			for _, sen := range sentences(text) {
-				if constraintWord.MatchString(sen) && len(x.constraints) < 8 {
+				if len(x.constraints) < 8 && constraintWord.MatchString(sen) {
 					x.constraints = addUnique(x.constraints, clip(sen, 200))
 				}
 			}
@@ -352,7 +398,7 @@ func extract(s *model.Session, msgs []model.ContextMessage) extraction {
 				lastUserAnswered = true
 			}
 			for _, sen := range sens {
-				if decisionWord.MatchString(sen) && len(x.decisions) < 12 {
+				if len(x.decisions) < 12 && decisionWord.MatchString(sen) {
 					x.decisions = addUnique(x.decisions, "- **"+clip(firstWords(sen, 6), 60)+"**: "+clip(sen, 220))
 				}
 			}
@@ -479,8 +525,6 @@ func describeCall(tc model.ToolCall) string {
 	return "Used " + tc.Name
 }
 
-var markdownNoise = regexp.MustCompile("(?m)^#{1,6} |\\*\\*|__|^```.*$|^\\s*[-*] ")
-
 func stripMarkdown(s string) string {
 	// Drop fenced code: it is not prose to summarize.
 	var b strings.Builder
@@ -494,7 +538,46 @@ func stripMarkdown(s string) string {
 			b.WriteString(line + "\n")
 		}
 	}
-	return markdownNoise.ReplaceAllString(b.String(), "")
+	return dropMarkdownNoise(b.String())
+}
+
+// dropMarkdownNoise removes what `(?m)^#{1,6} |\*\*|__|^\s*[-*] ` matches
+// (heading marks, bold, bullets), as regexp's ReplaceAllString would, by
+// hand: the regular expression was most of an extractive summary's time.
+func dropMarkdownNoise(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+	for i := 0; i < len(s); {
+		lineStart := i == 0 || s[i-1] == '\n'
+		if lineStart && s[i] == '#' {
+			k := i
+			for k < len(s) && s[k] == '#' && k-i < 6 {
+				k++
+			}
+			if k < len(s) && s[k] == ' ' {
+				i = k + 1
+				continue
+			}
+		}
+		if i+1 < len(s) && (s[i] == '*' && s[i+1] == '*' || s[i] == '_' && s[i+1] == '_') {
+			i += 2
+			continue
+		}
+		if lineStart {
+			j := i
+			for j < len(s) && isSpace(s[j]) {
+				j++
+			}
+			if j+1 < len(s) && (s[j] == '-' || s[j] == '*') && s[j+1] == ' ' {
+				i = j + 2
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
 }
 
 func firstWords(s string, n int) string {

@@ -1,6 +1,8 @@
 package summarize
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,4 +86,38 @@ func TestSerializeConversation(t *testing.T) {
 	if !strings.HasPrefix(prompt, "<conversation>\n") || !strings.HasSuffix(prompt, "Additional focus: focus on tests") {
 		t.Errorf("prompt: %.80q … %.80q", prompt, prompt[len(prompt)-80:])
 	}
+}
+
+// The hand-written scanners are the regular expressions they replaced.
+func FuzzMarkdownNoiseAndSentences(f *testing.F) {
+	markdownNoise := regexp.MustCompile("(?m)^#{1,6} |\\*\\*|__|^```.*$|^\\s*[-*] ")
+	sentenceEnd := regexp.MustCompile(`([.!?])(\s+|$)`)
+	oldSentences := func(text string) []string {
+		text = strings.Join(strings.Fields(text), " ")
+		var out []string
+		for text != "" {
+			loc := sentenceEnd.FindStringIndex(text)
+			if loc == nil {
+				out = append(out, text)
+				break
+			}
+			out = append(out, strings.TrimSpace(text[:loc[0]+1]))
+			text = text[loc[1]:]
+		}
+		return out
+	}
+	for _, s := range []string{"", "# Title\n## Sub\n####### seven\n- a\n* b\n  - c\n\n\n- d\n**bold** __u__ ***x*** ____", "Done. Next? Yes! ok.", "a.b. c...  d!?e ?", "\t\n - x\n#", "## \n-\n- ", "\x00\n*"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.Contains(s, "```") {
+			return // fences are dropped before either runs
+		}
+		if got, want := dropMarkdownNoise(s), markdownNoise.ReplaceAllString(s, ""); got != want {
+			t.Fatalf("dropMarkdownNoise(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := sentences(s), oldSentences(s); !slices.Equal(got, want) {
+			t.Fatalf("sentences(%q) = %q, want %q", s, got, want)
+		}
+	})
 }

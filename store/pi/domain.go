@@ -174,32 +174,65 @@ func usageOf(u []byte) *model.Usage {
 		return &model.Usage{}
 	}
 	num := func(v []byte) float64 { f, _ := jsNumberValue(v); return f }
-	us := &model.Usage{Input: num(Member(u, "input")), Output: num(Member(u, "output")),
-		CacheRead: num(Member(u, "cacheRead")), CacheWrite: num(Member(u, "cacheWrite"))}
-	us.Cost, us.HasCost = jsNumberValue(Member(Member(u, "cost"), "total"))
+	us := &model.Usage{}
+	var cost []byte
+	jscan.Fields(u, func(k, v []byte) bool {
+		switch {
+		case jscan.KeyIs(k, "input"):
+			us.Input = num(v)
+		case jscan.KeyIs(k, "output"):
+			us.Output = num(v)
+		case jscan.KeyIs(k, "cacheRead"):
+			us.CacheRead = num(v)
+		case jscan.KeyIs(k, "cacheWrite"):
+			us.CacheWrite = num(v)
+		case jscan.KeyIs(k, "cost"):
+			cost = v
+		}
+		return true
+	})
+	us.Cost, us.HasCost = jsNumberValue(Member(cost, "total"))
 	return us
 }
 
-// blocksOf reads a content value: a string is one text block.
+// blocksOf reads a content value: a string is one text block. Each block
+// is walked once for the members its type needs (the last of each, as
+// JSON.parse keeps).
 func blocksOf(content []byte) []model.Block {
 	if s, ok := bstr(content); ok {
 		return []model.Block{{Type: model.BlockText, Name: "text", Text: s}}
 	}
 	var out []model.Block
 	_ = jscan.Elements(content, func(b []byte) bool {
-		t := String(Member(b, "type"))
+		var typ, text, thinking, mime, data []byte
+		jscan.Fields(b, func(k, v []byte) bool {
+			switch {
+			case jscan.KeyIs(k, "type"):
+				typ = v
+			case jscan.KeyIs(k, "text"):
+				text = v
+			case jscan.KeyIs(k, "thinking"):
+				thinking = v
+			case jscan.KeyIs(k, "mimeType"):
+				mime = v
+			case jscan.KeyIs(k, "data"):
+				data = v
+			}
+			return true
+		})
+		t := String(typ)
 		blk := model.Block{Name: t}
 		switch {
 		case t == "text":
-			blk.Type, blk.Text = model.BlockText, String(Member(b, "text"))
+			blk.Type, blk.Text = model.BlockText, String(text)
 		case t == "thinking":
-			blk.Type, blk.Text = model.BlockThinking, String(Member(b, "thinking"))
+			blk.Type, blk.Text = model.BlockThinking, String(thinking)
 		case t == "image":
-			blk.Type, blk.MimeType = model.BlockImage, String(Member(b, "mimeType"))
-			if d := Member(b, "data"); len(d) >= 2 {
-				blk.DataLen = len(d) - 2
+			blk.Type, blk.MimeType = model.BlockImage, String(mime)
+			if len(data) >= 2 {
+				blk.DataLen = len(data) - 2
 			}
-		case IsToolCallBlock(b):
+		case t == "toolCall" || t == "tool_use" || t == "tool_call" || t == "function_call":
 			blk.Type, blk.Call = model.BlockToolCall, NormalizeToolCall(b)
 		}
 		out = append(out, blk)
