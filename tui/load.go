@@ -70,12 +70,26 @@ func followSession(path string, filter model.TreeFilter, folded map[int]bool) te
 		if err != nil {
 			return sessionLoadedMsg{path: path, err: err, live: true}
 		}
-		v := s.NewTreeView(s.Leaf(), filter)
-		if len(folded) > 0 {
-			v = v.With(filter, folded)
-		}
-		return sessionLoadedMsg{path: path, s: s, stats: s.Stats(), view: v, live: true}
+		stats, v := statsAndTree(s, filter, folded)
+		return sessionLoadedMsg{path: path, s: s, stats: stats, view: v, live: true}
 	}
+}
+
+// statsAndTree adds up a session and lays its tree out, at once on two
+// cores: each reads every message.
+func statsAndTree(s *model.Session, filter model.TreeFilter, folded map[int]bool) (model.Stats, *model.TreeView) {
+	var stats model.Stats
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		stats = s.Stats()
+	}()
+	v := s.NewTreeView(s.Leaf(), filter)
+	if len(folded) > 0 {
+		v = v.With(filter, folded)
+	}
+	<-done
+	return stats, v
 }
 
 // tailSize is how much of a large session is read for its first screen.
@@ -96,7 +110,8 @@ func loadSession(path string) tea.Cmd {
 		if err != nil {
 			return sessionLoadedMsg{path: path, err: err}
 		}
-		return sessionLoadedMsg{path: path, s: s, stats: s.Stats(), view: s.NewTreeView(s.Leaf(), model.FilterDefault)}
+		stats, view := statsAndTree(s, model.FilterDefault, nil)
+		return sessionLoadedMsg{path: path, s: s, stats: stats, view: view}
 	}
 	tail := func() tea.Msg {
 		s, err := store.OpenTail(path, tailSize)
