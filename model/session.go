@@ -21,6 +21,9 @@ type Source interface {
 	Name() string
 	// Message is a context message's content, normalized.
 	Message(m ContextMessage) Message
+	// MessageHead is Message without its content blocks: what a pass over
+	// thousands of messages reads when it needs the blocks of only a few.
+	MessageHead(m ContextMessage) Message
 	// Raw is the entry as stored, for the raw view; nil when the format
 	// has no one record for it.
 	Raw(i int) []byte

@@ -276,11 +276,22 @@ func clip(s string, n int) string {
 	if needsFolding(s) {
 		s = strings.Join(strings.Fields(s), " ")
 	}
-	if len(s) <= n || utf8.RuneCountInString(s) <= n {
-		return s
+	if len(s) <= n {
+		return s // no more runes than bytes
 	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:n-1])) + "…"
+	// The byte offsets of the (n-1)th and nth runes, without a []rune of
+	// what may be a whole file's text.
+	count, cut := 0, len(s)
+	for i := range s {
+		if count == n-1 {
+			cut = i
+		}
+		if count == n {
+			return strings.TrimSpace(s[:cut]) + "…"
+		}
+		count++
+	}
+	return s
 }
 
 // needsFolding reports whether strings.Fields would change s: white space
@@ -330,25 +341,66 @@ func addUnique(list []string, item string) []string {
 // extract reads the messages once.
 func extract(s *model.Session, msgs []model.ContextMessage) extraction {
 	var x extraction
-	// Each message read from the session on every core: reading is most
-	// of what is left of the work on a long path.
-	all := make([]model.Message, len(msgs))
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(msgs)/256))
+	// Two passes, each reading messages on every core: first the heads
+	// (roles, and which tool calls failed), then, a block of messages at a
+	// time so that a long path is never all in memory, the whole of the
+	// messages whose text the summary reads. A tool's result that worked
+	// is never read whole.
+	type head struct {
+		callID string // a tool result's call
+		result bool   // a tool's result that worked: never read whole
+		failed bool
+	}
+	heads := make([]head, len(msgs))
+	eachMessage(len(msgs), func(i int) {
+		if h := s.MessageHead(msgs[i]); h.Role == model.RoleToolResult {
+			heads[i] = head{h.ToolCallID, !h.IsError, h.IsError}
+		}
+	})
+	results := map[string]bool{} // tool call id -> ended in an error
+	for i := range heads {
+		if h := &heads[i]; h.callID != "" || h.result || h.failed {
+			results[h.callID] = h.failed
+		}
+	}
+	const block = 4096
+	all := make([]model.Message, 0, min(block, len(msgs)))
+	var steps []string
+	lastUserAnswered := true
+	for from := 0; from < len(msgs); from += block {
+		n := min(block, len(msgs)-from)
+		all = all[:n]
+		eachMessage(n, func(i int) {
+			if h := &heads[from+i]; h.result {
+				all[i] = model.Message{Role: model.RoleToolResult, ToolCallID: h.callID}
+				return
+			}
+			all[i] = s.Message(msgs[from+i])
+		})
+		x.take(all, results, &steps, &lastUserAnswered)
+	}
+	x.finish(steps, lastUserAnswered)
+	return x
+}
+
+// eachMessage calls f for 0..n-1 on every core.
+func eachMessage(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), max(1, n/256))
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			for i := w; i < len(msgs); i += workers {
-				all[i] = s.Message(msgs[i])
+			for i := w; i < n; i += workers {
+				f(i)
 			}
 		})
 	}
 	wg.Wait()
-	results := map[string]bool{} // tool call id -> ended in an error
-	for id, r := range model.PairTools(all) {
-		results[id] = all[r].IsError
-	}
-	var steps []string
-	lastUserAnswered := true
+}
+
+// take reads a block of messages into the extraction.
+func (x *extraction) take(all []model.Message, results map[string]bool, stepsp *[]string, answered *bool) {
+	steps, lastUserAnswered := *stepsp, *answered
+	defer func() { *stepsp, *answered = steps, lastUserAnswered }()
 	for i := range all {
 		m := &all[i]
 		switch m.Role {
@@ -420,6 +472,10 @@ func extract(s *model.Session, msgs []model.ContextMessage) extraction {
 			}
 		}
 	}
+}
+
+// finish makes the sections that need every message read.
+func (x *extraction) finish(steps []string, lastUserAnswered bool) {
 	// Done: the steps that completed (the latest when there are many), then
 	// what the assistant concluded.
 	const maxSteps = 12
@@ -443,7 +499,6 @@ func extract(s *model.Session, msgs []model.ContextMessage) extraction {
 		x.context = append(x.context, "Last error: "+x.errors[len(x.errors)-1])
 	}
 	x.errors = last(x.errors, 6)
-	return x
 }
 
 // mergePrevious keeps what the previous summary said, before the new items.

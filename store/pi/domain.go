@@ -85,17 +85,27 @@ func (s *Session) NothingToCompact(leaf int, keep float64) string {
 
 // Message is a context message as the domain's Message: pi's message JSON
 // (what the model is given) read into normalized blocks.
-func (s *Session) Message(m model.ContextMessage) model.Message {
+func (s *Session) Message(m model.ContextMessage) model.Message { return s.message(m, true) }
+
+// MessageHead is Message without the content.
+func (s *Session) MessageHead(m model.ContextMessage) model.Message { return s.message(m, false) }
+
+func (s *Session) message(m model.ContextMessage, content bool) model.Message {
+	if e := &s.Entries[m.Entry]; m.Kind == model.KindMessage && m.Content == 0 && e.Message != nil {
+		// The message as stored: the same values its JSON for the model
+		// holds, without writing that JSON (the migrated role is the entry's).
+		return messageOf(e.Message, e.Role, content)
+	}
 	raw := s.MessageJSON(m)
 	role := String(Member(raw, "role"))
 	if m.Kind == model.KindMessage {
 		role = s.Entries[m.Entry].Role // the migrated role
 	}
-	return messageOf(raw, role)
+	return messageOf(raw, role, content)
 }
 
-// messageOf reads a message's JSON.
-func messageOf(raw []byte, role string) model.Message {
+// messageOf reads a message's JSON, its content blocks when content is set.
+func messageOf(raw []byte, role string, content bool) model.Message {
 	msg := model.Message{Role: role}
 	str := func(v []byte) string { return String(v) }
 	isTrue := func(v []byte) bool { return string(v) == "true" }
@@ -104,7 +114,7 @@ func messageOf(raw []byte, role string) model.Message {
 		case jscan.KeyIs(k, "timestamp"):
 			msg.Time, msg.HasTime = jsNumberValue(v)
 			msg.HasTime = msg.HasTime && !math.IsInf(msg.Time, 0)
-		case jscan.KeyIs(k, "content"):
+		case jscan.KeyIs(k, "content") && content:
 			msg.Blocks = blocksOf(v)
 		case jscan.KeyIs(k, "model"):
 			msg.Model = str(v)
