@@ -730,3 +730,40 @@ func TestPreviewAfterADelete(t *testing.T) {
 		t.Errorf("the preview waits for %q, the selection is %q", m.list.previewPath, sel)
 	}
 }
+
+// Keys pressed while a session loads are not lost: f then y, typed before
+// the session is read, fork it once it is.
+func TestKeysWhileLoadingAreKept(t *testing.T) {
+	root := storeCopy(t)
+	m := loaded(t, 120, 40, true, root)
+	var target *store.Info
+	for _, in := range m.list.infos {
+		if in.Name == "Cache: Redis vs SQLite" {
+			target = in
+		}
+	}
+	load := press(m, "enter") // the open's command: not run yet
+	for m.list.selected() != target {
+		press(m, "j")
+		load = press(m, "enter")
+	}
+	// enter gives openMsg; its Update gives the load command, held back.
+	_, loadCmd := m.Update(load())
+	if m.session == nil || m.session.s != nil || !m.session.loading {
+		t.Fatal("the session is not loading")
+	}
+	press(m, "f")
+	run(m, press(m, "y"))
+	if !strings.Contains(m.statusText, "f y: waiting for the session to load") {
+		t.Errorf("status %q", m.statusText)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(target.Path))
+	run(m, loadCmd)
+	after, _ := os.ReadDir(filepath.Dir(target.Path))
+	if len(after) != len(entries)+1 {
+		t.Fatalf("%d files beside the session, want one more than %d: the keys were lost", len(after), len(entries))
+	}
+	if d := dlg(m); d == nil || d.title != "Forked" {
+		t.Errorf("after the fork: %+v", d)
+	}
+}

@@ -98,6 +98,9 @@ type statusMsg string
 
 func status(s string) tea.Cmd { return func() tea.Msg { return statusMsg(s) } }
 
+// chainMsg is a message, then another once the first is taken.
+type chainMsg struct{ first, then tea.Msg }
+
 // errorMsg shows an error until a key dismisses it.
 type errorMsg string
 
@@ -158,6 +161,28 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.session.searchDone(msg)
 		}
 		return m, nil
+	case replayKeysMsg:
+		if m.session == nil || m.session.info.Path != msg.path || len(msg.keys) == 0 {
+			return m, nil
+		}
+		// One key as if pressed now; what it does (a dialog it opens) is
+		// taken before the next key, so that f then y forks.
+		cmd, rest := m.key(msg.keys[0]), msg.keys[1:]
+		if len(rest) == 0 {
+			return m, cmd
+		}
+		next := replayKeysMsg{msg.path, rest}
+		if cmd == nil {
+			return m.Update(next)
+		}
+		return m, func() tea.Msg { return chainMsg{cmd(), next} }
+	case chainMsg:
+		if b, ok := msg.first.(tea.BatchMsg); ok {
+			return m, tea.Batch(append(b, func() tea.Msg { return msg.then })...)
+		}
+		_, cmd := m.Update(msg.first)
+		_, then := m.Update(msg.then)
+		return m, tea.Batch(cmd, then)
 	case treeLaidOutMsg:
 		if m.session != nil && m.session.info.Path == msg.path {
 			return m, m.session.treeLaidOut(msg)

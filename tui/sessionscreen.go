@@ -44,6 +44,9 @@ type sessionScreen struct {
 	// went to the end (G shows them).
 	keep  *scrollPos
 	fresh int
+	// waiting are the keys pressed while the session loaded, applied when
+	// it has.
+	waiting []tea.KeyPressMsg
 
 	width, height int
 	stacked       bool
@@ -101,7 +104,31 @@ func (ss *sessionScreen) loaded(msg sessionLoadedMsg) tea.Cmd {
 	ss.layout()
 	cmd := ss.selectionChanged()
 	ss.setFocus(ss.focus)
+	if len(ss.waiting) > 0 {
+		keys := ss.waiting
+		ss.waiting = nil
+		return tea.Batch(cmd, func() tea.Msg { return replayKeysMsg{ss.info.Path, keys} })
+	}
 	return cmd
+}
+
+// maxWaiting is the most keys kept while a session loads.
+const maxWaiting = 32
+
+// replayKeysMsg gives the keys pressed while a session loaded back to the
+// root, which routes them as if they were pressed now (a dialog the first
+// opens takes the next).
+type replayKeysMsg struct {
+	path string
+	keys []tea.KeyPressMsg
+}
+
+func keyNames(keys []tea.KeyPressMsg) string {
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.String()
+	}
+	return strings.Join(names, " ")
 }
 
 // selectionChanged follows the tree's selection: the messages on its path
@@ -317,6 +344,12 @@ func (ss *sessionScreen) setFocus(p pane) {
 // Update handles a key; the root has handled quit, help and back.
 func (ss *sessionScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 	if ss.s == nil {
+		// Still loading: the key waits for the session, in order, so that
+		// f then y typed at once still forks.
+		if ss.loading && len(ss.waiting) < maxWaiting {
+			ss.waiting = append(ss.waiting, msg)
+			return status(fmt.Sprintf("%s: waiting for the session to load", keyNames(ss.waiting)))
+		}
 		return nil
 	}
 	if ss.search != nil && ss.search.typing {
