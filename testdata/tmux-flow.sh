@@ -5,6 +5,10 @@
 #      / and a name, Enter, Enter opens that session, with its tree and its
 #      last user message on screen; ? shows help; hostile text is shown but
 #      does not retitle the terminal; q from the list exits with status 0;
+#   3. a day's use: the filter narrows as letters are typed; / finds a word in
+#      an open session and n the next; P runs the pi first on the PATH; a
+#      message an agent appends appears; f then y typed while a 100 MB
+#      session loads fork it;
 #   2. on a fresh machine (empty HOME) the README's run command, `go run .`,
 #      opens the demo sessions.
 # Usage: testdata/tmux-flow.sh     (exit status 0 when every check holds)
@@ -112,6 +116,83 @@ t send-keys -t skein q
 for _ in $(seq 50); do [ -s "$work/status" ] && break; sleep 0.1; done
 check "q from the list exits with status 0" test "$(cat "$work/status" 2>/dev/null)" = "0"
 t kill-session -t skein 2>/dev/null
+
+# 3. A day's use: the filter narrows, a search in a session, resume in pi,
+#    keys typed while a 100 MB session loads, an agent's append followed.
+t new-session -d -s skein -x 120 -y 40 "env -u NO_COLOR HOME=$home TERM=xterm-256color $work/skein; sleep 60"
+wait_for "Health endpoint" >/dev/null
+count() { screen | grep -o '[0-9]* of 19 · sort' | head -1 | cut -d' ' -f1; }
+narrows() {
+  t send-keys -t skein /
+  wait_for "/ " >/dev/null
+  local prev=20 n
+  for ch in c a c h e; do
+    t send-keys -t skein "$ch"
+    sleep 0.3
+    n=$(count)
+    [ -n "$n" ] || n=19
+    [ "$n" -le "$prev" ] || return 1
+    prev=$n
+  done
+  [ "$prev" -lt 19 ]
+}
+check "the filter shrinks as letters are typed" narrows
+t send-keys -t skein Escape
+wait_gone "/ cache" >/dev/null
+t send-keys -t skein / Redis
+wait_for "/ Redis" >/dev/null
+t send-keys -t skein Enter
+wait_for "filter: Redis" >/dev/null
+t send-keys -t skein Enter
+wait_for "Cache: Redis vs SQLite  /home/dev/webapp" >/dev/null
+t send-keys -t skein / redis Enter
+check "/ finds a word in the open session" wait_for "/redis · 1/"
+t send-keys -t skein n
+check "n moves to the next match" wait_for "/redis · 2/"
+t kill-session -t skein 2>/dev/null
+
+# P runs the pi first on the PATH, with --session and the file, in its folder.
+mkdir -p "$work/bin" "$work/proj" "$work/store3/proj"
+printf '#!/bin/sh\nprintf "%%s\\n" "$PWD" "$@" > %s/pi-ran\n' "$work" > "$work/bin/pi"
+chmod +x "$work/bin/pi"
+src=$(ls "$root"/testdata/pi/store/--home-dev-webapp--/2026-03-02*.jsonl | head -1)
+sess="$work/store3/proj/s.jsonl"
+sed "1s#\"cwd\":\"[^\"]*\"#\"cwd\":\"$work/proj\"#" "$src" > "$sess"
+t new-session -d -s skein -x 120 -y 40 "env -u NO_COLOR HOME=$home PATH=$work/bin:$PATH TERM=xterm-256color $work/skein $sess; sleep 60"
+wait_for "messages ·" >/dev/null
+t send-keys -t skein P
+ran() {
+  for _ in $(seq 50); do [ -s "$work/pi-ran" ] && break; sleep 0.1; done
+  [ "$(cat "$work/pi-ran" 2>/dev/null)" = "$(printf '%s\n' "$work/proj" --session "$sess")" ]
+}
+check "P runs pi --session FILE in the session's folder" ran
+check "skein comes back when pi exits" wait_for "messages ·"
+# An agent appends a message: it appears without a key.
+last=$(tail -1 "$sess" | grep -o '"id":"[^"]*"' | head -1 | cut -d'"' -f4)
+printf '%s\n' '{"type":"message","id":"feed0001","parentId":"'"$last"'","timestamp":"2026-03-02T10:00:00.000Z","message":{"role":"user","content":"appended by an agent while you watched","timestamp":1772445600000}}' >> "$sess"
+check "a message an agent appends appears on screen" wait_for "1 new (G)"
+t send-keys -t skein G
+check "G shows it" wait_for "appended by an agent while you watched"
+t kill-session -t skein 2>/dev/null
+
+# Keys typed while a 100 MB session loads are not lost: f then y forks it.
+big="$work/store4/big/big.jsonl"
+mkdir -p "$(dirname "$big")"
+if (cd "$root/testdata/pigen" && ./node22 bigstore.mjs --one "$big" --mb 100 >/dev/null 2>&1) && [ -s "$big" ]; then
+  t new-session -d -s skein -x 120 -y 40 "env -u NO_COLOR HOME=$home TERM=xterm-256color $work/skein $big; sleep 60"
+  wait_for "big.jsonl…" 20 >/dev/null # the session screen, loading
+  t send-keys -t skein f
+  t send-keys -t skein y
+  forked() {
+    for _ in $(seq 300); do [ "$(ls "$(dirname "$big")" | wc -l)" -ge 2 ] && return 0; sleep 0.1; done
+    return 1
+  }
+  check "f then y typed while 100 MB load fork it" forked
+  check "the forked dialog says so" wait_for "Forked" 20
+  t kill-session -t skein 2>/dev/null
+else
+  check "pi wrote a 100 MB session (testdata/pigen/bigstore.mjs)" false
+fi
 
 # 2. A fresh machine: empty HOME, the README's run command.
 fresh="$work/fresh"
