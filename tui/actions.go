@@ -222,13 +222,25 @@ type compaction struct {
 	// it came). replan marks a plan asked for from the dialog.
 	want   *float64
 	replan bool
+	// dropped says the person cancelled while the first plan was made.
+	dropped *bool
+	nothing string // why there is nothing to compact at all
 }
 
 // planCompaction plans in the background, as `session plan` does, keeping
 // about keep tokens.
+// A dialog says the plan is being made (a long path takes a moment), and
+// esc there drops it.
 func planCompaction(path string, s *model.Session, view *model.TreeView, leaf int, keep float64) tea.Cmd {
-	want := keep
-	return planFor(&compaction{path: path, s: s, view: view, leaf: leaf, keep: keep, want: &want})
+	want, dropped := keep, false
+	c := &compaction{path: path, s: s, view: view, leaf: leaf, keep: keep, want: &want, dropped: &dropped}
+	busy := infoDialog("Compaction", "Planning the compaction of the path to the selection…")
+	busy.busy, busy.hint = true, "esc: cancel"
+	busy.cancel = func() tea.Cmd {
+		dropped = true
+		return status("compaction cancelled: nothing written")
+	}
+	return func() tea.Msg { return thenMsg{openDialogMsg{busy}, planFor(c)} }
 }
 
 // planFor plans c (path, session, leaf, keep and want set).
@@ -236,7 +248,8 @@ func planFor(c *compaction) tea.Cmd {
 	return func() tea.Msg {
 		p := c.s.PlanCompaction(c.leaf, c.keep)
 		if p == nil && (c.leaf < 0 || c.leaf >= c.s.Len() || c.s.Entry(c.leaf).Kind == model.EntryCompaction) {
-			return actionDoneMsg{status: c.s.NothingToCompact(c.leaf, c.keep)}
+			c.nothing = c.s.NothingToCompact(c.leaf, c.keep)
+			return planMsg{c}
 		}
 		// With nothing to summarize at this budget (pi says "Nothing to
 		// compact"), the dialog says so and - can keep fewer tokens.

@@ -767,3 +767,43 @@ func TestKeysWhileLoadingAreKept(t *testing.T) {
 		t.Errorf("after the fork: %+v", d)
 	}
 }
+
+// c says it is planning while the plan is made; esc then drops the plan;
+// with nothing to compact the dialog goes and the status says why.
+func TestPlanningIsVisible(t *testing.T) {
+	m := loaded(t, 120, 40, true, fixtureStore)
+	openFixture(t, m, "Health endpoint")
+	cmd := press(m, "c")
+	then, ok := cmd().(thenMsg)
+	if !ok {
+		t.Fatalf("c gave %T", cmd())
+	}
+	_, plan := m.Update(then)
+	if d := dlg(m); d == nil || !strings.Contains(d.body, "Planning") {
+		t.Fatalf("no busy dialog: %+v", d)
+	}
+	run(m, press(m, "esc"))
+	if dlg(m) != nil {
+		t.Fatal("esc did not close the busy dialog")
+	}
+	run(m, plan) // the plan, late
+	if dlg(m) != nil {
+		t.Fatalf("a plan dropped by esc opened: %+v", dlg(m))
+	}
+	// A path that ends in a compaction: nothing to compact.
+	press(m, "esc")
+	openFixture(t, m, "Round 0: refactor the parser")
+	ss := m.session
+	for k, r := range ss.tree.view.Rows {
+		if ss.s.Entry(r.Entry).Kind == model.EntryCompaction {
+			ss.tree.cursor = k
+		}
+	}
+	if ss.s.Entry(ss.tree.selected()).Kind != model.EntryCompaction {
+		t.Skip("no compaction in the fixture's tree")
+	}
+	run(m, press(m, "c"))
+	if dlg(m) != nil || !strings.Contains(m.statusText, "Nothing to compact") {
+		t.Errorf("dialog %+v, status %q", dlg(m), m.statusText)
+	}
+}

@@ -98,6 +98,13 @@ type statusMsg string
 
 func status(s string) tea.Cmd { return func() tea.Msg { return statusMsg(s) } }
 
+// thenMsg is a message, then a command to run once it is taken (a busy
+// dialog opened before the work it waits for starts).
+type thenMsg struct {
+	first tea.Msg
+	then  tea.Cmd
+}
+
 // chainMsg is a message, then another once the first is taken.
 type chainMsg struct{ first, then tea.Msg }
 
@@ -242,10 +249,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case actionDoneMsg:
 		m.writes = slices.DeleteFunc(m.writes, func(w *writing) bool { return w == msg.w })
 		return m, m.actionDone(msg)
+	case thenMsg:
+		_, cmd := m.Update(msg.first)
+		return m, tea.Batch(cmd, msg.then)
 	case planMsg:
 		c := msg.c
-		if *c.want != c.keep || c.replan && m.top() == nil {
+		if *c.want != c.keep || c.replan && m.top() == nil || c.dropped != nil && *c.dropped {
 			return m, nil // a newer plan is coming, or the dialog was closed
+		}
+		if c.nothing != "" {
+			if c.replan || len(m.dialogs) > 0 {
+				m.replaceTop(nil) // the busy dialog, or the plan's
+			}
+			return m, status(c.nothing)
 		}
 		m.compaction = c
 		m.replaceTop(c.planDialog(m.opts.Home, func() tea.Cmd {

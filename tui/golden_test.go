@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -8,6 +9,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"skein/store"
+	"skein/workflow"
 )
 
 // TestGoldenSizes: every screen, dialog, help and the replay at 40x12,
@@ -44,6 +48,38 @@ func TestGoldenSizes(t *testing.T) {
 			}
 			run(m, press(m, "enter"))
 		}, "summary"},
+		{"compact-planning", func(m *Model) {
+			openFixture(t, m, "Health endpoint")
+			m.Update(press(m, "c")().(thenMsg).first) // the plan not yet made
+		}, "Planning"},
+		{"compact-summarizing", func(m *Model) {
+			openFixture(t, m, "Health endpoint")
+			run(m, press(m, "c"))
+			for range 11 {
+				run(m, press(m, "-"))
+			}
+			press(m, "enter") // the summary not yet made
+		}, "Summarizing"},
+		{"compact-throw-away", func(m *Model) {
+			openFixture(t, m, "Health endpoint")
+			run(m, press(m, "c"))
+			for range 11 {
+				run(m, press(m, "-"))
+			}
+			run(m, press(m, "enter"))
+			run(m, press(m, "x"))
+			run(m, press(m, "esc"))
+		}, "Throw away"},
+		{"forked", func(m *Model) {
+			open(m)
+			run(m, func() tea.Msg {
+				return forkedMsg(workflow.Forked{Forked: store.Forked{Path: "/home/dev/.pi/agent/sessions/--home-dev-webapp--/2026-03-10T12-00-00-000Z_0f0f0f0f-0000-7000-8000-000000000000.jsonl", Entries: 3}})
+			})
+		}, "Forked"},
+		{"error", func(m *Model) {
+			open(m)
+			run(m, showError("", errors.New("the session changed while the summary was made (its leaf is no longer a1b2c3d4); nothing was written, compact again")))
+		}, "error:"},
 		{"replay", func(m *Model) {
 			open(m)
 			press(m, "r") // its tick is not run: the replay stays where it is
