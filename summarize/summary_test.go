@@ -121,3 +121,18 @@ func FuzzMarkdownNoiseAndSentences(f *testing.F) {
 		}
 	})
 }
+
+// mayMatch never says no where the regular expressions say yes.
+func FuzzWordHints(f *testing.F) {
+	for _, s := range []string{"Don't do that", "we DECIDED to", "use X rather than Y", "Switched to Go", "KEEP THE API", "nothing here", "No.", "do  not", "mustn't"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if constraintWord.MatchString(s) && !mayMatch(s, constraintHints) {
+			t.Fatalf("constraint %q", s)
+		}
+		if decisionWord.MatchString(s) && !mayMatch(s, decisionHints) {
+			t.Fatalf("decision %q", s)
+		}
+	})
+}
