@@ -27,12 +27,63 @@ func (e *NotSession) Error() string { return "not a pi session: " + e.Reason }
 // does, decoding only what the record needs. mtimeMs is the file's
 // modification time, used when no message or header gives a time.
 func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
-	info := Info{Format: "pi"}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	header := false
-	lastActivity := math.NaN()
-	headerTime := math.NaN()
-	var prevID, latestModel, latestAssistant []byte
+	var st ScanState
+	if err := st.Feed(data); err != nil {
+		return st.Info, err
+	}
+	return st.Result(mtimeMs)
+}
+
+// ScanState is a listing scan part way through a file: what ScanInfo has
+// gathered from its lines so far, so that a file that grew is scanned on
+// from where it stopped (the index keeps it). Everything in it is a copy:
+// it points into no file's bytes.
+type ScanState struct {
+	Info   Info
+	Header bool
+	// Times in ms; HasActivity and HasHeaderTime say whether they are set.
+	LastActivity, HeaderTime   float64
+	HasActivity, HasHeaderTime bool
+	// The last entry's id, a model change's modelId and the last assistant
+	// message's model, as raw JSON ("" for none).
+	PrevID, LatestModel, AssistantModel string
+	HasAssistant                        bool
+}
+
+// Feed scans whole lines (a partial last line is scanned as it is: the
+// caller feeds only complete ones when it means to go on later). It fails
+// when the first entry is not a session header.
+func (st *ScanState) Feed(data []byte) error {
+	info := &st.Info
+	if !st.Header {
+		info.Format = "pi"
+		data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	}
+	lastActivity, headerTime := math.NaN(), math.NaN()
+	if st.HasActivity {
+		lastActivity = st.LastActivity
+	}
+	if st.HasHeaderTime {
+		headerTime = st.HeaderTime
+	}
+	prevID, latestModel := []byte(st.PrevID), []byte(st.LatestModel)
+	if st.PrevID == "" {
+		prevID = nil
+	}
+	if st.LatestModel == "" {
+		latestModel = nil
+	}
+	var latestAssistant []byte
+	assistantModel, hasAssistant := st.AssistantModel, st.HasAssistant
+	defer func() {
+		st.LastActivity, st.HasActivity = lastActivity, !math.IsNaN(lastActivity)
+		st.HeaderTime, st.HasHeaderTime = headerTime, !math.IsNaN(headerTime)
+		st.PrevID, st.LatestModel = string(prevID), string(latestModel)
+		if latestAssistant != nil {
+			assistantModel, hasAssistant = modelOf(latestAssistant), true
+		}
+		st.AssistantModel, st.HasAssistant = assistantModel, hasAssistant
+	}()
 	// pi 1.6.0 lists with readline, which also ends a line at a lone CR.
 	lineEnd := func(b []byte) int { return bytes.IndexByte(b, '\n') }
 	if bytes.IndexByte(data, '\r') >= 0 {
@@ -54,15 +105,15 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 		if len(line) == 0 || len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		if !header {
-			ok, _, err := scanHeader(line, &info)
+		if !st.Header {
+			ok, _, err := scanHeader(line, info)
 			if err != nil {
 				continue // pi skips a first line that does not parse
 			}
 			if !ok {
-				return info, &NotSession{"the first entry is not a session header"}
+				return &NotSession{"the first entry is not a session header"}
 			}
-			header = true
+			st.Header = true
 			headerTime = jsdate.Parse(headerTimestamp(line))
 			info.Created = headerTime
 			continue
@@ -104,6 +155,7 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 			info.Name = strings.Clone(TrimJS(String(name)))
 		case `"` + TypeModelChange + `"`:
 			latestModel, latestAssistant = modelID, nil
+			assistantModel, hasAssistant = "", false
 		case `"` + TypeMessage + `"`:
 			info.MessageCount++
 			if msg == nil {
@@ -157,14 +209,20 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 			}
 		}
 	}
-	if !header {
+	return nil
+}
+
+// Result is the record of the lines fed so far.
+func (st *ScanState) Result(mtimeMs float64) (Info, error) {
+	info := st.Info
+	if !st.Header {
 		return info, &NotSession{"no session header"}
 	}
 	switch {
-	case !math.IsNaN(lastActivity) && lastActivity > 0:
-		info.Modified = lastActivity
-	case !math.IsNaN(headerTime):
-		info.Modified = headerTime
+	case st.HasActivity && st.LastActivity > 0:
+		info.Modified = st.LastActivity
+	case st.HasHeaderTime:
+		info.Modified = st.HeaderTime
 	default:
 		info.Modified = mtimeMs
 	}
@@ -174,17 +232,26 @@ func ScanInfo(data []byte, mtimeMs float64) (Info, error) {
 	if info.Entries > 0 {
 		info.Branches++
 	}
-	if latestAssistant != nil {
-		// Display only: the model sits near the end of pi's messages.
-		if k := bytes.LastIndex(latestAssistant, []byte(`"model":"`)); k >= 0 {
-			latestModel = latestAssistant[k+8:]
-			if end := jscan.SkipValid(latestModel, 0); end > 0 {
-				latestModel = latestModel[:end]
-			}
-		}
+	model := st.LatestModel
+	if st.HasAssistant {
+		model = st.AssistantModel
 	}
-	info.Model = strings.Clone(String(latestModel))
+	info.Model = strings.Clone(String([]byte(model)))
 	return info, nil
+}
+
+// modelOf is the raw "model" of an assistant message, found from its end:
+// display only, the model sits near the end of pi's messages.
+func modelOf(msg []byte) string {
+	k := bytes.LastIndex(msg, []byte(`"model":"`))
+	if k < 0 {
+		return ""
+	}
+	m := msg[k+8:]
+	if end := jscan.SkipValid(m, 0); end > 0 {
+		m = m[:end]
+	}
+	return string(m)
 }
 
 func maxNaN(a, b float64) float64 {

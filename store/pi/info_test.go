@@ -1,8 +1,11 @@
 package pi
 
 import (
+	"bytes"
+	"encoding/gob"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -58,4 +61,61 @@ func writeTemp(t *testing.T, data string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// A scan stopped at any line and taken up again, its state through JSON
+// (through gob, as the index keeps it), gives the record the whole scan gives.
+func TestScanResumesAtEveryLine(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "pi", "*", "*.jsonl"))
+	more, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "pi", "store", "*", "*.jsonl"))
+	files = append(files, more...)
+	if len(files) < 20 {
+		t.Fatalf("only %d fixtures", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantErr := ScanInfo(data, 1234)
+		for cut := 0; cut <= len(data); cut++ {
+			if cut > 0 && cut < len(data) && data[cut-1] != '\n' {
+				continue
+			}
+			var st ScanState
+			err := st.Feed(data[:cut])
+			if err == nil {
+				var buf bytes.Buffer
+				if jerr := gob.NewEncoder(&buf).Encode(st); jerr != nil {
+					t.Fatal(jerr)
+				}
+				var back ScanState
+				if jerr := gob.NewDecoder(&buf).Decode(&back); jerr != nil {
+					t.Fatal(jerr)
+				}
+				err = back.Feed(data[cut:])
+				st = back
+			}
+			got, gotErr := st.Result(1234)
+			if (err != nil) != (wantErr != nil) && gotErr == nil {
+				t.Fatalf("%s cut at %d: error %v, want %v", f, cut, err, wantErr)
+			}
+			if wantErr == nil && !sameInfo(got, want) {
+				t.Fatalf("%s cut at %d:\n got %+v\nwant %+v", f, cut, got, want)
+			}
+		}
+	}
+}
+
+// sameInfo is reflect.DeepEqual with NaN equal to NaN.
+func sameInfo(a, b Info) bool {
+	nan := func(x, y float64) bool { return x == y || x != x && y != y }
+	if !nan(a.Created, b.Created) || !nan(a.Modified, b.Modified) {
+		return false
+	}
+	a.Created, a.Modified, b.Created, b.Modified = 0, 0, 0, 0
+	if len(a.IDJSON) == 0 && len(b.IDJSON) == 0 {
+		a.IDJSON, b.IDJSON = nil, nil
+	}
+	return reflect.DeepEqual(a, b)
 }
