@@ -52,6 +52,15 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	// file was cut short under them: a clear message, not a crash.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer catchFault(stderr, &code)
+	// The list's index in the user's cache folder (SKEIN_INDEX=off: none).
+	if os.Getenv("SKEIN_INDEX") != "off" {
+		c := store.OpenCache(store.CacheDir(store.OSEnv()))
+		store.UseCache(c)
+		defer func() {
+			c.Save() // what this run learned; the TUI's scan saves as it ends too
+			store.UseCache(nil)
+		}()
+	}
 	err := dispatch(argv, stdin, stdout, stderr)
 	if err == nil {
 		return 0

@@ -26,6 +26,7 @@ func skein(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("HOME", home)
+	t.Setenv("XDG_CACHE_HOME", "") // the index goes under the test's HOME
 	t.Setenv("PI_CODING_AGENT_DIR", "")
 	t.Setenv("PI_CODING_AGENT_SESSION_DIR", "")
 	var out, errb bytes.Buffer
@@ -78,6 +79,7 @@ func TestFlagsBeforeOrAfter(t *testing.T) {
 func TestRefByIDPrefix(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
+	t.Setenv("XDG_CACHE_HOME", "") // the index goes under the test's HOME
 	t.Setenv("PI_CODING_AGENT_DIR", "")
 	t.Setenv("PI_CODING_AGENT_SESSION_DIR", filepath.Join(home, "sessions"))
 	src := fixture(t, webapp, "2026-03-02")
@@ -125,4 +127,46 @@ func copyInto(t *testing.T, src string) string {
 	dst := filepath.Join(t.TempDir(), filepath.Base(src))
 	os.WriteFile(dst, data, 0o644)
 	return dst
+}
+
+// session list keeps an index under the cache folder: the second list
+// gives the same records, and an append shows at once.
+func TestListKeepsAnIndex(t *testing.T) {
+	dir := t.TempDir()
+	src := fixture(t, webapp, "2026-03-02")
+	data, _ := os.ReadFile(src)
+	path := filepath.Join(dir, filepath.Base(src))
+	os.WriteFile(path, data, 0o644)
+	home := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, "cache"))
+	first, _, code := skeinIn(t, home, "session", "list", "--json", dir)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if _, err := os.Stat(filepath.Join(home, "cache", "skein", "list.idx")); err != nil {
+		t.Fatalf("no index: %v", err)
+	}
+	second, _, _ := skeinIn(t, home, "session", "list", "--json", dir)
+	if second != first {
+		t.Errorf("the warm list differs:\n%s\n%s", second, first)
+	}
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"type":"session_info","id":"feed0001","parentId":null,"timestamp":"2026-12-01T10:00:00.000Z","name":"renamed by an agent"}` + "\n")
+	f.Close()
+	third, _, _ := skeinIn(t, home, "session", "list", "--json", dir)
+	if !strings.Contains(third, `"name":"renamed by an agent"`) {
+		t.Errorf("the append is not listed: %s", third)
+	}
+}
+
+// skeinIn is skein with HOME at home and the environment left as the test
+// set it.
+func skeinIn(t *testing.T, home string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	t.Setenv("HOME", home)
+	t.Setenv("PI_CODING_AGENT_DIR", "")
+	t.Setenv("PI_CODING_AGENT_SESSION_DIR", "")
+	var out, errb bytes.Buffer
+	code = run(args, strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
 }

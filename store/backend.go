@@ -41,6 +41,11 @@ type Backend interface {
 	// ListInfo reads what the list shows of the session at path; buf is a
 	// buffer the caller reuses from one call to the next (returned grown).
 	ListInfo(path string, buf []byte) ([]byte, Info, error)
+	// ListCached is ListInfo through what the index kept of the file
+	// (nil for nothing): the format's change token and whatever lets it
+	// read only what changed. It returns the state to keep (nil: keep
+	// nothing).
+	ListCached(path string, state []byte, buf []byte) ([]byte, Info, []byte, error)
 	// Label sets (or, with "", clears) the label of entry id.
 	Label(path, id, text string, opts ...WriteOption) (string, error)
 	// Rename names the session ("" clears the name).

@@ -58,3 +58,28 @@ func BenchmarkDiscover(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkListWarm is the list of the 1,500-session store through a warm
+// index: the index read, every file stat'ed and its token checked, no
+// file scanned. The target is 50 times faster than pi 1.6.0's listing.
+func BenchmarkListWarm(b *testing.B) {
+	root := benchStore(b)
+	cache := b.TempDir()
+	files, err := Discover([]string{root})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := OpenCache(cache)
+	UseCache(c)
+	List(files, nil)
+	c.Save()
+	UseCache(nil)
+	for b.Loop() {
+		UseCache(OpenCache(cache))
+		files, _ := Discover([]string{root})
+		if infos, _ := List(files, nil); len(infos) != len(files) {
+			b.Fatalf("%d of %d listed", len(infos), len(files))
+		}
+		UseCache(nil)
+	}
+}

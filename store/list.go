@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -68,7 +69,7 @@ func each(files []string, fn func(i int, info pi.Info, err error)) {
 				}
 				var info pi.Info
 				var err error
-				buf, info, err = For(files[i]).ListInfo(files[i], buf)
+				buf, info, err = listOne(files[i], buf)
 				info.Path = files[i]
 				fn(i, info, err)
 			}
@@ -105,14 +106,20 @@ func scanFile(path string, buf []byte) ([]byte, pi.Info, error) {
 		return buf, pi.Info{}, err
 	}
 	defer f.Close()
-	if st.Size() >= mmapMin {
-		if data, err := mmap(f, st.Size()); err == nil {
-			info, err := scanMapped(data, float64(st.ModTime().UnixMilli()))
+	return scanOpen(f, st.Size(), float64(st.ModTime().UnixMilli()), buf, pi.ScanInfo)
+}
+
+// scanOpen reads an open file of size bytes into buf, or maps it when it is
+// large, and scans it with scan.
+func scanOpen(f *os.File, fileSize int64, mtimeMs float64, buf []byte, scan func([]byte, float64) (pi.Info, error)) ([]byte, pi.Info, error) {
+	if fileSize >= mmapMin {
+		if data, err := mmap(f, fileSize); err == nil {
+			info, err := scanMapped(data, mtimeMs, scan)
 			munmap(data)
 			return buf, info, err
 		}
 	}
-	size := int(st.Size()) + 1
+	size := int(fileSize) + 1
 	if cap(buf) < size {
 		buf = make([]byte, 0, size+size/4)
 	}
@@ -130,20 +137,20 @@ func scanFile(path string, buf []byte) ([]byte, pi.Info, error) {
 			return buf, pi.Info{}, err
 		}
 	}
-	info, err := pi.ScanInfo(buf, float64(st.ModTime().UnixMilli()))
+	info, err := scan(buf, mtimeMs)
 	return buf, info, err
 }
 
 // scanMapped scans mapped memory. A file truncated while it is mapped faults
 // on access; the fault becomes an error instead of a crash.
-func scanMapped(data []byte, mtimeMs float64) (info pi.Info, err error) {
+func scanMapped(data []byte, mtimeMs float64, scan func([]byte, float64) (pi.Info, error)) (info pi.Info, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("file changed while it was read: %v", r)
 		}
 	}()
-	return pi.ScanInfo(data, mtimeMs)
+	return scan(data, mtimeMs)
 }
 
 // Scan lists files like List, but streams: fn is called from one goroutine
@@ -151,6 +158,7 @@ func scanMapped(data []byte, mtimeMs float64) (info pi.Info, err error) {
 // interval), the files left out since the last batch and why, and the
 // count done so far. It returns when all are read.
 func Scan(files []string, interval time.Duration, fn func(batch []pi.Info, left []Problem, done, total int)) {
+	defer currentCache().Save()
 	type result struct {
 		info pi.Info
 		err  error

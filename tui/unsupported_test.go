@@ -55,6 +55,10 @@ func (r readOnly) ListInfo(path string, buf []byte) ([]byte, store.Info, error) 
 	}
 	return buf, info, nil
 }
+func (r readOnly) ListCached(path string, _ []byte, buf []byte) ([]byte, store.Info, []byte, error) {
+	buf, info, err := r.ListInfo(path, buf)
+	return buf, info, nil, err
+}
 func (readOnly) Label(string, string, string, ...store.WriteOption) (string, error) {
 	return "", store.ErrUnsupported
 }

@@ -1,0 +1,300 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+
+	"skein/store/pi"
+)
+
+// listOne is a session's list record: through the index when there is one.
+func listOne(path string, buf []byte) ([]byte, Info, error) {
+	c := currentCache()
+	b := For(path)
+	if c == nil {
+		return b.ListInfo(path, buf)
+	}
+	buf, info, state, err := b.ListCached(path, c.get(path), buf)
+	if state != nil {
+		c.put(path, state)
+	}
+	return buf, info, err
+}
+
+// fullReads counts the files read whole for the list (the tests' way to
+// see that the index spared the others).
+var fullReads, partReads countInt
+
+// piListState is what the index keeps of a pi file: its change token (the
+// size scanned, through its last whole line; the file's size and
+// modification time then; a hash of the scanned part's last 4 KB) and the
+// scan at that point, or why the file is not a session.
+type piListState struct {
+	Scanned, Size, MtimeNs int64
+	Tail                   uint64
+	Scan                   pi.ScanState
+	NotSession             string
+}
+
+// castagnoli is the CRC the token hashes with: the processor computes it.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// tailSpan is how much of a scanned prefix's end the token hashes.
+const tailSpan = 4096
+
+// tailHash hashes the tailSpan bytes of f before end.
+func tailHash(f *os.File, end int64) (uint64, error) {
+	from := max(0, end-tailSpan)
+	b := make([]byte, end-from)
+	if _, err := f.ReadAt(b, from); err != nil && !(errors.Is(err, io.EOF) && len(b) == 0) {
+		return 0, err
+	}
+	return uint64(crc32.Checksum(b, castagnoli)), nil
+}
+
+// ListCached is ListInfo through the index's state for the file: an
+// unchanged file is not read, one that grew is scanned from where the
+// index stopped (its scanned part unchanged), any other is read again.
+func (piBackend) ListCached(path string, prev []byte, buf []byte) ([]byte, Info, []byte, error) {
+	f, st, err := pi.OpenRegular(path)
+	if err != nil {
+		return buf, Info{}, nil, err
+	}
+	defer f.Close()
+	size, mtimeNs, mtimeMs := st.Size(), st.ModTime().UnixNano(), float64(st.ModTime().UnixMilli())
+	var ps piListState
+	if prev != nil && decodeState(prev, &ps) && ps.Scanned <= size && ps.Scanned <= ps.Size {
+		if h, err := tailHash(f, ps.Scanned); err == nil && h == ps.Tail {
+			switch {
+			case size == ps.Size && mtimeNs == ps.MtimeNs && ps.NotSession != "":
+				return buf, Info{}, prev, &NotSession{Reason: ps.NotSession}
+			case size == ps.Size && mtimeNs == ps.MtimeNs:
+				info, err := finishScan(ps.Scan, f, ps.Scanned, size, mtimeMs)
+				return buf, info, prev, err
+			case size > ps.Size && ps.NotSession == "":
+				// Grown: scan on from the last whole line the index saw.
+				partReads.add()
+				return scanOn(f, ps, size, mtimeNs, mtimeMs, buf)
+			}
+		}
+	}
+	fullReads.add()
+	ps = piListState{Size: size, MtimeNs: mtimeNs}
+	buf, info, err := scanOpen(f, size, mtimeMs, buf, func(data []byte, mtimeMs float64) (Info, error) {
+		cut := int64(bytes.LastIndexByte(data, '\n') + 1)
+		if err := ps.Scan.Feed(data[:cut]); err != nil {
+			return ps.Scan.Info, err
+		}
+		ps.Scanned = cut
+		rest := ps.Scan
+		if err := rest.Feed(data[cut:]); err != nil {
+			return rest.Info, err
+		}
+		return rest.Result(mtimeMs)
+	})
+	var ns *NotSession
+	switch {
+	case errors.As(err, &ns):
+		ps.Scan, ps.Scanned, ps.NotSession = pi.ScanState{}, size, ns.Reason
+	case err != nil:
+		return buf, info, nil, err // unread: nothing to keep
+	}
+	if ps.Tail, err = tailHash(f, ps.Scanned); err != nil {
+		return buf, info, nil, nil
+	}
+	return buf, info, encodeState(ps), infoErr(info, ns)
+}
+
+func infoErr(_ Info, ns *NotSession) error {
+	if ns != nil {
+		return ns
+	}
+	return nil
+}
+
+// scanOn scans a grown file from ps.Scanned to its end.
+func scanOn(f *os.File, ps piListState, size, mtimeNs int64, mtimeMs float64, buf []byte) ([]byte, Info, []byte, error) {
+	n := int(size - ps.Scanned)
+	if cap(buf) < n {
+		buf = make([]byte, n)
+	}
+	buf = buf[:n]
+	if _, err := f.ReadAt(buf, ps.Scanned); err != nil && !errors.Is(err, io.EOF) {
+		return buf, Info{}, nil, err
+	}
+	cut := bytes.LastIndexByte(buf, '\n') + 1
+	if err := ps.Scan.Feed(buf[:cut]); err != nil {
+		return buf, ps.Scan.Info, nil, err
+	}
+	rest := ps.Scan
+	if err := rest.Feed(buf[cut:]); err != nil {
+		return buf, rest.Info, nil, err
+	}
+	info, err := rest.Result(mtimeMs)
+	ps.Scanned += int64(cut)
+	ps.Size, ps.MtimeNs = size, mtimeNs
+	if ps.Tail, err = tailHash(f, ps.Scanned); err != nil {
+		return buf, info, nil, nil
+	}
+	return buf, info, encodeState(ps), nil
+}
+
+// finishScan is the record of an unchanged file: the kept scan, and its
+// last line when that has no line ending (read again: it is short).
+func finishScan(st pi.ScanState, f *os.File, scanned, size int64, mtimeMs float64) (Info, error) {
+	if size > scanned {
+		rest := make([]byte, size-scanned)
+		if _, err := f.ReadAt(rest, scanned); err != nil && !errors.Is(err, io.EOF) {
+			return Info{}, err
+		}
+		if err := st.Feed(rest); err != nil {
+			return st.Info, err
+		}
+	}
+	return st.Result(mtimeMs)
+}
+
+// stateVersion starts an encoded piListState; another is read as none.
+const stateVersion = 1
+
+// encodeState writes ps compactly (gob spent more time on its type
+// descriptions than on the records).
+func encodeState(ps piListState) []byte {
+	e := codec{b: make([]byte, 0, 256)}
+	e.b = append(e.b, stateVersion)
+	e.int(ps.Scanned)
+	e.int(ps.Size)
+	e.int(ps.MtimeNs)
+	e.b = binary.LittleEndian.AppendUint64(e.b, ps.Tail)
+	e.str(ps.NotSession)
+	st := &ps.Scan
+	e.bools(st.Header, st.HasActivity, st.HasHeaderTime, st.HasAssistant)
+	e.float(st.LastActivity)
+	e.float(st.HeaderTime)
+	e.str(st.PrevID)
+	e.str(st.LatestModel)
+	e.str(st.AssistantModel)
+	in := &st.Info
+	e.str(in.Path)
+	e.str(in.Format)
+	e.str(in.ID)
+	e.str(string(in.IDJSON))
+	e.bools(in.NoStringID, in.HasParent, in.IDJSON != nil)
+	e.str(in.Cwd)
+	e.str(in.Name)
+	e.str(in.ParentSession)
+	e.float(in.Created)
+	e.float(in.Modified)
+	e.int(int64(in.MessageCount))
+	e.str(in.FirstMessage)
+	e.int(int64(in.Entries))
+	e.int(int64(in.Branches))
+	e.str(in.Model)
+	return e.b
+}
+
+// decodeState reads what encodeState wrote; false for anything else.
+func decodeState(b []byte, ps *piListState) bool {
+	if len(b) == 0 || b[0] != stateVersion {
+		return false
+	}
+	d := codec{b: b[1:]}
+	ps.Scanned, ps.Size, ps.MtimeNs = d.readInt(), d.readInt(), d.readInt()
+	if len(d.b) < 8 {
+		return false
+	}
+	ps.Tail, d.b = binary.LittleEndian.Uint64(d.b), d.b[8:]
+	ps.NotSession = d.readStr()
+	st := &ps.Scan
+	f := d.readBools(4)
+	st.Header, st.HasActivity, st.HasHeaderTime, st.HasAssistant = f[0], f[1], f[2], f[3]
+	st.LastActivity, st.HeaderTime = d.readFloat(), d.readFloat()
+	st.PrevID, st.LatestModel, st.AssistantModel = d.readStr(), d.readStr(), d.readStr()
+	in := &st.Info
+	in.Path, in.Format, in.ID = d.readStr(), d.readStr(), d.readStr()
+	idJSON := d.readStr()
+	g := d.readBools(3)
+	in.NoStringID, in.HasParent = g[0], g[1]
+	if g[2] {
+		in.IDJSON = []byte(idJSON)
+	}
+	in.Cwd, in.Name, in.ParentSession = d.readStr(), d.readStr(), d.readStr()
+	in.Created, in.Modified = d.readFloat(), d.readFloat()
+	in.MessageCount = int(d.readInt())
+	in.FirstMessage = d.readStr()
+	in.Entries, in.Branches = int(d.readInt()), int(d.readInt())
+	in.Model = d.readStr()
+	return !d.bad && len(d.b) == 0
+}
+
+// codec appends and reads the index's values: varints, floats' bits,
+// length-prefixed strings, bytes of flags.
+type codec struct {
+	b   []byte
+	bad bool
+}
+
+func (c *codec) int(v int64)     { c.b = binary.AppendVarint(c.b, v) }
+func (c *codec) float(v float64) { c.b = binary.LittleEndian.AppendUint64(c.b, math.Float64bits(v)) }
+func (c *codec) str(s string) {
+	c.b = binary.AppendUvarint(c.b, uint64(len(s)))
+	c.b = append(c.b, s...)
+}
+func (c *codec) bools(v ...bool) {
+	var x byte
+	for i, f := range v {
+		if f {
+			x |= 1 << i
+		}
+	}
+	c.b = append(c.b, x)
+}
+
+func (c *codec) readInt() int64 {
+	v, n := binary.Varint(c.b)
+	if n <= 0 {
+		c.bad = true
+		return 0
+	}
+	c.b = c.b[n:]
+	return v
+}
+
+func (c *codec) readFloat() float64 {
+	if len(c.b) < 8 {
+		c.bad = true
+		return 0
+	}
+	v := math.Float64frombits(binary.LittleEndian.Uint64(c.b))
+	c.b = c.b[8:]
+	return v
+}
+
+func (c *codec) readStr() string {
+	n, k := binary.Uvarint(c.b)
+	if k <= 0 || n > uint64(len(c.b)-k) {
+		c.bad = true
+		return ""
+	}
+	s := string(c.b[k : k+int(n)])
+	c.b = c.b[k+int(n):]
+	return s
+}
+
+func (c *codec) readBools(n int) []bool {
+	out := make([]bool, n)
+	if len(c.b) < 1 {
+		c.bad = true
+		return out
+	}
+	for i := range out {
+		out[i] = c.b[0]&(1<<i) != 0
+	}
+	c.b = c.b[1:]
+	return out
+}
