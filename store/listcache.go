@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"time"
 
 	"skein/store/pi"
 )
@@ -39,7 +40,17 @@ type piListState struct {
 	Tail                   uint64
 	Scan                   pi.ScanState
 	NotSession             string
+	// The inode and status-change time when it was indexed, and when that
+	// was: a file whose size, times and inode are all as they were, and
+	// whose last change is older than the clock's slack, is not even
+	// opened (Linux only; elsewhere the tail is always hashed).
+	Ino                uint64
+	CtimeNs, IndexedNs int64
 }
+
+// ctimeSlack is how long after a change a file's times are not trusted
+// alone: a write in the same clock tick as the indexing would not move them.
+const ctimeSlack = 2e9
 
 // castagnoli is the CRC the token hashes with: the processor computes it.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -61,30 +72,45 @@ func tailHash(f *os.File, end int64) (uint64, error) {
 // unchanged file is not read, one that grew is scanned from where the
 // index stopped (its scanned part unchanged), any other is read again.
 func (piBackend) ListCached(path string, prev []byte, buf []byte) ([]byte, Info, []byte, error) {
+	var ps piListState
+	known := prev != nil && decodeState(prev, &ps)
+	if known && ps.Scanned == ps.Size && ps.Ino != 0 && ps.IndexedNs-ps.CtimeNs > ctimeSlack {
+		// Unchanged by its times alone: one stat, no open.
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() == ps.Size && st.ModTime().UnixNano() == ps.MtimeNs {
+			if ino, ctime, ok := changeTime(st); ok && ino == ps.Ino && ctime == ps.CtimeNs {
+				if ps.NotSession != "" {
+					return buf, Info{}, prev, &NotSession{Reason: ps.NotSession}
+				}
+				info, err := ps.Scan.Result(float64(st.ModTime().UnixMilli()))
+				return buf, info, prev, err
+			}
+		}
+	}
 	f, st, err := pi.OpenRegular(path)
 	if err != nil {
 		return buf, Info{}, nil, err
 	}
 	defer f.Close()
 	size, mtimeNs, mtimeMs := st.Size(), st.ModTime().UnixNano(), float64(st.ModTime().UnixMilli())
-	var ps piListState
-	if prev != nil && decodeState(prev, &ps) && ps.Scanned <= size && ps.Scanned <= ps.Size {
+	ino, ctimeNs, _ := changeTime(st)
+	if known && ps.Scanned <= size && ps.Scanned <= ps.Size {
 		if h, err := tailHash(f, ps.Scanned); err == nil && h == ps.Tail {
 			switch {
 			case size == ps.Size && mtimeNs == ps.MtimeNs && ps.NotSession != "":
-				return buf, Info{}, prev, &NotSession{Reason: ps.NotSession}
+				return buf, Info{}, restamp(ps, ino, ctimeNs, prev), &NotSession{Reason: ps.NotSession}
 			case size == ps.Size && mtimeNs == ps.MtimeNs:
 				info, err := finishScan(ps.Scan, f, ps.Scanned, size, mtimeMs)
-				return buf, info, prev, err
+				return buf, info, restamp(ps, ino, ctimeNs, prev), err
 			case size > ps.Size && ps.NotSession == "":
 				// Grown: scan on from the last whole line the index saw.
 				partReads.add()
+				ps.Ino, ps.CtimeNs, ps.IndexedNs = ino, ctimeNs, time.Now().UnixNano()
 				return scanOn(f, ps, size, mtimeNs, mtimeMs, buf)
 			}
 		}
 	}
 	fullReads.add()
-	ps = piListState{Size: size, MtimeNs: mtimeNs}
+	ps = piListState{Size: size, MtimeNs: mtimeNs, Ino: ino, CtimeNs: ctimeNs, IndexedNs: time.Now().UnixNano()}
 	buf, info, err := scanOpen(f, size, mtimeMs, buf, func(data []byte, mtimeMs float64) (Info, error) {
 		cut := int64(bytes.LastIndexByte(data, '\n') + 1)
 		if err := ps.Scan.Feed(data[:cut]); err != nil {
@@ -108,6 +134,17 @@ func (piBackend) ListCached(path string, prev []byte, buf []byte) ([]byte, Info,
 		return buf, info, nil, nil
 	}
 	return buf, info, encodeState(ps), infoErr(info, ns)
+}
+
+// restamp is the state of a file found unchanged by its bytes, with its
+// inode and change time as they are now (so that the next list may trust
+// them), or prev when they have not moved.
+func restamp(ps piListState, ino uint64, ctimeNs int64, prev []byte) []byte {
+	if ps.Ino == ino && ps.CtimeNs == ctimeNs && ps.IndexedNs-ps.CtimeNs > ctimeSlack {
+		return prev
+	}
+	ps.Ino, ps.CtimeNs, ps.IndexedNs = ino, ctimeNs, time.Now().UnixNano()
+	return encodeState(ps)
 }
 
 func infoErr(_ Info, ns *NotSession) error {
@@ -160,7 +197,7 @@ func finishScan(st pi.ScanState, f *os.File, scanned, size int64, mtimeMs float6
 }
 
 // stateVersion starts an encoded piListState; another is read as none.
-const stateVersion = 1
+const stateVersion = 2
 
 // encodeState writes ps compactly (gob spent more time on its type
 // descriptions than on the records).
@@ -195,6 +232,9 @@ func encodeState(ps piListState) []byte {
 	e.int(int64(in.Entries))
 	e.int(int64(in.Branches))
 	e.str(in.Model)
+	e.b = binary.LittleEndian.AppendUint64(e.b, ps.Ino)
+	e.int(ps.CtimeNs)
+	e.int(ps.IndexedNs)
 	return e.b
 }
 
@@ -229,6 +269,11 @@ func decodeState(b []byte, ps *piListState) bool {
 	in.FirstMessage = d.readStr()
 	in.Entries, in.Branches = int(d.readInt()), int(d.readInt())
 	in.Model = d.readStr()
+	if len(d.b) < 8 {
+		return false
+	}
+	ps.Ino, d.b = binary.LittleEndian.Uint64(d.b), d.b[8:]
+	ps.CtimeNs, ps.IndexedNs = d.readInt(), d.readInt()
 	return !d.bad && len(d.b) == 0
 }
 
