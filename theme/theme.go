@@ -116,6 +116,6 @@ func Plain() Styles {
 		Error: n.Bold(true), Warning: n, Success: n, Custom: n,
 		Compaction: n.Bold(true), Label: n.Underline(true), Selected: n.Reverse(true),
 		Separator: n.Faint(true), Header: n.Bold(true), Footer: n, Border: n,
-		Match: n.Reverse(true).Underline(true),
+		Match: n.Bold(true).Underline(true), // not reverse: that is the selection
 	}
 }

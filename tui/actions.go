@@ -75,12 +75,25 @@ func startWrite(what string, work func(onWait store.WriteOption) actionDoneMsg) 
 
 // listRecord is the list's record of one session file, or nil.
 func listRecord(path string) *store.Info {
-	if files, err := store.Discover([]string{path}); err == nil {
-		if infos, _ := store.List(files, nil); len(infos) == 1 {
-			return &infos[0]
-		}
+	in, _ := listRecordWhy(path)
+	return in
+}
+
+// listRecordWhy is listRecord, and why there is none for a file that is
+// there.
+func listRecordWhy(path string) (*store.Info, error) {
+	files, err := store.Discover([]string{path})
+	if err != nil {
+		return nil, nil
 	}
-	return nil
+	infos, problems := store.List(files, nil)
+	if len(infos) == 1 {
+		return &infos[0], nil
+	}
+	if len(problems) > 0 {
+		return nil, problems[0].Err
+	}
+	return nil, nil
 }
 
 // nextWrite waits for what a write says next.
@@ -129,7 +142,7 @@ func forkedMsg(f workflow.Forked) actionDoneMsg {
 	msg := actionDoneMsg{status: "forked into " + f.Path, added: listRecord(f.Path)}
 	line := resumeCommand(f.Path)
 	agent, _ := store.Resume(f.Path)
-	body := fmt.Sprintf("%d entries copied into\n%s\n\nIt is listed under this session. Resume it in %s with:\n\n  %s", f.Entries, sanitize.Inline(f.Path), agent, sanitize.Inline(line))
+	body := fmt.Sprintf("%s copied into\n%s\n\nIt is listed under this session. Resume it in %s with:\n\n  %s", transcript.Count(f.Entries, "entry", "entries"), sanitize.Inline(f.Path), agent, sanitize.Inline(line))
 	if f.Message != "" {
 		body += "\n\nThe message it was forked before, to send again or change:\n\n" + f.Message
 	}

@@ -533,7 +533,11 @@ func TestLongPathsBuiltInTheBackground(t *testing.T) {
 	if ss.msgs.leaf != want {
 		t.Fatalf("the pane shows %d, the tree selects %d", ss.msgs.leaf, want)
 	}
-	m.Update(first()) // late, for a selection left since
+	late := first() // for a selection left since: not even built
+	if late != nil {
+		t.Error("the path of a selection left since was built")
+	}
+	m.Update(late)
 	if ss.msgs.leaf != want || ss.pos != ss.s.Depth(want) {
 		t.Errorf("a stale path was shown: pane %d, position %d", ss.msgs.leaf, ss.pos)
 	}

@@ -77,19 +77,35 @@ func (f *dialogFrame) common(msg tea.KeyPressMsg, k KeyMap, takesText bool) (cmd
 // render draws the frame with extra (an input, an editor) under its text.
 func (f *dialogFrame) render(st theme.Styles, w, h, bw int, extra func(inner, used int) string) string {
 	inner := max(10, bw-4)
-	var b strings.Builder
-	b.WriteString(st.Title.Render(transcript.OneLine(f.title)) + "\n\n")
+	var body []string
 	for _, line := range strings.Split(transcript.Sanitize(f.body), "\n") {
 		if line == "" {
-			b.WriteString("\n")
+			body = append(body, "")
 			continue
 		}
-		for _, wl := range wrapLines(line, inner, 1000) {
-			b.WriteString(wl + "\n")
-		}
+		body = append(body, wrapLines(line, inner, 1000)...)
 	}
+	ex := ""
 	if extra != nil {
-		b.WriteString("\n" + extra(inner, strings.Count(b.String(), "\n")) + "\n")
+		ex = extra(inner, len(body)+2)
+	}
+	// A box taller than the screen keeps its title, its input and its keys:
+	// the text is cut, and says so.
+	fixed := 2 + 2 + 2 // the border, the title and its gap, the keys and theirs
+	if ex != "" {
+		fixed += strings.Count(ex, "\n") + 2
+	}
+	if room := h - fixed; len(body) > room {
+		room = max(1, room)
+		body = append(body[:room-1:room-1], st.Dim.Render("… (more in a larger terminal)"))
+	}
+	var b strings.Builder
+	b.WriteString(st.Title.Render(transcript.OneLine(f.title)) + "\n\n")
+	for _, l := range body {
+		b.WriteString(l + "\n")
+	}
+	if ex != "" {
+		b.WriteString("\n" + ex + "\n")
 	}
 	b.WriteString("\n" + st.Muted.Render(f.hint))
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(st.Palette.Accent).Padding(0, 1).Width(bw).Render(b.String())

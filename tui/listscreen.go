@@ -124,6 +124,21 @@ func (l *listScreen) replace(info store.Info) {
 	l.selectPath(sel)
 }
 
+// leftOut notes why the file at path is not listed (nil: it is, or it is
+// gone), replacing what was noted of it.
+func (l *listScreen) leftOut(path string, why error) {
+	kept := l.left[:0]
+	for _, p := range l.left {
+		if p.Path != path {
+			kept = append(kept, p)
+		}
+	}
+	l.left = kept
+	if why != nil {
+		l.left = append(l.left, store.Problem{Path: path, Err: why})
+	}
+}
+
 // anyIn reports whether a session was made in the folder dir.
 func (l *listScreen) anyIn(dir string) bool {
 	for _, in := range l.infos {

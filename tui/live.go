@@ -200,6 +200,7 @@ type relistedMsg struct {
 	path string
 	info *store.Info
 	gone bool
+	err  error // why it is not listed, when it is there but not
 }
 
 // relist reads the list records of changed files, one message each.
@@ -208,7 +209,8 @@ func relist(paths []string) tea.Cmd {
 	for _, p := range paths {
 		cmds = append(cmds, func() tea.Msg {
 			_, err := os.Lstat(p)
-			return relistedMsg{p, listRecord(p), os.IsNotExist(err)}
+			in, why := listRecordWhy(p)
+			return relistedMsg{p, in, os.IsNotExist(err), why}
 		})
 	}
 	return tea.Batch(cmds...)
@@ -234,6 +236,7 @@ func (m *Model) relisted(msg relistedMsg) tea.Cmd {
 	case msg.gone && m.list.has(msg.path):
 		m.list.remove(msg.path)
 	}
+	m.list.leftOut(msg.path, msg.err)
 	if msg.info != nil && m.session != nil && m.session.info.Path == msg.path {
 		m.session.info = *msg.info
 	}

@@ -167,3 +167,21 @@ func TestPollingSeesChanges(t *testing.T) {
 	check(b)
 	check()
 }
+
+// A file that turns up, or goes bad, while skein runs and is not a session
+// is among the files left out, and leaves them when it is fixed.
+func TestLeftOutFollowsTheFiles(t *testing.T) {
+	root := storeCopy(t)
+	m := loaded(t, 120, 40, true, root)
+	bad := filepath.Join(root, "--home-dev-webapp--", "notes.jsonl")
+	os.WriteFile(bad, []byte(`{"type":"user","message":"hi"}`+"\n"), 0o644)
+	run(m, relist([]string{bad}))
+	if len(m.list.left) != 1 || m.list.left[0].Path != bad {
+		t.Fatalf("left out: %v", m.list.left)
+	}
+	os.WriteFile(bad, []byte(`{"type":"session","version":3,"id":"s9","timestamp":"2026-03-02T09:00:00.000Z","cwd":"/x"}`+"\n"), 0o644)
+	run(m, relist([]string{bad}))
+	if len(m.list.left) != 0 || !m.list.has(bad) {
+		t.Errorf("fixed: left out %v, listed %v", m.list.left, m.list.has(bad))
+	}
+}

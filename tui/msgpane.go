@@ -214,16 +214,26 @@ func (m *msgPane) scroll(d int) {
 
 // restore scrolls back to a place kept across a reading again: the item
 // of entry, at line; the end when the entry is no longer on the path.
-func (m *msgPane) restore(entry, line int) {
+func (m *msgPane) restore(k *scrollPos) {
+	top, focus := -1, -1
 	for i, it := range m.items {
-		if it.Entry == entry {
-			m.top, m.topLine = i, max(0, min(line, len(m.lines(i))-1))
-			if mi, ml := m.maxTop(); before(mi, ml, m.top, m.topLine) {
-				m.top, m.topLine = mi, ml
-			}
-			m.focus = i
-			return
+		switch keyOf(it) {
+		case k.top:
+			top = i
+		case k.focus:
+			focus = i
 		}
+	}
+	if top < 0 {
+		return
+	}
+	m.top, m.topLine = top, max(0, min(k.line, len(m.lines(top))-1))
+	if mi, ml := m.maxTop(); before(mi, ml, m.top, m.topLine) {
+		m.top, m.topLine = mi, ml
+	}
+	m.focus = top
+	if focus >= 0 {
+		m.focus = focus
 	}
 }
 

@@ -280,3 +280,18 @@ func TestDialogsWrapLongPaths(t *testing.T) {
 		}
 	}
 }
+
+// At 40x12 a dialog whose text is long still shows its title and its keys.
+func TestSmallDialogsKeepTheirKeys(t *testing.T) {
+	m := loaded(t, 40, 12, true, fixtureStore)
+	run(m, press(m, "d"))
+	if v := plain(m); !strings.Contains(v, "enter/y: yes") || !strings.Contains(v, "Move this session") || !strings.Contains(v, "╰") {
+		t.Errorf("the delete dialog at 40x12:\n%s", v)
+	}
+	press(m, "esc")
+	openFixture(t, m, "Cache: Redis vs SQLite")
+	run(m, press(m, "f"))
+	if v := plain(m); !strings.Contains(v, "esc/n: no") || !strings.Contains(v, "╰") {
+		t.Errorf("the fork dialog at 40x12:\n%s", v)
+	}
+}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 
@@ -18,12 +19,14 @@ type resumeReadyMsg struct {
 	path    string
 	program string
 	cmd     *exec.Cmd // nil: the program is not on the PATH
+	note    string    // said when the agent is back: it ran elsewhere
 }
 
 // resumedMsg says pi exited.
 type resumedMsg struct {
 	path string
 	err  error
+	note string
 }
 
 // resume hands the terminal to the user's agent (pi for a pi session) on
@@ -42,10 +45,14 @@ func resume(path, cwd string) tea.Cmd {
 			return resumeReadyMsg{path: path, program: prog}
 		}
 		c := exec.Command(bin, args...)
+		note := ""
 		if st, err := os.Stat(cwd); cwd != "" && err == nil && st.IsDir() {
 			c.Dir = cwd
+		} else if cwd != "" {
+			here, _ := os.Getwd()
+			note = "the session's folder " + cwd + " is gone: " + prog + " ran in " + here
 		}
-		return resumeReadyMsg{path: path, program: prog, cmd: c}
+		return resumeReadyMsg{path: path, program: prog, cmd: c, note: note}
 	}
 }
 
@@ -56,8 +63,8 @@ func (m *Model) resumeReady(msg resumeReadyMsg) tea.Cmd {
 		line := resumeCommand(msg.path)
 		return tea.Batch(tea.SetClipboard(line), status(msg.program+" is not on the PATH; copied: "+line))
 	}
-	path := msg.path
-	return tea.ExecProcess(msg.cmd, func(err error) tea.Msg { return resumedMsg{path, err} })
+	path, note := msg.path, msg.note
+	return tea.ExecProcess(msg.cmd, func(err error) tea.Msg { return resumedMsg{path, err, note} })
 }
 
 // resumed reads the session again, in the list and, if it is open, on its
@@ -72,8 +79,11 @@ func (m *Model) resumed(msg resumedMsg) tea.Cmd {
 	if m.session != nil && m.session.info.Path == msg.path {
 		cmds = append(cmds, loadSession(msg.path))
 	}
-	if msg.err != nil {
+	switch {
+	case msg.err != nil:
 		cmds = append(cmds, showError("the agent", msg.err))
+	case msg.note != "":
+		cmds = append(cmds, showError("note", errors.New(msg.note)))
 	}
 	return tea.Batch(cmds...)
 }

@@ -18,10 +18,11 @@ import (
 type search struct {
 	pane    pane
 	input   textinput.Model
-	typing  bool   // the query is being typed
-	query   string // the query searched for, lower case
-	matches []int  // message items (messages pane) or entries (tree), in order
-	cur     int    // the match shown, -1 before the first
+	typing  bool         // the query is being typed
+	query   string       // the query searched for, lower case
+	matches []int        // message items (messages pane) or entries (tree), in order
+	cur     int          // the match shown, -1 before the first
+	set     map[int]bool // the matches, for the tree's highlight
 	busy    bool
 	gen     int
 }
@@ -163,6 +164,10 @@ func (ss *sessionScreen) searchDone(msg searchDoneMsg) tea.Cmd {
 		return nil
 	}
 	sr.busy, sr.matches = false, msg.matches
+	sr.set = make(map[int]bool, len(msg.matches))
+	for _, x := range msg.matches {
+		sr.set[x] = true
+	}
 	if len(sr.matches) == 0 {
 		return nil
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -55,8 +57,10 @@ type sessionScreen struct {
 	hdrModel, hdrThinking string
 	pos, posTotal         int
 	// gen counts selection changes: a path built in the background for an
-	// older one is dropped.
-	gen int
+	// older one is dropped, and one not yet begun is not built (latest is
+	// the newest, which the build commands read).
+	gen    int
+	latest *atomic.Int64
 }
 
 // inlinePath is the longest path built in Update, a few milliseconds of
@@ -136,17 +140,54 @@ func keyNames(keys []tea.KeyPressMsg) string {
 // by the command it returns.
 func (ss *sessionScreen) selectionChanged() tea.Cmd {
 	leaf := ss.tree.selected()
+	if leaf < 0 && ss.msgs.leaf >= 0 {
+		return nil // a filter that shows no row: the last path stays
+	}
 	ss.gen++
 	if leaf < 0 || ss.s.Depth(leaf) <= inlinePath {
 		ss.showPath(buildPath(ss.s, leaf, ss.msgs.history))
 		return nil
 	}
-	s, gen, history, path := ss.s, ss.gen, ss.msgs.history, ss.info.Path
-	return func() tea.Msg { return pathBuiltMsg{path, gen, buildPath(s, leaf, history)} }
+	// Held down, a key moves the selection faster than long paths are
+	// built: a build waits a moment and gives way to a newer selection,
+	// so that only the one the key stops on is built.
+	s, history, path := ss.s, ss.msgs.history, ss.info.Path
+	gen := ss.gen
+	if ss.latest == nil {
+		ss.latest = new(atomic.Int64)
+	}
+	latest := ss.latest
+	latest.Store(int64(gen))
+	return func() tea.Msg {
+		time.Sleep(pathSettle)
+		if latest.Load() != int64(gen) {
+			return nil
+		}
+		return pathBuiltMsg{path, gen, buildPath(s, leaf, history)}
+	}
 }
 
+// pathSettle is how long a background path build waits for the selection
+// to rest.
+const pathSettle = 40 * time.Millisecond
+
 // scrollPos is a place in the message pane: an entry's item, a line in it.
-type scrollPos struct{ entry, line int }
+type scrollPos struct {
+	top, focus itemKey // the items at the top and under the marker
+	line       int     // the line of the top item at the top
+}
+
+// itemKey names a transcript item across a reading again: one entry may
+// give two (a compaction's checkpoint and its summary).
+type itemKey struct {
+	entry           int
+	kind            model.Kind
+	separator, omit bool
+}
+
+func keyOf(it transcript.Item) itemKey {
+	return itemKey{it.Entry, it.Message.Kind, it.Separator, it.Omitted}
+}
 
 // followed takes the open session read again after its file changed. What
 // the reader looks at stays where it is: the tree keeps its filter, folds
@@ -160,13 +201,19 @@ func (ss *sessionScreen) followed(msg sessionLoadedMsg) tea.Cmd {
 	}
 	old := ss.s
 	sel := ss.tree.selected()
-	wasLeaf := sel == old.Leaf()
+	// On the leaf, or on the row the tree shows for it (a leaf the tree
+	// hides, a usage entry, shows as its nearest visible ancestor).
+	wasLeaf := sel == old.Leaf() || ss.tree.cursor == ss.tree.view.NearestVisible(old.Leaf())
 	selID := ""
 	if sel >= 0 {
 		selID = old.Entry(sel).ID
 	}
 	if n := len(ss.msgs.items); n > 0 && ss.msgs.top < n {
-		ss.keep = &scrollPos{ss.msgs.items[ss.msgs.top].Entry, ss.msgs.topLine}
+		k := &scrollPos{top: keyOf(ss.msgs.items[ss.msgs.top]), line: ss.msgs.topLine, focus: itemKey{entry: -1}}
+		if f := ss.msgs.focus; f >= 0 && f < n {
+			k.focus = keyOf(ss.msgs.items[f])
+		}
+		ss.keep = k
 	}
 	offset := ss.tree.cursor - ss.tree.offset
 	ss.s, ss.stats = msg.s, msg.stats
@@ -180,8 +227,8 @@ func (ss *sessionScreen) followed(msg sessionLoadedMsg) tea.Cmd {
 	ss.tree = tp
 	ss.msgs.s = ss.s
 	ss.msgs.resetCache()
-	if added := ss.s.Len() - old.Len(); added > 0 && wasLeaf {
-		ss.fresh += added
+	if added := ss.s.Len() - old.Len(); added > 0 {
+		ss.fresh += added // told wherever the reader is: G goes to them
 	}
 	ss.layout()
 	ss.setFocus(ss.focus)
@@ -229,7 +276,7 @@ func (ss *sessionScreen) showPath(b builtPath) {
 	ss.msgs.showEnd()
 	if k := ss.keep; k != nil {
 		ss.keep = nil
-		ss.msgs.restore(k.entry, k.line)
+		ss.msgs.restore(k)
 	}
 	ctx := b.ctx
 	ss.hdrModel, ss.hdrThinking = "no model", "off"
@@ -539,7 +586,7 @@ func (ss *sessionScreen) View() string {
 	ss.msgs.fresh = ss.fresh
 	if sr := ss.search; sr != nil && !sr.typing && len(sr.matches) > 0 {
 		if sr.pane == paneTree {
-			ss.tree.match = sr.query
+			ss.tree.match, ss.tree.matched = sr.query, sr.set
 		} else {
 			ss.msgs.match = sr.query
 		}

@@ -30,7 +30,8 @@ type treePane struct {
 	// replaces view when it arrives.
 	filter    model.TreeFilter
 	folded    map[int]bool
-	match     string // a search's query, highlighted in the rows
+	match     string       // a search's query, highlighted in the rows it matched
+	matched   map[int]bool // those rows' entries
 	laying    int64
 	layingSel int // the selection when the layout was asked for
 }
@@ -238,6 +239,9 @@ func (t *treePane) View() string {
 	for len(lines) < t.height {
 		lines = append(lines, "")
 	}
+	for i, l := range lines {
+		lines[i] = pad(l, t.width) // the pane keeps its width, rows or none
+	}
 	return strings.Join(lines, "\n")
 }
 
@@ -250,7 +254,7 @@ func (t *treePane) row(k int) string {
 		b.WriteString(partStyle(st, p.Role).Render(transcript.Flat(p.Text)))
 	}
 	line := b.String()
-	if t.match != "" {
+	if t.match != "" && t.matched[r.Entry] {
 		line = highlight(line, t.match, st.Match)
 	}
 	if r.Entry == t.s.Leaf() {
