@@ -5,6 +5,7 @@ package theme
 
 import (
 	"image/color"
+	"reflect"
 
 	"charm.land/glamour/v2/ansi"
 	"charm.land/glamour/v2/styles"
@@ -93,6 +94,46 @@ func Glamour(isDark bool) ansi.StyleConfig {
 	cfg.Document.BlockPrefix = ""
 	cfg.Document.BlockSuffix = ""
 	return cfg
+}
+
+// GlamourNoColor is the markdown style for NO_COLOR: the dark style's
+// bold, italics and layout, without a colour (markup stays rendered, not
+// shown as asterisks).
+func GlamourNoColor() ansi.StyleConfig {
+	cfg := Glamour(true)
+	cfg.CodeBlock.Chroma = nil
+	stripColors(reflect.ValueOf(&cfg).Elem())
+	return cfg
+}
+
+// stripColors sets every Color and BackgroundColor in v to none.
+func stripColors(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			stripColors(v.Elem())
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range v.NumField() {
+			f := v.Field(i)
+			if !f.CanSet() {
+				continue
+			}
+			if n := t.Field(i).Name; (n == "Color" || n == "BackgroundColor") && f.Kind() == reflect.Pointer {
+				f.SetZero()
+				continue
+			}
+			if f.Kind() == reflect.Pointer && !f.IsNil() {
+				// Copy before changing: the config's pointers are shared with
+				// glamour's own styles.
+				c := reflect.New(f.Elem().Type())
+				c.Elem().Set(f.Elem())
+				f.Set(c)
+			}
+			stripColors(f)
+		}
+	}
 }
 
 // GlamourPlain is the markdown style without colour, for NO_COLOR.

@@ -131,7 +131,7 @@ func (o *Options) markdown(text string) string {
 	}
 	r := o.md[w]
 	if r == nil {
-		cfg := theme.GlamourPlain()
+		cfg := theme.GlamourNoColor()
 		if o.Color {
 			cfg = theme.Glamour(o.Styles.IsDark)
 		}

@@ -124,3 +124,19 @@ func TestIndentJSONIsLinear(t *testing.T) {
 		t.Errorf("levels below %d are not compact:\n%.2000s", maxDepth, out)
 	}
 }
+
+// Without colour, markdown is still rendered: bold is bold, not asterisks,
+// and no colour escape is written.
+func TestMarkdownWithoutColour(t *testing.T) {
+	o := &Options{Styled: true, Color: false, Width: 60}
+	out := o.markdown("Port **3000**, set in `src/server.ts`.")
+	if strings.Contains(out, "**") || !strings.Contains(out, "3000") {
+		t.Errorf("markup shown: %q", out)
+	}
+	if strings.Contains(out, "38;") || strings.Contains(out, "48;") {
+		t.Errorf("a colour without colour: %q", out)
+	}
+	if !strings.Contains(out, "\x1b[1m") && !strings.Contains(out, ";1m") && !strings.Contains(out, "[1;") {
+		t.Errorf("no bold: %q", out)
+	}
+}
