@@ -238,6 +238,10 @@ type compaction struct {
 	// dropped says the person cancelled while the first plan was made.
 	dropped *bool
 	nothing string // why there is nothing to compact at all
+	// What the dialog says of the path, counted with the plan (not in
+	// Update: a long path has many messages): the tokens it keeps, and
+	// all of the path's, as estimated from their text.
+	kept, pathTokens int
 }
 
 // planCompaction plans in the background, as `session plan` does, keeping
@@ -267,6 +271,13 @@ func planFor(c *compaction) tea.Cmd {
 		// With nothing to summarize at this budget (pi says "Nothing to
 		// compact"), the dialog says so and - can keep fewer tokens.
 		c.plan, c.llm = p, configuredLLM()
+		if p != nil {
+			c.kept = c.s.KeptTokens(p)
+		} else {
+			for _, m := range c.s.BuildContext(c.leaf).Messages {
+				c.pathTokens += c.s.MessageTokens(m)
+			}
+		}
 		return planMsg{c}
 	}
 }
@@ -288,22 +299,27 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) Dialog {
 		{km.KeepMore, func() tea.Cmd { return c.replanWith(func(k float64) float64 { return max(k*2, 100) }) }, false},
 	}
 	if p == nil {
-		d := confirmDialog("Nothing to compact", s.NothingToCompact(c.leaf, c.keep)+", as pi would say.\n\nKeep about "+jsjson.FormatNumber(c.keep)+" tokens (- fewer, + more).", func(string) tea.Cmd {
+		body := s.NothingToCompact(c.leaf, c.keep) + ", as pi would say."
+		if c.pathTokens > 0 {
+			body += " The path holds about " + transcript.Count(c.pathTokens, "token", "tokens") + " (estimated from its text)."
+		}
+		body += "\n\nKeep about " + keepTokens(c.keep) + " (- fewer, + more)."
+		d := confirmDialog("Nothing to compact", body, func(string) tea.Cmd {
 			return status("nothing to compact: nothing written")
 		})
 		d.hint = "-/+: keep fewer/more tokens · esc: close"
 		d.keys = keys
 		return d
 	}
-	kept := s.KeptTokens(p)
+	kept := c.kept
 	var b strings.Builder
-	fmt.Fprintf(&b, "Keep about %s tokens (- fewer, + more).\n", jsjson.FormatNumber(c.keep))
+	fmt.Fprintf(&b, "Keep about %s (- fewer, + more).\n", keepTokens(c.keep))
 	fmt.Fprintf(&b, "Summarize %d messages", len(p.MessagesToSummarize))
 	if p.IsSplitTurn {
 		fmt.Fprintf(&b, ", and the first %d messages of a turn too long to keep (a split turn: its start is summarized apart)", len(p.TurnPrefixMessages))
 	}
 	fmt.Fprintf(&b, ".\nKeep from: %s\n\n", entryLine(c.view, p.FirstKeptEntry, home))
-	fmt.Fprintf(&b, "Tokens before: %s. After: about %d kept, plus the summary.\n", jsjson.FormatNumber(p.TokensBefore), kept)
+	fmt.Fprintf(&b, "Tokens before: %s (as pi counts them: the last reply's usage, and an estimate of what followed). Kept: about %d, estimated from their text, plus the summary.\n", jsjson.FormatNumber(p.TokensBefore), kept)
 	if p.PreviousCompaction >= 0 {
 		b.WriteString("The previous compaction's summary is carried forward.\n")
 	}
@@ -312,6 +328,8 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) Dialog {
 	}
 	if c.llm != nil {
 		fmt.Fprintf(&b, "\nSummarizer: %s (esc cancels while it writes).", c.llm.Name())
+	} else if os.Getenv("SKEIN_SUMMARIZER") == "extractive" {
+		b.WriteString("\nSummarizer: extractive, offline (SKEIN_SUMMARIZER=extractive).")
 	} else {
 		b.WriteString("\nSummarizer: extractive, offline (no model configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY).")
 	}
@@ -423,4 +441,12 @@ func problemsDialog(path string, problems []model.Diagnostic, home string) Dialo
 		}
 	}
 	return infoDialog(transcript.Count(len(problems), "problem", "problems")+" in this file (skein doctor says the same)", strings.TrimSuffix(b.String(), "\n"))
+}
+
+// keepTokens is a token budget in words: "1 token", "20000 tokens".
+func keepTokens(k float64) string {
+	if k == 1 {
+		return "1 token"
+	}
+	return jsjson.FormatNumber(k) + " tokens"
 }
