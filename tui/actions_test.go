@@ -811,3 +811,31 @@ func TestPlanningIsVisible(t *testing.T) {
 		t.Errorf("dialog %+v, status %q", dlg(m), m.statusText)
 	}
 }
+
+// A label written from here leaves the reader where they were: the same
+// selection and the same message under the marker; o keeps that message
+// in view too.
+func TestOwnWritesKeepThePlace(t *testing.T) {
+	root := storeCopy(t)
+	m := loaded(t, 120, 40, true, root)
+	openFixture(t, m, "Cache: Redis vs SQLite")
+	ss := m.session
+	press(m, "tab", "N") // the message before the last
+	focus, sel := ss.msgs.focus, ss.tree.selected()
+	selID := ss.s.Entry(sel).ID
+	press(m, "tab")
+	run(m, press(m, "L"))
+	typeText(m, "kept")
+	run(m, press(m, "enter"))
+	if ss.s.Entry(ss.tree.selected()).ID != selID || ss.msgs.focus != focus {
+		t.Errorf("after the label: selection %s (was %s), message %d (was %d)", ss.s.Entry(ss.tree.selected()).ID, selID, ss.msgs.focus, focus)
+	}
+	if strings.Contains(plain(m), "new (G)") {
+		t.Error("skein's own label is pointed out as new")
+	}
+	key := keyOf(ss.msgs.items[ss.msgs.focus])
+	press(m, "o")
+	if ss.msgs.focus < 0 || keyOf(ss.msgs.items[ss.msgs.focus]) != key {
+		t.Errorf("o lost the message under the marker")
+	}
+}

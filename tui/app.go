@@ -4,6 +4,7 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -453,7 +454,13 @@ func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
 			m.session.info = *msg.relist
 			m.list.replace(*msg.relist)
 		}
-		cmds = append(cmds, loadSession(msg.reload))
+		// Read again keeping the reader's place, as when an agent writes.
+		ss := m.session
+		if ss.s != nil {
+			cmds = append(cmds, ownWrite(followSession(msg.reload, ss.tree.filter, maps.Clone(ss.tree.folded))))
+		} else {
+			cmds = append(cmds, loadSession(msg.reload))
+		}
 	}
 	// The preview of the selection, which may be another session now, or
 	// the same one changed.

@@ -59,6 +59,19 @@ type sessionLoadedMsg struct {
 	view  *model.TreeView // the tree laid out, in the load's goroutine
 	err   error
 	live  bool // read again because the file changed: keep the reader's place
+	own   bool // changed by skein's own write: nothing new to point out
+}
+
+// ownWrite marks a reading again as after skein's own write.
+func ownWrite(load tea.Cmd) tea.Cmd {
+	return func() tea.Msg {
+		msg := load()
+		if m, ok := msg.(sessionLoadedMsg); ok {
+			m.own = true
+			return m
+		}
+		return msg
+	}
 }
 
 // followSession reads the open session again after its file changed, its

@@ -290,9 +290,21 @@ func (m *msgPane) act(msg tea.KeyPressMsg) tea.Cmd {
 			m.expanded[e] = !m.expanded[e]
 		}
 	case key.Matches(msg, k.History):
+		// The message under the marker stays in view when it is in both.
+		var at *itemKey
+		if m.focus >= 0 && m.focus < len(m.items) {
+			k := keyOf(m.items[m.focus])
+			at = &k
+		}
 		m.history = !m.history
 		m.rebuild()
 		m.showEnd()
+		for i, it := range m.items {
+			if at != nil && keyOf(it) == *at {
+				m.jump(i)
+				break
+			}
+		}
 	case key.Matches(msg, k.CopyMessage):
 		if m.focus >= 0 && m.focus < len(m.items) && !m.items[m.focus].Separator {
 			msg := m.s.Message(m.items[m.focus].Message)

@@ -219,15 +219,15 @@ func (ss *sessionScreen) followed(msg sessionLoadedMsg) tea.Cmd {
 	ss.s, ss.stats = msg.s, msg.stats
 	tp := newTreePane(ss.s, msg.view, ss.shared)
 	target := ss.s.Leaf()
-	if i, ok := ss.s.Index(selID); ok && !wasLeaf {
-		target = i
+	if i, ok := ss.s.Index(selID); ok && (!wasLeaf || msg.own && ss.s.Entry(ss.s.Leaf()).Kind != model.EntryCompaction) {
+		target = i // a label or a name written here leaves the selection where it is
 	}
 	tp.cursor = tp.view.NearestVisible(target)
 	tp.offset = max(0, tp.cursor-offset)
 	ss.tree = tp
 	ss.msgs.s = ss.s
 	ss.msgs.resetCache()
-	if added := ss.s.Len() - old.Len(); added > 0 {
+	if added := ss.s.Len() - old.Len(); added > 0 && !msg.own {
 		ss.fresh += added // told wherever the reader is: G goes to them
 	}
 	ss.layout()
