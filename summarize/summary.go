@@ -269,7 +269,36 @@ func sentences(text string) []string {
 		out = append(out, strings.TrimSpace(text[:end+1]))
 		text = text[next:]
 	}
+	return joinListNumbers(out)
+}
+
+// joinListNumbers puts a list item's number ("1.") back in front of the
+// sentence it numbers: it is not a sentence of its own.
+func joinListNumbers(parts []string) []string {
+	out := parts[:0]
+	for i := 0; i < len(parts); i++ {
+		p := parts[i]
+		if listNumber(p) && i+1 < len(parts) {
+			out = append(out, p+" "+parts[i+1])
+			i++
+			continue
+		}
+		out = append(out, p)
+	}
 	return out
+}
+
+// listNumber reports whether s is "1." to "999.".
+func listNumber(s string) bool {
+	if len(s) < 2 || len(s) > 4 || s[len(s)-1] != '.' {
+		return false
+	}
+	for _, c := range s[:len(s)-1] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func clip(s string, n int) string {

@@ -104,7 +104,7 @@ func FuzzMarkdownNoiseAndSentences(f *testing.F) {
 			out = append(out, strings.TrimSpace(text[:loc[0]+1]))
 			text = text[loc[1]:]
 		}
-		return out
+		return joinListNumbers(out)
 	}
 	for _, s := range []string{"", "# Title\n## Sub\n####### seven\n- a\n* b\n  - c\n\n\n- d\n**bold** __u__ ***x*** ____", "Done. Next? Yes! ok.", "a.b. c...  d!?e ?", "\t\n - x\n#", "## \n-\n- ", "\x00\n*"} {
 		f.Add(s)
@@ -135,4 +135,13 @@ func FuzzWordHints(f *testing.F) {
 			t.Fatalf("decision %q", s)
 		}
 	})
+}
+
+// A numbered list's numbers stay with their items.
+func TestSentencesKeepListNumbers(t *testing.T) {
+	got := sentences("1. Read rows with a CSV reader. 2. Write them out! Done.")
+	want := []string{"1. Read rows with a CSV reader.", "2. Write them out!", "Done."}
+	if !slices.Equal(got, want) {
+		t.Errorf("sentences: %q", got)
+	}
 }
