@@ -89,7 +89,7 @@ func DefaultKeyMap() KeyMap {
 
 // listHelp is the list screen's keys: the short line, then the full help.
 func (k KeyMap) listHelp() ([]key.Binding, [][]key.Binding) {
-	return []key.Binding{k.Open, k.Filter, k.Sort, k.Project, k.Help, k.Quit},
+	return []key.Binding{k.Help, k.Open, k.Filter, k.Sort, k.Project, k.Quit},
 		[][]key.Binding{
 			{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
 			{k.Open, k.Filter, k.ClearFilter, k.Sort, k.Project},
@@ -100,7 +100,7 @@ func (k KeyMap) listHelp() ([]key.Binding, [][]key.Binding) {
 // replayHelp is the replay's keys.
 func (k KeyMap) replayHelp() ([]key.Binding, [][]key.Binding) {
 	back := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave the replay"))
-	return []key.Binding{k.PlayPause, k.StepNext, k.StepPrev, k.Faster, k.Slower, k.Help, back},
+	return []key.Binding{k.Help, k.PlayPause, k.StepNext, k.StepPrev, k.Faster, k.Slower, back},
 		[][]key.Binding{
 			{k.PlayPause, k.StepNext, k.StepPrev},
 			{k.ReplayStart, k.ReplayEnd, k.Faster, k.Slower},
@@ -110,9 +110,10 @@ func (k KeyMap) replayHelp() ([]key.Binding, [][]key.Binding) {
 
 // sessionHelp is the session screen's keys.
 func (k KeyMap) sessionHelp(treeFocused bool) ([]key.Binding, [][]key.Binding) {
-	short := []key.Binding{k.FocusNext, k.NextMessage, k.Expand, k.Thinking, k.Help, k.Back}
+	// ? first: a narrow footer cuts the end.
+	short := []key.Binding{k.Help, k.FocusNext, k.NextMessage, k.Expand, k.Thinking, k.Back}
 	if treeFocused {
-		short = []key.Binding{k.FocusNext, k.Fold, k.Unfold, k.TreeFilter, k.NextBranch, k.Help, k.Back}
+		short = []key.Binding{k.Help, k.FocusNext, k.Fold, k.Unfold, k.TreeFilter, k.NextBranch, k.Back}
 	}
 	return short, [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},

@@ -258,7 +258,9 @@ func (t *treePane) row(k int) string {
 		line = highlight(line, t.match, st.Match)
 	}
 	if r.Entry == t.s.Leaf() {
-		line += st.Accent.Render(" ◂ leaf")
+		// The mark is kept whole: the row's text gives way to it.
+		mark := st.Accent.Render(" ◂ leaf")
+		line = fit(line, max(1, t.width-lipgloss.Width(mark))) + mark
 	}
 	line = fit(line, t.width)
 	if k == t.cursor {
