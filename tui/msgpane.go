@@ -287,7 +287,11 @@ func (m *msgPane) act(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Expand):
 		if m.focus >= 0 && m.focus < len(m.items) {
 			e := m.items[m.focus].Entry
+			before := strings.Join(m.lines(m.focus), "\n")
 			m.expanded[e] = !m.expanded[e]
+			if strings.Join(m.lines(m.focus), "\n") == before {
+				return status("e: nothing to expand in this message (it works on the one under the marker)")
+			}
 		}
 	case key.Matches(msg, k.History):
 		// The message under the marker stays in view when it is in both.

@@ -295,3 +295,22 @@ func TestSmallDialogsKeepTheirKeys(t *testing.T) {
 		t.Errorf("the fork dialog at 40x12:\n%s", v)
 	}
 }
+
+// Keys that cannot do anything say why instead of nothing.
+func TestKeysSayWhyTheyDidNothing(t *testing.T) {
+	m := loaded(t, 120, 40, true, fixtureStore)
+	openFixture(t, m, "Health endpoint")
+	run(m, press(m, "G"))
+	run(m, press(m, "]"))
+	if !strings.Contains(m.statusText, "no branch point below") {
+		t.Errorf("] at the end: %q", m.statusText)
+	}
+	press(m, "tab")
+	run(m, press(m, "/"))
+	typeText(m, "zzzqqq")
+	run(m, press(m, "enter"))
+	run(m, press(m, "n"))
+	if !strings.Contains(m.statusText, "no match") {
+		t.Errorf("n without a match: %q", m.statusText)
+	}
+}

@@ -192,8 +192,11 @@ func (ss *sessionScreen) searchDone(msg searchDoneMsg) tea.Cmd {
 // nextMatch moves to the next (d > 0) or previous match.
 func (ss *sessionScreen) nextMatch(d int) tea.Cmd {
 	sr := ss.search
+	if sr.busy {
+		return status("still searching: n and N go to the matches once they are found")
+	}
 	if len(sr.matches) == 0 {
-		return nil
+		return status("no match: esc clears the search")
 	}
 	sr.cur = (sr.cur + d + len(sr.matches)) % len(sr.matches)
 	return ss.showMatch()

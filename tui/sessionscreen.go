@@ -338,6 +338,9 @@ func (ss *sessionScreen) action(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	open := func(d Dialog) tea.Cmd { return func() tea.Msg { return openDialogMsg{d} } }
 	t := ss.target()
 	if t < 0 {
+		if key.Matches(msg, k.Fork, k.Compact, k.Replay, k.Label) {
+			return status("nothing to do that on: no entry is selected"), true
+		}
 		return nil, false
 	}
 	for _, w := range ss.keys.writes() {
@@ -442,6 +445,10 @@ func (ss *sessionScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 			return ss.msgs.act(msg)
 		}
 		moved, cmd := ss.tree.Update(msg, ss.info.Path)
+		if n := ss.tree.note; n != "" {
+			ss.tree.note = ""
+			cmd = tea.Batch(cmd, status(n))
+		}
 		if moved {
 			return tea.Batch(cmd, ss.selectionChanged())
 		}

@@ -30,6 +30,7 @@ type treePane struct {
 	// replaces view when it arrives.
 	filter    model.TreeFilter
 	folded    map[int]bool
+	note      string       // why a key did nothing, for the status line
 	match     string       // a search's query, highlighted in the rows it matched
 	matched   map[int]bool // those rows' entries
 	laying    int64
@@ -191,6 +192,7 @@ func (t *treePane) jumpBranch(d int) {
 			return
 		}
 	}
+	t.note = map[bool]string{true: "no branch point below", false: "no branch point above"}[d > 0]
 }
 
 // rowOf is the row showing entry n, -1 when none does.
