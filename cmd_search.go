@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"skein/internal/sanitize"
+	"skein/search"
+	"skein/store"
+)
+
+var searchCommand = command{
+	name: "search",
+	args: "[--json] [--limit N] QUERY [PATH...]",
+	help: `every message of every session: words at word starts, "a phrase", re:PATTERN, role: tool: cwd:`,
+	run:  (*cli).search,
+}
+
+func (c *cli) search(argv []string) (err error) {
+	a, err := parseArgs(argv, map[string]bool{"json": false, "limit": true})
+	if err != nil {
+		return err
+	}
+	limit, err := a.number("limit", 20)
+	if err != nil {
+		return err
+	}
+	if len(a.pos) == 0 {
+		return usagef("search needs a QUERY")
+	}
+	q, err := search.Parse(a.pos[0])
+	if err != nil {
+		return usagef("search: %v", err)
+	}
+	files, unreadable, err := c.files(a.pos[1:])
+	if err != nil {
+		return err
+	}
+	defer c.warnUnreadable(&err, unreadable)
+	// Every session read and searched on every core; the ranking needs
+	// them all.
+	s := search.New(q)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	next := make(chan string)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for f := range next {
+				sess, err := store.Open(f)
+				if err != nil {
+					continue
+				}
+				mu.Lock()
+				s.Add(sess)
+				mu.Unlock()
+			}
+		})
+	}
+	for _, f := range files {
+		next <- f
+	}
+	close(next)
+	wg.Wait()
+	hits := s.Hits(int(limit))
+	if a.has("json") {
+		type match [2]int
+		out := make([]struct {
+			Path      string  `json:"path"`
+			Format    string  `json:"format"`
+			SessionID string  `json:"sessionId"`
+			EntryID   string  `json:"entryId"`
+			Role      string  `json:"role"`
+			Snippet   string  `json:"snippet"`
+			Matches   []match `json:"matches"`
+		}, len(hits))
+		for i, h := range hits {
+			o := &out[i]
+			o.Path, o.Format, o.SessionID, o.EntryID, o.Role = valid(h.Path), h.Format, valid(h.SessionID), valid(h.EntryID), h.Role
+			o.Snippet, o.Matches = h.Snippet, []match{}
+			for _, m := range h.Matches {
+				o.Matches = append(o.Matches, match(m))
+			}
+		}
+		return c.writeJSON(out)
+	}
+	w := bufio.NewWriter(c.stdout)
+	defer w.Flush()
+	if len(hits) == 0 {
+		fmt.Fprintln(w, "no message matches")
+		return nil
+	}
+	for _, h := range hits {
+		fmt.Fprintf(w, "%s  %s  %s\n    %s\n", sanitize.Inline(h.Path), sanitize.Inline(h.EntryID), sanitize.Inline(h.Role), sanitize.Line(h.Snippet))
+	}
+	return nil
+}

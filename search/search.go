@@ -1,0 +1,177 @@
+package search
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"skein/internal/jsdate"
+	"skein/model"
+)
+
+// Hit is one message that matched.
+type Hit struct {
+	Path, Format, SessionID string
+	EntryID, Role           string
+	Snippet                 string   // the message's text around its first match, on one line
+	Matches                 [][2]int // byte ranges in Snippet
+	Score                   float64
+	Time                    float64 // the entry's time (ms), for ties: newest first
+}
+
+// doc is a message that matched, before it is ranked.
+type doc struct {
+	hit    Hit
+	tf     []int
+	length int // words
+}
+
+// Searcher gathers the matches of one query over sessions, then ranks them.
+type Searcher struct {
+	q     *Query
+	docs  []doc
+	n     int   // messages looked at
+	df    []int // per word and phrase: messages holding it
+	words int   // words in every message looked at
+}
+
+// New starts a search.
+func New(q *Query) *Searcher {
+	return &Searcher{q: q, df: make([]int, len(q.Words)+len(q.Phrases))}
+}
+
+// Add searches every message of every branch of a session.
+func (s *Searcher) Add(sess *model.Session) {
+	q := s.q
+	if q.Cwd != "" && sess.Info.Cwd != q.Cwd && !strings.HasPrefix(sess.Info.Cwd, strings.TrimSuffix(q.Cwd, "/")+"/") {
+		return
+	}
+	for i := range sess.Len() {
+		e := sess.Entry(i)
+		switch e.Kind {
+		case model.EntryMessage, model.EntryCustomMessage, model.EntryBranchSummary, model.EntryCompaction:
+		default:
+			continue
+		}
+		m := sess.EntryMessage(i)
+		// System prompts are searched only when asked for.
+		if m.Role == model.RoleSystem && q.Role != model.RoleSystem {
+			continue
+		}
+		if q.Role != "" && m.Role != q.Role {
+			continue
+		}
+		if q.Tool != "" && !usesTool(&m, q.Tool) {
+			continue
+		}
+		text := m.SearchText()
+		s.n++
+		length := len(strings.Fields(text))
+		s.words += length
+		ranges, tf, ok := q.Match(text)
+		for k, n := range tf {
+			if n > 0 {
+				s.df[k]++
+			}
+		}
+		if !ok {
+			continue
+		}
+		snippet, marks := snippetOf(text, ranges)
+		s.docs = append(s.docs, doc{Hit{Path: sess.Info.Path, Format: sess.Info.Format, SessionID: sess.Info.ID,
+			EntryID: e.ID, Role: m.Role, Snippet: snippet, Matches: marks, Time: jsdate.Parse(e.Timestamp)}, tf, length})
+	}
+}
+
+func usesTool(m *model.Message, tool string) bool {
+	if m.ToolName == tool {
+		return true
+	}
+	for _, c := range m.ToolCalls() {
+		if c.Name == tool {
+			return true
+		}
+	}
+	return false
+}
+
+// BM25's constants, as most engines use them.
+const k1, b = 1.2, 0.75
+
+// Hits are the matches ranked by BM25 (by their count, for patterns
+// alone), ties newest first; at most limit (0: all).
+func (s *Searcher) Hits(limit int) []Hit {
+	avg := 1.0
+	if s.n > 0 && s.words > 0 {
+		avg = float64(s.words) / float64(s.n)
+	}
+	for i := range s.docs {
+		d := &s.docs[i]
+		score := 0.0
+		for k, tf := range d.tf {
+			df := float64(s.df[k])
+			idf := math.Log((float64(s.n)-df+0.5)/(df+0.5) + 1)
+			f := float64(tf)
+			score += idf * f * (k1 + 1) / (f + k1*(1-b+b*float64(d.length)/avg))
+		}
+		if len(d.tf) == 0 {
+			score = float64(len(d.hit.Matches))
+		}
+		d.hit.Score = score
+	}
+	sort.SliceStable(s.docs, func(i, j int) bool {
+		a, c := s.docs[i].hit, s.docs[j].hit
+		if a.Score != c.Score {
+			return a.Score > c.Score
+		}
+		return a.Time > c.Time || a.Time == a.Time && c.Time != c.Time
+	})
+	n := len(s.docs)
+	if limit > 0 && limit < n {
+		n = limit
+	}
+	out := make([]Hit, n)
+	for i := range out {
+		out[i] = s.docs[i].hit
+	}
+	return out
+}
+
+// snippetOf is the text around the first match, on one line: some 60
+// bytes before it and 140 after, cut at characters, with the matches in it.
+func snippetOf(text string, ranges [][2]int) (string, [][2]int) {
+	if len(ranges) == 0 {
+		return oneLine(cut(text, 0, min(len(text), 200))), nil
+	}
+	from := max(0, ranges[0][0]-60)
+	to := min(len(text), ranges[0][1]+140)
+	from, to = charStart(text, from), charStart(text, to)
+	var marks [][2]int
+	for _, r := range ranges {
+		if r[0] >= from && r[1] <= to {
+			marks = append(marks, [2]int{r[0] - from, r[1] - from})
+		}
+	}
+	// One line: white space becomes spaces, byte for byte, so the marks hold.
+	return oneLine(text[from:to]), marks
+}
+
+func cut(s string, from, to int) string { return s[charStart(s, from):charStart(s, to)] }
+
+// charStart moves i back to the start of the character it is in.
+func charStart(s string, i int) int {
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
+}
+
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' {
+			return ' '
+		}
+		return r
+	}, s)
+}
