@@ -46,6 +46,10 @@ type Backend interface {
 	// read only what changed. It returns the state to keep (nil: keep
 	// nothing).
 	ListCached(path string, state []byte, buf []byte) ([]byte, Info, []byte, error)
+	// CachedInfo is the record a kept state gives without looking at the
+	// file (false: none, or not a session): the list's first screen, shown
+	// while the files are checked.
+	CachedInfo(path string, state []byte) (Info, bool)
 	// Label sets (or, with "", clears) the label of entry id.
 	Label(path, id, text string, opts ...WriteOption) (string, error)
 	// Rename names the session ("" clears the name).

@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"skein/store/pi"
@@ -342,4 +344,58 @@ func (c *codec) readBools(n int) []bool {
 	}
 	c.b = c.b[1:]
 	return out
+}
+
+// CachedInfo is the record of a kept state, as it was when kept.
+func (piBackend) CachedInfo(path string, state []byte) (Info, bool) {
+	var ps piListState
+	if !decodeState(state, &ps) || ps.NotSession != "" {
+		return Info{}, false
+	}
+	info, err := ps.Scan.Result(float64(ps.MtimeNs / 1e6))
+	if err != nil {
+		return Info{}, false
+	}
+	info.Path = path
+	return info, true
+}
+
+// Cached is the records the index holds for the files under roots, as
+// they were when indexed: what the list shows at once while it checks
+// them. Nil without an index.
+func Cached(roots []string) []Info {
+	c := currentCache()
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	entries := make(map[string][]byte, len(c.entries))
+	for p, st := range c.entries {
+		entries[p] = st
+	}
+	c.mu.Unlock()
+	clean := make([]string, len(roots))
+	for i, r := range roots {
+		clean[i] = filepath.Clean(r)
+	}
+	out := make([]Info, 0, len(entries))
+	for p, st := range entries {
+		if !under(p, clean) {
+			continue
+		}
+		if info, ok := For(p).CachedInfo(p, st); ok {
+			out = append(out, info)
+		}
+	}
+	return out
+}
+
+// under reports whether path is one of roots (cleaned) or in one of them.
+func under(path string, roots []string) bool {
+	for _, r := range roots {
+		if path == r || strings.HasPrefix(path, r+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }

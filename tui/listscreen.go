@@ -56,6 +56,9 @@ type listScreen struct {
 	sort    sortMode
 	project string
 	left    []store.Problem // files and folders the scan left out, and why
+	// provisional are the index's records not yet checked by the scan,
+	// by their place in infos.
+	provisional map[string]int
 	// The rows before the filter, the filter's last matches, and the
 	// sessions' text lowered for it.
 	base      *listBase
@@ -86,11 +89,33 @@ func (l *listScreen) SetSize(w, h int) {
 	l.clamp()
 }
 
-// add takes a batch of scanned sessions.
+// add takes a batch of scanned sessions. A provisional batch (the index's
+// records) is replaced record by record as the scan checks the files, and
+// what the scan did not find when it ends is dropped.
 func (l *listScreen) add(msg scanMsg) {
+	if msg.provisional {
+		l.provisional = map[string]int{}
+	}
 	for i := range msg.infos {
 		info := msg.infos[i]
+		if k, ok := l.provisional[info.Path]; ok && !msg.provisional {
+			l.infos[k] = &info
+			delete(l.provisional, info.Path)
+			continue
+		}
+		if msg.provisional {
+			l.provisional[info.Path] = len(l.infos)
+		}
 		l.infos = append(l.infos, &info)
+	}
+	if msg.finished && len(l.provisional) > 0 {
+		kept := l.infos[:0]
+		for _, in := range l.infos {
+			if _, gone := l.provisional[in.Path]; !gone {
+				kept = append(kept, in)
+			}
+		}
+		l.infos, l.provisional = kept, nil
 	}
 	l.left = append(l.left, msg.left...)
 	l.done, l.total = msg.done, msg.total
@@ -169,6 +194,14 @@ func (l *listScreen) remove(path string) {
 	}
 	l.infos = kept
 	l.gone[path] = true
+	if l.provisional != nil { // the records moved: their places again
+		delete(l.provisional, path)
+		for k, in := range l.infos {
+			if _, ok := l.provisional[in.Path]; ok {
+				l.provisional[in.Path] = k
+			}
+		}
+	}
 	l.rebuild()
 }
 

@@ -6,6 +6,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"skein/store"
 )
 
 // The list and the open session follow a file an agent appends to: the
@@ -183,5 +187,55 @@ func TestLeftOutFollowsTheFiles(t *testing.T) {
 	run(m, relist([]string{bad}))
 	if len(m.list.left) != 0 || !m.list.has(bad) {
 		t.Errorf("fixed: left out %v, listed %v", m.list.left, m.list.has(bad))
+	}
+}
+
+// With an index, the list shows its records at once, before the files are
+// checked; the scan then replaces them, adds what is new and drops what is
+// gone, and no session is listed twice.
+func TestFirstScreenFromTheIndex(t *testing.T) {
+	root := storeCopy(t)
+	c := store.OpenCache(t.TempDir())
+	store.UseCache(c)
+	t.Cleanup(func() { store.UseCache(nil) })
+	files, _ := store.Discover([]string{root})
+	store.List(files, nil)
+	c.Save()
+	// A session goes, one is added, one grows.
+	os.Remove(files[0])
+	data, _ := os.ReadFile(files[1])
+	fresh := filepath.Join(filepath.Dir(files[1]), "2026-12-01T09-00-00-000Z_new.jsonl")
+	os.WriteFile(fresh, data, 0o644)
+	m := New(Options{Roots: []string{root}, Home: "/home/dev"})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	cmd := scanStore([]string{root})
+	first := cmd().(scanMsg)
+	if !first.provisional || len(first.infos) != len(files) {
+		t.Fatalf("first batch: provisional %v, %d records (want %d)", first.provisional, len(first.infos), len(files))
+	}
+	m.list.add(first)
+	if len(m.list.rows) != len(files) {
+		t.Fatalf("the first screen lists %d", len(m.list.rows))
+	}
+	for next := waitScan(first.next); next != nil; {
+		msg, ok := next().(scanMsg)
+		if !ok {
+			break
+		}
+		m.list.add(msg)
+		if msg.finished {
+			break
+		}
+		next = waitScan(msg.next)
+	}
+	seen := map[string]bool{}
+	for _, in := range m.list.infos {
+		if seen[in.Path] {
+			t.Errorf("%s listed twice", in.Path)
+		}
+		seen[in.Path] = true
+	}
+	if seen[files[0]] || !seen[fresh] || len(m.list.infos) != len(files) {
+		t.Errorf("after the scan: gone listed %v, new listed %v, %d listed (want %d)", seen[files[0]], seen[fresh], len(m.list.infos), len(files))
 	}
 }

@@ -13,6 +13,7 @@ import (
 // scanMsg carries a batch of listed sessions while the store is scanned.
 type scanMsg struct {
 	infos       []store.Info
+	provisional bool            // the index's records, shown while the files are checked
 	left        []store.Problem // files and folders left out, and why
 	done, total int
 	finished    bool
@@ -24,6 +25,11 @@ type scanMsg struct {
 func scanStore(roots []string) tea.Cmd {
 	ch := make(chan scanMsg, 16)
 	go func() {
+		// The index's records first, at once: the first screen of a large
+		// store; the scan then checks every file and replaces them.
+		if cached := store.Cached(roots); len(cached) > 0 {
+			ch <- scanMsg{infos: cached, provisional: true}
+		}
 		files, err := store.Discover(roots)
 		unreadable := store.Problems(err, true)
 		if len(files) == 0 {

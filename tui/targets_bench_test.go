@@ -245,3 +245,38 @@ func BenchmarkTargetListFilterKey(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkTargetFirstScreen10k is the list's first screen of a store of
+// 10,000 sessions with a warm index: the index's records read, listed and
+// drawn (the scan that checks them goes on behind). Target: 100 ms. The
+// store is testdata/genstore's (-out /tmp/skein-5g, or SKEIN_BENCH_5G).
+func BenchmarkTargetFirstScreen10k(b *testing.B) {
+	root := os.Getenv("SKEIN_BENCH_5G")
+	if root == "" {
+		root = filepath.Join(os.TempDir(), "skein-5g")
+	}
+	if _, err := os.Stat(root); err != nil {
+		b.Skipf("no store at %s: go run ./testdata/genstore -out %s -sessions 10000 -gb 5", root, root)
+	}
+	cache := b.TempDir()
+	c := store.OpenCache(cache)
+	store.UseCache(c)
+	files, _ := store.Discover([]string{root})
+	store.List(files, nil)
+	c.Save()
+	store.UseCache(nil)
+	for b.Loop() {
+		store.UseCache(store.OpenCache(cache))
+		m := New(Options{Roots: []string{root}, Home: "/home/dev"})
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		first := scanStore([]string{root})().(scanMsg)
+		if !first.provisional || len(first.infos) < 9000 {
+			b.Fatalf("first batch: %d records", len(first.infos))
+		}
+		m.Update(first)
+		if v := m.View().Content; len(v) < 1000 {
+			b.Fatal("no screen")
+		}
+		store.UseCache(nil)
+	}
+}

@@ -59,6 +59,7 @@ func (r readOnly) ListCached(path string, _ []byte, buf []byte) ([]byte, store.I
 	buf, info, err := r.ListInfo(path, buf)
 	return buf, info, nil, err
 }
+func (readOnly) CachedInfo(string, []byte) (store.Info, bool) { return store.Info{}, false }
 func (readOnly) Label(string, string, string, ...store.WriteOption) (string, error) {
 	return "", store.ErrUnsupported
 }
