@@ -91,16 +91,16 @@ const (
 	TypeContextEdit         = "context_edit" // pi 1.6.0: a branch-local edit of an earlier entry
 )
 
-// Message roles.
+// Message roles: the domain's names are pi's.
 const (
-	RoleUser              = "user"
-	RoleAssistant         = "assistant"
-	RoleToolResult        = "toolResult"
-	RoleBashExecution     = "bashExecution"
-	RoleCustom            = "custom"
-	RoleBranchSummary     = "branchSummary"
-	RoleCompactionSummary = "compactionSummary"
-	RoleSystem            = "system" // pi 1.6.0: the system prompt and its patches
+	RoleUser              = model.RoleUser
+	RoleAssistant         = model.RoleAssistant
+	RoleToolResult        = model.RoleToolResult
+	RoleBashExecution     = model.RoleBashExecution
+	RoleCustom            = model.RoleCustom
+	RoleBranchSummary     = model.RoleBranchSummary
+	RoleCompactionSummary = model.RoleCompactionSummary
+	RoleSystem            = model.RoleSystem // pi 1.6.0: the system prompt and its patches
 )
 
 // intern returns the constant for a type or role pi writes, so that later
