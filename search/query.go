@@ -114,12 +114,17 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 func Fold(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, r := range s {
-		l := unicode.ToLower(r)
-		if utf8.RuneLen(l) != utf8.RuneLen(r) {
-			l = r
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch l := unicode.ToLower(r); {
+		case r == utf8.RuneError && size == 1:
+			b.WriteByte(s[i]) // a byte that is not UTF-8 stays one byte
+		case utf8.RuneLen(l) == size:
+			b.WriteRune(l)
+		default:
+			b.WriteString(s[i : i+size])
 		}
-		b.WriteRune(l)
+		i += size
 	}
 	return b.String()
 }

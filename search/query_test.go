@@ -54,3 +54,16 @@ func TestMatch(t *testing.T) {
 		}
 	}
 }
+
+// Fold keeps every byte offset: other-length lower cases and bytes that
+// are not UTF-8 stay as they are.
+func TestFoldKeepsOffsets(t *testing.T) {
+	for _, in := range []string{"ABC déjà VU", "İstanbul Ⱥ", "a\xffB\xe2\x82C", "多语言 ✨"} {
+		if out := Fold(in); len(out) != len(in) {
+			t.Errorf("Fold(%q) = %q: %d bytes, want %d", in, out, len(out), len(in))
+		}
+	}
+	if got := Fold("ABC déjà VU"); got != "abc déjà vu" {
+		t.Errorf("Fold: %q", got)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"skein/model"
+	"skein/search"
 	"skein/store"
 	"skein/tui/transcript"
 )
@@ -940,7 +941,7 @@ func wrapLines(s string, w, n int) []string {
 // where it stands as it is, else the letters of its fuzzy match; the rest
 // is drawn in base, when there is one.
 func markMatches(cell string, query []string, st lipgloss.Style, base *lipgloss.Style) string {
-	low := fold(cell)
+	low := search.Fold(cell)
 	marked := make([]bool, len(cell))
 	for _, q := range query {
 		if i := strings.Index(low, q); i >= 0 {

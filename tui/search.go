@@ -2,7 +2,6 @@ package tui
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -10,12 +9,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"skein/model"
+	"skein/search"
 )
 
-// search is a search in the open session: in the messages, the
+// sessionSearch is a search in the open session: in the messages, the
 // conversation on the current path; in the tree, every entry of every
 // branch. While one is active, n and N go to its matches.
-type search struct {
+type sessionSearch struct {
 	pane    pane
 	input   textinput.Model
 	typing  bool         // the query is being typed
@@ -34,23 +34,6 @@ type searchDoneMsg struct {
 	matches []int
 }
 
-// fold lowers s for matching; it keeps byte offsets (a character whose
-// lower case is another length stays as it is), so that a match found in
-// fold(s) is at the same place in s.
-func fold(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		l := []rune(strings.ToLower(string(r)))
-		if len(l) == 1 && utf8.RuneLen(l[0]) == utf8.RuneLen(r) {
-			b.WriteRune(l[0])
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
 // searchEntries finds the entries whose message holds q (lower case), in
 // the order of rows; it reads every message, so it runs in a command.
 func searchEntries(s *model.Session, rows []model.TreeRow, q string) []int {
@@ -61,7 +44,7 @@ func searchEntries(s *model.Session, rows []model.TreeRow, q string) []int {
 		if d := s.Detail(r.Entry); d.Label != "" || d.Title != "" {
 			text += d.Label + "\n" + d.Title
 		}
-		if strings.Contains(fold(text), q) {
+		if strings.Contains(search.Fold(text), q) {
 			out = append(out, r.Entry)
 		}
 	}
@@ -76,7 +59,7 @@ func searchItems(s *model.Session, items []itemRef, q string) []int {
 			continue
 		}
 		m := s.Message(it.msg)
-		if strings.Contains(fold(m.SearchText()), q) {
+		if strings.Contains(search.Fold(m.SearchText()), q) {
 			out = append(out, i)
 		}
 	}
@@ -97,7 +80,7 @@ func highlight(line, q string, st lipgloss.Style) string {
 		return line
 	}
 	plain := ansi.Strip(line)
-	low := fold(plain)
+	low := search.Fold(plain)
 	if !strings.Contains(low, q) {
 		return line
 	}
@@ -120,7 +103,7 @@ func (ss *sessionScreen) startSearch() {
 	in.Prompt = "/"
 	in.Placeholder = "search " + map[pane]string{paneTree: "every branch", paneMessages: "this path"}[ss.focus]
 	in.Focus()
-	ss.search = &search{pane: ss.focus, input: in, typing: true, cur: -1}
+	ss.search = &sessionSearch{pane: ss.focus, input: in, typing: true, cur: -1}
 }
 
 // searchKey handles a key while the query is typed: enter searches, esc
@@ -133,7 +116,7 @@ func (ss *sessionScreen) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "enter":
 		sr.typing = false
-		sr.query = fold(strings.TrimSpace(sr.input.Value()))
+		sr.query = search.Fold(strings.TrimSpace(sr.input.Value()))
 		if sr.query == "" {
 			ss.search = nil
 			return nil

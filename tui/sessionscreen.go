@@ -40,7 +40,7 @@ type sessionScreen struct {
 	msgs   msgPane
 	focus  pane
 	replay *replayView
-	search *search // a search in the session, nil when none
+	search *sessionSearch // a search in the session, nil when none
 	// Following the file: where the reader was in the messages, kept
 	// across a reading again; and the entries added since the reader last
 	// went to the end (G shows them).
