@@ -13,7 +13,7 @@ import (
 // there is none.
 func KeyArgument(input []byte) string {
 	for _, k := range []string{"path", "file_path", "command", "cmd", "pattern", "url", "query", "description"} {
-		v := member(input, k)
+		v := jscan.Member(input, k)
 		if v == nil {
 			continue
 		}
@@ -27,19 +27,6 @@ func KeyArgument(input []byte) string {
 		}
 	}
 	return ""
-}
-
-// member is the raw value of the last member named key of a JSON object
-// (JSON.parse keeps the last of duplicate keys), or nil.
-func member(obj []byte, key string) []byte {
-	var out []byte
-	jscan.Fields(obj, func(k, v []byte) bool {
-		if jscan.KeyIs(k, key) {
-			out = v
-		}
-		return true
-	})
-	return out
 }
 
 // jsString is String(value) for a raw JSON value.

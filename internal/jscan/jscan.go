@@ -692,6 +692,19 @@ func hex4(b []byte) rune {
 	return r
 }
 
+// Member returns the raw value of the last member named key of the valid
+// object obj (JSON.parse keeps the last of duplicate keys), or nil.
+func Member(obj []byte, key string) []byte {
+	var out []byte
+	Fields(obj, func(k, v []byte) bool {
+		if KeyIs(k, key) {
+			out = v
+		}
+		return true
+	})
+	return out
+}
+
 // Fields calls fn with each member of obj, which must already be known to be
 // valid JSON (a value Members or Skip accepted). It skips values without
 // validating them, so it is several times faster; on invalid input it stops

@@ -222,16 +222,7 @@ func parseEntryInto(e *Entry, line []byte, lineNo int) (err error) {
 // Member returns the raw value of the last member named key of the object
 // obj (JSON.parse keeps the last of duplicate keys), or nil. obj must be
 // valid JSON: a part of a parsed line, or JSON skein built.
-func Member(obj []byte, key string) []byte {
-	var out []byte
-	jscan.Fields(obj, func(k, v []byte) bool {
-		if jscan.KeyIs(k, key) {
-			out = v
-		}
-		return true
-	})
-	return out
-}
+func Member(obj []byte, key string) []byte { return jscan.Member(obj, key) }
 
 // Field returns the raw value of a top-level field of the entry, or nil.
 func (e *Entry) Field(key string) []byte {
