@@ -248,7 +248,12 @@ func piDomain(path string, open func(string) (*pi.Session, error)) (*model.Sessi
 	if err != nil {
 		return nil, err
 	}
-	return s.Domain(model.SessionInfo{Path: path, Format: string(FormatPi)}), nil
+	return piSession(path, s), nil
+}
+
+// piSession is pi's session of the file at path, as the domain's.
+func piSession(path string, s *pi.Session) *model.Session {
+	return s.Domain(model.SessionInfo{Path: path, Format: string(FormatPi)})
 }
 func (piBackend) ListInfo(path string, buf []byte) ([]byte, Info, error) {
 	return scanFile(path, buf)
@@ -268,12 +273,12 @@ func (piBackend) Fork(path string, s *model.Session, at int) (Forked, error) {
 }
 func (piBackend) Append(path string, build func(*model.Session) (NewEntry, error), opts ...WriteOption) (string, error) {
 	return pi.Append(path, func(now *pi.Session) (NewEntry, error) {
-		return build(now.Domain(model.SessionInfo{Path: path, Format: string(FormatPi)}))
+		return build(piSession(path, now))
 	}, opts...)
 }
 func (piBackend) Compact(path string, c model.Compaction, check func(*model.Session) (string, error), opts ...WriteOption) (string, error) {
 	return pi.Append(path, func(now *pi.Session) (NewEntry, error) {
-		parent, err := check(now.Domain(model.SessionInfo{Path: path, Format: string(FormatPi)}))
+		parent, err := check(piSession(path, now))
 		if err != nil {
 			return NewEntry{}, err
 		}

@@ -189,21 +189,3 @@ func currentCache() *Cache {
 	defer listCacheMu.Unlock()
 	return listCache
 }
-
-// countInt is a counter the list's workers share.
-type countInt struct {
-	mu sync.Mutex
-	n  int
-}
-
-func (c *countInt) add() {
-	c.mu.Lock()
-	c.n++
-	c.mu.Unlock()
-}
-
-func (c *countInt) get() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.n
-}

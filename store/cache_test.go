@@ -51,9 +51,9 @@ func listWith(t *testing.T, dir string, files []string) (infos []Info, problems 
 			UseCache(nil)
 		}()
 	}
-	f0, p0 := fullReads.get(), partReads.get()
+	f0, p0 := fullReads.Load(), partReads.Load()
 	infos, problems = List(files, nil)
-	return infos, problems, fullReads.get() - f0, partReads.get() - p0
+	return infos, problems, int(fullReads.Load() - f0), int(partReads.Load() - p0)
 }
 
 func sameList(t *testing.T, got, want []Info) {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"skein/store/pi"
@@ -31,7 +32,7 @@ func listOne(path string, buf []byte) ([]byte, Info, error) {
 
 // fullReads counts the files read whole for the list (the tests' way to
 // see that the index spared the others).
-var fullReads, partReads countInt
+var fullReads, partReads atomic.Int64
 
 // piListState is what the index keeps of a pi file: its change token (the
 // size scanned, through its last whole line; the file's size and
@@ -105,13 +106,13 @@ func (piBackend) ListCached(path string, prev []byte, buf []byte) ([]byte, Info,
 				return buf, info, restamp(ps, ino, ctimeNs, prev), err
 			case size > ps.Size && ps.NotSession == "":
 				// Grown: scan on from the last whole line the index saw.
-				partReads.add()
+				partReads.Add(1)
 				ps.Ino, ps.CtimeNs, ps.IndexedNs = ino, ctimeNs, time.Now().UnixNano()
 				return scanOn(f, ps, size, mtimeNs, mtimeMs, buf)
 			}
 		}
 	}
-	fullReads.add()
+	fullReads.Add(1)
 	ps = piListState{Size: size, MtimeNs: mtimeNs, Ino: ino, CtimeNs: ctimeNs, IndexedNs: time.Now().UnixNano()}
 	buf, info, err := scanOpen(f, size, mtimeMs, buf, func(data []byte, mtimeMs float64) (Info, error) {
 		cut := int64(bytes.LastIndexByte(data, '\n') + 1)
@@ -135,7 +136,10 @@ func (piBackend) ListCached(path string, prev []byte, buf []byte) ([]byte, Info,
 	if ps.Tail, err = tailHash(f, ps.Scanned); err != nil {
 		return buf, info, nil, nil
 	}
-	return buf, info, encodeState(ps), infoErr(info, ns)
+	if ns != nil {
+		return buf, info, encodeState(ps), ns
+	}
+	return buf, info, encodeState(ps), nil
 }
 
 // restamp is the state of a file found unchanged by its bytes, with its
@@ -147,13 +151,6 @@ func restamp(ps piListState, ino uint64, ctimeNs int64, prev []byte) []byte {
 	}
 	ps.Ino, ps.CtimeNs, ps.IndexedNs = ino, ctimeNs, time.Now().UnixNano()
 	return encodeState(ps)
-}
-
-func infoErr(_ Info, ns *NotSession) error {
-	if ns != nil {
-		return ns
-	}
-	return nil
 }
 
 // scanOn scans a grown file from ps.Scanned to its end.
