@@ -504,12 +504,7 @@ func TestDialogStack(t *testing.T) {
 // the path; a result for a selection since left is dropped, the newest
 // shown, and the keys pressed meanwhile all count.
 func TestLongPathsBuiltInTheBackground(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "long.jsonl")
-	if err := synth.Session(path, "/home/dev/long", 2<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 3); err != nil {
-		t.Fatal(err)
-	}
-	m := loaded(t, 120, 40, true, filepath.Dir(path))
-	run(m, press(m, "enter"))
+	m := openSynth(t, 2<<20)
 	ss := m.session
 	if ss == nil || ss.s == nil {
 		t.Fatal("the session did not open")
@@ -547,12 +542,7 @@ func TestLongPathsBuiltInTheBackground(t *testing.T) {
 // the old rows stay and work meanwhile, the title says so, a result made
 // for an older request is dropped, and the cursor ends where it would have.
 func TestTreeLaidOutInTheBackground(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "big.jsonl")
-	if err := synth.Session(path, "/home/dev/big", 4<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 3); err != nil {
-		t.Fatal(err)
-	}
-	m := loaded(t, 120, 40, true, filepath.Dir(path))
-	run(m, press(m, "enter"))
+	m := openSynth(t, 4<<20)
 	ss := m.session
 	if ss == nil || ss.s == nil || ss.s.Len() <= inlineTree {
 		t.Fatalf("the session did not open, or is too small to test")
@@ -838,4 +828,17 @@ func TestOwnWritesKeepThePlace(t *testing.T) {
 	if ss.msgs.focus < 0 || keyOf(ss.msgs.items[ss.msgs.focus]) != key {
 		t.Errorf("o lost the message under the marker")
 	}
+}
+
+// openSynth opens, at 120x40, a synthetic session of about size bytes
+// (store/synth's) alone in a store.
+func openSynth(t *testing.T, size int64) *Model {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "synth.jsonl")
+	if err := synth.Session(path, "/home/dev/synth", size, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 3); err != nil {
+		t.Fatal(err)
+	}
+	m := loaded(t, 120, 40, true, filepath.Dir(path))
+	run(m, press(m, "enter"))
+	return m
 }

@@ -57,6 +57,12 @@ func BenchmarkContextMapped(b *testing.B) {
 	if err != nil || data == nil {
 		b.Skipf("not mapped here: %v", err)
 	}
+	benchContext(b, data)
+}
+
+// benchContext parses data, builds the context at its leaf and writes it,
+// once an iteration.
+func benchContext(b *testing.B, data []byte) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -1,7 +1,6 @@
 package pi
 
 import (
-	"io"
 	"os"
 	"testing"
 
@@ -19,20 +18,7 @@ func bigData(b *testing.B) []byte {
 
 // BenchmarkContext is the context target: open a 100 MB session, build the
 // context at its leaf and write it as JSON. pi takes about 7 s and 950 MB.
-func BenchmarkContext(b *testing.B) {
-	data := bigData(b)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		s, err := Parse(data)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := s.WriteContextJSON(io.Discard, s.BuildContext(s.Leaf())); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkContext(b *testing.B) { benchContext(b, bigData(b)) }
 
 // BenchmarkParse is opening alone.
 func BenchmarkParse(b *testing.B) {
