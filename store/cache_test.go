@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"skein/internal/synth"
 )
 
 // copyStore copies the fixture store to a folder of its own.
@@ -14,20 +16,7 @@ func copyStore(t *testing.T) (string, []string) {
 	t.Helper()
 	dst := t.TempDir()
 	src := filepath.Join("..", "testdata", "pi", "store")
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
+	err := synth.CopyTree(src, dst)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,20 +26,7 @@ func storeCopy(t *testing.T) string {
 // storeCopyTo copies the fixture store into dst.
 func storeCopyTo(t *testing.T, dst string) string {
 	t.Helper()
-	err := filepath.WalkDir(fixtureStore, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(fixtureStore, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
+	err := synth.CopyTree(fixtureStore, dst)
 	if err != nil {
 		t.Fatal(err)
 	}
