@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -26,10 +28,14 @@ type expected struct {
 	Usage            *struct {
 		Error string `json:"error"` // pi throws (a usage entry without usage)
 		Stats struct {
-			UserMessages, AssistantMessages, ToolCalls, TotalMessages int
-			Tokens                                                    struct{ Input, Output, CacheRead, CacheWrite float64 }
-			Cost                                                      float64
+			UserMessages, AssistantMessages, ToolCalls, ToolResults, TotalMessages int
+			Tokens                                                                 struct{ Input, Output, CacheRead, CacheWrite float64 }
+			Cost                                                                   float64
 		} `json:"stats"`
+		Breakdown []struct {
+			Key          string
+			Cost, Tokens float64
+		} `json:"breakdown"`
 	} `json:"usage"`
 	LeafID     *string                    `json:"leafId"`
 	EntryOrder []*string                  `json:"entryOrder"`
@@ -296,11 +302,28 @@ func TestUsageAgainstReference(t *testing.T) {
 		if u := exp.Usage; u != nil && u.Error == "" {
 			st := s.Stats()
 			w := u.Stats
-			if st.UserMessages != w.UserMessages || st.AssistantMessages != w.AssistantMessages || st.ToolCalls != w.ToolCalls || st.Messages != w.TotalMessages ||
+			if st.UserMessages != w.UserMessages || st.AssistantMessages != w.AssistantMessages || st.ToolCalls != w.ToolCalls || st.ToolResults != w.ToolResults || st.Messages != w.TotalMessages ||
 				st.TokensIn != w.Tokens.Input || st.TokensOut != w.Tokens.Output || st.CacheRead != w.Tokens.CacheRead || st.CacheWrite != w.Tokens.CacheWrite || st.Cost != w.Cost {
-				t.Errorf("%s: stats %+v, pi %+v", file, st, w)
+				t.Errorf("%s: stats %+v, pi %+v", file, st.Totals, w)
+			}
+			if st.Incomplete != 0 {
+				t.Errorf("%s: %d usages incomplete where pi adds them all", file, st.Incomplete)
+			}
+			var got []string
+			for _, m := range st.ByModel {
+				got = append(got, fmt.Sprintf("%s %v %v", m.Key, m.Cost, m.Tokens()))
+			}
+			var want []string
+			for _, m := range u.Breakdown {
+				want = append(want, fmt.Sprintf("%s %v %v", m.Key, m.Cost, m.Tokens))
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: by model\n got %q\nwant %q", file, got, want)
 			}
 			checked++
+		} else if u != nil && s.Stats().Incomplete == 0 {
+			// pi throws; skein adds what is there and says so.
+			t.Errorf("%s: pi's totals throw (%s), and no usage is marked incomplete", file, u.Error)
 		}
 	}
 	if checked < 5 {

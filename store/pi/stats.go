@@ -1,90 +1,152 @@
 package pi
 
 import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
 	"skein/internal/jscan"
+	"skein/internal/jsdate"
 	"skein/model"
 )
 
 // Stats adds up the whole session as pi 1.6.0's getSessionStats does: every
 // branch; the usage of assistant messages, of usage entries (cache warming),
 // of compactions and branch summaries made by a model, and of tool results
-// that record one. Models are the ones that answered (responseModel, else
-// model) and the ones selected; a virtual model (named by a
-// pi.virtual-model-state entry) is marked so.
+// that record one. Its counts are pi's too (ToolCalls: blocks of type
+// "toolCall" only), and ByModel is getUsageCostBreakdown's list. Models are
+// the ones that answered (responseModel, else model) and the ones selected;
+// a virtual model (named by a pi.virtual-model-state entry) is marked so.
+//
+// Where pi cannot add a usage up (an assistant message or usage entry
+// without usage, a usage without cost, a field that is not a number), its
+// getSessionStats throws a TypeError or its sums come out NaN, and its
+// footer breaks. Stats never fails: what is there is added, what is
+// missing counts 0, and Incomplete says how many such usages there were.
+//
+// Days are the entries' local days (time.Local); active time is the gaps
+// between entries in file order, each capped at model.ActiveGapCap, a gap
+// counted on the day of the entry that ends it.
 func (s *Session) Stats() model.Stats {
 	var st model.Stats
+	st.First, st.Last = math.NaN(), math.NaN()
 	seen := map[string]bool{}
 	addModel := func(m string) {
 		if m != "/" && m != "" && !seen[m] {
 			seen[m] = true
-			st.Models = append(st.Models, m)
+			st.Models = append(st.Models, strings.Clone(m))
 		}
 	}
-	addUsage := func(usage []byte) {
-		if !jsTruthy(usage) {
-			return
+	byModel := map[string]int{} // key -> index in st.ByModel
+	breakdown := func(key string, u model.UsageTotals) {
+		i, ok := byModel[key]
+		if !ok {
+			i = len(st.ByModel)
+			byModel[key] = i
+			st.ByModel = append(st.ByModel, model.ModelUsage{Key: strings.Clone(key)})
 		}
-		in, _ := jsNumberValue(Member(usage, "input"))
-		out, _ := jsNumberValue(Member(usage, "output"))
-		cr, _ := jsNumberValue(Member(usage, "cacheRead"))
-		cw, _ := jsNumberValue(Member(usage, "cacheWrite"))
-		cost, _ := jsNumberValue(Member(Member(usage, "cost"), "total"))
-		st.TokensIn += in
-		st.TokensOut += out
-		st.CacheRead += cr
-		st.CacheWrite += cw
-		st.Cost += cost
+		st.ByModel[i].AddUsage(u)
 	}
+	tools := map[string]int{}
+	var days days
+	prev := math.NaN() // the time of the last entry that had one
 	st.Virtual = s.virtualModels()
 	for i := range s.Entries {
 		e := &s.Entries[i]
 		if len(s.Children(i)) == 0 {
 			st.Leaves++
 		}
+		var d model.Totals // this entry's part
+		t := jsdate.Parse(e.Timestamp)
+		if t == t {
+			if gap := t - prev; gap > 0 { // NaN for the first
+				d.Active = model.ActiveGapCap
+				if gap < float64(model.ActiveGapCap.Milliseconds()) {
+					d.Active = time.Duration(gap) * time.Millisecond
+				}
+			}
+			prev = t
+			if !(st.First <= t) {
+				st.First = t
+			}
+			if !(st.Last >= t) {
+				st.Last = t
+			}
+		}
+		// usage adds a usage up; required says pi adds it unchecked (it
+		// throws on none).
+		usage := func(raw []byte, required bool, key string) {
+			if !jsTruthy(raw) {
+				if required {
+					st.Incomplete++
+				}
+				return
+			}
+			u, complete := usageTotals(raw)
+			if !complete {
+				st.Incomplete++
+			}
+			d.AddUsage(u)
+			breakdown(key, u)
+		}
 		switch e.Type {
 		case TypeMessage:
-			st.Messages++
+			d.Messages++
 			switch e.Role {
 			case RoleUser:
-				st.UserMessages++
+				d.UserMessages++
 			case RoleToolResult:
-				addUsage(e.MessageField("usage"))
+				d.ToolResults++
+				usage(e.MessageField("usage"), false, toolsKey)
 			case RoleAssistant:
-				st.AssistantMessages++
-				var usage, content []byte
-				var provider, mdl, responseModel, stop string
+				d.AssistantMessages++
+				var u, content, provider, mdl, responseModel []byte
+				var stop string
 				Fields(e.Message, func(k string, v []byte) {
 					switch k {
 					case "usage":
-						usage = v
+						u = v
 					case "content":
 						content = v
 					case "provider":
-						provider = String(v)
+						provider = v
 					case "model":
-						mdl = String(v)
+						mdl = v
 					case "responseModel":
-						responseModel = String(v)
+						responseModel = v
 					case "stopReason":
 						stop = String(v)
 					}
 				})
-				if responseModel != "" {
-					mdl = responseModel
+				answered := mdl
+				if len(responseModel) > 0 && string(responseModel) != "null" { // responseModel ?? model
+					answered = responseModel
 				}
-				addModel(provider + "/" + mdl)
-				if stop == "error" {
-					st.Errors++
+				if r := String(responseModel); r != "" {
+					addModel(String(provider) + "/" + r)
+				} else {
+					addModel(String(provider) + "/" + String(mdl))
+				}
+				switch stop {
+				case "error":
+					d.Errors++
+				case "aborted":
+					d.Aborts++
 				}
 				EachBlock(content, func(b []byte) {
+					if String(Member(b, "type")) == "toolCall" {
+						d.ToolCalls++
+					}
 					if IsToolCallBlock(b) {
-						st.ToolCalls++
+						tools[NormalizeToolCall(b).Name]++
 					}
 				})
-				addUsage(usage)
+				usage(u, true, templateString(provider)+"/"+templateString(answered))
 			}
 		case TypeUsage:
-			addUsage(e.Field("usage"))
+			usage(e.Field("usage"), true, templateString(e.Field("provider"))+"/"+templateString(e.Field("model")))
 		case TypeModelChange:
 			p, _ := e.StringField("provider")
 			m, _ := e.StringField("modelId")
@@ -95,14 +157,157 @@ func (s *Session) Stats() model.Stats {
 			}
 		case TypeCompaction:
 			st.Compactions++
-			addUsage(e.Field("usage"))
+			usage(e.Field("usage"), false, toolsKey)
 		case TypeBranchSummary:
 			st.BranchSummaries++
-			addUsage(e.Field("usage"))
+			usage(e.Field("usage"), false, toolsKey)
 		}
+		st.Totals.Add(d)
+		days.add(t, d)
 	}
 	st.Labels = len(s.labels)
+	// pi's breakdown: only what cost or counted something, costliest first.
+	st.ByModel = slices.DeleteFunc(st.ByModel, func(m model.ModelUsage) bool { return !(m.Cost > 0 || m.Tokens() > 0) })
+	model.SortModels(st.ByModel)
+	for name, n := range tools {
+		st.Tools = append(st.Tools, model.ToolCount{Name: strings.Clone(name), Calls: n})
+	}
+	model.SortTools(st.Tools)
+	st.Days = days.sorted()
+	st.Context = s.contextSeries(s.Leaf())
 	return st
+}
+
+// toolsKey is the key pi's breakdown gives usage that no model's answer
+// carries: tool results', compactions' and branch summaries'.
+const toolsKey = "Tools/summaries"
+
+// usageTotals reads a usage as pi's addUsageToTotals adds it; complete is
+// false when pi's sum would throw or be NaN (a number missing, no cost).
+func usageTotals(raw []byte) (u model.UsageTotals, complete bool) {
+	complete = len(raw) > 0 && raw[0] == '{'
+	var in, out, cr, cw, cost []byte // the last of each, as JSON.parse keeps
+	jscan.Fields(raw, func(k, v []byte) bool {
+		switch {
+		case jscan.KeyIs(k, "input"):
+			in = v
+		case jscan.KeyIs(k, "output"):
+			out = v
+		case jscan.KeyIs(k, "cacheRead"):
+			cr = v
+		case jscan.KeyIs(k, "cacheWrite"):
+			cw = v
+		case jscan.KeyIs(k, "cost"):
+			cost = v
+		}
+		return true
+	})
+	num := func(v []byte) float64 {
+		f, ok := jsNumberValue(v)
+		complete = complete && ok
+		return f
+	}
+	u.TokensIn, u.TokensOut, u.CacheRead, u.CacheWrite = num(in), num(out), num(cr), num(cw)
+	u.Cost = num(Member(cost, "total"))
+	return u, complete
+}
+
+// templateString is a value as a JavaScript template literal writes it
+// (`${v}`): a missing one is "undefined", null "null".
+func templateString(raw []byte) string {
+	switch {
+	case raw == nil:
+		return "undefined"
+	case string(raw) == "null":
+		return "null"
+	}
+	return jsString(raw)
+}
+
+// days gathers the totals of each local day. Entries come mostly in time
+// order: the day of the last one is kept with its bounds, so that most
+// entries cost no date arithmetic.
+type days struct {
+	list       []model.DayTotals
+	index      map[string]int
+	cur        int     // index of the day of [from, to)
+	from, to   float64 // ms
+	haveBounds bool
+}
+
+func (ds *days) add(t float64, d model.Totals) {
+	if ds.index == nil {
+		ds.index = map[string]int{}
+	}
+	if !(ds.haveBounds && t >= ds.from && t < ds.to) {
+		day := ""
+		if t == t && !math.IsInf(t, 0) {
+			lt := time.UnixMilli(int64(t)).In(time.Local)
+			day = lt.Format("2006-01-02")
+			start := time.Date(lt.Year(), lt.Month(), lt.Day(), 0, 0, 0, 0, time.Local)
+			ds.from, ds.to, ds.haveBounds = float64(start.UnixMilli()), float64(start.AddDate(0, 0, 1).UnixMilli()), true
+		} else {
+			ds.haveBounds = false
+		}
+		i, ok := ds.index[day]
+		if !ok {
+			i = len(ds.list)
+			ds.index[day] = i
+			ds.list = append(ds.list, model.DayTotals{Day: day})
+		}
+		ds.cur = i
+	}
+	ds.list[ds.cur].Add(d)
+}
+
+// sorted is the days oldest first, the entries without a time last.
+func (ds *days) sorted() []model.DayTotals {
+	slices.SortFunc(ds.list, func(a, b model.DayTotals) int {
+		if (a.Day == "") != (b.Day == "") {
+			return cmp.Compare(b.Day, a.Day)
+		}
+		return cmp.Compare(a.Day, b.Day)
+	})
+	return ds.list
+}
+
+// contextSeries is the size of the context along the path to leaf: after
+// each assistant message, its usage (input, cache reads and writes, output)
+// or, when it has none, the last size plus estimates of the messages since;
+// after each compaction, pi's estimate of the context it leaves (its
+// checkpoint, summary and kept messages), so that a compaction shows as a
+// drop.
+func (s *Session) contextSeries(leaf int) []model.ContextPoint {
+	if leaf < 0 {
+		return nil
+	}
+	path := s.Path(leaf)
+	var out []model.ContextPoint
+	last, since := 0.0, 0 // the last size, and the path position after it
+	for pos, i := range path {
+		e := &s.Entries[i]
+		switch {
+		case e.Type == TypeCompaction:
+			last, since = s.ContextTokens(s.BuildContext(i)), pos+1
+			out = append(out, model.ContextPoint{Entry: i, Tokens: last, Estimated: true, Compaction: true})
+		case e.Type == TypeMessage && e.Role == RoleAssistant:
+			p := model.ContextPoint{Entry: i}
+			u, _ := usageTotals(e.MessageField("usage"))
+			if size := u.TokensIn + u.CacheRead + u.CacheWrite + u.TokensOut; size > 0 && size == size {
+				p.Tokens = size
+			} else {
+				p.Tokens, p.Estimated = last, true
+				for _, j := range path[since : pos+1] {
+					if k, ok := s.messageKind(j); ok {
+						p.Tokens += float64(s.MessageTokens(model.ContextMessage{Entry: j, Kind: k}))
+					}
+				}
+			}
+			last, since = p.Tokens, pos+1
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // virtualModels are the provider/model names of the virtual models the
