@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -25,6 +26,8 @@ type doc struct {
 	hit    Hit
 	tf     []int
 	length int // words
+	src    int // the index's candidate it came from
+	pos    int // where it is in its file: entries in the file's order
 }
 
 // Searcher gathers the matches of one query over sessions, then ranks them.
@@ -47,27 +50,20 @@ func (s *Searcher) Add(sess *model.Session) {
 	if q.Cwd != "" && sess.Info.Cwd != q.Cwd && !strings.HasPrefix(sess.Info.Cwd, strings.TrimSuffix(q.Cwd, "/")+"/") {
 		return
 	}
-	for i := range sess.Len() {
-		e := sess.Entry(i)
-		switch e.Kind {
-		case model.EntryMessage, model.EntryCustomMessage, model.EntryBranchSummary, model.EntryCompaction:
-		default:
-			continue
-		}
-		m := sess.EntryMessage(i)
+	eachDoc(sess, func(i int, e model.Entry, m *model.Message) {
 		// System prompts are searched only when asked for.
 		if m.Role == model.RoleSystem && q.Role != model.RoleSystem {
-			continue
+			return
 		}
 		if q.Role != "" && m.Role != q.Role {
-			continue
+			return
 		}
-		if q.Tool != "" && !usesTool(&m, q.Tool) {
-			continue
+		if q.Tool != "" && !slices.Contains(toolNames(m), q.Tool) {
+			return
 		}
 		text := m.SearchText()
 		s.n++
-		length := len(strings.Fields(text))
+		length := wordCount(text)
 		s.words += length
 		ranges, tf, ok := q.Match(text)
 		for k, n := range tf {
@@ -76,24 +72,12 @@ func (s *Searcher) Add(sess *model.Session) {
 			}
 		}
 		if !ok {
-			continue
+			return
 		}
 		snippet, marks := snippetOf(text, ranges)
-		s.docs = append(s.docs, doc{Hit{Path: sess.Info.Path, Format: sess.Info.Format, SessionID: sess.Info.ID,
-			EntryID: e.ID, Role: m.Role, Snippet: snippet, Matches: marks, Time: jsdate.Parse(e.Timestamp)}, tf, length})
-	}
-}
-
-func usesTool(m *model.Message, tool string) bool {
-	if m.ToolName == tool {
-		return true
-	}
-	for _, c := range m.ToolCalls() {
-		if c.Name == tool {
-			return true
-		}
-	}
-	return false
+		s.docs = append(s.docs, doc{hit: Hit{Path: sess.Info.Path, Format: sess.Info.Format, SessionID: sess.Info.ID,
+			EntryID: e.ID, Role: m.Role, Snippet: snippet, Matches: marks, Time: jsdate.Parse(e.Timestamp)}, tf: tf, length: length, pos: i})
+	})
 }
 
 // BM25's constants, as most engines use them.
@@ -102,6 +86,20 @@ const k1, b = 1.2, 0.75
 // Hits are the matches ranked by BM25 (by their count, for patterns
 // alone), ties newest first; at most limit (0: all).
 func (s *Searcher) Hits(limit int) []Hit {
+	s.rankDocs()
+	n := len(s.docs)
+	if limit > 0 && limit < n {
+		n = limit
+	}
+	out := make([]Hit, n)
+	for i := range out {
+		out[i] = s.docs[i].hit
+	}
+	return out
+}
+
+// rankDocs scores the docs and sorts them, best first.
+func (s *Searcher) rankDocs() {
 	avg := 1.0
 	if s.n > 0 && s.words > 0 {
 		avg = float64(s.words) / float64(s.n)
@@ -125,17 +123,15 @@ func (s *Searcher) Hits(limit int) []Hit {
 		if a.Score != c.Score {
 			return a.Score > c.Score
 		}
-		return a.Time > c.Time || a.Time == a.Time && c.Time != c.Time
+		if a.Time != c.Time && !(a.Time != a.Time && c.Time != c.Time) {
+			return a.Time > c.Time || a.Time == a.Time && c.Time != c.Time
+		}
+		// Then in the files' order, for the same order however they were read.
+		if a.Path != c.Path {
+			return a.Path < c.Path
+		}
+		return s.docs[i].pos < s.docs[j].pos
 	})
-	n := len(s.docs)
-	if limit > 0 && limit < n {
-		n = limit
-	}
-	out := make([]Hit, n)
-	for i := range out {
-		out[i] = s.docs[i].hit
-	}
-	return out
 }
 
 // snippetOf is the text around the first match, on one line: some 60

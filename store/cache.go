@@ -6,9 +6,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
-	"time"
 )
 
 // The list's index: per session file, what the list shows of it and the
@@ -140,17 +138,7 @@ func (c *Cache) Save() {
 	out = append(out, cacheMagic...)
 	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(e.b))
 	out = append(out, e.b...)
-	dir := filepath.Dir(c.path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return
-	}
-	tmp := c.path + ".tmp" + strconv.Itoa(os.Getpid()) + "." + strconv.FormatInt(time.Now().UnixNano(), 36)
-	if err := writeSynced(tmp, out); err != nil {
-		os.Remove(tmp)
-		return
-	}
-	if err := os.Rename(tmp, c.path); err != nil {
-		os.Remove(tmp)
+	if WriteFileAtomic(c.path, out) != nil {
 		return
 	}
 	c.dirty = false

@@ -1,0 +1,410 @@
+package search
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"skein/internal/jsdate"
+	"skein/model"
+	"skein/store"
+)
+
+// The full-text index, in the user's cache folder beside the list's
+// (store.CacheDir): immutable segment files, each holding the blobs of
+// the sessions one run indexed, and a manifest naming, per session file,
+// its change token and its blobs (a file that grew has one more). A run
+// brings it up to date (Update) before it searches, reading only the
+// files that changed and, of a file that grew, only what was appended.
+//
+// Every file is written to a temporary name, synced and renamed; nothing
+// is changed in place. Several processes at once each write their own
+// segment and then the manifest: the last manifest wins, and a segment no
+// manifest names is removed only when it is old (a run that started before
+// it was written cannot need it after that). A missing, damaged or older
+// index, a segment gone or a blob whose checksum fails is only a cost: the
+// session is indexed again, never searched wrong.
+
+const manifestMagic = "skein-text-index\x00\x01"
+
+// staleAfter is how old a segment nobody names, or a temporary file, must
+// be before a run removes it.
+const staleAfter = 10 * time.Minute
+
+// maxParts is how many blobs a file that keeps growing gathers before it
+// is indexed whole again.
+const maxParts = 8
+
+type ref struct {
+	seg    string
+	off, n int64
+	crc    uint32
+}
+
+type fileEntry struct {
+	state store.TextState
+	parts []ref
+}
+
+// Index is the full-text index kept in a folder.
+type Index struct {
+	dir     string
+	mu      sync.Mutex
+	entries map[string]*fileEntry
+	segs    map[string]*segment
+	changed bool
+	// Reads counts the files this run read to index them, whole or from
+	// where the index stopped (the tests' way to see what was spared).
+	Reads, PartReads int
+}
+
+type segment struct {
+	data  []byte
+	unmap func()
+	err   error
+}
+
+// OpenIndex reads the index in dir (store.CacheDir's "text" folder); a
+// missing or unreadable one is empty.
+func OpenIndex(dir string) *Index {
+	x := &Index{dir: dir, entries: map[string]*fileEntry{}, segs: map[string]*segment{}}
+	if data, err := os.ReadFile(filepath.Join(dir, "manifest")); err == nil {
+		if entries, ok := decodeManifest(data); ok {
+			x.entries = entries
+		}
+	}
+	return x
+}
+
+// Close unmaps the segments: nothing a search returned points into them.
+func (x *Index) Close() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, s := range x.segs {
+		if s.unmap != nil {
+			s.unmap()
+		}
+	}
+	x.segs = map[string]*segment{}
+}
+
+func decodeManifest(data []byte) (map[string]*fileEntry, bool) {
+	if len(data) < len(manifestMagic)+4 || string(data[:len(manifestMagic)]) != manifestMagic {
+		return nil, false
+	}
+	body := data[len(manifestMagic)+4:]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(manifestMagic):]) {
+		return nil, false
+	}
+	n, b, ok := readUvarint(body)
+	if !ok || n > uint64(len(body)) {
+		return nil, false
+	}
+	out := make(map[string]*fileEntry, n)
+	for range n {
+		var path string
+		if path, b, ok = readStr(b); !ok {
+			return nil, false
+		}
+		e := &fileEntry{}
+		if e.state, b, ok = store.ReadTextState(b); !ok {
+			return nil, false
+		}
+		var parts uint64
+		if parts, b, ok = readUvarint(b); !ok || parts > maxParts+1 {
+			return nil, false
+		}
+		for range parts {
+			var r ref
+			var off, ln uint64
+			if r.seg, b, ok = readStr(b); !ok {
+				return nil, false
+			}
+			if off, b, ok = readUvarint(b); !ok {
+				return nil, false
+			}
+			if ln, b, ok = readUvarint(b); !ok || len(b) < 4 {
+				return nil, false
+			}
+			r.off, r.n, r.crc = int64(off), int64(ln), binary.LittleEndian.Uint32(b)
+			b = b[4:]
+			e.parts = append(e.parts, r)
+		}
+		out[path] = e
+	}
+	return out, len(b) == 0
+}
+
+func encodeManifest(entries map[string]*fileEntry) []byte {
+	body := binary.AppendUvarint(nil, uint64(len(entries)))
+	for path, e := range entries {
+		body = appendStr(body, path)
+		body = e.state.AppendTo(body)
+		body = binary.AppendUvarint(body, uint64(len(e.parts)))
+		for _, r := range e.parts {
+			body = appendStr(body, r.seg)
+			body = binary.AppendUvarint(body, uint64(r.off))
+			body = binary.AppendUvarint(body, uint64(r.n))
+			body = binary.LittleEndian.AppendUint32(body, r.crc)
+		}
+	}
+	out := append([]byte(manifestMagic), 0, 0, 0, 0)
+	binary.LittleEndian.PutUint32(out[len(manifestMagic):], crc32.Checksum(body, castagnoli))
+	return append(out, body...)
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// segWriter appends blobs to a new segment file.
+type segWriter struct {
+	dir, name, tmp string
+	f              *os.File
+	off            int64
+	err            error
+}
+
+func newSegWriter(dir string) *segWriter {
+	var r [8]byte
+	_, _ = rand.Read(r[:])
+	w := &segWriter{dir: dir, name: "seg-" + hex.EncodeToString(r[:]) + ".ft"}
+	if w.err = os.MkdirAll(dir, 0o700); w.err == nil {
+		w.tmp = filepath.Join(dir, w.name+".tmp")
+		w.f, w.err = os.OpenFile(w.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	}
+	return w
+}
+
+func (w *segWriter) write(b []byte) (ref, bool) {
+	if w.err != nil {
+		return ref{}, false
+	}
+	if _, w.err = w.f.Write(b); w.err != nil {
+		return ref{}, false
+	}
+	r := ref{seg: w.name, off: w.off, n: int64(len(b)), crc: crc32.Checksum(b, castagnoli)}
+	w.off += int64(len(b))
+	return r, true
+}
+
+// finish syncs and renames the segment into place.
+func (w *segWriter) finish() error {
+	if w.f == nil {
+		return w.err
+	}
+	if w.err == nil {
+		w.err = w.f.Sync()
+	}
+	if err := w.f.Close(); w.err == nil {
+		w.err = err
+	}
+	if w.err == nil {
+		w.err = os.Rename(w.tmp, filepath.Join(w.dir, w.name))
+	}
+	if w.err != nil {
+		os.Remove(w.tmp)
+	}
+	return w.err
+}
+
+// Update brings the index up to date with files: an unchanged file is not
+// read, one that grew only from where the index stopped, any other whole.
+// progress, when not nil, is told how many files are done. It writes the
+// new segment and manifest; errors writing them leave the index as it was
+// (the search still reads every file it must).
+func (x *Index) Update(files []string, progress func(done, total int)) error {
+	type job struct {
+		path string
+		prev *fileEntry
+	}
+	var todo []job
+	x.mu.Lock()
+	for _, f := range files {
+		e := x.entries[f]
+		todo = append(todo, job{f, e})
+	}
+	x.mu.Unlock()
+	w := (*segWriter)(nil)
+	var wmu sync.Mutex
+	results := make([]*fileEntry, len(todo))
+	var done int
+	var dmu sync.Mutex
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				j := todo[i]
+				results[i] = x.updateOne(j.path, j.prev, func(b []byte) (ref, bool) {
+					wmu.Lock()
+					defer wmu.Unlock()
+					if w == nil {
+						w = newSegWriter(x.dir)
+					}
+					return w.write(b)
+				})
+				if progress != nil {
+					dmu.Lock()
+					done++
+					d := done
+					dmu.Unlock()
+					progress(d, len(todo))
+				}
+			}
+		})
+	}
+	for i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if w != nil {
+		if err := w.finish(); err != nil {
+			return err // the manifest is not changed: the run searches through the files
+		}
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for i, j := range todo {
+		if r := results[i]; r != nil && r != j.prev {
+			x.entries[j.path] = r
+			x.changed = true
+		} else if r == nil && j.prev != nil {
+			delete(x.entries, j.path)
+			x.changed = true
+		}
+	}
+	return nil
+}
+
+// updateOne is a file's entry brought up to date (prev itself when it is
+// unchanged; nil when the file cannot be indexed).
+func (x *Index) updateOne(path string, prev *fileEntry, write func([]byte) (ref, bool)) *fileEntry {
+	if prev != nil && prev.state.Unchanged(path) && x.partsReadable(prev) {
+		return prev
+	}
+	var ps *store.TextState
+	if prev != nil && len(prev.parts) < maxParts && x.partsReadable(prev) {
+		ps = &prev.state
+	}
+	part, grown, err := store.ReadText(path, ps)
+	if err != nil {
+		return nil
+	}
+	x.mu.Lock()
+	if grown {
+		x.PartReads++
+	} else {
+		x.Reads++
+	}
+	x.mu.Unlock()
+	b := buildBlob(part)
+	r, ok := write(b)
+	if !ok {
+		return nil
+	}
+	e := &fileEntry{state: part.State}
+	if grown {
+		e.parts = append(append(e.parts, prev.parts...), r)
+	} else {
+		e.parts = []ref{r}
+	}
+	return e
+}
+
+// buildBlob indexes a session part's messages.
+func buildBlob(part *store.TextPart) []byte {
+	s := part.Session
+	bb := newBlobBuilder(s.Info.ID, s.Info.Cwd, s.Info.Format)
+	eachDoc(s, func(i int, e model.Entry, m *model.Message) {
+		line := part.Lines[i]
+		bb.add(line[0], line[1], crc32.Checksum(s.Raw(i), castagnoli), e.ID, m.Role, jsdate.Parse(e.Timestamp), m.SearchText(), toolNames(m))
+	})
+	return bb.bytes()
+}
+
+// partsReadable reports whether every segment an entry names is there.
+func (x *Index) partsReadable(e *fileEntry) bool {
+	for _, r := range e.parts {
+		if _, err := x.blobOf(r); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// blobOf reads a blob, its checksum checked.
+func (x *Index) blobOf(r ref) (*blob, error) {
+	x.mu.Lock()
+	s := x.segs[r.seg]
+	if s == nil {
+		s = &segment{}
+		if strings.ContainsAny(r.seg, `/\`) || r.seg == ".." {
+			s.err = errBlob
+		} else {
+			s.data, s.unmap, s.err = store.MapFile(filepath.Join(x.dir, r.seg))
+		}
+		x.segs[r.seg] = s
+	}
+	x.mu.Unlock()
+	if s.err != nil {
+		return nil, s.err
+	}
+	if r.off < 0 || r.n < 0 || r.off+r.n > int64(len(s.data)) {
+		return nil, errBlob
+	}
+	b := s.data[r.off : r.off+r.n]
+	if crc32.Checksum(b, castagnoli) != r.crc {
+		return nil, errBlob
+	}
+	return parseBlob(b)
+}
+
+// Save writes the manifest when this run changed it, keeping the entries
+// of files outside this run that still exist, and removes what no one
+// needs: segments no manifest names and temporary files, once old.
+func (x *Index) Save() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !x.changed {
+		return nil
+	}
+	for p := range x.entries {
+		if _, err := os.Lstat(p); err != nil {
+			delete(x.entries, p)
+		}
+	}
+	if err := store.WriteFileAtomic(filepath.Join(x.dir, "manifest"), encodeManifest(x.entries)); err != nil {
+		return err
+	}
+	x.changed = false
+	named := map[string]bool{}
+	for _, e := range x.entries {
+		for _, r := range e.parts {
+			named[r.seg] = true
+		}
+	}
+	des, err := os.ReadDir(x.dir)
+	if err != nil {
+		return nil
+	}
+	for _, de := range des {
+		name := de.Name()
+		if named[name] || !(strings.HasPrefix(name, "seg-") || strings.Contains(name, ".tmp")) {
+			continue
+		}
+		if info, err := de.Info(); err == nil && time.Since(info.ModTime()) > staleAfter {
+			os.Remove(filepath.Join(x.dir, name))
+		}
+	}
+	return nil
+}
+
+var errNotIndexed = errors.New("not indexed")

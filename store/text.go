@@ -1,0 +1,254 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"skein/model"
+	"skein/store/pi"
+)
+
+// What the full-text index (package search) asks of a format: the change
+// token of a session's file, and its entries read from where the index
+// stopped, each with where its record lies so that one message can be read
+// again alone, for a snippet or a check.
+
+// TextState is what the text index keeps of a session's file: the change
+// token (the size read, through the last whole line or a last line that
+// parsed; the file's size, modification time, inode and change time then;
+// a hash of the read part's last 4 KB) and whether the file can be read on
+// from where the index stopped (pi's current version: every line alone
+// says all it holds).
+type TextState struct {
+	End, Size, MtimeNs int64
+	Tail               uint64
+	Ino                uint64
+	CtimeNs, IndexedNs int64
+	Appendable         bool
+}
+
+// AppendTo writes the state to b.
+func (t TextState) AppendTo(b []byte) []byte {
+	for _, v := range []int64{t.End, t.Size, t.MtimeNs, int64(t.Tail), int64(t.Ino), t.CtimeNs, t.IndexedNs} {
+		b = binary.AppendVarint(b, v)
+	}
+	if t.Appendable {
+		return append(b, 1)
+	}
+	return append(b, 0)
+}
+
+// ReadTextState reads a state AppendTo wrote, and what follows it.
+func ReadTextState(b []byte) (TextState, []byte, bool) {
+	var v [7]int64
+	for i := range v {
+		x, n := binary.Varint(b)
+		if n <= 0 {
+			return TextState{}, nil, false
+		}
+		v[i], b = x, b[n:]
+	}
+	if len(b) == 0 || b[0] > 1 {
+		return TextState{}, nil, false
+	}
+	return TextState{End: v[0], Size: v[1], MtimeNs: v[2], Tail: uint64(v[3]), Ino: uint64(v[4]), CtimeNs: v[5], IndexedNs: v[6], Appendable: b[0] == 1}, b[1:], true
+}
+
+// Unchanged reports whether the file is as the state found it, by one
+// stat when its times can be trusted (Linux: inode and change time, which
+// no program sets, older than the clock's slack), else by its tail's hash.
+func (t TextState) Unchanged(path string) bool {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() || st.Size() != t.Size || st.ModTime().UnixNano() != t.MtimeNs {
+		return false
+	}
+	if ino, ctime, ok := changeTime(st); ok && t.Ino != 0 && ino == t.Ino && ctime == t.CtimeNs && t.IndexedNs-t.CtimeNs > ctimeSlack {
+		return true
+	}
+	f, _, err := pi.OpenRegular(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	h, err := tailHash(f, t.End)
+	return err == nil && h == t.Tail
+}
+
+// TextPart is a session's file read for the text index from an offset on:
+// the session those bytes make (with the header, for the format's rules),
+// where each entry's record lies in the file, and the state to keep.
+type TextPart struct {
+	Session *model.Session
+	State   TextState
+	// Lines holds, per entry, the offset and length of its record in the
+	// file (-1: none, or not known).
+	Lines [][2]int64
+}
+
+// ReadText reads the session at path for the text index: whole, or, with
+// prev a state of the same file that grew since (its read part unchanged,
+// in a format that can be read on), only the bytes after prev.End. The
+// part's session then holds only the new entries. grown reports which.
+func ReadText(path string, prev *TextState) (part *TextPart, grown bool, err error) {
+	f, st, err := pi.OpenRegular(path)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	size := st.Size()
+	ino, ctimeNs, _ := changeTime(st)
+	state := TextState{Size: size, MtimeNs: st.ModTime().UnixNano(), Ino: ino, CtimeNs: ctimeNs, IndexedNs: time.Now().UnixNano()}
+	from := int64(0)
+	if prev != nil && prev.Appendable && prev.End <= size && prev.End <= prev.Size && size > prev.Size {
+		if h, err := tailHash(f, prev.End); err == nil && h == prev.Tail {
+			from = prev.End
+		}
+	}
+	var header []byte
+	if from > 0 {
+		r := io.NewSectionReader(f, 0, size)
+		h, err := readHeaderLine(r)
+		if err != nil {
+			from = 0
+		} else {
+			header = h
+		}
+	}
+	data := make([]byte, len(header)+int(size-from))
+	copy(data, header)
+	body := data[len(header):]
+	n, err := f.ReadAt(body, from)
+	if err != nil && !(errors.Is(err, io.EOF) && int64(n) == size-from) {
+		return nil, false, err
+	}
+	// Up to the last whole line, or a last line that is a whole entry: a
+	// line being written is read when it is done.
+	cut := bytes.LastIndexByte(body, '\n') + 1
+	if cut < len(body) {
+		if _, err := pi.ParseEntry(bytes.TrimRight(body[cut:], "\r"), 1); err == nil {
+			cut = len(body)
+		}
+	}
+	body = body[:cut]
+	data = data[:len(header)+cut]
+	state.End = from + int64(cut)
+	if state.Tail, err = tailHash(f, state.End); err != nil {
+		return nil, false, err
+	}
+	s, err := pi.Parse(data)
+	if err != nil {
+		return nil, false, err
+	}
+	state.Appendable = s.Header.Version >= 3
+	sess := piSession(path, s)
+	lines := make([][2]int64, sess.Len())
+	base := from - int64(len(header))
+	for i := range lines {
+		lines[i] = [2]int64{-1, -1}
+		raw := sess.Raw(i)
+		if len(raw) == 0 {
+			continue
+		}
+		// The record is a part of data: its offset is where it starts in it.
+		off := cap(data) - cap(raw)
+		if off >= 0 && off < len(data) && &data[off] == &raw[0] {
+			lines[i] = [2]int64{base + int64(off), int64(len(raw))}
+		}
+	}
+	return &TextPart{Session: sess, State: state, Lines: lines}, from > 0, nil
+}
+
+// readHeaderLine is a file's first line with its line ending.
+func readHeaderLine(r io.ReaderAt) ([]byte, error) {
+	var out []byte
+	buf := make([]byte, 4096)
+	for off := int64(0); ; {
+		n, err := r.ReadAt(buf, off)
+		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+			return append(out, buf[:i+1]...), nil
+		}
+		out = append(out, buf[:n]...)
+		off += int64(n)
+		if err != nil {
+			return nil, err
+		}
+		if len(out) > 64<<20 {
+			return nil, errors.New("no header line")
+		}
+	}
+}
+
+// ReadEntry reads one record of a session alone (at off, n bytes, as
+// ReadText found it), with its file's header: the session holding only
+// it, whose last entry it is. false: the bytes there are not that record
+// any more.
+func ReadEntry(path string, off, n int64) (*model.Session, bool) {
+	f, st, err := pi.OpenRegular(path)
+	if err != nil || off < 0 || n <= 0 || off+n > st.Size() {
+		if f != nil {
+			f.Close()
+		}
+		return nil, false
+	}
+	defer f.Close()
+	header, err := readHeaderLine(f)
+	if err != nil || int64(len(header)) > off {
+		return nil, false
+	}
+	data := make([]byte, len(header)+int(n))
+	copy(data, header)
+	if _, err := f.ReadAt(data[len(header):], off); err != nil {
+		return nil, false
+	}
+	s, err := pi.Parse(data)
+	if err != nil || len(s.Entries) == 0 {
+		return nil, false
+	}
+	return piSession(path, s), true
+}
+
+// MapFile maps a file read-only for as long as unmap is not called (nil
+// data for an empty file); where files cannot be mapped it reads it.
+func MapFile(path string) (data []byte, unmap func(), err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if st.Size() == 0 {
+		return nil, func() {}, nil
+	}
+	if b, err := mmap(f, st.Size()); err == nil {
+		return b, func() { munmap(b) }, nil
+	}
+	b, err := io.ReadAll(f)
+	return b, func() {}, err
+}
+
+// WriteFileAtomic writes data to a temporary name beside path, synced, and
+// renames it to path: a reader sees the old file or the new, never a part.
+func WriteFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp := path + ".tmp" + strconv.Itoa(os.Getpid()) + "." + strconv.FormatInt(time.Now().UnixNano(), 36)
+	if err := writeSynced(tmp, data); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
