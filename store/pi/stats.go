@@ -50,6 +50,7 @@ func (s *Session) Stats() model.Stats {
 		st.ByModel[i].AddUsage(u)
 	}
 	tools := map[string]int{}
+	sizes := map[int]float64{} // the context size each assistant message's usage gives
 	var days days
 	prev := math.NaN() // the time of the last entry that had one
 	st.Virtual = s.virtualModels()
@@ -77,12 +78,12 @@ func (s *Session) Stats() model.Stats {
 		}
 		// usage adds a usage up; required says pi adds it unchecked (it
 		// throws on none).
-		usage := func(raw []byte, required bool, key string) {
+		usage := func(raw []byte, required bool, key string) model.UsageTotals {
 			if !jsTruthy(raw) {
 				if required {
 					st.Incomplete++
 				}
-				return
+				return model.UsageTotals{}
 			}
 			u, complete := usageTotals(raw)
 			if !complete {
@@ -90,6 +91,7 @@ func (s *Session) Stats() model.Stats {
 			}
 			d.AddUsage(u)
 			breakdown(key, u)
+			return u
 		}
 		switch e.Type {
 		case TypeMessage:
@@ -136,14 +138,35 @@ func (s *Session) Stats() model.Stats {
 					d.Aborts++
 				}
 				EachBlock(content, func(b []byte) {
-					if String(Member(b, "type")) == "toolCall" {
+					// One pass over the block: its type and its names.
+					var typ, toolName, name []byte
+					jscan.Fields(b, func(k, v []byte) bool {
+						switch {
+						case jscan.KeyIs(k, "type"):
+							typ = v
+						case jscan.KeyIs(k, "toolName"):
+							toolName = v
+						case jscan.KeyIs(k, "name"):
+							name = v
+						}
+						return true
+					})
+					switch String(typ) {
+					case "toolCall":
 						d.ToolCalls++
-					}
-					if IsToolCallBlock(b) {
-						tools[NormalizeToolCall(b).Name]++
+						fallthrough
+					case "tool_use", "tool_call", "function_call": // IsToolCallBlock's shapes
+						n, ok := bstr(toolName) // NormalizeToolCall's name
+						if !ok {
+							n, _ = bstr(name)
+						}
+						tools[n]++
 					}
 				})
-				usage(u, true, templateString(provider)+"/"+templateString(answered))
+				// The context's size after it: its input, cache and output.
+				if ut := usage(u, true, templateString(provider)+"/"+templateString(answered)); ut.Tokens() > 0 {
+					sizes[i] = ut.Tokens()
+				}
 			}
 		case TypeUsage:
 			usage(e.Field("usage"), true, templateString(e.Field("provider"))+"/"+templateString(e.Field("model")))
@@ -174,7 +197,7 @@ func (s *Session) Stats() model.Stats {
 	}
 	model.SortTools(st.Tools)
 	st.Days = days.sorted()
-	st.Context = s.contextSeries(s.Leaf())
+	st.Context = s.contextSeries(s.Leaf(), sizes)
 	return st
 }
 
@@ -277,7 +300,7 @@ func (ds *days) sorted() []model.DayTotals {
 // after each compaction, pi's estimate of the context it leaves (its
 // checkpoint, summary and kept messages), so that a compaction shows as a
 // drop.
-func (s *Session) contextSeries(leaf int) []model.ContextPoint {
+func (s *Session) contextSeries(leaf int, sizes map[int]float64) []model.ContextPoint {
 	if leaf < 0 {
 		return nil
 	}
@@ -292,8 +315,7 @@ func (s *Session) contextSeries(leaf int) []model.ContextPoint {
 			out = append(out, model.ContextPoint{Entry: i, Tokens: last, Estimated: true, Compaction: true})
 		case e.Type == TypeMessage && e.Role == RoleAssistant:
 			p := model.ContextPoint{Entry: i}
-			u, _ := usageTotals(e.MessageField("usage"))
-			if size := u.TokensIn + u.CacheRead + u.CacheWrite + u.TokensOut; size > 0 && size == size {
+			if size, ok := sizes[i]; ok {
 				p.Tokens = size
 			} else {
 				p.Tokens, p.Estimated = last, true
