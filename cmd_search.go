@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
 
@@ -39,31 +40,7 @@ func (c *cli) search(argv []string) (err error) {
 		return err
 	}
 	defer c.warnUnreadable(&err, unreadable)
-	// Every session read and searched on every core; the ranking needs
-	// them all.
-	s := search.New(q)
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	next := make(chan string)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for f := range next {
-				sess, err := store.Open(f)
-				if err != nil {
-					continue
-				}
-				mu.Lock()
-				s.Add(sess)
-				mu.Unlock()
-			}
-		})
-	}
-	for _, f := range files {
-		next <- f
-	}
-	close(next)
-	wg.Wait()
-	hits := s.Hits(int(limit))
+	hits := c.searchFiles(q, files, int(limit))
 	if a.has("json") {
 		type match [2]int
 		out := make([]struct {
@@ -95,4 +72,45 @@ func (c *cli) search(argv []string) (err error) {
 		fmt.Fprintf(w, "%s  %s  %s\n    %s\n", sanitize.Inline(h.Path), sanitize.Inline(h.EntryID), sanitize.Inline(h.Role), sanitize.Line(h.Snippet))
 	}
 	return nil
+}
+
+// searchFiles is the query over files: through the full-text index in the
+// cache folder, brought up to date first (SKEIN_INDEX=off: every file
+// read and searched on every core).
+func (c *cli) searchFiles(q *search.Query, files []string, limit int) []search.Hit {
+	if os.Getenv("SKEIN_INDEX") != "off" {
+		x := search.OpenIndex(search.IndexDir(c.env))
+		defer x.Close()
+		update, clear := c.progressOf("indexing")
+		err := x.Update(files, update)
+		clear()
+		if err == nil {
+			hits := x.Search(q, files, limit)
+			x.Save()
+			return hits
+		}
+	}
+	s := search.New(q)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	next := make(chan string)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for f := range next {
+				sess, err := store.Open(f)
+				if err != nil {
+					continue
+				}
+				mu.Lock()
+				s.Add(sess)
+				mu.Unlock()
+			}
+		})
+	}
+	for _, f := range files {
+		next <- f
+	}
+	close(next)
+	wg.Wait()
+	return s.Hits(limit)
 }

@@ -54,7 +54,10 @@ func (c *cli) files(paths []string) ([]string, []store.Problem, error) {
 }
 
 // progress shows a scanning count on stderr when it is a terminal.
-func (c *cli) progress() (func(done, total int), func()) {
+func (c *cli) progress() (func(done, total int), func()) { return c.progressOf("scanning") }
+
+// progressOf is progress with its own verb ("indexing").
+func (c *cli) progressOf(verb string) (func(done, total int), func()) {
 	if !isTerminal(c.stderr) {
 		return nil, func() {}
 	}
@@ -62,7 +65,7 @@ func (c *cli) progress() (func(done, total int), func()) {
 	update := func(done, total int) {
 		if now := time.Now(); now.Sub(last) > 50*time.Millisecond || done == total {
 			last = now
-			fmt.Fprintf(c.stderr, "\rscanning %d/%d sessions", done, total)
+			fmt.Fprintf(c.stderr, "\r%s %d/%d sessions", verb, done, total)
 		}
 	}
 	return update, func() { fmt.Fprint(c.stderr, "\r\x1b[K") }

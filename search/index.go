@@ -72,6 +72,10 @@ type segment struct {
 	err   error
 }
 
+// IndexDir is the folder of the full-text index: "text" in the cache
+// folder (store.CacheDir).
+func IndexDir(env store.Env) string { return filepath.Join(store.CacheDir(env), "text") }
+
 // OpenIndex reads the index in dir (store.CacheDir's "text" folder); a
 // missing or unreadable one is empty.
 func OpenIndex(dir string) *Index {
@@ -343,16 +347,7 @@ func (x *Index) partsReadable(e *fileEntry) bool {
 // blobOf reads a blob, its checksum checked.
 func (x *Index) blobOf(r ref) (*blob, error) {
 	x.mu.Lock()
-	s := x.segs[r.seg]
-	if s == nil {
-		s = &segment{}
-		if strings.ContainsAny(r.seg, `/\`) || r.seg == ".." {
-			s.err = errBlob
-		} else {
-			s.data, s.unmap, s.err = store.MapFile(filepath.Join(x.dir, r.seg))
-		}
-		x.segs[r.seg] = s
-	}
+	s := x.segsLocked(r.seg)
 	x.mu.Unlock()
 	if s.err != nil {
 		return nil, s.err
@@ -381,6 +376,7 @@ func (x *Index) Save() error {
 			delete(x.entries, p)
 		}
 	}
+	x.compact()
 	if err := store.WriteFileAtomic(filepath.Join(x.dir, "manifest"), encodeManifest(x.entries)); err != nil {
 		return err
 	}
@@ -408,3 +404,64 @@ func (x *Index) Save() error {
 }
 
 var errNotIndexed = errors.New("not indexed")
+
+// compact copies the live blobs into one new segment when the segments
+// are many, or more than half of their bytes are blobs no entry names
+// (files indexed again, or grown and indexed whole). x.mu is held.
+func (x *Index) compact() {
+	live := map[string]int64{}
+	for _, e := range x.entries {
+		for _, r := range e.parts {
+			live[r.seg] += r.n
+		}
+	}
+	var liveBytes, fileBytes int64
+	for seg, n := range live {
+		st, err := os.Stat(filepath.Join(x.dir, seg))
+		if err != nil {
+			return
+		}
+		liveBytes += n
+		fileBytes += st.Size()
+	}
+	if len(live) <= 16 && fileBytes-liveBytes <= max(liveBytes, 4<<20) {
+		return
+	}
+	w := newSegWriter(x.dir)
+	moved := make(map[string]*fileEntry, len(x.entries))
+	for path, e := range x.entries {
+		ne := &fileEntry{state: e.state}
+		for _, r := range e.parts {
+			s := x.segsLocked(r.seg)
+			if s.err != nil || r.off+r.n > int64(len(s.data)) {
+				w.err = errBlob
+				break
+			}
+			nr, ok := w.write(s.data[r.off : r.off+r.n])
+			if !ok || nr.crc != r.crc {
+				w.err = errBlob
+				break
+			}
+			ne.parts = append(ne.parts, nr)
+		}
+		moved[path] = ne
+	}
+	if w.finish() == nil {
+		x.entries = moved
+	}
+}
+
+// segsLocked is a segment, mapped once; x.mu is held.
+func (x *Index) segsLocked(name string) *segment {
+	s := x.segs[name]
+	if s == nil {
+		s = &segment{}
+		if strings.ContainsAny(name, `/\`) || name == ".." {
+			s.err = errBlob
+		} else {
+			s.data, s.unmap, s.err = store.MapFile(filepath.Join(x.dir, name))
+		}
+		x.segs[name] = s
+	}
+	return s
+}

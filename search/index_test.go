@@ -110,3 +110,202 @@ func TestIndexEqualsReading(t *testing.T) {
 		x.Close()
 	}
 }
+
+// appendLine adds a line to a session file, as an agent does.
+func appendLine(t *testing.T, path, line string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(line + "\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func lastID(t *testing.T, path string) string {
+	t.Helper()
+	s, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Entry(s.Len() - 1).ID
+}
+
+func ids(h []Hit) string {
+	var out []string
+	for _, x := range h {
+		out = append(out, filepath.Base(x.Path)+"#"+x.EntryID)
+	}
+	return strings.Join(out, " ")
+}
+
+// A file that grew is read only from where the index stopped, and the
+// search finds exactly what was appended; a file rewritten with other
+// bytes is read again whole; a removed one is gone.
+func TestIndexAppendsAndRewrites(t *testing.T) {
+	dir, files := fixtures(t)
+	idx := t.TempDir()
+	x := OpenIndex(idx)
+	if err := x.Update(files, nil); err != nil {
+		t.Fatal(err)
+	}
+	x.Save()
+	x.Close()
+	store1 := filepath.Join(dir, "store")
+	var grown []string
+	for _, f := range files {
+		if strings.HasPrefix(f, store1) && len(grown) < 2 {
+			if h, err := os.ReadFile(f); err == nil && strings.Contains(string(h[:200]), `"version":3`) {
+				grown = append(grown, f)
+			}
+		}
+	}
+	if len(grown) != 2 {
+		t.Fatalf("found %d v3 sessions to grow", len(grown))
+	}
+	var want []string
+	for k, f := range grown {
+		id := fmt.Sprintf("feed%04d", k)
+		appendLine(t, f, fmt.Sprintf(`{"type":"message","id":"%s","parentId":"%s","timestamp":"2026-12-01T10:00:0%d.000Z","message":{"role":"user","content":"the zebracorn grazes %d","timestamp":%d}}`, id, lastID(t, f), k, k, 1764583200000+k))
+		want = append(want, filepath.Base(f)+"#"+id)
+	}
+	x = OpenIndex(idx)
+	defer x.Close()
+	if err := x.Update(files, nil); err != nil {
+		t.Fatal(err)
+	}
+	if x.Reads != 0 || x.PartReads != 2 {
+		t.Errorf("after two appends: %d files read whole, %d in part; want 0 and 2", x.Reads, x.PartReads)
+	}
+	q, _ := Parse("zebracorn")
+	got := x.Search(q, files, 0)
+	if g, w := ids(got), want[1]+" "+want[0]; g != w {
+		t.Errorf("zebracorn: %s, want %s", g, w)
+	}
+	for _, query := range indexQueries {
+		q, _ := Parse(query)
+		sameHits(t, "after appends: "+query, x.Search(q, files, 0), brute(t, q, files))
+	}
+	// Rewritten (same size, other bytes): read whole again.
+	data, _ := os.ReadFile(grown[0])
+	os.WriteFile(grown[0], []byte(strings.Replace(string(data), "zebracorn", "unicorned", 1)), 0o644)
+	x.Reads, x.PartReads = 0, 0
+	if err := x.Update(files, nil); err != nil {
+		t.Fatal(err)
+	}
+	if x.Reads != 1 || x.PartReads != 0 {
+		t.Errorf("after a rewrite: %d read whole, %d in part; want 1 and 0", x.Reads, x.PartReads)
+	}
+	if g := ids(x.Search(q, files, 0)); g != want[1] {
+		t.Errorf("zebracorn after the rewrite: %s, want %s", g, want[1])
+	}
+	q2, _ := Parse("unicorned")
+	if g := ids(x.Search(q2, files, 0)); g != want[0] {
+		t.Errorf("unicorned: %s, want %s", g, want[0])
+	}
+}
+
+// A damaged index (bytes flipped or cut anywhere in its manifest or its
+// segments, or files gone) never gives a wrong search: what it cannot
+// trust is indexed again.
+func TestIndexDamaged(t *testing.T) {
+	_, files := fixtures(t)
+	idx := t.TempDir()
+	x := OpenIndex(idx)
+	x.Update(files, nil)
+	x.Save()
+	x.Close()
+	queries := []string{"the", "the file", `"the file"`, `re:[Ee]rror`, "role:user the", "tool:bash"}
+	want := map[string][]Hit{}
+	for _, query := range queries {
+		q, _ := Parse(query)
+		want[query] = brute(t, q, files)
+	}
+	names, _ := os.ReadDir(idx)
+	pristine := map[string][]byte{}
+	for _, n := range names {
+		pristine[n.Name()], _ = os.ReadFile(filepath.Join(idx, n.Name()))
+	}
+	restore := func() {
+		for n, b := range pristine {
+			os.WriteFile(filepath.Join(idx, n), b, 0o600)
+		}
+	}
+	check := func(what string) {
+		t.Helper()
+		x := OpenIndex(idx)
+		defer x.Close()
+		if err := x.Update(files, nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, query := range queries {
+			q, _ := Parse(query)
+			sameHits(t, what+": "+query, x.Search(q, files, 0), want[query])
+		}
+	}
+	for n, b := range pristine {
+		for _, at := range []int{0, 5, len(b) / 3, len(b) / 2, len(b) - 3} {
+			if at < 0 || at >= len(b) {
+				continue
+			}
+			c := append([]byte(nil), b...)
+			c[at] ^= 0x5a
+			os.WriteFile(filepath.Join(idx, n), c, 0o600)
+			check(fmt.Sprintf("%s with byte %d flipped", n, at))
+			restore()
+			os.WriteFile(filepath.Join(idx, n), b[:at], 0o600)
+			check(fmt.Sprintf("%s cut at %d", n, at))
+			restore()
+		}
+		os.Remove(filepath.Join(idx, n))
+		check(n + " removed")
+		restore()
+	}
+}
+
+// Two processes indexing the same store into the same folder at once
+// (here: two indexes of their own, as two processes have) leave an index
+// that searches right, and each searched right meanwhile.
+func TestIndexWritersAtOnce(t *testing.T) {
+	_, files := fixtures(t)
+	idx := t.TempDir()
+	q, _ := Parse("the file")
+	want := brute(t, q, files)
+	errs := make(chan string, 8)
+	var done = make(chan bool)
+	for w := range 4 {
+		go func() {
+			defer func() { done <- true }()
+			for round := range 3 {
+				x := OpenIndex(idx)
+				// Each writer starts from a different part of the store.
+				part := files[(w+round)%3*len(files)/3:]
+				if err := x.Update(part, nil); err != nil {
+					errs <- err.Error()
+				}
+				x.Save()
+				if err := x.Update(files, nil); err != nil {
+					errs <- err.Error()
+				}
+				if got := x.Search(q, files, 0); show(got) != show(want) {
+					errs <- fmt.Sprintf("writer %d round %d: %d hits, want %d", w, round, len(got), len(want))
+				}
+				x.Save()
+				x.Close()
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	x := OpenIndex(idx)
+	defer x.Close()
+	x.Update(files, nil)
+	sameHits(t, "after the writers", x.Search(q, files, 0), want)
+}

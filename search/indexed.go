@@ -4,6 +4,7 @@ import (
 	"hash/crc32"
 	"regexp/syntax"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -16,22 +17,23 @@ import (
 // narrows phrases and patterns to the messages holding their words; only
 // those are read, to check them, and then the best ones, for snippets.
 
-// cand is a message that may match.
+// cand is a message that may match: which blob and message, and how
+// often it holds each word (from the index) and phrase (from its text).
 type cand struct {
-	path               string
-	off, n             int64
-	crc                uint32 // the record's, to know it when it is read again
-	words              int
-	time               float64
-	entryID, role      string
-	sessionID, format  string
-	tf                 []int // words (from the index), then phrases (from the text)
-	needText, verified bool
-	phraseDocs         bool // counted for the phrases' df when verified
-	candidate          bool // passes every filter the index can check
-	snippet            string
-	marks              [][2]int
-	ok                 bool
+	part, doc int32
+	score     float64
+	tf        []int
+	// Its text, for the ones whose text decides (phrases, patterns).
+	text *textMatch
+}
+
+type textMatch struct {
+	phraseDocs bool // counted for the phrases' df when verified
+	candidate  bool // passes every filter the index can check
+	verified   bool
+	ok         bool
+	snippet    string
+	marks      [][2]int
 }
 
 // corpus is what BM25 needs of every message looked at.
@@ -52,16 +54,12 @@ func (c *corpus) add(o *corpus) {
 // date: its matches ranked by BM25 (by their count for patterns alone),
 // ties newest first, at most limit (0: all), as Searcher gives them.
 func (x *Index) Search(q *Query, files []string, limit int) []Hit {
-	type part struct {
-		path string
-		r    ref
-	}
 	var parts []part
 	x.mu.Lock()
 	for _, f := range files {
 		if e := x.entries[f]; e != nil {
 			for _, r := range e.parts {
-				parts = append(parts, part{f, r})
+				parts = append(parts, part{path: f, r: r})
 			}
 		}
 	}
@@ -73,21 +71,21 @@ func (x *Index) Search(q *Query, files []string, limit int) []Hit {
 		lits[i] = literalRuns(re.String())
 	}
 	var mu sync.Mutex
-	var all []*cand
+	var all []cand
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			local := corpus{df: make([]int, nTerms)}
-			var mine []*cand
+			var mine []cand
 			var sc scratch
 			for i := range next {
-				p := parts[i]
-				b, err := x.blobOf(p.r)
+				b, err := x.blobOf(parts[i].r)
 				if err != nil {
 					continue
 				}
-				mine = evalBlob(q, lits, b, p.path, &local, &sc, mine)
+				parts[i].b = b
+				mine = evalBlob(q, lits, b, int32(i), &local, &sc, mine)
 			}
 			mu.Lock()
 			total.add(&local)
@@ -101,21 +99,31 @@ func (x *Index) Search(q *Query, files []string, limit int) []Hit {
 	close(next)
 	wg.Wait()
 	// The messages whose text decides: read them, file by file.
-	verify(q, all)
-	var hits []*cand
+	verify(q, parts, all)
+	hits := all[:0]
 	for _, c := range all {
-		if c.phraseDocs && c.verified {
-			for k := len(q.Words); k < nTerms; k++ {
-				if c.tf[k] > 0 {
-					total.df[k]++
+		if t := c.text; t != nil {
+			if t.phraseDocs && t.verified {
+				for k := len(q.Words); k < nTerms; k++ {
+					if c.tf[k] > 0 {
+						total.df[k]++
+					}
 				}
 			}
+			if !t.candidate || !t.verified || !t.ok {
+				continue
+			}
 		}
-		if c.candidate && (!c.needText || c.verified && c.ok) {
-			hits = append(hits, c)
-		}
+		hits = append(hits, c)
 	}
-	return rank(q, hits, total, limit)
+	return rank(q, parts, hits, total, limit)
+}
+
+// part is one blob of one file.
+type part struct {
+	path string
+	r    ref
+	b    *blob
 }
 
 type scratch struct {
@@ -125,7 +133,7 @@ type scratch struct {
 }
 
 // evalBlob adds a blob's messages to the corpus and its candidates to out.
-func evalBlob(q *Query, lits [][][]byte, b *blob, path string, c *corpus, sc *scratch, out []*cand) []*cand {
+func evalBlob(q *Query, lits [][][]byte, b *blob, pi int32, c *corpus, sc *scratch, out []cand) []cand {
 	if q.Cwd != "" && b.cwd != q.Cwd && !strings.HasPrefix(b.cwd, strings.TrimSuffix(q.Cwd, "/")+"/") {
 		return out
 	}
@@ -235,15 +243,15 @@ func evalBlob(q *Query, lits [][][]byte, b *blob, path string, c *corpus, sc *sc
 		if !cands[d] && !(len(phraseDoc) > 0 && phraseDoc[d]) {
 			continue
 		}
-		off, ln, words, time, _ := b.doc(d)
-		role, id, _ := b.roleID(d)
 		tf := make([]int, len(q.Words)+len(q.Phrases))
 		for k := range q.Words {
 			tf[k] = sc.tf[k][d]
 		}
-		out = append(out, &cand{path: path, off: off, n: ln, crc: b.crc(d), words: words, time: time, entryID: id, role: role,
-			sessionID: b.sessionID, format: b.fmt, tf: tf, needText: needText, candidate: cands[d],
-			phraseDocs: len(phraseDoc) > 0 && phraseDoc[d]})
+		c := cand{part: pi, doc: int32(d), tf: tf}
+		if needText {
+			c.text = &textMatch{candidate: cands[d], phraseDocs: len(phraseDoc) > 0 && phraseDoc[d]}
+		}
+		out = append(out, c)
 	}
 	return out
 }
@@ -342,11 +350,12 @@ func literalRuns(pattern string) [][]byte {
 
 // verify reads the text of the candidates whose text decides (phrases,
 // patterns), file by file, and matches it.
-func verify(q *Query, all []*cand) {
+func verify(q *Query, parts []part, all []cand) {
 	byFile := map[string][]*cand{}
-	for _, c := range all {
-		if c.needText {
-			byFile[c.path] = append(byFile[c.path], c)
+	for i := range all {
+		if c := &all[i]; c.text != nil {
+			p := parts[c.part].path
+			byFile[p] = append(byFile[p], c)
 		}
 	}
 	paths := make([]string, 0, len(byFile))
@@ -358,7 +367,7 @@ func verify(q *Query, all []*cand) {
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for p := range next {
-				readTexts(q, p, byFile[p])
+				readTexts(q, parts, p, byFile[p])
 			}
 		})
 	}
@@ -371,96 +380,150 @@ func verify(q *Query, all []*cand) {
 
 // readTexts reads and matches the messages of one file: each alone when
 // they are few, else the file once.
-func readTexts(q *Query, path string, cs []*cand) {
+func readTexts(q *Query, parts []part, path string, cs []*cand) {
 	match := func(c *cand, s *model.Session, i int) {
-		if crc32.Checksum(s.Raw(i), castagnoli) != c.crc {
+		if crc32.Checksum(s.Raw(i), castagnoli) != parts[c.part].b.crc(int(c.doc)) {
 			return // the file changed since: not this message any more
 		}
 		m := s.EntryMessage(i)
 		text := m.SearchText()
 		ranges, tf, ok := q.Match(text)
-		c.verified, c.ok = true, ok
+		c.text.verified, c.text.ok = true, ok
 		copy(c.tf, tf)
-		c.snippet, c.marks = snippetOf(text, ranges)
+		c.text.snippet, c.text.marks = snippetOf(text, ranges)
 	}
 	if len(cs) <= 8 {
 		for _, c := range cs {
-			if s, ok := store.ReadEntry(path, c.off, c.n); ok {
+			off, n, _, _, _ := parts[c.part].b.doc(int(c.doc))
+			if s, ok := store.ReadEntry(path, off, n); ok {
 				match(c, s, s.Len()-1)
 			}
 		}
 		return
 	}
-	part, _, err := store.ReadText(path, nil)
+	whole, _, err := store.ReadText(path, nil)
 	if err != nil {
 		return
 	}
-	at := make(map[int64]int, len(part.Lines))
-	for i, l := range part.Lines {
+	at := make(map[int64]int, len(whole.Lines))
+	for i, l := range whole.Lines {
 		at[l[0]] = i
 	}
 	for _, c := range cs {
-		if i, ok := at[c.off]; ok {
-			match(c, part.Session, i)
+		off, _, _, _, _ := parts[c.part].b.doc(int(c.doc))
+		if i, ok := at[off]; ok {
+			match(c, whole.Session, i)
 		}
 	}
 }
 
-// rank scores the hits with BM25 over the corpus, sorts them, and reads
-// the snippets of the ones returned that were not read yet.
-func rank(q *Query, cs []*cand, c corpus, limit int) []Hit {
-	s := &Searcher{q: q, n: c.n, words: c.words, df: c.df}
-	for i, x := range cs {
-		s.docs = append(s.docs, doc{hit: Hit{Path: x.path, Format: x.format, SessionID: x.sessionID, EntryID: x.entryID,
-			Role: x.role, Snippet: x.snippet, Matches: x.marks, Time: x.time}, tf: x.tf, length: x.words, src: i, pos: int(x.off)})
+// rank scores the hits with BM25 over the corpus, keeps the best limit
+// (0: all) in order, and makes their hits, reading the snippets not read
+// yet; a message no longer where the index found it is left out.
+func rank(q *Query, parts []part, cs []cand, c corpus, limit int) []Hit {
+	sc := scorer{n: c.n, df: c.df, avg: avgLength(c.n, c.words)}
+	key := func(x *cand) rankKey {
+		p := &parts[x.part]
+		off, _, _, time, _ := p.b.doc(int(x.doc))
+		return rankKey{x.score, time, p.path, int(off)}
 	}
-	s.rankDocs()
-	var out []Hit
-	for from := 0; from < len(s.docs) && (limit <= 0 || len(out) < limit); {
-		// The next batch, as many as are still wanted, read on every core.
-		to := len(s.docs)
-		if limit > 0 {
-			to = min(to, from+limit-len(out))
+	for i := range cs {
+		x := &cs[i]
+		_, _, words, _, _ := parts[x.part].b.doc(int(x.doc))
+		marks := 0
+		if x.text != nil {
+			marks = len(x.text.marks)
 		}
-		batch := s.docs[from:to]
-		ok := make([]bool, len(batch))
+		x.score = sc.score(x.tf, words, marks)
+	}
+	var out []Hit
+	for len(cs) > 0 && (limit <= 0 || len(out) < limit) {
+		// The next batch, as many as are still wanted: chosen, then sorted.
+		want := len(cs)
+		if limit > 0 {
+			want = min(want, limit-len(out))
+		}
+		best := topK(cs, want, func(a, b *cand) int { return order(key(a), key(b)) })
+		batch := make([]Hit, len(best))
+		ok := make([]bool, len(best))
 		var wg sync.WaitGroup
 		next := make(chan int)
-		for range min(runtime.GOMAXPROCS(0), len(batch)) {
+		for range min(runtime.GOMAXPROCS(0), len(best)) {
 			wg.Go(func() {
 				for i := range next {
-					ok[i] = snippetFor(q, cs[batch[i].src], &batch[i].hit)
+					batch[i], ok[i] = hitOf(q, parts, &cs[best[i]])
 				}
 			})
 		}
-		for i := range batch {
+		for i := range best {
 			next <- i
 		}
 		close(next)
 		wg.Wait()
 		for i := range batch {
 			if ok[i] {
-				out = append(out, batch[i].hit)
+				out = append(out, batch[i])
 			}
 		}
-		from = to
+		// What is left: the candidates not chosen.
+		chosen := make(map[int]bool, len(best))
+		for _, i := range best {
+			chosen[i] = true
+		}
+		rest := cs[:0]
+		for i := range cs {
+			if !chosen[i] {
+				rest = append(rest, cs[i])
+			}
+		}
+		cs = rest
 	}
 	return out
 }
 
-// snippetFor gives a hit its snippet, reading its message again alone
-// when it was not read (false: it is not there any more).
-func snippetFor(q *Query, x *cand, h *Hit) bool {
-	if x.verified {
-		return true
+// topK is the indexes of the k first candidates by cmp, in order.
+func topK(cs []cand, k int, cmp func(a, b *cand) int) []int {
+	if k > 256 {
+		idx := make([]int, len(cs))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortFunc(idx, func(i, j int) int { return cmp(&cs[i], &cs[j]) })
+		return idx[:k]
 	}
-	sess, ok := store.ReadEntry(x.path, x.off, x.n)
-	if !ok || crc32.Checksum(sess.Raw(sess.Len()-1), castagnoli) != x.crc {
-		return false // the file changed since: not this message any more
+	idx := make([]int, 0, k+1)
+	// A sorted window of the best k seen: each candidate better than its
+	// last goes in by binary search (k is small: a page of results).
+	for i := range cs {
+		if len(idx) == k && cmp(&cs[i], &cs[idx[k-1]]) >= 0 {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(idx, i, func(j, i int) int { return cmp(&cs[j], &cs[i]) })
+		idx = slices.Insert(idx, at, i)
+		if len(idx) > k {
+			idx = idx[:k]
+		}
+	}
+	return idx
+}
+
+// hitOf is a candidate's hit, its snippet read again when it was not.
+func hitOf(q *Query, parts []part, x *cand) (Hit, bool) {
+	p := &parts[x.part]
+	off, n, _, time, _ := p.b.doc(int(x.doc))
+	role, id, _ := p.b.roleID(int(x.doc))
+	h := Hit{Path: p.path, Format: p.b.fmt, SessionID: p.b.sessionID, EntryID: id, Role: role, Score: x.score, Time: time}
+	if x.text != nil {
+		h.Snippet, h.Matches = x.text.snippet, x.text.marks
+		return h, true
+	}
+	sess, ok := store.ReadEntry(p.path, off, n)
+	if !ok || crc32.Checksum(sess.Raw(sess.Len()-1), castagnoli) != p.b.crc(int(x.doc)) {
+		return h, false // the file changed since: not this message any more
 	}
 	m := sess.EntryMessage(sess.Len() - 1)
 	text := m.SearchText()
 	ranges, _, _ := q.Match(text)
 	h.Snippet, h.Matches = snippetOf(text, ranges)
-	return true
+	return h, true
 }

@@ -3,7 +3,6 @@ package search
 import (
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -100,38 +99,72 @@ func (s *Searcher) Hits(limit int) []Hit {
 
 // rankDocs scores the docs and sorts them, best first.
 func (s *Searcher) rankDocs() {
-	avg := 1.0
-	if s.n > 0 && s.words > 0 {
-		avg = float64(s.words) / float64(s.n)
-	}
+	sc := scorer{n: s.n, df: s.df, avg: avgLength(s.n, s.words)}
 	for i := range s.docs {
 		d := &s.docs[i]
-		score := 0.0
-		for k, tf := range d.tf {
-			df := float64(s.df[k])
-			idf := math.Log((float64(s.n)-df+0.5)/(df+0.5) + 1)
-			f := float64(tf)
-			score += idf * f * (k1 + 1) / (f + k1*(1-b+b*float64(d.length)/avg))
-		}
-		if len(d.tf) == 0 {
-			score = float64(len(d.hit.Matches))
-		}
-		d.hit.Score = score
+		d.hit.Score = sc.score(d.tf, d.length, len(d.hit.Matches))
 	}
-	sort.SliceStable(s.docs, func(i, j int) bool {
-		a, c := s.docs[i].hit, s.docs[j].hit
-		if a.Score != c.Score {
-			return a.Score > c.Score
-		}
-		if a.Time != c.Time && !(a.Time != a.Time && c.Time != c.Time) {
-			return a.Time > c.Time || a.Time == a.Time && c.Time != c.Time
-		}
-		// Then in the files' order, for the same order however they were read.
-		if a.Path != c.Path {
-			return a.Path < c.Path
-		}
-		return s.docs[i].pos < s.docs[j].pos
+	slices.SortFunc(s.docs, func(a, c doc) int {
+		return order(rankKey{a.hit.Score, a.hit.Time, a.hit.Path, a.pos}, rankKey{c.hit.Score, c.hit.Time, c.hit.Path, c.pos})
 	})
+}
+
+func avgLength(n, words int) float64 {
+	if n > 0 && words > 0 {
+		return float64(words) / float64(n)
+	}
+	return 1
+}
+
+// scorer is BM25 over a corpus of n messages of avg words on average, df
+// of them holding each word or phrase.
+type scorer struct {
+	n   int
+	df  []int
+	avg float64
+}
+
+// score is a message's BM25 from its count of each word and phrase and
+// its length; with no words nor phrases, its count of matches (marks).
+func (sc scorer) score(tf []int, length, marks int) float64 {
+	if len(tf) == 0 {
+		return float64(marks)
+	}
+	score := 0.0
+	for k, t := range tf {
+		df := float64(sc.df[k])
+		idf := math.Log((float64(sc.n)-df+0.5)/(df+0.5) + 1)
+		f := float64(t)
+		score += idf * f * (k1 + 1) / (f + k1*(1-b+b*float64(length)/sc.avg))
+	}
+	return score
+}
+
+// rankKey is what orders hits: the score, then newest first (a message
+// with no time last), then in the files' order.
+type rankKey struct {
+	score, time float64
+	path        string
+	pos         int
+}
+
+// order is -1 when a comes before c.
+func order(a, c rankKey) int {
+	switch {
+	case a.score != c.score:
+		if a.score > c.score {
+			return -1
+		}
+		return 1
+	case a.time != c.time && !(a.time != a.time && c.time != c.time):
+		if a.time > c.time || a.time == a.time && c.time != c.time {
+			return -1
+		}
+		return 1
+	case a.path != c.path:
+		return strings.Compare(a.path, c.path)
+	}
+	return a.pos - c.pos
 }
 
 // snippetOf is the text around the first match, on one line: some 60
