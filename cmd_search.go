@@ -4,12 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"runtime"
-	"sync"
 
 	"skein/internal/sanitize"
 	"skein/search"
-	"skein/store"
 )
 
 var searchCommand = command{
@@ -75,42 +72,14 @@ func (c *cli) search(argv []string) (err error) {
 }
 
 // searchFiles is the query over files: through the full-text index in the
-// cache folder, brought up to date first (SKEIN_INDEX=off: every file
-// read and searched on every core).
+// cache folder (SKEIN_INDEX=off: none).
 func (c *cli) searchFiles(q *search.Query, files []string, limit int) []search.Hit {
+	var x *search.Index
 	if os.Getenv("SKEIN_INDEX") != "off" {
-		x := search.OpenIndex(search.IndexDir(c.env))
+		x = search.OpenIndex(search.IndexDir(c.env))
 		defer x.Close()
-		update, clear := c.progressOf("indexing")
-		err := x.Update(files, update)
-		clear()
-		if err == nil {
-			hits := x.Search(q, files, limit)
-			x.Save()
-			return hits
-		}
 	}
-	s := search.New(q)
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	next := make(chan string)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for f := range next {
-				sess, err := store.Open(f)
-				if err != nil {
-					continue
-				}
-				mu.Lock()
-				s.Add(sess)
-				mu.Unlock()
-			}
-		})
-	}
-	for _, f := range files {
-		next <- f
-	}
-	close(next)
-	wg.Wait()
-	return s.Hits(limit)
+	update, clear := c.progressOf("indexing")
+	defer clear()
+	return search.Files(x, q, files, limit, false, update)
 }

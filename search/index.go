@@ -465,3 +465,51 @@ func (x *Index) segsLocked(name string) *segment {
 	}
 	return s
 }
+
+// Files is q over files: through x brought up to date first (progress
+// told how many files it checked), or, without an index or when it cannot
+// be written, every file read and searched on every core.
+// With perSession, only each session's best match is kept.
+func Files(x *Index, q *Query, files []string, limit int, perSession bool, progress func(done, total int)) []Hit {
+	if x != nil {
+		if err := x.Update(files, progress); err == nil {
+			hits := x.search(q, files, limit, perSession)
+			x.Save()
+			return hits
+		}
+	}
+	s := New(q)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	next := make(chan string)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for f := range next {
+				sess, err := store.Open(f)
+				if err != nil {
+					continue
+				}
+				mu.Lock()
+				s.Add(sess)
+				mu.Unlock()
+			}
+		})
+	}
+	for _, f := range files {
+		next <- f
+	}
+	close(next)
+	wg.Wait()
+	if !perSession {
+		return s.Hits(limit)
+	}
+	var out []Hit
+	seen := map[string]bool{}
+	for _, h := range s.Hits(0) {
+		if !seen[h.Path] && (limit <= 0 || len(out) < limit) {
+			seen[h.Path] = true
+			out = append(out, h)
+		}
+	}
+	return out
+}

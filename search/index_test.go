@@ -309,3 +309,28 @@ func TestIndexWritersAtOnce(t *testing.T) {
 	x.Update(files, nil)
 	sameHits(t, "after the writers", x.Search(q, files, 0), want)
 }
+
+// BestPerSession is each session's best match, in the order of the
+// sessions' best matches in Search.
+func TestBestPerSession(t *testing.T) {
+	_, files := fixtures(t)
+	x := OpenIndex(t.TempDir())
+	defer x.Close()
+	x.Update(files, nil)
+	for _, query := range indexQueries {
+		q, _ := Parse(query)
+		var want []Hit
+		seen := map[string]bool{}
+		for _, h := range brute(t, q, files) {
+			if !seen[h.Path] {
+				seen[h.Path] = true
+				want = append(want, h)
+			}
+		}
+		sameHits(t, "per session: "+query, x.BestPerSession(q, files, 0), want)
+		if len(want) > 2 {
+			sameHits(t, "per session, limit 2: "+query, x.BestPerSession(q, files, 2), want[:2])
+		}
+		sameHits(t, "per session, no index: "+query, Files(nil, q, files, 0, true, nil), want)
+	}
+}

@@ -54,6 +54,16 @@ func (c *corpus) add(o *corpus) {
 // date: its matches ranked by BM25 (by their count for patterns alone),
 // ties newest first, at most limit (0: all), as Searcher gives them.
 func (x *Index) Search(q *Query, files []string, limit int) []Hit {
+	return x.search(q, files, limit, false)
+}
+
+// BestPerSession is Search keeping only each session's best match: the
+// sessions whose text matches, best first.
+func (x *Index) BestPerSession(q *Query, files []string, limit int) []Hit {
+	return x.search(q, files, limit, true)
+}
+
+func (x *Index) search(q *Query, files []string, limit int, perFile bool) []Hit {
 	var parts []part
 	x.mu.Lock()
 	for _, f := range files {
@@ -116,7 +126,7 @@ func (x *Index) Search(q *Query, files []string, limit int) []Hit {
 		}
 		hits = append(hits, c)
 	}
-	return rank(q, parts, hits, total, limit)
+	return rank(q, parts, hits, total, limit, perFile)
 }
 
 // part is one blob of one file.
@@ -420,7 +430,7 @@ func readTexts(q *Query, parts []part, path string, cs []*cand) {
 // rank scores the hits with BM25 over the corpus, keeps the best limit
 // (0: all) in order, and makes their hits, reading the snippets not read
 // yet; a message no longer where the index found it is left out.
-func rank(q *Query, parts []part, cs []cand, c corpus, limit int) []Hit {
+func rank(q *Query, parts []part, cs []cand, c corpus, limit int, perFile bool) []Hit {
 	sc := scorer{n: c.n, df: c.df, avg: avgLength(c.n, c.words)}
 	key := func(x *cand) rankKey {
 		p := &parts[x.part]
@@ -435,6 +445,23 @@ func rank(q *Query, parts []part, cs []cand, c corpus, limit int) []Hit {
 			marks = len(x.text.marks)
 		}
 		x.score = sc.score(x.tf, words, marks)
+	}
+	if perFile {
+		// Each file's best candidate only.
+		best := map[string]int{}
+		for i := range cs {
+			p := parts[cs[i].part].path
+			if j, ok := best[p]; !ok || order(key(&cs[i]), key(&cs[j])) < 0 {
+				best[p] = i
+			}
+		}
+		kept := make([]cand, 0, len(best))
+		for i := range cs {
+			if best[parts[cs[i].part].path] == i {
+				kept = append(kept, cs[i])
+			}
+		}
+		cs = kept
 	}
 	var out []Hit
 	for len(cs) > 0 && (limit <= 0 || len(out) < limit) {
