@@ -6,7 +6,9 @@
 // context overflow recovery, threshold and manual compactions, extension
 // context edits and compactions, /tree navigation with and without summaries,
 // labels, names, model and thinking changes, custom messages, forks and
-// clones. Then skein's `session list`, `tree`, `context` and `plan --json`
+// clones, pi's cache warmer (usage entries), answers from a fallback model
+// (responseModel), and a tool whose results record usage of their own. Then
+// skein's `session list`, `tree`, `context`, `plan --json` and `stats --json`
 // must print exactly what pi computes for them; and pi must read back what
 // skein writes (forks, labels, names, compactions, extractive and by a model
 // through a local stand-in of Anthropic's API, whose usage pi's totals must
@@ -25,14 +27,15 @@ import { join, resolve, dirname, basename } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import { isDeepStrictEqual } from "node:util";
-import { Agent, VirtualMachine, SessionManager, rng, reseed, setClock, tick, text, call, fail, reply, fauxText, fauxThinking, PNG_1x1, folderFor } from "./lib.mjs";
+import { Type } from "typebox";
+import { Agent, VirtualMachine, SessionManager, rng, reseed, setClock, tick, text, call, fail, reply, fauxText, fauxThinking, PNG_1x1, folderFor, usage } from "./lib.mjs";
 
 const PI = "./node_modules/@earendil-works/pi-coding-agent/dist";
 const { buildSessionContext, buildSessionProjection } = await import("@earendil-works/pi-coding-agent");
 const { getCurrentSystemMessage } = await import("@earendil-works/pi-ai");
 const { prepareCompaction } = await import(`${PI}/core/compaction/compaction.js`);
 const { computeFileLists } = await import(`${PI}/core/compaction/utils.js`);
-const { addUsageToTotals, createUsageTotals } = await import(`${PI}/core/usage-totals.js`);
+const { addUsageToTotals, createUsageTotals, getUsageCostBreakdown } = await import(`${PI}/core/usage-totals.js`);
 
 // A stand-in for Anthropic's streaming Messages API, so that skein's LLM
 // summarizer runs offline: its compaction must carry usage in pi's full shape.
@@ -81,6 +84,31 @@ const words = (n) => Array.from({ length: n }, () => r.pick(SCRIPTS)).join(" ");
 const FILES = ["a.go", "b/c.ts", "README.md", "ünï.txt", "dir/日本.md", "img/shot.png"];
 const COMMANDS = ["make", "go test ./...", "ls -la", "git status"];
 
+// A machine with one more tool: "ask" stands for a tool that calls a model of
+// its own (a subagent, a web search), and returns that model's usage with its
+// result, which pi's agent loop stores on the tool result (agent-loop.js
+// createToolResultMessage) and pi's totals count. Its costs are not round, so
+// that the order of pi's sums matters; now and then its usage has no cost,
+// which pi's getSessionStats cannot add (it throws) and skein marks.
+class StatsVM extends VirtualMachine {
+  toolDefinitions() {
+    const ask = {
+      name: "ask",
+      label: "Ask",
+      description: "Ask another model a question.",
+      promptSnippet: "Ask another model",
+      parameters: Type.Object({ question: Type.String() }),
+      async execute() {
+        tick(1200);
+        const u = usage(r.int(10, 5000), r.int(1, 900), r.int(0, 3000), r.int(0, 400));
+        if (r.chance(0.05)) delete u.cost;
+        return { content: [{ type: "text", text: words(r.int(1, 6)) }], details: undefined, usage: u };
+      },
+    };
+    return [...super.toolDefinitions(), ask];
+  }
+}
+
 // ---- random sessions, written by pi's agent loop ------------------------------------------
 async function randomSession(k) {
   setClock(new Date(Date.UTC(2026, 11, 1 + (k % 28), r.int(0, 23), r.int(0, 59))).toISOString());
@@ -89,17 +117,31 @@ async function randomSession(k) {
   for (const f of FILES) if (r.chance(0.7)) files[f] = f.endsWith(".png") ? Buffer.from(PNG_1x1, "base64") : `${words(r.int(1, 80))}\n`;
   const shell = {};
   for (const c of COMMANDS) if (r.chance(0.6)) shell[c] = { output: `${words(r.int(0, 60))}\n`, exitCode: r.pick([0, 0, 1, 2]) };
-  const vm = new VirtualMachine(cwd, files, shell);
+  const vm = new StatsVM(cwd, files, shell);
   const small = r.chance(0.35);
   const paced = r.chance(0.15);
+  // pi's cache warmer: a cache that lives half an hour, so that its timer
+  // (real time: 27 minutes, within its 30-minute idle limit) never fires on
+  // its own; warmNow runs its refresh at once, which writes a usage entry.
+  const warm = r.chance(0.4);
   const a = await Agent.open({
     home,
     cwd,
     vm,
     paced,
     model: small ? "faux-small" : "faux-large",
+    promptCache: warm ? { short: 1800 } : undefined,
     settings: { compaction: { keepRecentTokens: r.pick([100, 300, 800, 2000]), reserveTokens: small ? r.pick([1000, 2500, 4000]) : 16384 } },
   });
+  if (warm) a.hooks.cacheWarm = true; // the faux models cost nothing: warming would never pay
+  // The warmer's refresh, now: it replays the last request and appends a usage entry.
+  const warmNow = async () => {
+    const w = a.session._cacheWarmer;
+    if (!w?.run) return;
+    tick(r.int(1000, 60000));
+    await w.refresh(w.run);
+    w.cancel();
+  };
   const ids = () => a.sm.getEntries().map((e) => e.id);
   const editable = () => a.branch().filter((e) => e.type === "custom_message" || (e.type === "message" && ["user", "assistant", "toolResult"].includes(e.message.role)));
   let drafts = [];
@@ -109,7 +151,8 @@ async function randomSession(k) {
     return entries.length ? { entries } : undefined;
   };
   const toolReply = () => {
-    const name = r.pick(["read", "read", "write", "edit", "bash", "batch", "grep"]);
+    const name = r.pick(["read", "read", "write", "edit", "bash", "batch", "grep", "ask"]);
+    if (name === "ask") return call("ask", { question: words(2) });
     const path = r.pick(FILES);
     if (name === "read") return call("read", { path }, { text: r.chance(0.3) ? words(r.int(1, 8)) : undefined, thinking: r.chance(0.2) ? words(3) : undefined });
     if (name === "write") return call("write", { path, content: `${words(r.int(1, 30))}\n` });
@@ -128,7 +171,9 @@ async function randomSession(k) {
       a.hooks.abortAfter = r.int(1, 4);
       replies.push(text(words(r.int(30, 60))));
     } else replies.push(r.chance(0.3) ? reply([fauxThinking(words(r.int(1, 10))), fauxText(words(r.int(1, 60)))]) : text(words(r.int(1, 60))));
-    return replies;
+    // Now and then a fallback model answers: the message keeps the model
+    // asked for and names the one that answered (responseModel).
+    return replies.map((step) => (r.chance(0.15) ? (...args) => ({ ...step(...args), responseModel: "faux-fallback" }) : step));
   };
   const steps = r.int(3, 22);
   for (let s = 0; s < steps; s++) {
@@ -137,6 +182,7 @@ async function randomSession(k) {
       if (op < 45) {
         const images = r.chance(0.1) ? [{ type: "image", data: PNG_1x1, mimeType: "image/png" }] : undefined;
         await a.say(words(r.int(1, 40)), turn(), { images, lenient: true });
+        if (warm && r.chance(0.5)) await warmNow();
       } else if (op < 52 && ids().length > 3) {
         const target = r.pick(a.sm.getEntries());
         await a.navigate(target.id, { summarize: r.chance(0.5), label: r.chance(0.2) ? words(1) : undefined });
@@ -269,6 +315,49 @@ for (const file of files) await attempt(`read ${file}`, async () => {
     check(`plan ${file} @${leaf} keep ${keep}`, run("session", "plan", "--json", file, "--leaf", leaf, "--keep-tokens", String(keep)), want);
   }
 });
+
+// stats: what pi 1.6.0's own functions compute. getSessionStats is a method
+// of AgentSession over its session manager's entries: it is called on a real
+// AgentSession opened on a copy of the file (over the faux provider, offline,
+// as the sessions were written); getUsageCostBreakdown is exported by
+// usage-totals.js. Where pi throws (a usage without cost), skein must not:
+// it adds what is there and counts the usages pi could not add.
+const piCalls = { stats: 0, throws: 0, usageEntries: 0, responseModels: 0, toolUsage: 0, compactionUsage: 0 };
+for (const file of files) await attempt(`stats ${file}`, async () => {
+  const { sm, entries, header } = load(file);
+  for (const e of entries) {
+    if (e.type === "usage") piCalls.usageEntries++;
+    if (e.type === "message" && e.message.responseModel !== undefined) piCalls.responseModels++;
+    if (e.type === "message" && e.message.role === "toolResult" && e.message.usage) piCalls.toolUsage++;
+    if ((e.type === "compaction" || e.type === "branch_summary") && e.usage) piCalls.compactionUsage++;
+  }
+  const b = await Agent.open({ home, cwd: header.cwd, vm: new StatsVM(header.cwd), sessionManager: sm });
+  let want, breakdown;
+  try {
+    const { userMessages, assistantMessages, toolCalls, toolResults, totalMessages, tokens, cost } = b.session.getSessionStats();
+    want = { userMessages, assistantMessages, toolCalls, toolResults, totalMessages, tokens, cost };
+    breakdown = getUsageCostBreakdown(entries);
+  } catch (err) {
+    want = { throws: String(err.message) };
+  } finally {
+    b.dispose();
+  }
+  piCalls.stats++;
+  const [got] = run("stats", "--json", file);
+  if (want.throws) {
+    piCalls.throws++;
+    check(`stats ${file}: pi throws (${want.throws}); skein counts what it can and says so`, got.incompleteUsage > 0, true);
+    return;
+  }
+  const { userMessages, assistantMessages, toolCalls, toolResults, totalMessages, tokens, cost } = got;
+  check(`stats ${file}: pi's getSessionStats`, { userMessages, assistantMessages, toolCalls, toolResults, totalMessages, tokens, cost }, want);
+  check(`stats ${file}: pi's getUsageCostBreakdown`, got.models.map(({ key, cost, tokens }) => ({ key, cost, tokens })), breakdown);
+  check(`stats ${file}: no usage left out`, got.incompleteUsage, 0);
+});
+// The generator must have written what the stats are about.
+console.log(`stats: ${piCalls.stats} sessions (pi threw on ${piCalls.throws}); ${piCalls.usageEntries} usage entries, ${piCalls.responseModels} answers with responseModel, ${piCalls.toolUsage} tool results and ${piCalls.compactionUsage} summaries with usage`);
+check(`stats: sessions with usage entries, responseModel, tool-result and compaction usage (${JSON.stringify(piCalls)})`,
+  [piCalls.usageEntries > 0, piCalls.responseModels > 0, piCalls.toolUsage > 0, piCalls.compactionUsage > 0], [true, true, true, true]);
 
 // ---- skein writes, pi reads ---------------------------------------------------------------------------
 const sha = (f) => createHash("sha256").update(readFileSync(f)).digest("hex");
