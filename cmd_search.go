@@ -7,6 +7,7 @@ import (
 
 	"skein/internal/sanitize"
 	"skein/search"
+	"skein/store"
 )
 
 var searchCommand = command{
@@ -75,11 +76,19 @@ func (c *cli) search(argv []string) (err error) {
 // cache folder (SKEIN_INDEX=off: none).
 func (c *cli) searchFiles(q *search.Query, files []string, limit int) []search.Hit {
 	var x *search.Index
-	if os.Getenv("SKEIN_INDEX") != "off" {
-		x = search.OpenIndex(search.IndexDir(c.env))
+	if dir := textIndexDir(c.env); dir != "" {
+		x = search.OpenIndex(dir)
 		defer x.Close()
 	}
 	update, clear := c.progressOf("indexing")
 	defer clear()
 	return search.Files(x, q, files, limit, false, update)
+}
+
+// textIndexDir is the full-text index's folder, "" with SKEIN_INDEX=off.
+func textIndexDir(env store.Env) string {
+	if os.Getenv("SKEIN_INDEX") == "off" {
+		return ""
+	}
+	return search.IndexDir(env)
 }

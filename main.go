@@ -198,5 +198,5 @@ func runTUI(paths []string, demo bool, env store.Env, stdout io.Writer) error {
 		roots = []string{dir}
 	}
 	cwd, _ := os.Getwd()
-	return tui.Run(tui.Options{Roots: roots, Demo: demo, Home: env.Home, Cwd: cwd, Open: open})
+	return tui.Run(tui.Options{Roots: roots, Demo: demo, Home: env.Home, Cwd: cwd, Open: open, TextIndex: textIndexDir(env)})
 }

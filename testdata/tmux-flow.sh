@@ -6,7 +6,8 @@
 #      last user message on screen; ? shows help; hostile text is shown but
 #      does not retitle the terminal; q from the list exits with status 0;
 #   3. a day's use: the filter narrows as letters are typed; / finds a word in
-#      an open session and n the next; P runs the pi first on the PATH; a
+#      an open session and n the next; the list's / finds a session by a word
+#      of its messages and opens it at that message; P runs the pi first on the PATH; a
 #      message an agent appends appears; f then y typed while a 100 MB
 #      session loads fork it;
 #   2. on a fresh machine (empty HOME) the README's run command, `go run .`,
@@ -149,6 +150,22 @@ t send-keys -t skein / redis Enter
 check "/ finds a word in the open session" wait_for "/redis · 1/"
 t send-keys -t skein n
 check "n moves to the next match" wait_for "/redis · 2/"
+t kill-session -t skein 2>/dev/null
+
+# The list's / searches the messages too: a word in no title, Enter twice
+# opens its session at that message, the match marked, and n stays in it.
+t new-session -d -s skein -x 120 -y 40 "env -u NO_COLOR -u XDG_CACHE_HOME HOME=$home TERM=xterm-256color $work/skein; sleep 60"
+wait_for "Health endpoint" >/dev/null
+t send-keys -t skein / correlate
+check "/ lists a session by its messages, with the snippet" wait_for "⌕ Now correlate all the time" 20
+check "the text match's count is on the filter line" shows "1 more by their messages"
+t send-keys -t skein Enter
+wait_for "filter: correlate" >/dev/null
+t send-keys -t skein Enter
+check "Enter opens the session of the text match" wait_for "What does logs/api.log say?  /home/dev/pi16-overflow"
+check "at the message, the match marked" wait_for "/correlate · 1/1 in the messages"
+focused() { screen | grep -q "▌ Now correlate all the timeouts across the three logs."; }
+check "the matching message is the one focused" focused
 t kill-session -t skein 2>/dev/null
 
 # P runs the pi first on the PATH, with --session and the file, in its folder.

@@ -29,6 +29,9 @@ type Options struct {
 	NoColor bool     // NO_COLOR: styles without colours
 	Cwd     string   // the folder skein was started in: p scopes the list to it
 	Open    string   // a session file to open at once (skein FILE)
+	// TextIndex is the folder of the full-text index ("" for none: the
+	// list's search of the messages reads every session).
+	TextIndex string
 }
 
 type screen int
@@ -69,7 +72,7 @@ type Model struct {
 // New builds the root model.
 func New(opts Options) *Model {
 	m := &Model{opts: opts, isDark: true, help: help.New(), statusTTL: 3 * time.Second}
-	m.shared = &shared{keys: DefaultKeyMap(), color: !opts.NoColor, home: opts.Home}
+	m.shared = &shared{keys: DefaultKeyMap(), color: !opts.NoColor, home: opts.Home, textIndex: &textIndex{dir: opts.TextIndex}}
 	m.styles = m.newStyles()
 	m.list = newListScreen(m.shared)
 	m.list.demo = opts.Demo
@@ -143,6 +146,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, waitScan(msg.next))
 		}
 		return m, tea.Batch(cmds...)
+	case textTickMsg:
+		return m, m.list.textTick(msg)
+	case textEventMsg:
+		return m, m.list.textEvent(msg)
 	case previewDueMsg:
 		if msg.path == m.list.selectedPath() {
 			return m, loadPreview(msg.path)
@@ -198,7 +205,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case pathBuiltMsg:
 		if m.session != nil && m.session.info.Path == msg.path {
-			m.session.pathBuilt(msg)
+			return m, m.session.pathBuilt(msg)
 		}
 		return m, nil
 	case tailLoadedMsg:
@@ -208,6 +215,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case openMsg:
 		m.session = newSessionScreen(*msg.info, m.shared)
+		m.session.openAt, m.session.openTerms = msg.at, msg.terms
 		m.screen = screenSession
 		m.showHelp = false
 		m.layout()
@@ -237,6 +245,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case openDialogMsg:
 		m.dialogs = append(m.dialogs, msg.d)
+		return m, nil
+	case statsLoadedMsg:
+		msg.v.loaded(msg) // the view that asked, open or closed since
 		return m, nil
 	case closeDialogMsg:
 		m.dialogs = slices.DeleteFunc(m.dialogs, func(d Dialog) bool { return d == msg.d })

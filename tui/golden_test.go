@@ -29,6 +29,13 @@ func TestGoldenSizes(t *testing.T) {
 		{"list", func(m *Model) {}, "skein"},
 		{"list-help", func(m *Model) { press(m, "?") }, "skein · keys"},
 		{"list-filter", func(m *Model) { press(m, "/"); typeText(m, "cache") }, "cache"},
+		{"list-text-search", func(m *Model) { textSearchFor(m, "timeouts") }, "timeouts"},
+		{"session-at-text-match", func(m *Model) {
+			textSearchFor(m, "correlate")
+			press(m, "enter")
+			m.list.cursor = len(m.list.rows) - 1
+			run(m, press(m, "enter"))
+		}, "correlate"},
 		{"list-delete", func(m *Model) { run(m, press(m, "d")) }, "trash"},
 		{"list-left-out", func(m *Model) { run(m, press(m, "!")) }, "Nothing left out"},
 		{"session", open, "tree"},

@@ -40,7 +40,8 @@ type listRow struct {
 	info   *store.Info
 	depth  int
 	forks  int
-	orphan bool // a fork whose parent is not listed
+	orphan bool        // a fork whose parent is not listed
+	hit    *search.Hit // listed for its messages: the best match in it
 }
 
 // listScreen finds a session: every session newest first, forks under their
@@ -70,6 +71,7 @@ type listScreen struct {
 	startedIn string
 	filter    string
 	typing    bool
+	text      textSearch // the filter's search of the sessions' messages
 	scanning  bool
 	done      int
 	total     int
@@ -336,10 +338,13 @@ func (l *listScreen) refilter() {
 		}
 		slices.SortStableFunc(hits, func(x, y scored) int { return int(y.score - x.score) })
 		l.lastHits, l.lastQuery = next, key
+		listed := make(map[string]bool, len(hits))
 		for _, h := range hits {
 			in := b.infos[h.at]
+			listed[in.Path] = true
 			l.rows = append(l.rows, listRow{info: in, forks: len(b.children[in]), orphan: b.orphans[in]})
 		}
+		l.addTextRows(b, listed)
 		l.clamp()
 		return
 	}
@@ -365,6 +370,25 @@ func (l *listScreen) refilter() {
 		}
 	}
 	l.clamp()
+}
+
+// addTextRows lists, after the sessions the filter matched, the other
+// sessions of the list whose messages match it.
+func (l *listScreen) addTextRows(b *listBase, listed map[string]bool) {
+	if l.text.query == "" || l.text.query != strings.TrimSpace(l.filter) || len(l.text.hits) == 0 {
+		return
+	}
+	byPath := make(map[string]*store.Info, len(b.infos))
+	for _, in := range b.infos {
+		byPath[in.Path] = in
+	}
+	for i := range l.text.hits {
+		h := &l.text.hits[i]
+		if in := byPath[h.Path]; in != nil && !listed[h.Path] {
+			listed[h.Path] = true
+			l.rows = append(l.rows, listRow{info: in, hit: h})
+		}
+	}
 }
 
 // loweredInfo is a session's text as the filter matches it.
@@ -512,7 +536,11 @@ func (l *listScreen) clamp() {
 func (l *listScreen) listHeight() int { return max(1, l.height-4) }
 
 // openMsg asks the root to open a session.
-type openMsg struct{ info *store.Info }
+type openMsg struct {
+	info  *store.Info
+	at    string   // an entry to open at ("" for the leaf)
+	terms []string // and the texts to mark in it (folded)
+}
 
 // Update handles a key on the list. The filter, while typed, takes every key
 // but the few that end it.
@@ -525,11 +553,13 @@ func (l *listScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 		case msg.Code == tea.KeyEscape:
 			l.typing, l.filter = false, ""
 			l.refilter()
+			return tea.Batch(l.previewCmd(), l.textChanged())
 		case msg.Code == tea.KeyBackspace:
 			if l.filter != "" {
 				_, size := utf8.DecodeLastRuneInString(l.filter)
 				l.filter = l.filter[:len(l.filter)-size]
 				l.refilter()
+				return tea.Batch(l.previewCmd(), l.textChanged())
 			}
 		case msg.Code == tea.KeyUp || msg.Code == tea.KeyDown:
 			l.move(map[bool]int{true: -1, false: 1}[msg.Code == tea.KeyUp])
@@ -537,6 +567,7 @@ func (l *listScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 			l.filter += msg.Text
 			l.cursor = 0
 			l.refilter()
+			return tea.Batch(l.previewCmd(), l.textChanged())
 		}
 		return l.previewCmd()
 	}
@@ -549,6 +580,7 @@ func (l *listScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 			sel := l.selectedPath()
 			l.rebuild()
 			l.selectPath(sel)
+			return tea.Batch(l.previewCmd(), l.textChanged())
 		}
 	case key.Matches(msg, k.Up):
 		l.move(-1)
@@ -562,6 +594,10 @@ func (l *listScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 		l.move(-l.listHeight())
 	case key.Matches(msg, k.PageDown):
 		l.move(l.listHeight())
+	case key.Matches(msg, k.Stats):
+		if in := l.selected(); in != nil {
+			return loadStats(*in, l.home)
+		}
 	case key.Matches(msg, k.Sort):
 		l.sort = (l.sort + 1) % sortMode(len(sortNames))
 		sel := l.selectedPath()
@@ -583,8 +619,13 @@ func (l *listScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 		l.rebuild()
 		l.selectPath(path)
 	case key.Matches(msg, k.Open):
+		if l.cursor >= 0 && l.cursor < len(l.rows) && l.rows[l.cursor].hit != nil {
+			// A text match opens its session at the message, the match marked.
+			r := l.rows[l.cursor]
+			return func() tea.Msg { return openMsg{info: r.info, at: r.hit.EntryID, terms: matchTerms(r.hit)} }
+		}
 		if in := l.selected(); in != nil {
-			return func() tea.Msg { return openMsg{in} }
+			return func() tea.Msg { return openMsg{info: in} }
 		}
 	}
 	l.clamp()
@@ -666,9 +707,9 @@ func (l *listScreen) View() string {
 	// Filter line.
 	switch {
 	case l.typing:
-		b.WriteString(fit(st.Accent.Render("/ ")+transcript.OneLine(l.filter)+st.Accent.Render("█"), w) + "\n")
+		b.WriteString(fit(st.Accent.Render("/ ")+transcript.OneLine(l.filter)+st.Accent.Render("█")+l.textNote(""), w) + "\n")
 	case l.filter != "":
-		b.WriteString(fit(st.Muted.Render("filter: ")+transcript.OneLine(l.filter)+st.Dim.Render("  (esc clears)"), w) + "\n")
+		b.WriteString(fit(st.Muted.Render("filter: ")+transcript.OneLine(l.filter)+l.textNote("  (esc clears)"), w) + "\n")
 	default:
 		b.WriteString("\n")
 	}
@@ -748,6 +789,9 @@ func (l *listScreen) viewRows(w int) string {
 			indent = indent[:len(indent)-2] + "↳ "
 		}
 		t := indent + transcript.OneLine(title(in))
+		if r.hit != nil {
+			t = hitCell(r.hit, in, titleW)
+		}
 		switch {
 		case r.orphan && l.gone[in.ParentSession]:
 			t += " (fork of a deleted session)"
@@ -771,6 +815,12 @@ func (l *listScreen) viewRows(w int) string {
 		}
 		line = fit(line, w)
 		switch {
+		case r.hit != nil && i == l.cursor:
+			full := pad(ansi.Strip(line), w)
+			n := min(len(cell), len(full))
+			line = highlightOn(full[:n], matchTerms(r.hit), st.Match, &st.Selected) + st.Selected.Render(full[n:])
+		case r.hit != nil:
+			line = highlightOn(cell, matchTerms(r.hit), st.Match, &st.Muted) + line[len(cell):]
 		case i == l.cursor && len(query) > 0:
 			full := pad(ansi.Strip(line), w)
 			n := min(len(cell), len(full))

@@ -32,7 +32,7 @@ type msgPane struct {
 
 	top, topLine  int    // the first visible line: item and line within it
 	focus         int    // the item n/N, e and y act on
-	match         string // a search's query, highlighted in the lines
+	match         []string // a search's texts, highlighted in the lines
 	fresh         int    // entries an agent added that the reader has not gone to
 	width, height int
 	focused       bool
@@ -376,7 +376,7 @@ func (m *msgPane) View() string {
 				g = ""
 			}
 			line := lines[l]
-			if m.match != "" {
+			if len(m.match) > 0 {
 				line = highlight(line, m.match, st.Match)
 			}
 			out = append(out, fit(g+line, m.width))

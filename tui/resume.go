@@ -99,6 +99,6 @@ func openFile(path string) tea.Cmd {
 		if in == nil {
 			return errorMsg(path + " is not a session skein can read")
 		}
-		return openMsg{in}
+		return openMsg{info: in}
 	}
 }

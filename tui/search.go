@@ -19,7 +19,9 @@ type sessionSearch struct {
 	pane    pane
 	input   textinput.Model
 	typing  bool         // the query is being typed
-	query   string       // the query searched for, lower case
+	query   string       // the query searched for, as shown
+	terms   []string     // what a match holds, every one, folded
+	want    int          // the entry to show first (-1: the first match from the cursor)
 	matches []int        // message items (messages pane) or entries (tree), in order
 	cur     int          // the match shown, -1 before the first
 	set     map[int]bool // the matches, for the tree's highlight
@@ -34,9 +36,20 @@ type searchDoneMsg struct {
 	matches []int
 }
 
-// searchEntries finds the entries whose message holds q (lower case), in
-// the order of rows; it reads every message, so it runs in a command.
-func searchEntries(s *model.Session, rows []model.TreeRow, q string) []int {
+// holds reports whether folded text holds every term.
+func holds(text string, terms []string) bool {
+	low := search.Fold(text)
+	for _, t := range terms {
+		if !strings.Contains(low, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// searchEntries finds the entries whose message holds the terms (folded),
+// in the order of rows; it reads every message, so it runs in a command.
+func searchEntries(s *model.Session, rows []model.TreeRow, terms []string) []int {
 	var out []int
 	for _, r := range rows {
 		m := s.EntryMessage(r.Entry)
@@ -44,22 +57,23 @@ func searchEntries(s *model.Session, rows []model.TreeRow, q string) []int {
 		if d := s.Detail(r.Entry); d.Label != "" || d.Title != "" {
 			text += d.Label + "\n" + d.Title
 		}
-		if strings.Contains(search.Fold(text), q) {
+		if holds(text, terms) {
 			out = append(out, r.Entry)
 		}
 	}
 	return out
 }
 
-// searchItems finds the message items of a path whose message holds q.
-func searchItems(s *model.Session, items []itemRef, q string) []int {
+// searchItems finds the message items of a path whose message holds the
+// terms.
+func searchItems(s *model.Session, items []itemRef, terms []string) []int {
 	var out []int
 	for i, it := range items {
 		if it.separator {
 			continue
 		}
 		m := s.Message(it.msg)
-		if strings.Contains(search.Fold(m.SearchText()), q) {
+		if holds(m.SearchText(), terms) {
 			out = append(out, i)
 		}
 	}
@@ -72,28 +86,50 @@ type itemRef struct {
 	separator bool
 }
 
-// highlight marks the matches of q (lower case) in a drawn line: the line
-// is drawn plain with its matches in st, so that a match is visible over
-// any style; a line without one is returned as it is.
-func highlight(line, q string, st lipgloss.Style) string {
-	if q == "" {
-		return line
-	}
+// highlight marks the matches of the terms (folded) in a drawn line: the
+// line is drawn plain with its matches in st, so that a match is visible
+// over any style; a line without one is returned as it is.
+func highlight(line string, terms []string, st lipgloss.Style) string {
+	return highlightOn(line, terms, st, nil)
+}
+
+// highlightOn is highlight with what is not a match drawn in base (nil:
+// plain), for a selected row.
+func highlightOn(line string, terms []string, st lipgloss.Style, base *lipgloss.Style) string {
 	plain := ansi.Strip(line)
+	rest := func(s string) string {
+		if base == nil || s == "" {
+			return s
+		}
+		return base.Render(s)
+	}
 	low := search.Fold(plain)
-	if !strings.Contains(low, q) {
+	// The first match of any term from each place on, the longest there.
+	next := func(from int) (int, int) {
+		at, n := -1, 0
+		for _, t := range terms {
+			if t == "" {
+				continue
+			}
+			if i := strings.Index(low[from:], t); i >= 0 && (at < 0 || from+i < at || from+i == at && len(t) > n) {
+				at, n = from+i, len(t)
+			}
+		}
+		return at, n
+	}
+	if at, _ := next(0); at < 0 && base == nil {
 		return line
 	}
 	var b strings.Builder
-	for {
-		i := strings.Index(low, q)
-		if i < 0 {
-			b.WriteString(plain)
+	for from := 0; ; {
+		at, n := next(from)
+		if at < 0 {
+			b.WriteString(rest(plain[from:]))
 			return b.String()
 		}
-		b.WriteString(plain[:i])
-		b.WriteString(st.Render(plain[i : i+len(q)]))
-		plain, low = plain[i+len(q):], low[i+len(q):]
+		b.WriteString(rest(plain[from:at]))
+		b.WriteString(st.Render(plain[at : at+n]))
+		from = at + n
 	}
 }
 
@@ -103,7 +139,7 @@ func (ss *sessionScreen) startSearch() {
 	in.Prompt = "/"
 	in.Placeholder = "search " + map[pane]string{paneTree: "every branch", paneMessages: "this path"}[ss.focus]
 	in.Focus()
-	ss.search = &sessionSearch{pane: ss.focus, input: in, typing: true, cur: -1}
+	ss.search = &sessionSearch{pane: ss.focus, input: in, typing: true, cur: -1, want: -1}
 }
 
 // searchKey handles a key while the query is typed: enter searches, esc
@@ -121,22 +157,36 @@ func (ss *sessionScreen) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 			ss.search = nil
 			return nil
 		}
-		sr.gen++
-		sr.busy, sr.matches, sr.cur = true, nil, -1
-		s, gen, q, path := ss.s, sr.gen, sr.query, ss.info.Path
-		if sr.pane == paneTree {
-			rows := ss.tree.view.Rows
-			return func() tea.Msg { return searchDoneMsg{path, gen, searchEntries(s, rows, q)} }
-		}
-		refs := make([]itemRef, len(ss.msgs.items))
-		for i, it := range ss.msgs.items {
-			refs[i] = itemRef{it.Message, it.Separator}
-		}
-		return func() tea.Msg { return searchDoneMsg{path, gen, searchItems(s, refs, q)} }
+		sr.terms = []string{sr.query}
+		return ss.runSearch()
 	}
 	var cmd tea.Cmd
 	sr.input, cmd = sr.input.Update(msg)
 	return cmd
+}
+
+// runSearch finds the search's matches in the background.
+func (ss *sessionScreen) runSearch() tea.Cmd {
+	sr := ss.search
+	sr.gen++
+	sr.busy, sr.matches, sr.cur = true, nil, -1
+	s, gen, terms, path := ss.s, sr.gen, sr.terms, ss.info.Path
+	if sr.pane == paneTree {
+		rows := ss.tree.view.Rows
+		return func() tea.Msg { return searchDoneMsg{path, gen, searchEntries(s, rows, terms)} }
+	}
+	refs := make([]itemRef, len(ss.msgs.items))
+	for i, it := range ss.msgs.items {
+		refs[i] = itemRef{it.Message, it.Separator}
+	}
+	return func() tea.Msg { return searchDoneMsg{path, gen, searchItems(s, refs, terms)} }
+}
+
+// searchAt starts a search of the messages for terms, showing first the
+// match in entry want: a text match the list opened.
+func (ss *sessionScreen) searchAt(want int, terms []string, shown string) tea.Cmd {
+	ss.search = &sessionSearch{pane: paneMessages, query: shown, terms: terms, cur: -1, want: want}
+	return ss.runSearch()
 }
 
 // searchDone takes a search's matches and shows the first one from the
@@ -153,6 +203,14 @@ func (ss *sessionScreen) searchDone(msg searchDoneMsg) tea.Cmd {
 	}
 	if len(sr.matches) == 0 {
 		return nil
+	}
+	if sr.want >= 0 && sr.pane == paneMessages {
+		for k, x := range sr.matches {
+			if x < len(ss.msgs.items) && ss.msgs.items[x].Message.Entry == sr.want && !ss.msgs.items[x].Separator {
+				sr.cur = k
+				return ss.showMatch()
+			}
+		}
 	}
 	from := ss.msgs.focus
 	if sr.pane == paneTree {

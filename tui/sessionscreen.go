@@ -31,6 +31,10 @@ type sessionScreen struct {
 
 	info    store.Info
 	s       *model.Session
+	// openAt is the entry to open at, with openTerms marked in it (a text
+	// match the list opened), until the session is shown.
+	openAt    string
+	openTerms []string
 	tail    *msgPane // the last screen of a large session, while it loads
 	stats   model.Stats
 	err     error
@@ -105,8 +109,17 @@ func (ss *sessionScreen) loaded(msg sessionLoadedMsg) tea.Cmd {
 		ss.tree.cursor = ss.tree.view.NearestVisible(i)
 	}
 	ss.msgs = newMsgPane(ss.s, ss.shared)
+	opening := ss.openAt != ""
+	if i, ok := ss.s.Index(ss.openAt); ok && opening {
+		ss.tree.cursor = ss.tree.view.NearestVisible(i)
+		ss.tree.clamp()
+		ss.focus = paneMessages
+	}
 	ss.layout()
 	cmd := ss.selectionChanged()
+	if opening && cmd == nil {
+		cmd = ss.openSearch() // the path is shown: mark the match
+	}
 	ss.setFocus(ss.focus)
 	if len(ss.waiting) > 0 {
 		keys := ss.waiting
@@ -259,14 +272,30 @@ func (ss *sessionScreen) treeLaidOut(msg treeLaidOutMsg) tea.Cmd {
 
 // pathBuilt shows a path built in the background, unless the selection
 // moved on since.
-func (ss *sessionScreen) pathBuilt(msg pathBuiltMsg) {
+func (ss *sessionScreen) pathBuilt(msg pathBuiltMsg) tea.Cmd {
 	if msg.gen != ss.gen || ss.s == nil {
-		return
+		return nil
 	}
 	if msg.b.history != ss.msgs.history { // toggled meanwhile
 		msg.b = buildPath(ss.s, msg.b.leaf, ss.msgs.history)
 	}
 	ss.showPath(msg.b)
+	return ss.openSearch()
+}
+
+// openSearch marks, once the session opened at a text match shows its
+// path, the match: a search of the path for its terms, at that message.
+func (ss *sessionScreen) openSearch() tea.Cmd {
+	if ss.openAt == "" || ss.s == nil {
+		return nil
+	}
+	at, terms := ss.openAt, ss.openTerms
+	ss.openAt, ss.openTerms = "", nil
+	i, ok := ss.s.Index(at)
+	if !ok || len(terms) == 0 {
+		return nil
+	}
+	return ss.searchAt(i, terms, strings.Join(terms, " "))
 }
 
 // showPath shows b in the message pane and the header.
@@ -435,6 +464,9 @@ func (ss *sessionScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 		d := problemsDialog(ss.info.Path, ss.s.Problems(), ss.home)
 		return func() tea.Msg { return openDialogMsg{d} }
 	}
+	if key.Matches(msg, ss.keys.Stats) {
+		return showStats(ss.info, ss.stats, ss.home) // made when the session was read
+	}
 	if cmd, ok := ss.action(msg); ok {
 		return cmd
 	}
@@ -589,13 +621,13 @@ func (ss *sessionScreen) View() string {
 	if ss.replay != nil {
 		return ss.header() + "\n" + ss.replay.View()
 	}
-	ss.tree.match, ss.msgs.match = "", ""
+	ss.tree.match, ss.msgs.match = nil, nil
 	ss.msgs.fresh = ss.fresh
 	if sr := ss.search; sr != nil && !sr.typing && len(sr.matches) > 0 {
 		if sr.pane == paneTree {
-			ss.tree.match, ss.tree.matched = sr.query, sr.set
+			ss.tree.match, ss.tree.matched = sr.terms, sr.set
 		} else {
-			ss.msgs.match = sr.query
+			ss.msgs.match = sr.terms
 		}
 	}
 	var body string

@@ -12,4 +12,6 @@ type shared struct {
 	styles theme.Styles
 	color  bool
 	home   string
+	// textIndex is the full-text index the list's search goes through.
+	textIndex *textIndex
 }

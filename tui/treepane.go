@@ -31,7 +31,7 @@ type treePane struct {
 	filter    model.TreeFilter
 	folded    map[int]bool
 	note      string       // why a key did nothing, for the status line
-	match     string       // a search's query, highlighted in the rows it matched
+	match     []string     // a search's texts, highlighted in the rows it matched
 	matched   map[int]bool // those rows' entries
 	laying    int64
 	layingSel int // the selection when the layout was asked for
@@ -256,7 +256,7 @@ func (t *treePane) row(k int) string {
 		b.WriteString(partStyle(st, p.Role).Render(transcript.Flat(p.Text)))
 	}
 	line := b.String()
-	if t.match != "" && t.matched[r.Entry] {
+	if len(t.match) > 0 && t.matched[r.Entry] {
 		line = highlight(line, t.match, st.Match)
 	}
 	if r.Entry == t.s.Leaf() {
