@@ -30,10 +30,10 @@ type msgPane struct {
 	cache      map[renderKey][]string
 	opts       *transcript.Options
 
-	top, topLine  int    // the first visible line: item and line within it
-	focus         int    // the item n/N, e and y act on
+	top, topLine  int      // the first visible line: item and line within it
+	focus         int      // the item n/N, e and y act on
 	match         []string // a search's texts, highlighted in the lines
-	fresh         int    // entries an agent added that the reader has not gone to
+	fresh         int      // entries an agent added that the reader has not gone to
 	width, height int
 	focused       bool
 }

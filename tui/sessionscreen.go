@@ -29,16 +29,16 @@ const (
 type sessionScreen struct {
 	*shared
 
-	info    store.Info
-	s       *model.Session
+	info store.Info
+	s    *model.Session
 	// openAt is the entry to open at, with openTerms marked in it (a text
 	// match the list opened), until the session is shown.
 	openAt    string
 	openTerms []string
-	tail    *msgPane // the last screen of a large session, while it loads
-	stats   model.Stats
-	err     error
-	loading bool
+	tail      *msgPane // the last screen of a large session, while it loads
+	stats     model.Stats
+	err       error
+	loading   bool
 
 	tree   treePane
 	msgs   msgPane
