@@ -46,6 +46,8 @@ func TestGoldenSizes(t *testing.T) {
 		{"label", func(m *Model) { open(m); run(m, press(m, "L")) }, "Label"},
 		{"rename", func(m *Model) { open(m); run(m, press(m, "R")) }, "Rename"},
 		{"problems", func(m *Model) { open(m); run(m, press(m, "!")) }, "problems"},
+		{"session-stats", func(m *Model) { open(m); run(m, press(m, "S")) }, "Stats"},
+		{"list-stats", func(m *Model) { run(m, press(m, "S")) }, "Stats"},
 		{"compact-plan", func(m *Model) { openFixture(t, m, "Health endpoint"); run(m, press(m, "c")) }, "ompact"},
 		{"compact-review", func(m *Model) {
 			openFixture(t, m, "Health endpoint")

@@ -19,6 +19,7 @@ type KeyMap struct {
 	Thinking, Expand, History               key.Binding
 	Fork, Compact, Replay, Label, Rename    key.Binding
 	Delete, Resume, Search, Problems        key.Binding
+	Stats                                   key.Binding
 
 	// The replay's keys.
 	PlayPause, StepNext, StepPrev, ReplayStart, ReplayEnd, Faster, Slower key.Binding
@@ -67,6 +68,7 @@ func DefaultKeyMap() KeyMap {
 		Resume:      key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "resume in pi")),
 		Problems:    key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "problems")),
 		Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search (n/N: matches)")),
+		Stats:       key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "stats")),
 
 		PlayPause:   key.NewBinding(key.WithKeys("space", "p"), key.WithHelp("space/p", "play/pause")),
 		StepNext:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next step")),
@@ -93,7 +95,7 @@ func (k KeyMap) listHelp() ([]key.Binding, [][]key.Binding) {
 		[][]key.Binding{
 			{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
 			{k.Open, k.Filter, k.ClearFilter, k.Sort, k.Project},
-			{k.Resume, k.Delete, k.CopyPath, k.Problems, k.Help, k.Quit, k.ForceQuit},
+			{k.Resume, k.Delete, k.CopyPath, k.Stats, k.Problems, k.Help, k.Quit, k.ForceQuit},
 		}
 }
 
@@ -120,7 +122,7 @@ func (k KeyMap) sessionHelp(treeFocused bool) ([]key.Binding, [][]key.Binding) {
 		{k.FocusNext, k.Fold, k.Unfold, k.PrevBranch, k.NextBranch, k.TreeFilter},
 		{k.Search, k.NextMessage, k.Expand, k.Thinking, k.History, k.CopyMessage, k.CopyPath},
 		{k.Resume, k.Fork, k.Compact, k.Replay, k.Label, k.Rename},
-		{k.Problems, k.Help, k.Back, k.ForceQuit},
+		{k.Stats, k.Problems, k.Help, k.Back, k.ForceQuit},
 		// The replay's keys are in its own help, r then ?.
 		{k.Yes, k.No, k.Save, k.Cancel, k.CopyCommand, k.ForkBefore, k.KeepFewer, k.KeepMore},
 	}
