@@ -6,35 +6,45 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"sort"
 )
 
 // A blob is the text index of one session file's part (the whole file, or
 // what was appended to it since): its messages ("docs": where each one's
 // record is, its entry id, role, time and length in words) and, for each
-// word in them, which messages hold it and how often. A query reads only
-// the words it needs: they are sorted, found by binary search.
+// word in them, which messages hold it and how often. A word is its
+// ordinal in the dictionary of the segment the blob is in (each word once
+// per segment, not once per session: most words of a large vocabulary are
+// rare, and their text would be most of the index).
 //
-//	magic "SKT1" | docs u32 | terms u32 | system docs u32 | words u64 | system words u64
+//	magic "SKT2" | docs u32 | terms u32 | system docs u32 | words u64 | system words u64
 //	meta: length u32, then session id, cwd, format (uvarint-length strings)
 //	docs: 36 bytes each: offset u64, length u32, words u32, time f64, pool u32, flags u8, 3 zero,
 //	  the record's CRC-32C (to know it when it is read again)
 //	pool: length u32, then per doc role and entry id (uvarint-length strings)
-//	term offsets: u32 each, into the term data
-//	term data: per term its length (uvarint), bytes, count (uvarint), then
-//	  per message the difference from the last one and the count there (uvarints)
+//	blocks: count u32, then per block of up to 64 words its first ordinal u32 and offset u32
+//	block data: per word the ordinal's difference from the last (uvarint), the
+//	  postings' length (uvarint) and the postings: per message, its difference
+//	  from the last one shifted left once, with 1 when it holds the word more than
+//	  once (uvarint), and then that count less 2 (uvarint)
 //
-// A tool's name is kept as a term of its own, "\x00" + name, exactly.
-const blobMagic = "SKT1"
+// A tool's name is a word of its own, "\x00" + name, exactly.
+const blobMagic = "SKT2"
 
 const docSize = 36
 
 const flagSystem = 1
 
+// blockTerms is how many words a block holds: a word is found by binary
+// search over the blocks, then read through its block.
+const blockTerms = 64
+
+// pending is a word's postings being made; the open message's gap and
+// count are written when the next message (or the end) comes.
 type pending struct {
-	b        []byte
-	last, tf uint32
-	n        uint32
-	open     bool
+	b             []byte
+	last, gap, tf uint32
+	open          bool
 }
 
 // blobBuilder makes a blob from one message after another.
@@ -59,7 +69,8 @@ func appendStr(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
-// add is one message: where its record lies, what it is, and its text.
+// add is one message: where its record lies and its checksum, what it
+// is, and its text.
 func (bb *blobBuilder) add(off, n int64, crc uint32, entryID, role string, time float64, text string, tools []string) {
 	doc := bb.n
 	words := uint64(wordCount(text))
@@ -92,9 +103,9 @@ func (bb *blobBuilder) add(off, n int64, crc uint32, entryID, role string, time 
 		if p.open {
 			p.flush()
 		}
-		p.b = binary.AppendUvarint(p.b, uint64(doc-p.last))
+		// The first message's difference is from message 0.
+		p.gap = doc - p.last
 		p.last, p.tf, p.open = doc, 1, true
-		p.n++
 	}
 	bb.scratch = eachTerm(text, bb.scratch, see)
 	for _, t := range tools {
@@ -103,27 +114,50 @@ func (bb *blobBuilder) add(off, n int64, crc uint32, entryID, role string, time 
 	}
 }
 
+// flush writes the open message: gap<<1 | (count > 1), then the count
+// less 2 when it is more than one.
 func (p *pending) flush() {
-	p.b = binary.AppendUvarint(p.b, uint64(p.tf))
+	gap := uint64(p.gap)
+	if p.tf > 1 {
+		p.b = binary.AppendUvarint(p.b, gap<<1|1)
+		p.b = binary.AppendUvarint(p.b, uint64(p.tf-2))
+	} else {
+		p.b = binary.AppendUvarint(p.b, gap<<1)
+	}
 	p.open = false
 }
 
-// bytes is the blob.
-func (bb *blobBuilder) bytes() []byte {
-	keys := make([]string, 0, len(bb.terms))
+// termNames are the builder's words, for the segment to give ordinals.
+func (bb *blobBuilder) termNames() []string {
+	out := make([]string, 0, len(bb.terms))
+	for k := range bb.terms {
+		out = append(out, k)
+	}
+	return out
+}
+
+// termPost is a word's ordinal and postings, as a blob holds them.
+type termPost struct {
+	ord  uint32
+	post []byte
+}
+
+// bytes is the blob, its words by the ordinals ords gives termNames.
+func (bb *blobBuilder) bytes(names []string, ords []uint32) []byte {
+	terms := make([]termPost, len(names))
 	size := 0
-	for k, p := range bb.terms {
-		keys = append(keys, k)
+	for i, name := range names {
+		p := bb.terms[name]
 		if p.open {
 			p.flush()
 		}
-		size += len(k) + len(p.b) + 10
+		terms[i] = termPost{ords[i], p.b}
+		size += len(p.b) + 6
 	}
-	slices.Sort(keys)
-	out := make([]byte, 0, 40+len(bb.meta)+len(bb.docs)+len(bb.pool)+4*len(keys)+size)
+	out := make([]byte, 0, 48+len(bb.meta)+len(bb.docs)+len(bb.pool)+size+size/8)
 	out = append(out, blobMagic...)
 	out = binary.LittleEndian.AppendUint32(out, bb.n)
-	out = binary.LittleEndian.AppendUint32(out, uint32(len(keys)))
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(terms)))
 	out = binary.LittleEndian.AppendUint32(out, bb.system)
 	out = binary.LittleEndian.AppendUint64(out, bb.words)
 	out = binary.LittleEndian.AppendUint64(out, bb.sysW)
@@ -132,17 +166,63 @@ func (bb *blobBuilder) bytes() []byte {
 	out = append(out, bb.docs...)
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(bb.pool)))
 	out = append(out, bb.pool...)
-	offs := len(out)
-	out = append(out, make([]byte, 4*len(keys))...)
+	return appendTerms(out, terms)
+}
+
+// appendTerms writes a blob's words, sorted by ordinal, in blocks.
+func appendTerms(out []byte, terms []termPost) []byte {
+	slices.SortFunc(terms, func(a, b termPost) int {
+		if a.ord < b.ord {
+			return -1
+		}
+		if a.ord > b.ord {
+			return 1
+		}
+		return 0
+	})
+	nBlocks := (len(terms) + blockTerms - 1) / blockTerms
+	out = binary.LittleEndian.AppendUint32(out, uint32(nBlocks))
+	table := len(out)
+	out = append(out, make([]byte, 8*nBlocks)...)
 	data := len(out)
-	for i, k := range keys {
-		binary.LittleEndian.PutUint32(out[offs+4*i:], uint32(len(out)-data))
-		p := bb.terms[k]
-		out = appendStr(out, k)
-		out = binary.AppendUvarint(out, uint64(p.n))
-		out = append(out, p.b...)
+	last := uint32(0)
+	for k, t := range terms {
+		if k%blockTerms == 0 {
+			blk := table + 8*(k/blockTerms)
+			binary.LittleEndian.PutUint32(out[blk:], t.ord)
+			binary.LittleEndian.PutUint32(out[blk+4:], uint32(len(out)-data))
+			last = t.ord
+		}
+		out = binary.AppendUvarint(out, uint64(t.ord-last))
+		out = binary.AppendUvarint(out, uint64(len(t.post)))
+		out = append(out, t.post...)
+		last = t.ord
 	}
 	return out
+}
+
+// remap is blob b with its words' ordinals changed by to (the segment's
+// dictionary sorted once it is whole), or false when b is damaged.
+func remap(b []byte, to []uint32) ([]byte, bool) {
+	x, err := parseBlob(b)
+	if err != nil {
+		return nil, false
+	}
+	head := len(b) - len(x.data) - len(x.blocks) - 4
+	terms := make([]termPost, 0, x.nTerms)
+	ok := true
+	x.eachTerm(func(o uint32, post []byte) {
+		if int(o) >= len(to) {
+			ok = false
+			return
+		}
+		terms = append(terms, termPost{to[o], post})
+	})
+	if !ok || len(terms) != x.nTerms {
+		return nil, false
+	}
+	out := make([]byte, 0, len(b)+len(b)/16)
+	return appendTerms(append(out, b[:head]...), terms), true
 }
 
 // blob is a blob read back; every offset in it is checked before use.
@@ -152,7 +232,7 @@ type blob struct {
 	words, sysWords     uint64
 	sessionID, cwd, fmt string
 	docs, pool          []byte
-	toff, tdata         []byte
+	blocks, data        []byte
 }
 
 var errBlob = errors.New("a damaged text index")
@@ -209,10 +289,15 @@ func parseBlob(b []byte) (*blob, error) {
 		return nil, errBlob
 	}
 	x.pool, rest = rest[:poolLen], rest[poolLen:]
-	if x.nTerms > len(rest)/4 {
+	if len(rest) < 4 {
 		return nil, errBlob
 	}
-	x.toff, x.tdata = rest[:4*x.nTerms], rest[4*x.nTerms:]
+	nBlocks := int(le.Uint32(rest))
+	rest = rest[4:]
+	if nBlocks > len(rest)/8 || nBlocks != (x.nTerms+blockTerms-1)/blockTerms {
+		return nil, errBlob
+	}
+	x.blocks, x.data = rest[:8*nBlocks], rest[8*nBlocks:]
 	return x, nil
 }
 
@@ -240,80 +325,137 @@ func (x *blob) roleID(k int) (role, id string, ok bool) {
 	return role, id, ok
 }
 
-// term is term i: its bytes and its postings.
-func (x *blob) term(i int) (term, postings []byte, ok bool) {
-	at := int(binary.LittleEndian.Uint32(x.toff[4*i:]))
-	if at > len(x.tdata) {
-		return nil, nil, false
+// block is block i's first ordinal and its data.
+func (x *blob) block(i int) (first uint32, data []byte, ok bool) {
+	first = binary.LittleEndian.Uint32(x.blocks[8*i:])
+	off := int(binary.LittleEndian.Uint32(x.blocks[8*i+4:]))
+	if off > len(x.data) {
+		return 0, nil, false
 	}
-	p := x.tdata[at:]
-	n, p, ok := readUvarint(p)
-	if !ok || n > uint64(len(p)) {
-		return nil, nil, false
-	}
-	return p[:n], p[n:], true
+	return first, x.data[off:], true
 }
 
-// termKey is term i's bytes alone (nil when damaged).
-func (x *blob) termKey(i int) []byte {
-	t, _, _ := x.term(i)
-	return t
-}
-
-// prefixRange is the terms that start with prefix: [lo, hi).
-func (x *blob) prefixRange(prefix string) (lo, hi int) {
-	lo = searchTerms(x, func(t []byte) bool { return string(t) >= prefix })
-	hi = lo
-	for hi < x.nTerms && bytes.HasPrefix(x.termKey(hi), []byte(prefix)) {
-		hi++
+// postings calls fn with each message holding any of the words ords
+// (ascending ordinals) and how often, word by word.
+func (x *blob) postings(ords []uint32, fn func(doc, tf int)) error {
+	if len(ords) == 0 || x.nTerms == 0 {
+		return nil
 	}
-	return lo, hi
-}
-
-// searchTerms is the first term for which f is true (f is false, then true).
-func searchTerms(x *blob, f func(t []byte) bool) int {
-	lo, hi := 0, x.nTerms
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if !f(x.termKey(m)) {
-			lo = m + 1
+	nBlocks := len(x.blocks) / 8
+	// Many words (a short prefix): every block read once; few: each found.
+	if len(ords) > nBlocks {
+		return x.scanBlocks(0, nBlocks, ords, fn)
+	}
+	for k := 0; k < len(ords); {
+		o := ords[k]
+		// The last block whose first ordinal is at most o.
+		bi := sort.Search(nBlocks, func(i int) bool { return binary.LittleEndian.Uint32(x.blocks[8*i:]) > o }) - 1
+		if bi < 0 {
+			k++
+			continue
+		}
+		// The words of ords in this block, at once.
+		end := k + 1
+		if bi+1 < nBlocks {
+			next := binary.LittleEndian.Uint32(x.blocks[8*(bi+1):])
+			for end < len(ords) && ords[end] < next {
+				end++
+			}
 		} else {
-			hi = m
+			end = len(ords)
+		}
+		if err := x.scanBlocks(bi, bi+1, ords[k:end], fn); err != nil {
+			return err
+		}
+		k = end
+	}
+	return nil
+}
+
+// scanBlocks reads blocks [from, to) and calls fn for the postings of the
+// words in ords.
+func (x *blob) scanBlocks(from, to int, ords []uint32, fn func(doc, tf int)) error {
+	for bi := from; bi < to && len(ords) > 0; bi++ {
+		first, p, ok := x.block(bi)
+		if !ok {
+			return errBlob
+		}
+		n := min(blockTerms, x.nTerms-bi*blockTerms)
+		o := first
+		for k := 0; k < n; k++ {
+			var d, ln uint64
+			if d, p, ok = readUvarint(p); !ok {
+				return errBlob
+			}
+			if ln, p, ok = readUvarint(p); !ok || ln > uint64(len(p)) {
+				return errBlob
+			}
+			o += uint32(d)
+			post := p[:ln]
+			p = p[ln:]
+			for len(ords) > 0 && ords[0] < o {
+				ords = ords[1:]
+			}
+			if len(ords) == 0 {
+				return nil
+			}
+			if ords[0] != o {
+				continue
+			}
+			if err := x.eachPosting(post, fn); err != nil {
+				return err
+			}
 		}
 	}
-	return lo
+	return nil
 }
 
-// exact is the index of term t, or -1.
-func (x *blob) exact(t string) int {
-	i := searchTerms(x, func(k []byte) bool { return string(k) >= t })
-	if i < x.nTerms && string(x.termKey(i)) == t {
-		return i
+// eachTerm calls fn with every word's ordinal and postings, stopping at
+// damage.
+func (x *blob) eachTerm(fn func(o uint32, post []byte)) {
+	nBlocks := len(x.blocks) / 8
+	for bi := range nBlocks {
+		first, p, ok := x.block(bi)
+		if !ok {
+			return
+		}
+		o := first
+		for range min(blockTerms, x.nTerms-bi*blockTerms) {
+			var d, ln uint64
+			if d, p, ok = readUvarint(p); !ok {
+				return
+			}
+			if ln, p, ok = readUvarint(p); !ok || ln > uint64(len(p)) {
+				return
+			}
+			o += uint32(d)
+			fn(o, p[:ln])
+			p = p[ln:]
+		}
 	}
-	return -1
 }
 
-// postings calls fn with each message holding term i and how often.
-func (x *blob) postings(i int, fn func(doc int, tf int)) error {
-	_, p, ok := x.term(i)
-	if !ok {
-		return errBlob
-	}
-	n, p, ok := readUvarint(p)
-	if !ok {
-		return errBlob
-	}
+func (x *blob) eachPosting(p []byte, fn func(doc, tf int)) error {
 	doc := 0
-	for k := uint64(0); k < n; k++ {
-		var d, tf uint64
-		if d, p, ok = readUvarint(p); !ok {
+	for first := true; len(p) > 0; first = false {
+		v, rest, ok := readUvarint(p)
+		if !ok {
 			return errBlob
 		}
-		if tf, p, ok = readUvarint(p); !ok {
+		p = rest
+		tf := uint64(1)
+		if v&1 != 0 {
+			if tf, p, ok = readUvarint(p); !ok {
+				return errBlob
+			}
+			tf += 2
+		}
+		gap := v >> 1
+		if !first && gap == 0 || gap > uint64(x.nDocs) {
 			return errBlob
 		}
-		doc += int(d)
-		if doc >= x.nDocs || d > uint64(x.nDocs) || (k > 0 && d == 0) {
+		doc += int(gap)
+		if doc >= x.nDocs {
 			return errBlob
 		}
 		fn(doc, int(tf))
@@ -321,11 +463,171 @@ func (x *blob) postings(i int, fn func(doc int, tf int)) error {
 	return nil
 }
 
-// containing calls fn with each term that holds sub.
-func (x *blob) containing(sub []byte, fn func(i int)) {
-	for i := range x.nTerms {
-		if t := x.termKey(i); len(t) > 0 && t[0] != 0 && bytes.Contains(t, sub) {
-			fn(i)
+// dict is a segment's dictionary: its words sorted, a word's ordinal its
+// place, front-coded in blocks of dictBlock found by binary search.
+//
+//	count u32 | blocks u32 | block offsets u32 each | per block: the first word
+//	(length uvarint, bytes), then each next one as the bytes it shares with the
+//	one before (uvarint), its length less those (uvarint) and the rest
+type dict struct {
+	n      int
+	blocks []byte
+	data   []byte
+}
+
+const dictBlock = 16
+
+// appendDict writes sorted words as a dictionary.
+func appendDict(out []byte, words []string) []byte {
+	nBlocks := (len(words) + dictBlock - 1) / dictBlock
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(words)))
+	out = binary.LittleEndian.AppendUint32(out, uint32(nBlocks))
+	table := len(out)
+	out = append(out, make([]byte, 4*nBlocks)...)
+	data := len(out)
+	prev := ""
+	for i, w := range words {
+		if i%dictBlock == 0 {
+			binary.LittleEndian.PutUint32(out[table+4*(i/dictBlock):], uint32(len(out)-data))
+			out = appendStr(out, w)
+		} else {
+			k := 0
+			for k < len(w) && k < len(prev) && w[k] == prev[k] {
+				k++
+			}
+			out = binary.AppendUvarint(out, uint64(k))
+			out = appendStr(out, w[k:])
+		}
+		prev = w
+	}
+	return out
+}
+
+func parseDict(b []byte) (*dict, error) {
+	if len(b) < 8 {
+		return nil, errBlob
+	}
+	n := int(binary.LittleEndian.Uint32(b))
+	nBlocks := int(binary.LittleEndian.Uint32(b[4:]))
+	b = b[8:]
+	if nBlocks != (n+dictBlock-1)/dictBlock || nBlocks > len(b)/4 {
+		return nil, errBlob
+	}
+	d := &dict{n: n, blocks: b[:4*nBlocks], data: b[4*nBlocks:]}
+	for i := range nBlocks {
+		if int(binary.LittleEndian.Uint32(d.blocks[4*i:])) > len(d.data) {
+			return nil, errBlob
 		}
 	}
+	return d, nil
+}
+
+// eachIn calls fn with the words of block bi from its first on, with their
+// ordinals, until fn returns false; the word is valid during the call.
+func (d *dict) eachIn(bi int, fn func(o int, w []byte) bool) {
+	p := d.data[binary.LittleEndian.Uint32(d.blocks[4*bi:]):]
+	var w []byte
+	for k := 0; k < dictBlock && bi*dictBlock+k < d.n; k++ {
+		shared := uint64(0)
+		ok := true
+		if k > 0 {
+			if shared, p, ok = readUvarint(p); !ok || shared > uint64(len(w)) {
+				return
+			}
+		}
+		var n uint64
+		if n, p, ok = readUvarint(p); !ok || n > uint64(len(p)) {
+			return
+		}
+		w = append(w[:shared], p[:n]...)
+		p = p[n:]
+		if !fn(bi*dictBlock+k, w) {
+			return
+		}
+	}
+}
+
+// firstOf is block bi's first word.
+func (d *dict) firstOf(bi int) []byte {
+	var first []byte
+	d.eachIn(bi, func(_ int, w []byte) bool { first = append(first[:0], w...); return false })
+	return first
+}
+
+// seek is the ordinal of the first word at least w.
+func (d *dict) seek(w string) int {
+	nBlocks := len(d.blocks) / 4
+	// The last block whose first word is at most w.
+	bi := sort.Search(nBlocks, func(i int) bool { return string(d.firstOf(i)) > w }) - 1
+	if bi < 0 {
+		return 0
+	}
+	at := min(d.n, (bi+1)*dictBlock)
+	d.eachIn(bi, func(o int, t []byte) bool {
+		if string(t) >= w {
+			at = o
+			return false
+		}
+		return true
+	})
+	return at
+}
+
+// prefix is the ordinals of the words that start with w, ascending; tool
+// names ("\x00" + name) are never a prefix's.
+func (d *dict) prefix(w string) []uint32 {
+	if w == "" {
+		return nil
+	}
+	var out []uint32
+	for bi := d.seek(w) / dictBlock; bi < len(d.blocks)/4; bi++ {
+		done := false
+		d.eachIn(bi, func(o int, t []byte) bool {
+			if string(t) < w {
+				return true
+			}
+			if !bytes.HasPrefix(t, []byte(w)) {
+				done = true
+				return false
+			}
+			out = append(out, uint32(o))
+			return true
+		})
+		if done {
+			break
+		}
+	}
+	return out
+}
+
+// exact is the ordinal of word w, as a list of none or one.
+func (d *dict) exact(w string) []uint32 {
+	o := d.seek(w)
+	var out []uint32
+	if o < d.n {
+		d.eachIn(o/dictBlock, func(k int, t []byte) bool {
+			if k == o {
+				if string(t) == w {
+					out = []uint32{uint32(o)}
+				}
+				return false
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// containing is the ordinals of the words that hold sub, ascending.
+func (d *dict) containing(sub []byte) []uint32 {
+	var out []uint32
+	for bi := range len(d.blocks) / 4 {
+		d.eachIn(bi, func(o int, t []byte) bool {
+			if len(t) > 0 && t[0] != 0 && bytes.Contains(t, sub) {
+				out = append(out, uint32(o))
+			}
+			return true
+		})
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bufio"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -47,6 +49,9 @@ type ref struct {
 	seg    string
 	off, n int64
 	crc    uint32
+	// pending is, for a blob of the segment being written, its place in
+	// it (from 1) until the segment is done.
+	pending int
 }
 
 type fileEntry struct {
@@ -69,6 +74,7 @@ type Index struct {
 type segment struct {
 	data  []byte
 	unmap func()
+	dict  *dict
 	err   error
 }
 
@@ -167,55 +173,139 @@ func encodeManifest(entries map[string]*fileEntry) []byte {
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// segWriter appends blobs to a new segment file.
+// segWriter makes a new segment: the blobs go to a scratch file as they
+// come, their words numbered as they are first met; at the end the words
+// are sorted, each blob is copied to the segment with its words numbered
+// by that order, and the dictionary follows, then a footer (the
+// dictionary's offset u64, length u32 and CRC-32C u32, and the magic).
 type segWriter struct {
-	dir, name, tmp string
-	f              *os.File
-	off            int64
-	err            error
+	dir, name string
+	raw       *os.File
+	off       int64
+	refs      []ref // in the scratch file
+	err       error
+	mu        sync.Mutex // the dictionary's
+	ords      map[string]uint32
+	words     []string
+}
+
+const segMagic = "SKS1"
+
+// ordinals gives words their ordinals, new words the next ones.
+func (w *segWriter) ordinals(words []string) []uint32 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]uint32, len(words))
+	for i, t := range words {
+		o, ok := w.ords[t]
+		if !ok {
+			o = uint32(len(w.words))
+			w.ords[t] = o
+			w.words = append(w.words, t)
+		}
+		out[i] = o
+	}
+	return out
 }
 
 func newSegWriter(dir string) *segWriter {
 	var r [8]byte
 	_, _ = rand.Read(r[:])
-	w := &segWriter{dir: dir, name: "seg-" + hex.EncodeToString(r[:]) + ".ft"}
+	w := &segWriter{dir: dir, name: "seg-" + hex.EncodeToString(r[:]) + ".ft", ords: map[string]uint32{}}
 	if w.err = os.MkdirAll(dir, 0o700); w.err == nil {
-		w.tmp = filepath.Join(dir, w.name+".tmp")
-		w.f, w.err = os.OpenFile(w.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		w.raw, w.err = os.OpenFile(filepath.Join(dir, w.name+".raw.tmp"), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	}
 	return w
 }
 
+// write adds a blob; its ref is pending until finish.
 func (w *segWriter) write(b []byte) (ref, bool) {
 	if w.err != nil {
 		return ref{}, false
 	}
-	if _, w.err = w.f.Write(b); w.err != nil {
+	if _, w.err = w.raw.Write(b); w.err != nil {
 		return ref{}, false
 	}
-	r := ref{seg: w.name, off: w.off, n: int64(len(b)), crc: crc32.Checksum(b, castagnoli)}
+	w.refs = append(w.refs, ref{off: w.off, n: int64(len(b))})
 	w.off += int64(len(b))
-	return r, true
+	return ref{pending: len(w.refs)}, true
 }
 
-// finish syncs and renames the segment into place.
-func (w *segWriter) finish() error {
-	if w.f == nil {
-		return w.err
+// finish writes the segment, synced, renamed into place, and gives the
+// refs of the blobs written, in their order.
+func (w *segWriter) finish() ([]ref, error) {
+	if w.raw == nil {
+		return nil, w.err
 	}
-	if w.err == nil {
-		w.err = w.f.Sync()
-	}
-	if err := w.f.Close(); w.err == nil {
-		w.err = err
-	}
-	if w.err == nil {
-		w.err = os.Rename(w.tmp, filepath.Join(w.dir, w.name))
-	}
+	rawName := w.raw.Name()
+	defer os.Remove(rawName)
+	defer w.raw.Close()
 	if w.err != nil {
-		os.Remove(w.tmp)
+		return nil, w.err
 	}
-	return w.err
+	order := make([]uint32, len(w.words))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(w.words[a], w.words[b]) })
+	to := make([]uint32, len(order))
+	sorted := make([]string, len(order))
+	for k, o := range order {
+		to[o] = uint32(k)
+		sorted[k] = w.words[o]
+	}
+	tmp := filepath.Join(w.dir, w.name+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	out := bufio.NewWriterSize(f, 1<<20)
+	var refs []ref
+	var off int64
+	buf := []byte{}
+	for _, r := range w.refs {
+		if cap(buf) < int(r.n) {
+			buf = make([]byte, r.n)
+		}
+		buf = buf[:r.n]
+		if _, err = w.raw.ReadAt(buf, r.off); err != nil {
+			break
+		}
+		b, ok := remap(buf, to)
+		if !ok {
+			err = errBlob
+			break
+		}
+		if _, err = out.Write(b); err != nil {
+			break
+		}
+		refs = append(refs, ref{seg: w.name, off: off, n: int64(len(b)), crc: crc32.Checksum(b, castagnoli)})
+		off += int64(len(b))
+	}
+	if err == nil {
+		d := appendDict(nil, sorted)
+		foot := binary.LittleEndian.AppendUint64(nil, uint64(off))
+		foot = binary.LittleEndian.AppendUint32(foot, uint32(len(d)))
+		foot = binary.LittleEndian.AppendUint32(foot, crc32.Checksum(d, castagnoli))
+		foot = append(foot, segMagic...)
+		if _, err = out.Write(append(d, foot...)); err == nil {
+			err = out.Flush()
+		}
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(w.dir, w.name))
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return nil, err
+	}
+	return refs, nil
 }
 
 // Update brings the index up to date with files: an unchanged file is not
@@ -230,8 +320,12 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 	}
 	var todo []job
 	x.mu.Lock()
+	sparse := x.sparseSegments()
 	for _, f := range files {
 		e := x.entries[f]
+		if e != nil && slices.ContainsFunc(e.parts, func(r ref) bool { return sparse[r.seg] }) {
+			e = nil // its segment is mostly dead: indexed again, into the new one
+		}
 		todo = append(todo, job{f, e})
 	}
 	x.mu.Unlock()
@@ -246,13 +340,18 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 		wg.Go(func() {
 			for i := range next {
 				j := todo[i]
-				results[i] = x.updateOne(j.path, j.prev, func(b []byte) (ref, bool) {
+				results[i] = x.updateOne(j.path, j.prev, func(bb *blobBuilder) (ref, bool) {
 					wmu.Lock()
-					defer wmu.Unlock()
 					if w == nil {
 						w = newSegWriter(x.dir)
 					}
-					return w.write(b)
+					sw := w
+					wmu.Unlock()
+					names := bb.termNames()
+					b := bb.bytes(names, sw.ordinals(names))
+					wmu.Lock()
+					defer wmu.Unlock()
+					return sw.write(b)
 				})
 				if progress != nil {
 					dmu.Lock()
@@ -269,9 +368,21 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 	}
 	close(next)
 	wg.Wait()
+	var written []ref
 	if w != nil {
-		if err := w.finish(); err != nil {
+		var err error
+		if written, err = w.finish(); err != nil {
 			return err // the manifest is not changed: the run searches through the files
+		}
+	}
+	for _, r := range results {
+		if r == nil {
+			continue
+		}
+		for k, p := range r.parts {
+			if p.pending > 0 {
+				r.parts[k] = written[p.pending-1]
+			}
 		}
 	}
 	x.mu.Lock()
@@ -290,7 +401,7 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 
 // updateOne is a file's entry brought up to date (prev itself when it is
 // unchanged; nil when the file cannot be indexed).
-func (x *Index) updateOne(path string, prev *fileEntry, write func([]byte) (ref, bool)) *fileEntry {
+func (x *Index) updateOne(path string, prev *fileEntry, write func(*blobBuilder) (ref, bool)) *fileEntry {
 	if prev != nil && prev.state.Unchanged(path) && x.partsReadable(prev) {
 		return prev
 	}
@@ -309,8 +420,7 @@ func (x *Index) updateOne(path string, prev *fileEntry, write func([]byte) (ref,
 		x.Reads++
 	}
 	x.mu.Unlock()
-	b := buildBlob(part)
-	r, ok := write(b)
+	r, ok := write(buildBlob(part))
 	if !ok {
 		return nil
 	}
@@ -324,42 +434,43 @@ func (x *Index) updateOne(path string, prev *fileEntry, write func([]byte) (ref,
 }
 
 // buildBlob indexes a session part's messages.
-func buildBlob(part *store.TextPart) []byte {
+func buildBlob(part *store.TextPart) *blobBuilder {
 	s := part.Session
 	bb := newBlobBuilder(s.Info.ID, s.Info.Cwd, s.Info.Format)
 	eachDoc(s, func(i int, e model.Entry, m *model.Message) {
 		line := part.Lines[i]
 		bb.add(line[0], line[1], crc32.Checksum(s.Raw(i), castagnoli), e.ID, m.Role, jsdate.Parse(e.Timestamp), m.SearchText(), toolNames(m))
 	})
-	return bb.bytes()
+	return bb
 }
 
 // partsReadable reports whether every segment an entry names is there.
 func (x *Index) partsReadable(e *fileEntry) bool {
 	for _, r := range e.parts {
-		if _, err := x.blobOf(r); err != nil {
+		if _, _, err := x.blobOf(r); err != nil {
 			return false
 		}
 	}
 	return true
 }
 
-// blobOf reads a blob, its checksum checked.
-func (x *Index) blobOf(r ref) (*blob, error) {
+// blobOf reads a blob, its checksum checked, and its segment's dictionary.
+func (x *Index) blobOf(r ref) (*blob, *dict, error) {
 	x.mu.Lock()
 	s := x.segsLocked(r.seg)
 	x.mu.Unlock()
 	if s.err != nil {
-		return nil, s.err
+		return nil, nil, s.err
 	}
 	if r.off < 0 || r.n < 0 || r.off+r.n > int64(len(s.data)) {
-		return nil, errBlob
+		return nil, nil, errBlob
 	}
 	b := s.data[r.off : r.off+r.n]
 	if crc32.Checksum(b, castagnoli) != r.crc {
-		return nil, errBlob
+		return nil, nil, errBlob
 	}
-	return parseBlob(b)
+	blob, err := parseBlob(b)
+	return blob, s.dict, err
 }
 
 // Save writes the manifest when this run changed it, keeping the entries
@@ -376,7 +487,6 @@ func (x *Index) Save() error {
 			delete(x.entries, p)
 		}
 	}
-	x.compact()
 	if err := store.WriteFileAtomic(filepath.Join(x.dir, "manifest"), encodeManifest(x.entries)); err != nil {
 		return err
 	}
@@ -405,50 +515,27 @@ func (x *Index) Save() error {
 
 var errNotIndexed = errors.New("not indexed")
 
-// compact copies the live blobs into one new segment when the segments
-// are many, or more than half of their bytes are blobs no entry names
-// (files indexed again, or grown and indexed whole). x.mu is held.
-func (x *Index) compact() {
+// sparseSegments are the segments whose files are indexed again this
+// run, so that dead blobs do not pile up: every one when there are more
+// than 16, else those whose blobs are less than half alive. x.mu is held.
+func (x *Index) sparseSegments() map[string]bool {
 	live := map[string]int64{}
 	for _, e := range x.entries {
 		for _, r := range e.parts {
 			live[r.seg] += r.n
 		}
 	}
-	var liveBytes, fileBytes int64
+	out := map[string]bool{}
 	for seg, n := range live {
 		st, err := os.Stat(filepath.Join(x.dir, seg))
 		if err != nil {
-			return
+			continue
 		}
-		liveBytes += n
-		fileBytes += st.Size()
-	}
-	if len(live) <= 16 && fileBytes-liveBytes <= max(liveBytes, 4<<20) {
-		return
-	}
-	w := newSegWriter(x.dir)
-	moved := make(map[string]*fileEntry, len(x.entries))
-	for path, e := range x.entries {
-		ne := &fileEntry{state: e.state}
-		for _, r := range e.parts {
-			s := x.segsLocked(r.seg)
-			if s.err != nil || r.off+r.n > int64(len(s.data)) {
-				w.err = errBlob
-				break
-			}
-			nr, ok := w.write(s.data[r.off : r.off+r.n])
-			if !ok || nr.crc != r.crc {
-				w.err = errBlob
-				break
-			}
-			ne.parts = append(ne.parts, nr)
+		if len(live) > 16 || st.Size() > 1<<20 && n < st.Size()/2 {
+			out[seg] = true
 		}
-		moved[path] = ne
 	}
-	if w.finish() == nil {
-		x.entries = moved
-	}
+	return out
 }
 
 // segsLocked is a segment, mapped once; x.mu is held.
@@ -460,10 +547,31 @@ func (x *Index) segsLocked(name string) *segment {
 			s.err = errBlob
 		} else {
 			s.data, s.unmap, s.err = store.MapFile(filepath.Join(x.dir, name))
+			if s.err == nil {
+				s.dict, s.err = segDict(s.data)
+			}
 		}
 		x.segs[name] = s
 	}
 	return s
+}
+
+// segDict is a segment's dictionary, found by its footer and checked.
+func segDict(data []byte) (*dict, error) {
+	if len(data) < 20 || string(data[len(data)-4:]) != segMagic {
+		return nil, errBlob
+	}
+	foot := data[len(data)-20:]
+	off := binary.LittleEndian.Uint64(foot)
+	n := uint64(binary.LittleEndian.Uint32(foot[8:]))
+	if off > uint64(len(data)-20) || n != uint64(len(data)-20)-off {
+		return nil, errBlob
+	}
+	d := data[off : off+n]
+	if crc32.Checksum(d, castagnoli) != binary.LittleEndian.Uint32(foot[12:]) {
+		return nil, errBlob
+	}
+	return parseDict(d)
 }
 
 // Files is q over files: through x brought up to date first (progress

@@ -82,6 +82,7 @@ func (x *Index) search(q *Query, files []string, limit int, perFile bool) []Hit 
 	}
 	var mu sync.Mutex
 	var all []cand
+	words := &queryWords{q: q, lits: lits, by: map[*dict]*segWords{}}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
@@ -90,12 +91,12 @@ func (x *Index) search(q *Query, files []string, limit int, perFile bool) []Hit 
 			var mine []cand
 			var sc scratch
 			for i := range next {
-				b, err := x.blobOf(parts[i].r)
+				b, d, err := x.blobOf(parts[i].r)
 				if err != nil {
 					continue
 				}
 				parts[i].b = b
-				mine = evalBlob(q, lits, b, int32(i), &local, &sc, mine)
+				mine = evalBlob(q, words.of(d), b, int32(i), &local, &sc, mine)
 			}
 			mu.Lock()
 			total.add(&local)
@@ -142,8 +143,63 @@ type scratch struct {
 	mark    []bool
 }
 
+// queryWords are a query's words as the ordinals of each segment's
+// dictionary, found once per segment.
+type queryWords struct {
+	q    *Query
+	lits [][][]byte
+	mu   sync.Mutex
+	by   map[*dict]*segWords
+}
+
+// segWords are a query's words in one dictionary: each word's ordinals
+// (the words it starts), the tool's, each phrase's (every word whole but
+// the last), each pattern's literal runs' (the words holding each).
+type segWords struct {
+	words   [][]uint32
+	tool    []uint32
+	phrases [][][]uint32
+	lits    [][][]uint32
+}
+
+func (qw *queryWords) of(d *dict) *segWords {
+	qw.mu.Lock()
+	defer qw.mu.Unlock()
+	if sw := qw.by[d]; sw != nil {
+		return sw
+	}
+	q := qw.q
+	sw := &segWords{}
+	for _, w := range q.Words {
+		sw.words = append(sw.words, d.prefix(w))
+	}
+	if q.Tool != "" {
+		sw.tool = d.exact("\x00" + q.Tool)
+	}
+	for _, p := range q.Phrases {
+		var ws [][]uint32
+		for i, w := range p {
+			if i < len(p)-1 {
+				ws = append(ws, d.exact(w))
+			} else {
+				ws = append(ws, d.prefix(w))
+			}
+		}
+		sw.phrases = append(sw.phrases, ws)
+	}
+	for _, runs := range qw.lits {
+		var rs [][]uint32
+		for _, r := range runs {
+			rs = append(rs, d.containing(r))
+		}
+		sw.lits = append(sw.lits, rs)
+	}
+	qw.by[d] = sw
+	return sw
+}
+
 // evalBlob adds a blob's messages to the corpus and its candidates to out.
-func evalBlob(q *Query, lits [][][]byte, b *blob, pi int32, c *corpus, sc *scratch, out []cand) []cand {
+func evalBlob(q *Query, sw *segWords, b *blob, pi int32, c *corpus, sc *scratch, out []cand) []cand {
 	if q.Cwd != "" && b.cwd != q.Cwd && !strings.HasPrefix(b.cwd, strings.TrimSuffix(q.Cwd, "/")+"/") {
 		return out
 	}
@@ -152,10 +208,8 @@ func evalBlob(q *Query, lits [][][]byte, b *blob, pi int32, c *corpus, sc *scrat
 	sc.allowed = allowed
 	if q.Tool != "" {
 		clear(allowed)
-		if t := b.exact("\x00" + q.Tool); t >= 0 {
-			if b.postings(t, func(d, _ int) { allowed[d] = true }) != nil {
-				return out
-			}
+		if b.postings(sw.tool, func(d, _ int) { allowed[d] = true }) != nil {
+			return out
 		}
 	} else {
 		for k := range allowed {
@@ -191,18 +245,12 @@ func evalBlob(q *Query, lits [][][]byte, b *blob, pi int32, c *corpus, sc *scrat
 	for len(sc.tf) < len(q.Words) {
 		sc.tf = append(sc.tf, nil)
 	}
-	for k, w := range q.Words {
+	for k := range q.Words {
 		tf := grow(sc.tf[k], n)
 		sc.tf[k] = tf
 		clear(tf)
-		lo, hi := b.prefixRange(w)
-		for t := lo; t < hi; t++ {
-			if b.termKey(t)[0] == 0 {
-				continue
-			}
-			if b.postings(t, func(d, f int) { tf[d] += f }) != nil {
-				return out
-			}
+		if b.postings(sw.words[k], func(d, f int) { tf[d] += f }) != nil {
+			return out
 		}
 		for d := range n {
 			if tf[d] > 0 && allowed[d] {
@@ -216,8 +264,8 @@ func evalBlob(q *Query, lits [][][]byte, b *blob, pi int32, c *corpus, sc *scrat
 	phraseDoc := make([]bool, 0)
 	if len(q.Phrases) > 0 {
 		phraseDoc = make([]bool, n)
-		for _, p := range q.Phrases {
-			has := b.phraseDocs(p)
+		for _, p := range sw.phrases {
+			has := b.allOf(p)
 			if has == nil {
 				return out
 			}
@@ -233,16 +281,19 @@ func evalBlob(q *Query, lits [][][]byte, b *blob, pi int32, c *corpus, sc *scrat
 			cands[d] = cands[d] && sc.tf[k][d] > 0
 		}
 	}
-	for _, p := range q.Phrases {
-		has := b.phraseDocs(p)
+	for _, p := range sw.phrases {
+		has := b.allOf(p)
 		for d := range n {
 			cands[d] = cands[d] && has[d]
 		}
 	}
-	for _, runs := range lits {
-		has := b.literalDocs(runs)
-		if has == nil {
+	for _, runs := range sw.lits {
+		if len(runs) == 0 {
 			continue // no literal: every message may match
+		}
+		has := b.allOf(runs)
+		if has == nil {
+			return out
 		}
 		for d := range n {
 			cands[d] = cands[d] && has[d]
@@ -273,50 +324,19 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// phraseDocs marks the messages holding a phrase's words: each but the
-// last whole, the last as a prefix (nil: a damaged blob).
-func (b *blob) phraseDocs(p []string) []bool {
+// allOf marks the messages that hold, for each list of ordinals, one of
+// its words (nil: a damaged blob).
+func (b *blob) allOf(lists [][]uint32) []bool {
 	has := make([]bool, b.nDocs)
 	for k := range has {
 		has[k] = true
 	}
-	for i, w := range p {
-		in := make([]bool, b.nDocs)
-		lo, hi := 0, 0
-		if i < len(p)-1 {
-			if t := b.exact(w); t >= 0 {
-				lo, hi = t, t+1
-			}
-		} else {
-			lo, hi = b.prefixRange(w)
+	in := make([]bool, b.nDocs)
+	for _, ords := range lists {
+		clear(in)
+		if b.postings(ords, func(d, _ int) { in[d] = true }) != nil {
+			return nil
 		}
-		for t := lo; t < hi; t++ {
-			if b.postings(t, func(d, _ int) { in[d] = true }) != nil {
-				return nil
-			}
-		}
-		for k := range has {
-			has[k] = has[k] && in[k]
-		}
-	}
-	return has
-}
-
-// literalDocs marks the messages with a term holding each run (nil: no
-// runs, every message may match).
-func (b *blob) literalDocs(runs [][]byte) []bool {
-	if len(runs) == 0 {
-		return nil
-	}
-	has := make([]bool, b.nDocs)
-	for k := range has {
-		has[k] = true
-	}
-	for _, run := range runs {
-		in := make([]bool, b.nDocs)
-		b.containing(run, func(t int) {
-			_ = b.postings(t, func(d, _ int) { in[d] = true })
-		})
 		for k := range has {
 			has[k] = has[k] && in[k]
 		}
