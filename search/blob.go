@@ -53,12 +53,13 @@ type blobBuilder struct {
 	docs, pool    []byte
 	n, system     uint32
 	words, sysW   uint64
-	terms         map[string]*pending
+	terms         map[string]int32 // index in posts
+	posts         []pending
 	scratch, tbuf []byte
 }
 
 func newBlobBuilder(sessionID, cwd, format string) *blobBuilder {
-	bb := &blobBuilder{terms: make(map[string]*pending, 1024)}
+	bb := &blobBuilder{terms: make(map[string]int32, 1024)}
 	for _, s := range []string{sessionID, cwd, format} {
 		bb.meta = appendStr(bb.meta, s)
 	}
@@ -91,11 +92,13 @@ func (bb *blobBuilder) add(off, n int64, crc uint32, entryID, role string, time 
 	bb.words += words
 	bb.n++
 	see := func(term []byte) {
-		p := bb.terms[string(term)]
-		if p == nil {
-			p = &pending{}
-			bb.terms[string(term)] = p
+		k, ok := bb.terms[string(term)]
+		if !ok {
+			k = int32(len(bb.posts))
+			bb.terms[string(term)] = k
+			bb.posts = append(bb.posts, pending{})
 		}
+		p := &bb.posts[k]
 		if p.open && p.last == doc {
 			p.tf++
 			return
@@ -147,7 +150,7 @@ func (bb *blobBuilder) bytes(names []string, ords []uint32) []byte {
 	terms := make([]termPost, len(names))
 	size := 0
 	for i, name := range names {
-		p := bb.terms[name]
+		p := &bb.posts[bb.terms[name]]
 		if p.open {
 			p.flush()
 		}

@@ -243,16 +243,20 @@ func (w *segWriter) finish() ([]ref, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
-	order := make([]uint32, len(w.words))
-	for i := range order {
-		order[i] = uint32(i)
+	type word struct {
+		w string
+		o uint32
 	}
-	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(w.words[a], w.words[b]) })
+	order := make([]word, len(w.words))
+	for i, t := range w.words {
+		order[i] = word{t, uint32(i)}
+	}
+	slices.SortFunc(order, func(a, b word) int { return strings.Compare(a.w, b.w) })
 	to := make([]uint32, len(order))
 	sorted := make([]string, len(order))
 	for k, o := range order {
-		to[o] = uint32(k)
-		sorted[k] = w.words[o]
+		to[o.o] = uint32(k)
+		sorted[k] = o.w
 	}
 	tmp := filepath.Join(w.dir, w.name+".tmp")
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
