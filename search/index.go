@@ -52,6 +52,7 @@ type ref struct {
 	// pending is, for a blob of the segment being written, its place in
 	// it (from 1) until the segment is done.
 	pending int
+	from    *segWriter
 }
 
 type fileEntry struct {
@@ -187,6 +188,22 @@ type segWriter struct {
 	mu        sync.Mutex // the dictionary's
 	ords      map[string]uint32
 	words     []string
+	// inflight counts the blobs being made with its dictionary; once
+	// retired (full), the last of them finishes it.
+	inflight int
+	retired  bool
+	written  []ref // when finished: the blobs' refs, in their order
+	wordSize int
+}
+
+// segDictBytes is how many bytes of words a segment's dictionary takes before
+// the next blob begins a new segment: the dictionary is built in memory.
+var segDictBytes = 64 << 20
+
+func (w *segWriter) full() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.wordSize > segDictBytes
 }
 
 const segMagic = "SKS1"
@@ -202,6 +219,7 @@ func (w *segWriter) ordinals(words []string) []uint32 {
 			o = uint32(len(w.words))
 			w.ords[t] = o
 			w.words = append(w.words, t)
+			w.wordSize += len(t) + 40 // and the map's and the slice's share
 		}
 		out[i] = o
 	}
@@ -228,7 +246,7 @@ func (w *segWriter) write(b []byte) (ref, bool) {
 	}
 	w.refs = append(w.refs, ref{off: w.off, n: int64(len(b))})
 	w.off += int64(len(b))
-	return ref{pending: len(w.refs)}, true
+	return ref{pending: len(w.refs), from: w}, true
 }
 
 // finish writes the segment, synced, renamed into place, and gives the
@@ -309,6 +327,8 @@ func (w *segWriter) finish() ([]ref, error) {
 		os.Remove(tmp)
 		return nil, err
 	}
+	w.written = refs
+	w.ords, w.words = nil, nil
 	return refs, nil
 }
 
@@ -333,8 +353,11 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 		todo = append(todo, job{f, e})
 	}
 	x.mu.Unlock()
+	// The segment being written; one whose dictionary is full is finished
+	// by the last writer in it, and a new one begun.
 	w := (*segWriter)(nil)
 	var wmu sync.Mutex
+	var segErr error
 	results := make([]*fileEntry, len(todo))
 	var done int
 	var dmu sync.Mutex
@@ -346,16 +369,27 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 				j := todo[i]
 				results[i] = x.updateOne(j.path, j.prev, func(bb *blobBuilder) (ref, bool) {
 					wmu.Lock()
+					if w != nil && w.full() {
+						w.retired = true
+						w = nil
+					}
 					if w == nil {
 						w = newSegWriter(x.dir)
 					}
 					sw := w
+					sw.inflight++
 					wmu.Unlock()
 					names := bb.termNames()
 					b := bb.bytes(names, sw.ordinals(names))
 					wmu.Lock()
 					defer wmu.Unlock()
-					return sw.write(b)
+					r, ok := sw.write(b)
+					if sw.inflight--; sw.retired && sw.inflight == 0 {
+						if _, err := sw.finish(); err != nil {
+							segErr = err
+						}
+					}
+					return r, ok
 				})
 				if progress != nil {
 					dmu.Lock()
@@ -372,12 +406,13 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 	}
 	close(next)
 	wg.Wait()
-	var written []ref
 	if w != nil {
-		var err error
-		if written, err = w.finish(); err != nil {
-			return err // the manifest is not changed: the run searches through the files
+		if _, err := w.finish(); err != nil {
+			segErr = err
 		}
+	}
+	if segErr != nil {
+		return segErr // the manifest is not changed: the run searches through the files
 	}
 	for _, r := range results {
 		if r == nil {
@@ -385,7 +420,7 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 		}
 		for k, p := range r.parts {
 			if p.pending > 0 {
-				r.parts[k] = written[p.pending-1]
+				r.parts[k] = p.from.written[p.pending-1]
 			}
 		}
 	}

@@ -334,3 +334,25 @@ func TestBestPerSession(t *testing.T) {
 		sameHits(t, "per session, no index: "+query, Files(nil, q, files, 0, true, nil), want)
 	}
 }
+
+// A store whose words outgrow a segment's dictionary is written in
+// several segments, and searched as one.
+func TestIndexManySegments(t *testing.T) {
+	_, files := fixtures(t)
+	defer func(n int) { segDictBytes = n }(segDictBytes)
+	segDictBytes = 4 << 10
+	idx := t.TempDir()
+	x := OpenIndex(idx)
+	defer x.Close()
+	if err := x.Update(files, nil); err != nil {
+		t.Fatal(err)
+	}
+	segs, _ := filepath.Glob(filepath.Join(idx, "seg-*.ft"))
+	if len(segs) < 3 {
+		t.Fatalf("%d segments", len(segs))
+	}
+	for _, query := range indexQueries {
+		q, _ := Parse(query)
+		sameHits(t, "many segments: "+query, x.Search(q, files, 0), brute(t, q, files))
+	}
+}
