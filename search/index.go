@@ -371,6 +371,11 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 					wmu.Lock()
 					if w != nil && w.full() {
 						w.retired = true
+						if w.inflight == 0 {
+							if _, err := w.finish(); err != nil {
+								segErr = err
+							}
+						}
 						w = nil
 					}
 					if w == nil {
