@@ -12,7 +12,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,9 +28,19 @@ type gen struct {
 	prev string
 	w    *bufio.Writer
 	size int64
+	// v, when set, is the varied vocabulary (vocab.go); nil is the small
+	// one above, whose output the tests' goldens were made from. With v
+	// nil no extra random number is drawn anywhere.
+	v *Vocab
+	// marks and longs are the marker tokens and long lowercase runs owed
+	// to the next text written (varied vocabulary only).
+	marks, longs int
 }
 
 func (g *gen) prose(n int) string {
+	if g.v != nil {
+		return g.vprose(n)
+	}
 	var b strings.Builder
 	for i := 0; i < n; i++ {
 		if i > 0 {
@@ -39,6 +52,9 @@ func (g *gen) prose(n int) string {
 }
 
 func (g *gen) code(lines int) string {
+	if g.v != nil {
+		return g.vcode(lines)
+	}
 	var b strings.Builder
 	for i := 0; i < lines; i++ {
 		fmt.Fprintf(&b, "  %d: func %s() { return %d }\n", i, words[g.r.IntN(len(words))], g.r.IntN(1000))
@@ -63,10 +79,17 @@ func (g *gen) entry(typ, body string) {
 	if g.prev != "" {
 		parent = q(g.prev)
 	}
-	line := fmt.Sprintf(`{"type":%q,"id":%q,"parentId":%s,"timestamp":%q%s}`+"\n", typ, id, parent, g.t.UTC().Format("2006-01-02T15:04:05.000Z"), body)
-	g.w.WriteString(line)
-	g.size += int64(len(line))
+	// {"type":%q,"id":%q,"parentId":%s,"timestamp":%q%s}, written in
+	// pieces (the body is most of the bytes; %q of these is "...").
+	ts := g.t.UTC().Format("2006-01-02T15:04:05.000Z")
+	for _, s := range [...]string{`{"type":"`, typ, `","id":"`, id, `","parentId":`, parent, `,"timestamp":"`, ts, `"`, body, "}\n"} {
+		g.w.WriteString(s)
+		g.size += int64(len(s))
+	}
 	g.prev = id
+	if g.v != nil {
+		g.owe()
+	}
 }
 
 func (g *gen) ms() int64 { return g.t.UnixMilli() }
@@ -79,9 +102,14 @@ func (g *gen) turn() {
 	}
 	for c, calls := 0, 1+g.r.IntN(6); c < calls; c++ {
 		name := []string{"read", "bash", "edit", "grep"}[g.r.IntN(4)]
-		args := fmt.Sprintf(`{"path":"src/%s.go"}`, words[g.r.IntN(len(words))])
-		if name == "bash" {
-			args = fmt.Sprintf(`{"command":"go test ./%s/..."}`, words[g.r.IntN(len(words))])
+		var args string
+		if g.v != nil {
+			args = g.vargs(name)
+		} else {
+			args = fmt.Sprintf(`{"path":"src/%s.go"}`, words[g.r.IntN(len(words))])
+			if name == "bash" {
+				args = fmt.Sprintf(`{"command":"go test ./%s/..."}`, words[g.r.IntN(len(words))])
+			}
 		}
 		callID := fmt.Sprintf("toolu_%06d%s", g.n, name)
 		var blocks []string
@@ -101,6 +129,15 @@ func (g *gen) turn() {
 
 // Session writes one session of about size bytes.
 func Session(path, cwd string, size int64, start time.Time, seed uint64) error {
+	return session(path, cwd, size, start, seed, nil)
+}
+
+// SessionVocab is Session with its words drawn from v.
+func SessionVocab(path, cwd string, size int64, start time.Time, seed uint64, v *Vocab) error {
+	return session(path, cwd, size, start, seed, v)
+}
+
+func session(path, cwd string, size int64, start time.Time, seed uint64, v *Vocab) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -109,7 +146,7 @@ func Session(path, cwd string, size int64, start time.Time, seed uint64) error {
 		return err
 	}
 	defer f.Close()
-	g := &gen{r: rand.New(rand.NewPCG(seed, 7)), t: start, w: bufio.NewWriterSize(f, 1<<20)}
+	g := &gen{r: rand.New(rand.NewPCG(seed, 7)), t: start, w: bufio.NewWriterSize(f, 1<<20), v: v}
 	id := fmt.Sprintf("%08x-%04x-7%03x-8%03x-%012x", g.r.Uint32(), g.r.IntN(1<<16), g.r.IntN(1<<12), g.r.IntN(1<<12), g.r.Uint64()&(1<<48-1))
 	header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":%q,"cwd":%s}`+"\n", id, start.UTC().Format("2006-01-02T15:04:05.000Z"), q(cwd))
 	g.w.WriteString(header)
@@ -124,20 +161,73 @@ func Session(path, cwd string, size int64, start time.Time, seed uint64) error {
 }
 
 // Store writes n sessions totalling about total bytes under dir, in pi's
-// folder layout.
+// folder layout, one after the other (so the files' modification times are
+// in the sessions' order, as they always were).
 func Store(dir string, n int, total int64, seed uint64) error {
+	return StoreWith(dir, n, total, seed, StoreOptions{Workers: 1})
+}
+
+// StoreOptions are StoreWith's choices.
+type StoreOptions struct {
+	// Vocab, if set, is the vocabulary the sessions' text is drawn from
+	// (NewVocab); nil is the small vocabulary of Store and Session.
+	Vocab *Vocab
+	// Workers is how many sessions are written at once; 0 is GOMAXPROCS.
+	// Each session has its own seed, so the bytes written do not depend
+	// on it.
+	Workers int
+}
+
+// StoreWith is Store with options.
+func StoreWith(dir string, n int, total int64, seed uint64, o StoreOptions) error {
+	type job struct {
+		path, cwd string
+		size      int64
+		t         time.Time
+		seed      uint64
+	}
 	r := rand.New(rand.NewPCG(seed, 1))
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for k := 0; k < n; k++ {
+	jobs := make([]job, n)
+	for k := range jobs {
 		cwd := fmt.Sprintf("/home/dev/project-%d", k%40)
 		size := int64(float64(total) / float64(n) * (0.25 + 1.5*r.Float64()))
 		t := start.Add(time.Duration(k) * time.Hour)
 		name := fmt.Sprintf("%s_%d.jsonl", strings.NewReplacer(":", "-", ".", "-").Replace(t.Format("2006-01-02T15:04:05.000Z")), k)
-		if err := Session(filepath.Join(dir, "--"+strings.ReplaceAll(cwd[1:], "/", "-")+"--", name), cwd, size, t, seed+uint64(k)); err != nil {
-			return err
-		}
+		jobs[k] = job{filepath.Join(dir, "--"+strings.ReplaceAll(cwd[1:], "/", "-")+"--", name), cwd, size, t, seed + uint64(k)}
 	}
-	return nil
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var (
+		next atomic.Int64
+		mu   sync.Mutex
+		errs error
+		wg   sync.WaitGroup
+	)
+	for range min(workers, n) {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= n {
+					return
+				}
+				j := jobs[k]
+				if err := session(j.path, j.cwd, j.size, j.t, j.seed, o.Vocab); err != nil {
+					mu.Lock()
+					if errs == nil {
+						errs = err
+					}
+					mu.Unlock()
+					next.Store(int64(n))
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return errs
 }
 
 // CopyTree copies the files under src into dst, for tests that write to a
