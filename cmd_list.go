@@ -33,8 +33,13 @@ func (c *cli) list(argv []string) (err error) {
 		return err
 	}
 	update, clear := c.progress()
+	w0, p0 := store.ListReads()
 	infos, problems := store.List(files, update)
 	clear()
+	if debugIndex() {
+		w1, p1 := store.ListReads()
+		fmt.Fprintf(c.stderr, "list index: %d of %d files read whole, %d from where the index stopped\n", w1-w0, len(files), p1-p0)
+	}
 	defer c.warnUnreadable(&err, append(unreadable, problems...))
 	w := bufio.NewWriterSize(c.stdout, 64<<10)
 	defer w.Flush()

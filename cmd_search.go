@@ -81,9 +81,17 @@ func (c *cli) searchFiles(q *search.Query, files []string, limit int) []search.H
 		defer x.Close()
 	}
 	update, clear := c.progressOf("indexing")
-	defer clear()
-	return search.Files(x, q, files, limit, false, update)
+	hits := search.Files(x, q, files, limit, false, update)
+	clear()
+	if x != nil && debugIndex() {
+		fmt.Fprintf(c.stderr, "text index: %d of %d files read whole, %d from where the index stopped\n", x.Reads, len(files), x.PartReads)
+	}
+	return hits
 }
+
+// debugIndex reports whether SKEIN_DEBUG=index asks the commands to say
+// what their indexes read.
+func debugIndex() bool { return os.Getenv("SKEIN_DEBUG") == "index" }
 
 // textIndexDir is the full-text index's folder, "" with SKEIN_INDEX=off.
 func textIndexDir(env store.Env) string {

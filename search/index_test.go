@@ -168,7 +168,7 @@ func TestIndexAppendsAndRewrites(t *testing.T) {
 	var want []string
 	for k, f := range grown {
 		id := fmt.Sprintf("feed%04d", k)
-		appendLine(t, f, fmt.Sprintf(`{"type":"message","id":"%s","parentId":"%s","timestamp":"2026-12-01T10:00:0%d.000Z","message":{"role":"user","content":"the zebracorn grazes %d","timestamp":%d}}`, id, lastID(t, f), k, k, 1764583200000+k))
+		appendLine(t, f, fmt.Sprintf(`{"type":"message","id":"%s","parentId":"%s","timestamp":"2026-12-01T10:00:0%d.000Z","message":{"role":"user","content":"the zebracorn grazes %d","timestamp":%d}}`, id, lastID(t, f), k, k, 1796119200000+k))
 		want = append(want, filepath.Base(f)+"#"+id)
 	}
 	x = OpenIndex(idx)

@@ -34,6 +34,10 @@ func listOne(path string, buf []byte) ([]byte, Info, error) {
 // see that the index spared the others).
 var fullReads, partReads atomic.Int64
 
+// ListReads is how many files the list read whole and in part (grown,
+// read from where the index stopped) since the program started.
+func ListReads() (whole, part int64) { return fullReads.Load(), partReads.Load() }
+
 // piListState is what the index keeps of a pi file: its change token (the
 // size scanned, through its last whole line; the file's size and
 // modification time then; a hash of the scanned part's last 4 KB) and the
