@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"math"
 	"slices"
 	"sort"
+	"sync/atomic"
 )
 
 // A blob is the text index of one session file's part (the whole file, or
@@ -17,23 +19,34 @@ import (
 // per segment, not once per session: most words of a large vocabulary are
 // rare, and their text would be most of the index).
 //
-//	magic "SKT2" | docs u32 | terms u32 | system docs u32 | words u64 | system words u64
-//	meta: length u32, then session id, cwd, format (uvarint-length strings)
-//	docs: 36 bytes each: offset u64, length u32, words u32, time f64, pool u32, flags u8, 3 zero,
-//	  the record's CRC-32C (to know it when it is read again)
-//	pool: length u32, then per doc role and entry id (uvarint-length strings)
-//	blocks: count u32, then per block of up to 64 words its first ordinal u32 and offset u32
-//	block data: per word the ordinal's difference from the last (uvarint), the
+// A query reads only what it needs, and checks only that: the head (whose
+// CRC the manifest keeps), the blocks of postings of its words and the
+// docs it ranks or shows, each with a CRC of its own in the head.
+//
+//	head: magic "SKT3" | head length u32 | docs u32 | words u32 | system docs u32 |
+//	  words in all u64 | in system docs u64 | meta length u32, then session id,
+//	  cwd, format (uvarint-length strings) | the system docs, u32 each |
+//	  blocks u32, then per block of up to 64 words its first ordinal, offset
+//	  and CRC-32C, u32 each | groups u32, then per group of 64 docs the CRC of
+//	  their rank and info records and their pool bytes, u32 each | the offsets
+//	  of rank, info, pool and data, and the blob's length, u32 each
+//	rank: per doc its length in words u32 and time f64
+//	info: per doc its record's offset u64, length u32, CRC u32, place in the
+//	  pool u32, 4 zero
+//	pool: per doc its role and entry id (uvarint-length strings)
+//	data: per word the ordinal's difference from the last (uvarint), the
 //	  postings' length (uvarint) and the postings: per message, its difference
-//	  from the last one shifted left once, with 1 when it holds the word more than
-//	  once (uvarint), and then that count less 2 (uvarint)
+//	  from the last one shifted left once, with 1 when it holds the word more
+//	  than once (uvarint), and then that count less 2 (uvarint)
 //
 // A tool's name is a word of its own, "\x00" + name, exactly.
-const blobMagic = "SKT2"
+const blobMagic = "SKT3"
 
-const docSize = 36
-
-const flagSystem = 1
+const (
+	rankSize  = 12
+	infoSize  = 24
+	groupDocs = 64
+)
 
 // blockTerms is how many words a block holds: a word is found by binary
 // search over the blocks, then read through its block.
@@ -50,7 +63,9 @@ type pending struct {
 // blobBuilder makes a blob from one message after another.
 type blobBuilder struct {
 	meta          []byte
-	docs, pool    []byte
+	rank, info    []byte
+	pool          []byte
+	systemDocs    []uint32
 	n, system     uint32
 	words, sysW   uint64
 	terms         map[string]int32 // index in posts
@@ -75,19 +90,18 @@ func appendStr(b []byte, s string) []byte {
 func (bb *blobBuilder) add(off, n int64, crc uint32, entryID, role string, time float64, text string, tools []string) {
 	doc := bb.n
 	words := uint64(wordCount(text))
-	var rec [docSize]byte
-	binary.LittleEndian.PutUint64(rec[0:], uint64(off))
-	binary.LittleEndian.PutUint32(rec[8:], uint32(min(n, math.MaxUint32)))
-	binary.LittleEndian.PutUint32(rec[12:], uint32(min(words, math.MaxUint32)))
-	binary.LittleEndian.PutUint64(rec[16:], math.Float64bits(time))
-	binary.LittleEndian.PutUint32(rec[24:], uint32(len(bb.pool)))
-	binary.LittleEndian.PutUint32(rec[32:], crc)
+	bb.rank = binary.LittleEndian.AppendUint32(bb.rank, uint32(min(words, math.MaxUint32)))
+	bb.rank = binary.LittleEndian.AppendUint64(bb.rank, math.Float64bits(time))
+	bb.info = binary.LittleEndian.AppendUint64(bb.info, uint64(off))
+	bb.info = binary.LittleEndian.AppendUint32(bb.info, uint32(min(n, math.MaxUint32)))
+	bb.info = binary.LittleEndian.AppendUint32(bb.info, crc)
+	bb.info = binary.LittleEndian.AppendUint32(bb.info, uint32(len(bb.pool)))
+	bb.info = binary.LittleEndian.AppendUint32(bb.info, 0)
 	if role == "system" {
-		rec[28] = flagSystem
+		bb.systemDocs = append(bb.systemDocs, doc)
 		bb.system++
 		bb.sysW += words
 	}
-	bb.docs = append(bb.docs, rec[:]...)
 	bb.pool = appendStr(appendStr(bb.pool, role), entryID)
 	bb.words += words
 	bb.n++
@@ -148,32 +162,18 @@ type termPost struct {
 // bytes is the blob, its words by the ordinals ords gives termNames.
 func (bb *blobBuilder) bytes(names []string, ords []uint32) []byte {
 	terms := make([]termPost, len(names))
-	size := 0
 	for i, name := range names {
 		p := &bb.posts[bb.terms[name]]
 		if p.open {
 			p.flush()
 		}
 		terms[i] = termPost{ords[i], p.b}
-		size += len(p.b) + 6
 	}
-	out := make([]byte, 0, 48+len(bb.meta)+len(bb.docs)+len(bb.pool)+size+size/8)
-	out = append(out, blobMagic...)
-	out = binary.LittleEndian.AppendUint32(out, bb.n)
-	out = binary.LittleEndian.AppendUint32(out, uint32(len(terms)))
-	out = binary.LittleEndian.AppendUint32(out, bb.system)
-	out = binary.LittleEndian.AppendUint64(out, bb.words)
-	out = binary.LittleEndian.AppendUint64(out, bb.sysW)
-	out = binary.LittleEndian.AppendUint32(out, uint32(len(bb.meta)))
-	out = append(out, bb.meta...)
-	out = append(out, bb.docs...)
-	out = binary.LittleEndian.AppendUint32(out, uint32(len(bb.pool)))
-	out = append(out, bb.pool...)
-	return appendTerms(out, terms)
+	return bb.assemble(terms)
 }
 
-// appendTerms writes a blob's words, sorted by ordinal, in blocks.
-func appendTerms(out []byte, terms []termPost) []byte {
+// assemble writes the blob with terms as its words.
+func (bb *blobBuilder) assemble(terms []termPost) []byte {
 	slices.SortFunc(terms, func(a, b termPost) int {
 		if a.ord < b.ord {
 			return -1
@@ -183,35 +183,93 @@ func appendTerms(out []byte, terms []termPost) []byte {
 		}
 		return 0
 	})
-	nBlocks := (len(terms) + blockTerms - 1) / blockTerms
-	out = binary.LittleEndian.AppendUint32(out, uint32(nBlocks))
-	table := len(out)
-	out = append(out, make([]byte, 8*nBlocks)...)
-	data := len(out)
+	// The data and its block table first: the head holds the table.
+	var data, table []byte
 	last := uint32(0)
 	for k, t := range terms {
 		if k%blockTerms == 0 {
-			blk := table + 8*(k/blockTerms)
-			binary.LittleEndian.PutUint32(out[blk:], t.ord)
-			binary.LittleEndian.PutUint32(out[blk+4:], uint32(len(out)-data))
+			if k > 0 {
+				table = binary.LittleEndian.AppendUint32(table, blockCRC(data, table))
+			}
+			table = binary.LittleEndian.AppendUint32(table, t.ord)
+			table = binary.LittleEndian.AppendUint32(table, uint32(len(data)))
 			last = t.ord
 		}
-		out = binary.AppendUvarint(out, uint64(t.ord-last))
-		out = binary.AppendUvarint(out, uint64(len(t.post)))
-		out = append(out, t.post...)
+		data = binary.AppendUvarint(data, uint64(t.ord-last))
+		data = binary.AppendUvarint(data, uint64(len(t.post)))
+		data = append(data, t.post...)
 		last = t.ord
 	}
-	return out
+	if len(terms) > 0 {
+		table = binary.LittleEndian.AppendUint32(table, blockCRC(data, table))
+	}
+	nGroups := (int(bb.n) + groupDocs - 1) / groupDocs
+	le := binary.LittleEndian
+	head := append([]byte(blobMagic), 0, 0, 0, 0)
+	head = le.AppendUint32(head, bb.n)
+	head = le.AppendUint32(head, uint32(len(terms)))
+	head = le.AppendUint32(head, bb.system)
+	head = le.AppendUint64(head, bb.words)
+	head = le.AppendUint64(head, bb.sysW)
+	head = le.AppendUint32(head, uint32(len(bb.meta)))
+	head = append(head, bb.meta...)
+	for _, d := range bb.systemDocs {
+		head = le.AppendUint32(head, d)
+	}
+	head = le.AppendUint32(head, uint32((len(terms)+blockTerms-1)/blockTerms))
+	head = append(head, table...)
+	head = le.AppendUint32(head, uint32(nGroups))
+	for g := range nGroups {
+		head = le.AppendUint32(head, groupCRC(bb.rank, bb.info, bb.pool, g, int(bb.n)))
+	}
+	headLen := len(head) + 20
+	rankOff := headLen
+	infoOff := rankOff + len(bb.rank)
+	poolOff := infoOff + len(bb.info)
+	dataOff := poolOff + len(bb.pool)
+	total := dataOff + len(data)
+	for _, v := range []int{rankOff, infoOff, poolOff, dataOff, total} {
+		head = le.AppendUint32(head, uint32(v))
+	}
+	le.PutUint32(head[4:], uint32(headLen))
+	out := make([]byte, 0, total)
+	out = append(out, head...)
+	out = append(out, bb.rank...)
+	out = append(out, bb.info...)
+	out = append(out, bb.pool...)
+	return append(out, data...)
+}
+
+// blockCRC is the CRC of the block the table's last entry begins.
+func blockCRC(data, table []byte) uint32 {
+	off := binary.LittleEndian.Uint32(table[len(table)-4:])
+	return crc32.Checksum(data[off:], castagnoli)
+}
+
+// groupCRC is the CRC of docs group g: their rank and info records and
+// their pool bytes.
+func groupCRC(rank, info, pool []byte, g, n int) uint32 {
+	from, to := g*groupDocs, min(n, (g+1)*groupDocs)
+	c := crc32.Update(0, castagnoli, rank[from*rankSize:to*rankSize])
+	c = crc32.Update(c, castagnoli, info[from*infoSize:to*infoSize])
+	p0 := binary.LittleEndian.Uint32(info[from*infoSize+16:])
+	p1 := uint32(len(pool))
+	if to < n {
+		p1 = binary.LittleEndian.Uint32(info[to*infoSize+16:])
+	}
+	if p0 > p1 || int(p1) > len(pool) {
+		return 0
+	}
+	return crc32.Update(c, castagnoli, pool[p0:p1])
 }
 
 // remap is blob b with its words' ordinals changed by to (the segment's
 // dictionary sorted once it is whole), or false when b is damaged.
 func remap(b []byte, to []uint32) ([]byte, bool) {
-	x, err := parseBlob(b)
-	if err != nil {
+	x, err := parseBlob(b, nil)
+	if err != nil || x.verifyAll() != nil {
 		return nil, false
 	}
-	head := len(b) - len(x.data) - len(x.blocks) - 4
 	terms := make([]termPost, 0, x.nTerms)
 	ok := true
 	x.eachTerm(func(o uint32, post []byte) {
@@ -224,18 +282,29 @@ func remap(b []byte, to []uint32) ([]byte, bool) {
 	if !ok || len(terms) != x.nTerms {
 		return nil, false
 	}
-	out := make([]byte, 0, len(b)+len(b)/16)
-	return appendTerms(append(out, b[:head]...), terms), true
+	bb := &blobBuilder{meta: x.meta, rank: x.rankSec, info: x.infoSec, pool: x.pool, n: uint32(x.nDocs),
+		system: uint32(len(x.systemDocs)), words: x.words, sysW: x.sysWords}
+	for _, d := range x.systemDocs {
+		bb.systemDocs = append(bb.systemDocs, uint32(d))
+	}
+	return bb.assemble(terms), true
 }
 
-// blob is a blob read back; every offset in it is checked before use.
+// blob is a blob read back: its head parsed and checked; the rest is
+// checked as it is read, part by part.
 type blob struct {
 	nDocs, nTerms       int
-	system              int
 	words, sysWords     uint64
+	meta                []byte
 	sessionID, cwd, fmt string
-	docs, pool          []byte
-	blocks, data        []byte
+	systemDocs          []int
+	blocks              []byte // 12 bytes a block
+	groups              []byte // 4 bytes a group
+	rankSec, infoSec    []byte
+	pool, data          []byte
+	// checked holds, per docs group then per block, 1 once its CRC held
+	// and 2 when it did not.
+	checked []atomic.Uint32
 }
 
 var errBlob = errors.New("a damaged text index")
@@ -256,67 +325,169 @@ func readStr(b []byte) (string, []byte, bool) {
 	return string(b[:n]), b[n:], true
 }
 
-func parseBlob(b []byte) (*blob, error) {
-	if len(b) < 40 || string(b[:4]) != blobMagic {
+// headOf is a blob's head, for its CRC (nil: not a blob).
+func headOf(b []byte) []byte {
+	if len(b) < 8 || string(b[:4]) != blobMagic {
+		return nil
+	}
+	n := int(binary.LittleEndian.Uint32(b[4:]))
+	if n < 8 || n > len(b) {
+		return nil
+	}
+	return b[:n]
+}
+
+// parseBlob reads a blob whose head's CRC is crc (nil: not checked).
+func parseBlob(b []byte, crc *uint32) (*blob, error) {
+	head := headOf(b)
+	if head == nil || len(head) < 60 {
+		return nil, errBlob
+	}
+	if crc != nil && crc32.Checksum(head, castagnoli) != *crc {
 		return nil, errBlob
 	}
 	le := binary.LittleEndian
-	x := &blob{nDocs: int(le.Uint32(b[4:])), nTerms: int(le.Uint32(b[8:])), system: int(le.Uint32(b[12:])), words: le.Uint64(b[16:]), sysWords: le.Uint64(b[24:])}
-	metaLen := int(le.Uint32(b[32:]))
-	rest := b[36:]
-	if metaLen > len(rest) {
+	x := &blob{nDocs: int(le.Uint32(head[8:])), nTerms: int(le.Uint32(head[12:])), words: le.Uint64(head[20:]), sysWords: le.Uint64(head[28:])}
+	nSystem := int(le.Uint32(head[16:]))
+	rest := head[36:]
+	take := func(n int) ([]byte, bool) {
+		if n < 0 || n > len(rest) {
+			return nil, false
+		}
+		out := rest[:n]
+		rest = rest[n:]
+		return out, true
+	}
+	u32 := func() (int, bool) {
+		v, ok := take(4)
+		if !ok {
+			return 0, false
+		}
+		return int(le.Uint32(v)), true
+	}
+	metaLen, ok := u32()
+	if !ok {
 		return nil, errBlob
 	}
-	meta := rest[:metaLen]
-	rest = rest[metaLen:]
-	var ok bool
-	if x.sessionID, meta, ok = readStr(meta); !ok {
+	if x.meta, ok = take(metaLen); !ok {
 		return nil, errBlob
 	}
-	if x.cwd, meta, ok = readStr(meta); !ok {
+	m := x.meta
+	if x.sessionID, m, ok = readStr(m); !ok {
 		return nil, errBlob
 	}
-	if x.fmt, _, ok = readStr(meta); !ok {
+	if x.cwd, m, ok = readStr(m); !ok {
 		return nil, errBlob
 	}
-	if x.nDocs > len(rest)/docSize {
+	if x.fmt, _, ok = readStr(m); !ok {
 		return nil, errBlob
 	}
-	x.docs, rest = rest[:x.nDocs*docSize], rest[x.nDocs*docSize:]
-	if len(rest) < 4 {
+	if nSystem > x.nDocs {
 		return nil, errBlob
 	}
-	poolLen := int(le.Uint32(rest))
-	rest = rest[4:]
-	if poolLen > len(rest) {
+	sys, ok := take(4 * nSystem)
+	if !ok {
 		return nil, errBlob
 	}
-	x.pool, rest = rest[:poolLen], rest[poolLen:]
-	if len(rest) < 4 {
+	for i := range nSystem {
+		d := int(le.Uint32(sys[4*i:]))
+		if d >= x.nDocs {
+			return nil, errBlob
+		}
+		x.systemDocs = append(x.systemDocs, d)
+	}
+	nBlocks, ok := u32()
+	if !ok || nBlocks != (x.nTerms+blockTerms-1)/blockTerms {
 		return nil, errBlob
 	}
-	nBlocks := int(le.Uint32(rest))
-	rest = rest[4:]
-	if nBlocks > len(rest)/8 || nBlocks != (x.nTerms+blockTerms-1)/blockTerms {
+	if x.blocks, ok = take(12 * nBlocks); !ok {
 		return nil, errBlob
 	}
-	x.blocks, x.data = rest[:8*nBlocks], rest[8*nBlocks:]
+	nGroups, ok := u32()
+	if !ok || nGroups != (x.nDocs+groupDocs-1)/groupDocs {
+		return nil, errBlob
+	}
+	if x.groups, ok = take(4 * nGroups); !ok {
+		return nil, errBlob
+	}
+	var offs [5]int
+	for i := range offs {
+		if offs[i], ok = u32(); !ok {
+			return nil, errBlob
+		}
+	}
+	rankOff, infoOff, poolOff, dataOff, total := offs[0], offs[1], offs[2], offs[3], offs[4]
+	if len(rest) != 0 || rankOff != len(head) || infoOff-rankOff != rankSize*x.nDocs || poolOff-infoOff != infoSize*x.nDocs ||
+		dataOff < poolOff || total < dataOff || total != len(b) {
+		return nil, errBlob
+	}
+	x.rankSec, x.infoSec, x.pool, x.data = b[rankOff:infoOff], b[infoOff:poolOff], b[poolOff:dataOff], b[dataOff:total]
+	x.checked = make([]atomic.Uint32, nGroups+nBlocks)
 	return x, nil
 }
 
-// doc is message k's record.
-func (x *blob) doc(k int) (off, n int64, words int, time float64, system bool) {
-	d := x.docs[k*docSize:]
-	le := binary.LittleEndian
-	return int64(le.Uint64(d)), int64(le.Uint32(d[8:])), int(le.Uint32(d[12:])), math.Float64frombits(le.Uint64(d[16:])), d[28]&flagSystem != 0
+// check reports whether part i (a docs group, then a block) is whole,
+// computing its CRC the first time.
+func (x *blob) check(i int, crc func() uint32, want uint32) bool {
+	switch x.checked[i].Load() {
+	case 1:
+		return true
+	case 2:
+		return false
+	}
+	ok := crc() == want
+	if ok {
+		x.checked[i].Store(1)
+	} else {
+		x.checked[i].Store(2)
+	}
+	return ok
 }
 
-// crc is message k's record's checksum.
-func (x *blob) crc(k int) uint32 { return binary.LittleEndian.Uint32(x.docs[k*docSize+32:]) }
+func (x *blob) groupOK(g int) bool {
+	return x.check(g, func() uint32 { return groupCRC(x.rankSec, x.infoSec, x.pool, g, x.nDocs) }, binary.LittleEndian.Uint32(x.groups[4*g:]))
+}
+
+// verifyAll checks every part.
+func (x *blob) verifyAll() error {
+	for g := range len(x.groups) / 4 {
+		if !x.groupOK(g) {
+			return errBlob
+		}
+	}
+	for bi := range len(x.blocks) / 12 {
+		if _, _, ok := x.block(bi); !ok {
+			return errBlob
+		}
+	}
+	return nil
+}
+
+// rank is message k's length in words and time.
+func (x *blob) rank(k int) (words int, time float64, ok bool) {
+	if !x.groupOK(k / groupDocs) {
+		return 0, 0, false
+	}
+	r := x.rankSec[k*rankSize:]
+	return int(binary.LittleEndian.Uint32(r)), math.Float64frombits(binary.LittleEndian.Uint64(r[4:])), true
+}
+
+// info is where message k's record is, and its CRC.
+func (x *blob) info(k int) (off, n int64, crc uint32, ok bool) {
+	if !x.groupOK(k / groupDocs) {
+		return 0, 0, 0, false
+	}
+	r := x.infoSec[k*infoSize:]
+	le := binary.LittleEndian
+	return int64(le.Uint64(r)), int64(le.Uint32(r[8:])), le.Uint32(r[12:]), true
+}
 
 // roleID is message k's role and entry id.
 func (x *blob) roleID(k int) (role, id string, ok bool) {
-	at := int(binary.LittleEndian.Uint32(x.docs[k*docSize+24:]))
+	if !x.groupOK(k / groupDocs) {
+		return "", "", false
+	}
+	at := int(binary.LittleEndian.Uint32(x.infoSec[k*infoSize+16:]))
 	if at > len(x.pool) {
 		return "", "", false
 	}
@@ -328,14 +499,23 @@ func (x *blob) roleID(k int) (role, id string, ok bool) {
 	return role, id, ok
 }
 
-// block is block i's first ordinal and its data.
+// block is block i's first ordinal and its data, its CRC checked.
 func (x *blob) block(i int) (first uint32, data []byte, ok bool) {
-	first = binary.LittleEndian.Uint32(x.blocks[8*i:])
-	off := int(binary.LittleEndian.Uint32(x.blocks[8*i+4:]))
-	if off > len(x.data) {
+	le := binary.LittleEndian
+	first = le.Uint32(x.blocks[12*i:])
+	off := int(le.Uint32(x.blocks[12*i+4:]))
+	end := len(x.data)
+	if i+1 < len(x.blocks)/12 {
+		end = int(le.Uint32(x.blocks[12*(i+1)+4:]))
+	}
+	if off > end || end > len(x.data) {
 		return 0, nil, false
 	}
-	return first, x.data[off:], true
+	data = x.data[off:end]
+	if !x.check(len(x.groups)/4+i, func() uint32 { return crc32.Checksum(data, castagnoli) }, le.Uint32(x.blocks[12*i+8:])) {
+		return 0, nil, false
+	}
+	return first, data, true
 }
 
 // postings calls fn with each message holding any of the words ords
@@ -344,15 +524,16 @@ func (x *blob) postings(ords []uint32, fn func(doc, tf int)) error {
 	if len(ords) == 0 || x.nTerms == 0 {
 		return nil
 	}
-	nBlocks := len(x.blocks) / 8
+	nBlocks := len(x.blocks) / 12
 	// Many words (a short prefix): every block read once; few: each found.
 	if len(ords) > nBlocks {
 		return x.scanBlocks(0, nBlocks, ords, fn)
 	}
+	firstOf := func(i int) uint32 { return binary.LittleEndian.Uint32(x.blocks[12*i:]) }
 	for k := 0; k < len(ords); {
 		o := ords[k]
 		// The last block whose first ordinal is at most o.
-		bi := sort.Search(nBlocks, func(i int) bool { return binary.LittleEndian.Uint32(x.blocks[8*i:]) > o }) - 1
+		bi := sort.Search(nBlocks, func(i int) bool { return firstOf(i) > o }) - 1
 		if bi < 0 {
 			k++
 			continue
@@ -360,7 +541,7 @@ func (x *blob) postings(ords []uint32, fn func(doc, tf int)) error {
 		// The words of ords in this block, at once.
 		end := k + 1
 		if bi+1 < nBlocks {
-			next := binary.LittleEndian.Uint32(x.blocks[8*(bi+1):])
+			next := firstOf(bi + 1)
 			for end < len(ords) && ords[end] < next {
 				end++
 			}
@@ -416,7 +597,7 @@ func (x *blob) scanBlocks(from, to int, ords []uint32, fn func(doc, tf int)) err
 // eachTerm calls fn with every word's ordinal and postings, stopping at
 // damage.
 func (x *blob) eachTerm(fn func(o uint32, post []byte)) {
-	nBlocks := len(x.blocks) / 8
+	nBlocks := len(x.blocks) / 12
 	for bi := range nBlocks {
 		first, p, ok := x.block(bi)
 		if !ok {

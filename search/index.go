@@ -66,6 +66,8 @@ type Index struct {
 	mu      sync.Mutex
 	entries map[string]*fileEntry
 	segs    map[string]*segment
+	blobs   map[blobKey]*blob // the blobs read, their heads checked
+	damaged map[string]bool   // files whose index a search found damaged
 	changed bool
 	// Reads counts the files this run read to index them, whole or from
 	// where the index stopped (the tests' way to see what was spared).
@@ -86,7 +88,7 @@ func IndexDir(env store.Env) string { return filepath.Join(store.CacheDir(env), 
 // OpenIndex reads the index in dir (store.CacheDir's "text" folder); a
 // missing or unreadable one is empty.
 func OpenIndex(dir string) *Index {
-	x := &Index{dir: dir, entries: map[string]*fileEntry{}, segs: map[string]*segment{}}
+	x := &Index{dir: dir, entries: map[string]*fileEntry{}, segs: map[string]*segment{}, blobs: map[blobKey]*blob{}, damaged: map[string]bool{}}
 	if data, err := os.ReadFile(filepath.Join(dir, "manifest")); err == nil {
 		if entries, ok := decodeManifest(data); ok {
 			x.entries = entries
@@ -105,6 +107,7 @@ func (x *Index) Close() {
 		}
 	}
 	x.segs = map[string]*segment{}
+	x.blobs = map[blobKey]*blob{}
 }
 
 func decodeManifest(data []byte) (map[string]*fileEntry, bool) {
@@ -301,7 +304,7 @@ func (w *segWriter) finish() ([]ref, error) {
 		if _, err = out.Write(b); err != nil {
 			break
 		}
-		refs = append(refs, ref{seg: w.name, off: off, n: int64(len(b)), crc: crc32.Checksum(b, castagnoli)})
+		refs = append(refs, ref{seg: w.name, off: off, n: int64(len(b)), crc: crc32.Checksum(headOf(b), castagnoli)})
 		off += int64(len(b))
 	}
 	if err == nil {
@@ -347,9 +350,10 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 	sparse := x.sparseSegments()
 	for _, f := range files {
 		e := x.entries[f]
-		if e != nil && slices.ContainsFunc(e.parts, func(r ref) bool { return sparse[r.seg] }) {
-			e = nil // its segment is mostly dead: indexed again, into the new one
+		if e != nil && (x.damaged[f] || slices.ContainsFunc(e.parts, func(r ref) bool { return sparse[r.seg] })) {
+			e = nil // damaged, or its segment is mostly dead: indexed again, into the new one
 		}
+		delete(x.damaged, f)
 		todo = append(todo, job{f, e})
 	}
 	x.mu.Unlock()
@@ -509,12 +513,33 @@ func (x *Index) blobOf(r ref) (*blob, *dict, error) {
 	if r.off < 0 || r.n < 0 || r.off+r.n > int64(len(s.data)) {
 		return nil, nil, errBlob
 	}
-	b := s.data[r.off : r.off+r.n]
-	if crc32.Checksum(b, castagnoli) != r.crc {
-		return nil, nil, errBlob
+	key := blobKey{r.seg, r.off}
+	x.mu.Lock()
+	b := x.blobs[key]
+	x.mu.Unlock()
+	if b == nil {
+		var err error
+		if b, err = parseBlob(s.data[r.off:r.off+r.n], &r.crc); err != nil {
+			return nil, nil, err
+		}
+		x.mu.Lock()
+		x.blobs[key] = b
+		x.mu.Unlock()
 	}
-	blob, err := parseBlob(b)
-	return blob, s.dict, err
+	return b, s.dict, nil
+}
+
+type blobKey struct {
+	seg string
+	off int64
+}
+
+// damage marks a file whose index a search found damaged: the next
+// Update indexes it again.
+func (x *Index) damage(path string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.damaged[path] = true
 }
 
 // Save writes the manifest when this run changed it, keeping the entries
@@ -630,6 +655,11 @@ func Files(x *Index, q *Query, files []string, limit int, perSession bool, progr
 			return hits
 		}
 	}
+	return readAll(q, files, limit, perSession)
+}
+
+// readAll is q over files read and searched, each on every core.
+func readAll(q *Query, files []string, limit int, perSession bool) []Hit {
 	s := New(q)
 	var mu sync.Mutex
 	var wg sync.WaitGroup

@@ -246,7 +246,12 @@ func TestIndexDamaged(t *testing.T) {
 		}
 	}
 	for n, b := range pristine {
-		for _, at := range []int{0, 5, len(b) / 3, len(b) / 2, len(b) - 3} {
+		// Bytes spread over the whole file, and its head and its end.
+		spots := []int{0, 5, 9, 40, len(b) - 1, len(b) - 3, len(b) - 19}
+		for k := 1; k < 24; k++ {
+			spots = append(spots, len(b)*k/24)
+		}
+		for _, at := range spots {
 			if at < 0 || at >= len(b) {
 				continue
 			}

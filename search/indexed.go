@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"skein/model"
 	"skein/store"
@@ -22,6 +23,7 @@ import (
 type cand struct {
 	part, doc int32
 	score     float64
+	time      float64
 	tf        []int
 	// Its text, for the ones whose text decides (phrases, patterns).
 	text *textMatch
@@ -64,6 +66,20 @@ func (x *Index) BestPerSession(q *Query, files []string, limit int) []Hit {
 }
 
 func (x *Index) search(q *Query, files []string, limit int, perFile bool) []Hit {
+	// A damaged part found is indexed again and the search run again; if
+	// that fails too, every file is read.
+	for range 2 {
+		if hits, ok := x.searchOnce(q, files, limit, perFile); ok {
+			return hits
+		}
+		if err := x.Update(files, nil); err != nil {
+			break
+		}
+	}
+	return readAll(q, files, limit, perFile)
+}
+
+func (x *Index) searchOnce(q *Query, files []string, limit int, perFile bool) ([]Hit, bool) {
 	var parts []part
 	x.mu.Lock()
 	for _, f := range files {
@@ -82,6 +98,7 @@ func (x *Index) search(q *Query, files []string, limit int, perFile bool) []Hit 
 	}
 	var mu sync.Mutex
 	var all []cand
+	var failed atomic.Bool
 	words := &queryWords{q: q, lits: lits, by: map[*dict]*segWords{}}
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -92,11 +109,14 @@ func (x *Index) search(q *Query, files []string, limit int, perFile bool) []Hit 
 			var sc scratch
 			for i := range next {
 				b, d, err := x.blobOf(parts[i].r)
-				if err != nil {
-					continue
+				if err == nil {
+					parts[i].b = b
+					mine, err = evalBlob(q, words.of(d), b, int32(i), &local, &sc, mine)
 				}
-				parts[i].b = b
-				mine = evalBlob(q, words.of(d), b, int32(i), &local, &sc, mine)
+				if err != nil {
+					x.damage(parts[i].path)
+					failed.Store(true)
+				}
 			}
 			mu.Lock()
 			total.add(&local)
@@ -110,7 +130,7 @@ func (x *Index) search(q *Query, files []string, limit int, perFile bool) []Hit 
 	close(next)
 	wg.Wait()
 	// The messages whose text decides: read them, file by file.
-	verify(q, parts, all)
+	verify(q, parts, all, func(p string) { x.damage(p); failed.Store(true) })
 	hits := all[:0]
 	for _, c := range all {
 		if t := c.text; t != nil {
@@ -127,7 +147,14 @@ func (x *Index) search(q *Query, files []string, limit int, perFile bool) []Hit 
 		}
 		hits = append(hits, c)
 	}
-	return rank(q, parts, hits, total, limit, perFile)
+	out, ok := rank(q, parts, hits, total, limit, perFile)
+	if !ok {
+		for _, p := range parts {
+			x.damage(p.path) // which one is not known here: all again
+		}
+		return nil, false
+	}
+	return out, !failed.Load()
 }
 
 // part is one blob of one file.
@@ -199,9 +226,9 @@ func (qw *queryWords) of(d *dict) *segWords {
 }
 
 // evalBlob adds a blob's messages to the corpus and its candidates to out.
-func evalBlob(q *Query, sw *segWords, b *blob, pi int32, c *corpus, sc *scratch, out []cand) []cand {
+func evalBlob(q *Query, sw *segWords, b *blob, pi int32, c *corpus, sc *scratch, out []cand) ([]cand, error) {
 	if q.Cwd != "" && b.cwd != q.Cwd && !strings.HasPrefix(b.cwd, strings.TrimSuffix(q.Cwd, "/")+"/") {
-		return out
+		return out, nil
 	}
 	n := b.nDocs
 	allowed := grow(sc.allowed, n)
@@ -209,34 +236,41 @@ func evalBlob(q *Query, sw *segWords, b *blob, pi int32, c *corpus, sc *scratch,
 	if q.Tool != "" {
 		clear(allowed)
 		if b.postings(sw.tool, func(d, _ int) { allowed[d] = true }) != nil {
-			return out
+			return out, errBlob
 		}
 	} else {
 		for k := range allowed {
 			allowed[k] = true
 		}
 	}
-	if q.Role == "" && q.Tool == "" {
-		c.n += n - b.system
-		c.words += int(b.words - b.sysWords)
-	}
-	for k := range n {
-		if !allowed[k] {
-			continue
-		}
-		_, _, words, _, system := b.doc(k)
-		if system && q.Role != model.RoleSystem {
+	if q.Role != model.RoleSystem {
+		for _, k := range b.systemDocs {
 			allowed[k] = false
-			continue
 		}
-		if q.Role != "" {
-			role, _, ok := b.roleID(k)
-			if !ok || role != q.Role {
-				allowed[k] = false
+	}
+	if q.Role == "" && q.Tool == "" {
+		// Every message but the system prompts: the head's counts.
+		c.n += n - len(b.systemDocs)
+		c.words += int(b.words - b.sysWords)
+	} else {
+		for k := range n {
+			if !allowed[k] {
 				continue
 			}
-		}
-		if q.Role != "" || q.Tool != "" {
+			if q.Role != "" {
+				role, _, ok := b.roleID(k)
+				if !ok {
+					return out, errBlob
+				}
+				if role != q.Role {
+					allowed[k] = false
+					continue
+				}
+			}
+			words, _, ok := b.rank(k)
+			if !ok {
+				return out, errBlob
+			}
 			c.n++
 			c.words += words
 		}
@@ -250,7 +284,7 @@ func evalBlob(q *Query, sw *segWords, b *blob, pi int32, c *corpus, sc *scratch,
 		sc.tf[k] = tf
 		clear(tf)
 		if b.postings(sw.words[k], func(d, f int) { tf[d] += f }) != nil {
-			return out
+			return out, errBlob
 		}
 		for d := range n {
 			if tf[d] > 0 && allowed[d] {
@@ -267,7 +301,7 @@ func evalBlob(q *Query, sw *segWords, b *blob, pi int32, c *corpus, sc *scratch,
 		for _, p := range sw.phrases {
 			has := b.allOf(p)
 			if has == nil {
-				return out
+				return out, errBlob
 			}
 			for d := range n {
 				phraseDoc[d] = phraseDoc[d] || has[d] && allowed[d]
@@ -293,7 +327,7 @@ func evalBlob(q *Query, sw *segWords, b *blob, pi int32, c *corpus, sc *scratch,
 		}
 		has := b.allOf(runs)
 		if has == nil {
-			return out
+			return out, errBlob
 		}
 		for d := range n {
 			cands[d] = cands[d] && has[d]
@@ -314,7 +348,7 @@ func evalBlob(q *Query, sw *segWords, b *blob, pi int32, c *corpus, sc *scratch,
 		}
 		out = append(out, c)
 	}
-	return out
+	return out, nil
 }
 
 func grow[T any](s []T, n int) []T {
@@ -380,7 +414,7 @@ func literalRuns(pattern string) [][]byte {
 
 // verify reads the text of the candidates whose text decides (phrases,
 // patterns), file by file, and matches it.
-func verify(q *Query, parts []part, all []cand) {
+func verify(q *Query, parts []part, all []cand, damaged func(path string)) {
 	byFile := map[string][]*cand{}
 	for i := range all {
 		if c := &all[i]; c.text != nil {
@@ -397,7 +431,9 @@ func verify(q *Query, parts []part, all []cand) {
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for p := range next {
-				readTexts(q, parts, p, byFile[p])
+				if !readTexts(q, parts, p, byFile[p]) {
+					damaged(p)
+				}
 			}
 		})
 	}
@@ -410,9 +446,9 @@ func verify(q *Query, parts []part, all []cand) {
 
 // readTexts reads and matches the messages of one file: each alone when
 // they are few, else the file once.
-func readTexts(q *Query, parts []part, path string, cs []*cand) {
-	match := func(c *cand, s *model.Session, i int) {
-		if crc32.Checksum(s.Raw(i), castagnoli) != parts[c.part].b.crc(int(c.doc)) {
+func readTexts(q *Query, parts []part, path string, cs []*cand) bool {
+	match := func(c *cand, s *model.Session, i int, crc uint32) {
+		if crc32.Checksum(s.Raw(i), castagnoli) != crc {
 			return // the file changed since: not this message any more
 		}
 		m := s.EntryMessage(i)
@@ -424,47 +460,56 @@ func readTexts(q *Query, parts []part, path string, cs []*cand) {
 	}
 	if len(cs) <= 8 {
 		for _, c := range cs {
-			off, n, _, _, _ := parts[c.part].b.doc(int(c.doc))
+			off, n, crc, ok := parts[c.part].b.info(int(c.doc))
+			if !ok {
+				return false
+			}
 			if s, ok := store.ReadEntry(path, off, n); ok {
-				match(c, s, s.Len()-1)
+				match(c, s, s.Len()-1, crc)
 			}
 		}
-		return
+		return true
 	}
 	whole, _, err := store.ReadText(path, nil)
 	if err != nil {
-		return
+		return true
 	}
 	at := make(map[int64]int, len(whole.Lines))
 	for i, l := range whole.Lines {
 		at[l[0]] = i
 	}
 	for _, c := range cs {
-		off, _, _, _, _ := parts[c.part].b.doc(int(c.doc))
+		off, _, crc, ok := parts[c.part].b.info(int(c.doc))
+		if !ok {
+			return false
+		}
 		if i, ok := at[off]; ok {
-			match(c, whole.Session, i)
+			match(c, whole.Session, i, crc)
 		}
 	}
+	return true
 }
 
 // rank scores the hits with BM25 over the corpus, keeps the best limit
 // (0: all) in order, and makes their hits, reading the snippets not read
 // yet; a message no longer where the index found it is left out.
-func rank(q *Query, parts []part, cs []cand, c corpus, limit int, perFile bool) []Hit {
+func rank(q *Query, parts []part, cs []cand, c corpus, limit int, perFile bool) ([]Hit, bool) {
 	sc := scorer{n: c.n, df: c.df, avg: avgLength(c.n, c.words)}
+	// In a file, its parts' messages in order: a part's after the last's.
 	key := func(x *cand) rankKey {
-		p := &parts[x.part]
-		off, _, _, time, _ := p.b.doc(int(x.doc))
-		return rankKey{x.score, time, p.path, int(off)}
+		return rankKey{x.score, x.time, parts[x.part].path, int(x.part)<<32 | int(x.doc)}
 	}
 	for i := range cs {
 		x := &cs[i]
-		_, _, words, _, _ := parts[x.part].b.doc(int(x.doc))
+		words, time, ok := parts[x.part].b.rank(int(x.doc))
+		if !ok {
+			return nil, false
+		}
 		marks := 0
 		if x.text != nil {
 			marks = len(x.text.marks)
 		}
-		x.score = sc.score(x.tf, words, marks)
+		x.score, x.time = sc.score(x.tf, words, marks), time
 	}
 	if perFile {
 		// Each file's best candidate only.
@@ -492,7 +537,7 @@ func rank(q *Query, parts []part, cs []cand, c corpus, limit int, perFile bool) 
 		}
 		best := topK(cs, want, func(a, b *cand) int { return order(key(a), key(b)) })
 		batch := make([]Hit, len(best))
-		ok := make([]bool, len(best))
+		ok := make([]hitState, len(best))
 		var wg sync.WaitGroup
 		next := make(chan int)
 		for range min(runtime.GOMAXPROCS(0), len(best)) {
@@ -508,8 +553,11 @@ func rank(q *Query, parts []part, cs []cand, c corpus, limit int, perFile bool) 
 		close(next)
 		wg.Wait()
 		for i := range batch {
-			if ok[i] {
+			switch ok[i] {
+			case hitShown:
 				out = append(out, batch[i])
+			case hitDamaged:
+				return nil, false
 			}
 		}
 		// What is left: the candidates not chosen.
@@ -525,7 +573,7 @@ func rank(q *Query, parts []part, cs []cand, c corpus, limit int, perFile bool) 
 		}
 		cs = rest
 	}
-	return out
+	return out, true
 }
 
 // topK is the indexes of the k first candidates by cmp, in order.
@@ -554,23 +602,34 @@ func topK(cs []cand, k int, cmp func(a, b *cand) int) []int {
 	return idx
 }
 
+type hitState uint8
+
+const (
+	hitGone    hitState = iota // its record changed since: left out
+	hitShown                   // a hit
+	hitDamaged                 // the index is damaged there
+)
+
 // hitOf is a candidate's hit, its snippet read again when it was not.
-func hitOf(q *Query, parts []part, x *cand) (Hit, bool) {
+func hitOf(q *Query, parts []part, x *cand) (Hit, hitState) {
 	p := &parts[x.part]
-	off, n, _, time, _ := p.b.doc(int(x.doc))
-	role, id, _ := p.b.roleID(int(x.doc))
-	h := Hit{Path: p.path, Format: p.b.fmt, SessionID: p.b.sessionID, EntryID: id, Role: role, Score: x.score, Time: time}
+	off, n, crc, ok1 := p.b.info(int(x.doc))
+	role, id, ok2 := p.b.roleID(int(x.doc))
+	if !ok1 || !ok2 {
+		return Hit{}, hitDamaged
+	}
+	h := Hit{Path: p.path, Format: p.b.fmt, SessionID: p.b.sessionID, EntryID: id, Role: role, Score: x.score, Time: x.time}
 	if x.text != nil {
 		h.Snippet, h.Matches = x.text.snippet, x.text.marks
-		return h, true
+		return h, hitShown
 	}
 	sess, ok := store.ReadEntry(p.path, off, n)
-	if !ok || crc32.Checksum(sess.Raw(sess.Len()-1), castagnoli) != p.b.crc(int(x.doc)) {
-		return h, false // the file changed since: not this message any more
+	if !ok || crc32.Checksum(sess.Raw(sess.Len()-1), castagnoli) != crc {
+		return h, hitGone // the file changed since: not this message any more
 	}
 	m := sess.EntryMessage(sess.Len() - 1)
 	text := m.SearchText()
 	ranges, _, _ := q.Match(text)
 	h.Snippet, h.Matches = snippetOf(text, ranges)
-	return h, true
+	return h, hitShown
 }
