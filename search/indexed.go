@@ -458,16 +458,18 @@ func readTexts(q *Query, parts []part, path string, cs []*cand) bool {
 		copy(c.tf, tf)
 		c.text.snippet, c.text.marks = snippetOf(text, ranges)
 	}
-	if len(cs) <= 8 {
-		for _, c := range cs {
+	if len(cs) <= 1024 {
+		// Each record alone, the file opened once.
+		recs := make([][2]int64, len(cs))
+		crcs := make([]uint32, len(cs))
+		for k, c := range cs {
 			off, n, crc, ok := parts[c.part].b.info(int(c.doc))
 			if !ok {
 				return false
 			}
-			if s, ok := store.ReadEntry(path, off, n); ok {
-				match(c, s, s.Len()-1, crc)
-			}
+			recs[k], crcs[k] = [2]int64{off, n}, crc
 		}
+		store.ReadEntries(path, recs, func(k int, s *model.Session) { match(cs[k], s, s.Len()-1, crcs[k]) })
 		return true
 	}
 	whole, _, err := store.ReadText(path, nil)

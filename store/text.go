@@ -189,28 +189,41 @@ func readHeaderLine(r io.ReaderAt) ([]byte, error) {
 // it, whose last entry it is. false: the bytes there are not that record
 // any more.
 func ReadEntry(path string, off, n int64) (*model.Session, bool) {
+	var out *model.Session
+	ok := ReadEntries(path, [][2]int64{{off, n}}, func(_ int, s *model.Session) { out = s }) == nil
+	return out, ok && out != nil
+}
+
+// ReadEntries is ReadEntry for several records of one file, opened once:
+// fn is called with each record's index in recs and its session, for
+// those that parse.
+func ReadEntries(path string, recs [][2]int64, fn func(i int, s *model.Session)) error {
 	f, st, err := pi.OpenRegular(path)
-	if err != nil || off < 0 || n <= 0 || off+n > st.Size() {
-		if f != nil {
-			f.Close()
-		}
-		return nil, false
+	if err != nil {
+		return err
 	}
 	defer f.Close()
 	header, err := readHeaderLine(f)
-	if err != nil || int64(len(header)) > off {
-		return nil, false
+	if err != nil {
+		return err
 	}
-	data := make([]byte, len(header)+int(n))
-	copy(data, header)
-	if _, err := f.ReadAt(data[len(header):], off); err != nil {
-		return nil, false
+	var data []byte
+	for i, r := range recs {
+		off, n := r[0], r[1]
+		if off < int64(len(header)) || n <= 0 || off+n > st.Size() {
+			continue
+		}
+		data = append(append(data[:0], header...), make([]byte, n)...)
+		if _, err := f.ReadAt(data[len(header):], off); err != nil {
+			continue
+		}
+		// A session of its own: what it keeps must not be overwritten.
+		own := append([]byte(nil), data...)
+		if s, err := pi.Parse(own); err == nil && len(s.Entries) > 0 {
+			fn(i, piSession(path, s))
+		}
 	}
-	s, err := pi.Parse(data)
-	if err != nil || len(s.Entries) == 0 {
-		return nil, false
-	}
-	return piSession(path, s), true
+	return nil
 }
 
 // MapFile maps a file read-only for as long as unmap is not called (nil
