@@ -525,10 +525,8 @@ func (x *blob) postings(ords []uint32, fn func(doc, tf int)) error {
 		return nil
 	}
 	nBlocks := len(x.blocks) / 12
-	// Many words (a short prefix): every block read once; few: each found.
-	if len(ords) > nBlocks {
-		return x.scanBlocks(0, nBlocks, ords, fn)
-	}
+	// Only the blocks that hold one of the words are read: for each next
+	// word, its block by binary search, then the other words in it.
 	firstOf := func(i int) uint32 { return binary.LittleEndian.Uint32(x.blocks[12*i:]) }
 	for k := 0; k < len(ords); {
 		o := ords[k]
