@@ -361,3 +361,32 @@ func TestIndexManySegments(t *testing.T) {
 		sameHits(t, "many segments: "+query, x.Search(q, files, 0), brute(t, q, files))
 	}
 }
+
+// Hits are copies: they stay whole after the index that found them is
+// closed and its segments unmapped (a string pointing into a mapping
+// would fault, or read what is mapped there next).
+func TestHitsOutliveTheIndex(t *testing.T) {
+	_, files := fixtures(t)
+	x := OpenIndex(t.TempDir())
+	x.Update(files, nil)
+	q, _ := Parse("the")
+	hits := x.Search(q, files, 0)
+	want := show(hits)
+	x.Close()
+	// Map and touch other memory where the segments were.
+	junk := make([][]byte, 64)
+	for i := range junk {
+		junk[i] = make([]byte, 1<<20)
+		for k := range junk[i] {
+			junk[i][k] = 0xAA
+		}
+	}
+	if got := show(hits); got != want || len(hits) == 0 {
+		t.Errorf("the hits changed after Close")
+	}
+	for _, h := range hits {
+		if strings.ContainsRune(h.EntryID+h.Role+h.SessionID, 0xAA) {
+			t.Errorf("a hit holds freed bytes: %+v", h)
+		}
+	}
+}
