@@ -143,7 +143,10 @@ func wordStart(s string, i int) bool {
 // occurrences, sorted, and whether all of them occur; tf counts the
 // occurrences of each word and phrase (in that order), for ranking.
 func (q *Query) Match(text string) (ranges [][2]int, tf []int, ok bool) {
-	low := Fold(text)
+	low := ""
+	if len(q.Words)+len(q.Phrases) > 0 {
+		low = Fold(text) // the patterns match the text as it is
+	}
 	ok = true
 	for _, w := range q.Words {
 		n := 0
