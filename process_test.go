@@ -325,3 +325,51 @@ func TestUnreadableAsUnprivileged(t *testing.T) {
 		t.Errorf("doctor --json: exit %d, %d entries (%v):\n%s", r.code, len(report), err, r.stdout)
 	}
 }
+
+// Several skein processes indexing the same store into the same cache
+// folder at once (searches and lists, started together, several rounds)
+// each print what reading every file prints, and leave indexes that do.
+func TestIndexingProcessesAtOnce(t *testing.T) {
+	bin := skeinBinary(t)
+	store := t.TempDir()
+	if err := synth.CopyTree("testdata/pi/store", store); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	run := func(env []string, args ...string) string {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), append([]string{"HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + cache, "NO_COLOR=1"}, env...)...)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Errorf("skein %s: %v", strings.Join(args, " "), err)
+		}
+		return string(out)
+	}
+	queries := []string{"the", `"the file"`, `re:[Ee]rror`}
+	want := map[string]string{}
+	for _, q := range queries {
+		want[q] = run([]string{"SKEIN_INDEX=off"}, "search", "--json", "--limit", "0", q, store)
+	}
+	wantList := run([]string{"SKEIN_INDEX=off"}, "session", "list", "--json", store)
+	for round := range 3 {
+		var wg sync.WaitGroup
+		for k := range 6 {
+			wg.Go(func() {
+				if k%3 == 2 {
+					if got := run(nil, "session", "list", "--json", store); got != wantList {
+						t.Errorf("round %d: a list differs", round)
+					}
+					return
+				}
+				q := queries[(k+round)%len(queries)]
+				if got := run(nil, "search", "--json", "--limit", "0", q, store); got != want[q] {
+					t.Errorf("round %d: %s differs from reading every file", round, q)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	if segs, _ := filepath.Glob(filepath.Join(cache, "skein", "text", "seg-*.ft")); len(segs) == 0 {
+		t.Error("no text index was written")
+	}
+}
