@@ -401,11 +401,10 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 					return r, ok
 				})
 				if progress != nil {
-					dmu.Lock()
+					dmu.Lock() // progress is told one at a time
 					done++
-					d := done
+					progress(done, len(todo))
 					dmu.Unlock()
-					progress(d, len(todo))
 				}
 			}
 		})
@@ -439,9 +438,11 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 		if r := results[i]; r != nil && r != j.prev {
 			x.entries[j.path] = r
 			x.changed = true
-		} else if r == nil && j.prev != nil {
-			delete(x.entries, j.path)
-			x.changed = true
+		} else if r == nil {
+			if _, had := x.entries[j.path]; had {
+				delete(x.entries, j.path) // no longer indexable: nothing of it counts
+				x.changed = true
+			}
 		}
 	}
 	return nil
@@ -510,10 +511,10 @@ func (x *Index) blobOf(r ref) (*blob, *dict, error) {
 	if s.err != nil {
 		return nil, nil, s.err
 	}
-	if r.off < 0 || r.n < 0 || r.off+r.n > int64(len(s.data)) {
+	if r.off < 0 || r.n < 0 || r.off > int64(len(s.data)) || r.n > int64(len(s.data))-r.off {
 		return nil, nil, errBlob
 	}
-	key := blobKey{r.seg, r.off}
+	key := blobKey{r.seg, r.off, r.n, r.crc}
 	x.mu.Lock()
 	b := x.blobs[key]
 	x.mu.Unlock()
@@ -530,8 +531,9 @@ func (x *Index) blobOf(r ref) (*blob, *dict, error) {
 }
 
 type blobKey struct {
-	seg string
-	off int64
+	seg    string
+	off, n int64
+	crc    uint32
 }
 
 // damage marks a file whose index a search found damaged: the next
@@ -585,8 +587,9 @@ func (x *Index) Save() error {
 var errNotIndexed = errors.New("not indexed")
 
 // sparseSegments are the segments whose files are indexed again this
-// run, so that dead blobs do not pile up: every one when there are more
-// than 16, else those whose blobs are less than half alive. x.mu is held.
+// run, so that dead blobs and small segments do not pile up: those whose
+// blobs are less than half alive, and the smallest of more than 16 small
+// ones. x.mu is held.
 func (x *Index) sparseSegments() map[string]bool {
 	live := map[string]int64{}
 	for _, e := range x.entries {
@@ -595,12 +598,23 @@ func (x *Index) sparseSegments() map[string]bool {
 		}
 	}
 	out := map[string]bool{}
+	var small []string
 	for seg, n := range live {
 		st, err := os.Stat(filepath.Join(x.dir, seg))
 		if err != nil {
 			continue
 		}
-		if len(live) > 16 || st.Size() > 1<<20 && n < st.Size()/2 {
+		if st.Size() > 1<<20 && n < st.Size()/2 {
+			out[seg] = true
+		} else if st.Size() < 16<<20 {
+			small = append(small, seg)
+		}
+	}
+	// Many small segments (a run each, of a few appends): the smallest
+	// merged into the new one, leaving 8. Large ones stay.
+	if len(small) > 16 {
+		slices.SortFunc(small, func(a, b string) int { return int(live[a] - live[b]) })
+		for _, seg := range small[:len(small)-8] {
 			out[seg] = true
 		}
 	}

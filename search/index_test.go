@@ -390,3 +390,113 @@ func TestHitsOutliveTheIndex(t *testing.T) {
 		}
 	}
 }
+
+// writeSession writes lines as a session file in dir.
+func writeSession(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const hdr = `{"type":"session","version":3,"id":"s1","timestamp":"2026-11-20T10:00:00.000Z","cwd":"/x"}`
+
+func msgLine(id, parent, text string) string {
+	p := `null`
+	if parent != "" {
+		p = `"` + parent + `"`
+	}
+	return `{"type":"message","id":"` + id + `","parentId":` + p + `,"timestamp":"2026-11-20T10:00:01.000Z","message":{"role":"user","content":"` + text + `","timestamp":1}}`
+}
+
+// Files the reviewer found the index read differently from pi's reader:
+// lines before the header, a last entry without its line ending that the
+// next append runs into, text a (?i) pattern folds beyond lower case.
+func TestIndexOddFiles(t *testing.T) {
+	dir := t.TempDir()
+	files := []string{
+		writeSession(t, dir, "lead.jsonl", "\n"+"garbage\n"+hdr+"\n"+msgLine("a1", "", "the wombat grazes")+"\n"),
+		writeSession(t, dir, "open.jsonl", hdr+"\n"+msgLine("b1", "", "the wombat sleeps")),
+		writeSession(t, dir, "fold.jsonl", hdr+"\n"+msgLine("c1", "", "ſession Key λόγος ⱥ")+"\n"),
+	}
+	queries := []string{"wombat", `"wombat grazes"`, "role:user", `re:(?i)session`, `re:(?i)key`, `re:(?i)λόγοσ`, `re:(?i)ΛΌΓΟς`, `re:(?i)Ⱥ`, "wombat sleeps"}
+	idx := t.TempDir()
+	check := func(what string) {
+		t.Helper()
+		x := OpenIndex(idx)
+		defer x.Close()
+		if err := x.Update(files, nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, query := range queries {
+			q, _ := Parse(query)
+			sameHits(t, what+": "+query, x.Search(q, files, 0), brute(t, q, files))
+		}
+		x.Save()
+	}
+	check("cold")
+	// The open last entry runs into the next one: one line pi skips.
+	f, _ := os.OpenFile(files[1], os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(msgLine("b2", "b1", "the wombat wakes") + "\n")
+	f.Close()
+	appendLine(t, files[0], msgLine("a2", "a1", "the wombat wakes"))
+	check("after appends")
+}
+
+// A file no longer a session drops out of the index, its messages out of
+// the ranking, even when its segment was to be indexed again; a run of
+// appends, each in a small segment of its own, does not read every file.
+func TestIndexDropsWhatIsGone(t *testing.T) {
+	_, files := fixtures(t)
+	idx := t.TempDir()
+	x := OpenIndex(idx)
+	x.Update(files, nil)
+	x.Save()
+	x.Close()
+	var v3 []string
+	for _, f := range files {
+		if b, _ := os.ReadFile(f); strings.Contains(string(b[:min(len(b), 200)]), `"version":3`) && strings.Contains(f, "store") {
+			v3 = append(v3, f)
+		}
+	}
+	for k := range 20 {
+		f := v3[k%len(v3)]
+		appendLine(t, f, msgLine(fmt.Sprintf("z%07d", k), lastID(t, f), "run "+fmt.Sprint(k)))
+		x := OpenIndex(idx)
+		x.Update(files, nil)
+		if x.Reads > len(files)/2 {
+			t.Errorf("run %d: %d of %d files read whole", k, x.Reads, len(files))
+		}
+		x.Save()
+		x.Close()
+	}
+	os.WriteFile(v3[0], []byte("not a session\n"), 0o644)
+	x = OpenIndex(idx)
+	defer x.Close()
+	x.Update(files, nil)
+	for _, query := range []string{"the", "run"} {
+		q, _ := Parse(query)
+		sameHits(t, "after one is gone: "+query, x.Search(q, files, 0), brute(t, q, files))
+	}
+}
+
+// A manifest's ref past its segment, however far (its sum overflowing),
+// is damage, not a crash.
+func TestRefPastItsSegment(t *testing.T) {
+	_, files := fixtures(t)
+	idx := t.TempDir()
+	x := OpenIndex(idx)
+	defer x.Close()
+	x.Update(files, nil)
+	for _, e := range x.entries {
+		r := e.parts[0]
+		for _, bad := range []ref{{seg: r.seg, off: 1 << 62, n: 1 << 62}, {seg: r.seg, off: r.off, n: 1<<63 - 1}, {seg: r.seg, off: -1, n: 4}} {
+			if _, _, err := x.blobOf(bad); err == nil {
+				t.Errorf("%+v read", bad)
+			}
+		}
+		break
+	}
+}

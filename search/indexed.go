@@ -147,10 +147,10 @@ func (x *Index) searchOnce(q *Query, files []string, limit int, perFile bool) ([
 		}
 		hits = append(hits, c)
 	}
-	out, ok := rank(q, parts, hits, total, limit, perFile)
-	if !ok {
-		for _, p := range parts {
-			x.damage(p.path) // which one is not known here: all again
+	out, damaged := rank(q, parts, hits, total, limit, perFile)
+	if len(damaged) > 0 {
+		for _, p := range damaged {
+			x.damage(p)
 		}
 		return nil, false
 	}
@@ -317,6 +317,9 @@ func evalBlob(q *Query, sw *segWords, b *blob, pi int32, c *corpus, sc *scratch,
 	}
 	for _, p := range sw.phrases {
 		has := b.allOf(p)
+		if has == nil {
+			return out, errBlob
+		}
 		for d := range n {
 			cands[d] = cands[d] && has[d]
 		}
@@ -391,7 +394,11 @@ func literalRuns(pattern string) [][]byte {
 	walk = func(r *syntax.Regexp) {
 		switch r.Op {
 		case syntax.OpLiteral:
-			lits = append(lits, string(r.Rune))
+			// A literal matched in any case is not narrowed by the index:
+			// RE2 folds more than lower case does (ſ, K, ς).
+			if r.Flags&syntax.FoldCase == 0 {
+				lits = append(lits, string(r.Rune))
+			}
 		case syntax.OpConcat:
 			for _, s := range r.Sub {
 				walk(s)
@@ -495,7 +502,8 @@ func readTexts(q *Query, parts []part, path string, cs []*cand) bool {
 // rank scores the hits with BM25 over the corpus, keeps the best limit
 // (0: all) in order, and makes their hits, reading the snippets not read
 // yet; a message no longer where the index found it is left out.
-func rank(q *Query, parts []part, cs []cand, c corpus, limit int, perFile bool) ([]Hit, bool) {
+// The files whose index was found damaged are returned instead.
+func rank(q *Query, parts []part, cs []cand, c corpus, limit int, perFile bool) ([]Hit, []string) {
 	sc := scorer{n: c.n, df: c.df, avg: avgLength(c.n, c.words)}
 	// In a file, its parts' messages in order: a part's after the last's.
 	key := func(x *cand) rankKey {
@@ -505,7 +513,7 @@ func rank(q *Query, parts []part, cs []cand, c corpus, limit int, perFile bool) 
 		x := &cs[i]
 		words, time, ok := parts[x.part].b.rank(int(x.doc))
 		if !ok {
-			return nil, false
+			return nil, []string{parts[x.part].path}
 		}
 		marks := 0
 		if x.text != nil {
@@ -554,13 +562,17 @@ func rank(q *Query, parts []part, cs []cand, c corpus, limit int, perFile bool) 
 		}
 		close(next)
 		wg.Wait()
+		var damaged []string
 		for i := range batch {
 			switch ok[i] {
 			case hitShown:
 				out = append(out, batch[i])
 			case hitDamaged:
-				return nil, false
+				damaged = append(damaged, parts[cs[best[i]].part].path)
 			}
+		}
+		if len(damaged) > 0 {
+			return nil, damaged
 		}
 		// What is left: the candidates not chosen.
 		chosen := make(map[int]bool, len(best))
@@ -575,7 +587,7 @@ func rank(q *Query, parts []part, cs []cand, c corpus, limit int, perFile bool) 
 		}
 		cs = rest
 	}
-	return out, true
+	return out, nil
 }
 
 // topK is the indexes of the k first candidates by cmp, in order.

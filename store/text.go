@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"skein/internal/jscan"
 	"skein/model"
 	"skein/store/pi"
 )
@@ -130,9 +131,10 @@ func ReadText(path string, prev *TextState) (part *TextPart, grown bool, err err
 	// Up to the last whole line, or a last line that is a whole entry: a
 	// line being written is read when it is done.
 	cut := bytes.LastIndexByte(body, '\n') + 1
+	unterminated := false
 	if cut < len(body) {
 		if _, err := pi.ParseEntry(bytes.TrimRight(body[cut:], "\r"), 1); err == nil {
-			cut = len(body)
+			cut, unterminated = len(body), true
 		}
 	}
 	body = body[:cut]
@@ -145,7 +147,9 @@ func ReadText(path string, prev *TextState) (part *TextPart, grown bool, err err
 	if err != nil {
 		return nil, false, err
 	}
-	state.Appendable = s.Header.Version >= 3
+	// A last entry without its line ending may go on with the next one
+	// on the same line: the next read is of the whole file.
+	state.Appendable = s.Header.Version >= 3 && !unterminated
 	sess := piSession(path, s)
 	lines := make([][2]int64, sess.Len())
 	base := from - int64(len(header))
@@ -164,21 +168,44 @@ func ReadText(path string, prev *TextState) (part *TextPart, grown bool, err err
 	return &TextPart{Session: sess, State: state, Lines: lines}, from > 0, nil
 }
 
-// readHeaderLine is a file's first line with its line ending.
+// readHeaderLine is a file's header line, with a line ending: its first
+// line that is not blank and is JSON, as pi's reader finds it (a
+// byte-order mark and a carriage return left off).
 func readHeaderLine(r io.ReaderAt) ([]byte, error) {
-	var out []byte
-	buf := make([]byte, 4096)
-	for off := int64(0); ; {
-		n, err := r.ReadAt(buf, off)
-		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
-			return append(out, buf[:i+1]...), nil
+	var buf []byte
+	chunk := make([]byte, 64<<10)
+	var off int64
+	for first := true; ; {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			n, err := r.ReadAt(chunk, off)
+			off += int64(n)
+			buf = append(buf, chunk[:n]...)
+			if n > 0 {
+				continue
+			}
+			if err == nil {
+				err = io.EOF
+			}
+			if len(buf) == 0 {
+				return nil, err
+			}
+			i = len(buf) // a last line without its ending
 		}
-		out = append(out, buf[:n]...)
-		off += int64(n)
-		if err != nil {
-			return nil, err
+		line := buf[:i]
+		if first {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+			first = false
 		}
-		if len(out) > 64<<20 {
+		line = bytes.TrimRight(line, "\r")
+		if len(bytes.TrimSpace(line)) > 0 && jscan.Valid(line) {
+			return append(append([]byte(nil), line...), '\n'), nil
+		}
+		if i == len(buf) {
+			return nil, errors.New("no header line")
+		}
+		buf = buf[i+1:]
+		if off > 64<<20 {
 			return nil, errors.New("no header line")
 		}
 	}

@@ -215,7 +215,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case openMsg:
 		m.session = newSessionScreen(*msg.info, m.shared)
-		m.session.openAt, m.session.openTerms = msg.at, msg.terms
+		m.session.openAt, m.session.openTerms, m.session.openQuery = msg.at, msg.terms, msg.query
 		m.screen = screenSession
 		m.showHelp = false
 		m.layout()

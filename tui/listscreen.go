@@ -540,6 +540,7 @@ type openMsg struct {
 	info  *store.Info
 	at    string   // an entry to open at ("" for the leaf)
 	terms []string // and the texts to mark in it (folded)
+	query string   // the list's query that found it, as typed
 }
 
 // Update handles a key on the list. The filter, while typed, takes every key
@@ -622,7 +623,10 @@ func (l *listScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 		if l.cursor >= 0 && l.cursor < len(l.rows) && l.rows[l.cursor].hit != nil {
 			// A text match opens its session at the message, the match marked.
 			r := l.rows[l.cursor]
-			return func() tea.Msg { return openMsg{info: r.info, at: r.hit.EntryID, terms: matchTerms(r.hit)} }
+			query := strings.TrimSpace(l.filter)
+			return func() tea.Msg {
+				return openMsg{info: r.info, at: r.hit.EntryID, terms: matchTerms(r.hit), query: query}
+			}
 		}
 		if in := l.selected(); in != nil {
 			return func() tea.Msg { return openMsg{info: in} }

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -35,6 +36,7 @@ type sessionScreen struct {
 	// match the list opened), until the session is shown.
 	openAt    string
 	openTerms []string
+	openQuery string   // the list's query, shown on the search line
 	tail      *msgPane // the last screen of a large session, while it loads
 	stats     model.Stats
 	err       error
@@ -111,7 +113,9 @@ func (ss *sessionScreen) loaded(msg sessionLoadedMsg) tea.Cmd {
 	ss.msgs = newMsgPane(ss.s, ss.shared)
 	opening := ss.openAt != ""
 	if i, ok := ss.s.Index(ss.openAt); ok && opening {
-		ss.tree.cursor = ss.tree.view.NearestVisible(i)
+		// The branch through the message, to its end: n and N then reach
+		// the matches after it too.
+		ss.tree.cursor = ss.tree.view.NearestVisible(leafThrough(ss.s, i))
 		ss.tree.clamp()
 		ss.focus = paneMessages
 	}
@@ -283,19 +287,37 @@ func (ss *sessionScreen) pathBuilt(msg pathBuiltMsg) tea.Cmd {
 	return ss.openSearch()
 }
 
+// leafThrough is the end of the branch through entry i: the session's
+// leaf when i is on its path, else the newest child's, down to a leaf.
+func leafThrough(s *model.Session, i int) int {
+	if slices.Contains(s.Path(s.Leaf()), i) {
+		return s.Leaf()
+	}
+	for {
+		ch := s.Children(i)
+		if len(ch) == 0 {
+			return i
+		}
+		i = ch[len(ch)-1]
+	}
+}
+
 // openSearch marks, once the session opened at a text match shows its
 // path, the match: a search of the path for its terms, at that message.
 func (ss *sessionScreen) openSearch() tea.Cmd {
 	if ss.openAt == "" || ss.s == nil {
 		return nil
 	}
-	at, terms := ss.openAt, ss.openTerms
-	ss.openAt, ss.openTerms = "", nil
+	at, terms, shown := ss.openAt, ss.openTerms, ss.openQuery
+	ss.openAt, ss.openTerms, ss.openQuery = "", nil, ""
 	i, ok := ss.s.Index(at)
 	if !ok || len(terms) == 0 {
 		return nil
 	}
-	return ss.searchAt(i, terms, strings.Join(terms, " "))
+	if shown == "" {
+		shown = strings.Join(terms, " ")
+	}
+	return ss.searchAt(i, terms, shown)
 }
 
 // showPath shows b in the message pane and the header.

@@ -210,22 +210,26 @@ func matchTerms(h *search.Hit) []string {
 	return out
 }
 
-// hitCell is a text match's title cell, w wide: the snippet from just
-// before its first match and, where there is room, the session's title.
+// hitCell is a text match's title cell, w wide: where there is room the
+// session's title, then the snippet, from far enough before its first
+// match that the match shows with some of what leads to it.
 func hitCell(h *search.Hit, in *store.Info, w int) string {
+	cell := "⌕ "
+	if w >= 40 {
+		cell += truncate(transcript.OneLine(title(in)), w/4) + "  "
+	}
 	snip := h.Snippet
-	if len(h.Matches) > 0 {
-		from := max(0, h.Matches[0][0]-10)
-		for from > 0 && !utf8.RuneStart(snip[from]) {
-			from--
+	room := w - utf8.RuneCountInString(cell)
+	if len(h.Matches) > 0 && utf8.RuneCountInString(snip) > room {
+		lead := max(10, room/3)
+		from := h.Matches[0][0]
+		for n := 0; from > 0 && n < lead; n++ {
+			_, size := utf8.DecodeLastRuneInString(snip[:from])
+			from -= size
 		}
 		if from > 0 {
 			snip = "…" + snip[from:]
 		}
 	}
-	cell := "⌕ " + transcript.OneLine(snip)
-	if w >= 60 {
-		cell = "⌕ " + truncate(transcript.OneLine(title(in)), w/4) + "  " + transcript.OneLine(snip)
-	}
-	return cell
+	return cell + transcript.OneLine(snip)
 }

@@ -311,7 +311,17 @@ func (s *Session) contextSeries(leaf int, sizes map[int]float64) []model.Context
 		e := &s.Entries[i]
 		switch {
 		case e.Type == TypeCompaction:
-			last, since = s.ContextTokens(s.BuildContext(i)), pos+1
+			after := s.ContextTokens(s.BuildContext(i))
+			if pos > 0 && last > 0 {
+				// Estimates and recorded usage count differently (a faux
+				// model's usage is far below any estimate): the context
+				// shrinks by the ratio the estimates give, from the size
+				// recorded before it.
+				if before := s.ContextTokens(s.BuildContext(path[pos-1])); before > 0 {
+					after = last * min(1, after/before)
+				}
+			}
+			last, since = after, pos+1
 			out = append(out, model.ContextPoint{Entry: i, Tokens: last, Estimated: true, Compaction: true})
 		case e.Type == TypeMessage && e.Role == RoleAssistant:
 			p := model.ContextPoint{Entry: i}
