@@ -42,7 +42,7 @@ func DefaultKeyMap() KeyMap {
 		Quit:        key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter, search text")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
 		Project:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "this project only")),
