@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"strings"
 
 	"skein/internal/sanitize"
 	"skein/search"
@@ -32,6 +33,12 @@ func (c *cli) search(argv []string) (err error) {
 	q, err := search.Parse(a.pos[0])
 	if err != nil {
 		return usagef("search: %v", err)
+	}
+	for _, p := range a.pos[1:] {
+		if _, err := os.Stat(p); err != nil && len(a.pos) > 1 && !strings.ContainsAny(p, "/.") {
+			// skein search the file: a query of two words, not quoted.
+			return usagef("search takes its QUERY as one argument: quote it (skein search %q)", strings.Join(a.pos, " "))
+		}
 	}
 	files, unreadable, err := c.files(a.pos[1:])
 	if err != nil {

@@ -38,6 +38,12 @@ func Parse(s string) (*Query, error) {
 				return nil, errors.New("re: needs a pattern")
 			}
 			q.Regexps = append(q.Regexps, re)
+		case !quoted && text == "role:":
+			return nil, errors.New("role: needs a role (user, assistant, toolResult, system, custom, …)")
+		case !quoted && text == "tool:":
+			return nil, errors.New("tool: needs a tool's name (bash, read, …)")
+		case !quoted && text == "cwd:":
+			return nil, errors.New("cwd: needs a folder")
 		case !quoted && strings.HasPrefix(text, "role:"):
 			q.Role = text[5:]
 		case !quoted && strings.HasPrefix(text, "tool:"):

@@ -138,6 +138,7 @@ func (ss *sessionScreen) startSearch() {
 	in := textinput.New()
 	in.Prompt = "/"
 	in.Placeholder = "search " + map[pane]string{paneTree: "every branch", paneMessages: "this path"}[ss.focus]
+	in.SetWidth(max(10, ss.width-4)) // else only the placeholder's first letter shows
 	in.Focus()
 	ss.search = &sessionSearch{pane: ss.focus, input: in, typing: true, cur: -1, want: -1}
 }
