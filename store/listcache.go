@@ -369,22 +369,25 @@ func Cached(roots []string) []Info {
 	if c == nil {
 		return nil
 	}
-	c.mu.Lock()
-	entries := make(map[string][]byte, len(c.entries))
-	for p, st := range c.entries {
-		entries[p] = st
+	type kept struct {
+		path  string
+		state []byte
 	}
-	c.mu.Unlock()
 	clean := make([]string, len(roots))
 	for i, r := range roots {
 		clean[i] = filepath.Clean(r)
 	}
-	out := make([]Info, 0, len(entries))
-	for p, st := range entries {
-		if !under(p, clean) {
-			continue
+	c.mu.Lock()
+	entries := make([]kept, 0, len(c.entries))
+	for p, st := range c.entries {
+		if under(p, clean) {
+			entries = append(entries, kept{p, st})
 		}
-		if info, ok := For(p).CachedInfo(p, st); ok {
+	}
+	c.mu.Unlock()
+	out := make([]Info, 0, len(entries))
+	for _, e := range entries {
+		if info, ok := For(e.path).CachedInfo(e.path, e.state); ok {
 			out = append(out, info)
 		}
 	}
@@ -394,7 +397,7 @@ func Cached(roots []string) []Info {
 // under reports whether path is one of roots (cleaned) or in one of them.
 func under(path string, roots []string) bool {
 	for _, r := range roots {
-		if path == r || strings.HasPrefix(path, r+string(filepath.Separator)) {
+		if path == r || len(path) > len(r) && path[len(r)] == filepath.Separator && strings.HasPrefix(path, r) {
 			return true
 		}
 	}

@@ -139,9 +139,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.session.themeChanged()
 		}
 		return m, nil
+	case loweredMsg:
+		m.list.loweredDone(msg)
+		return m, nil
 	case scanMsg:
 		m.list.add(msg)
-		cmds := []tea.Cmd{m.list.previewCmd()}
+		cmds := []tea.Cmd{m.list.previewCmd(), m.list.lowerCmd()}
 		if !msg.finished {
 			cmds = append(cmds, waitScan(msg.next))
 		}

@@ -5,7 +5,6 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -262,8 +261,18 @@ func (l *listScreen) makeBase() *listBase {
 			infos = append(infos, in)
 		}
 	}
+	// Each order is total (ties go by path): an unstable sort gives the
+	// one order there is.
 	less := l.less()
-	sort.SliceStable(infos, func(a, b int) bool { return less(infos[a], infos[b]) })
+	slices.SortFunc(infos, func(a, b *store.Info) int {
+		switch {
+		case less(a, b):
+			return -1
+		case less(b, a):
+			return 1
+		}
+		return 0
+	})
 	// Nest forks under their parents: by path, or by file name when the store
 	// was moved since the fork was made.
 	byPath, byBase := make(map[string]*store.Info, len(infos)), make(map[string]*store.Info, len(infos))
@@ -284,10 +293,6 @@ func (l *listScreen) makeBase() *listBase {
 		return nil
 	}
 	b := &listBase{infos: infos, children: map[*store.Info][]*store.Info{}, orphans: map[*store.Info]bool{}}
-	b.low = make([]loweredInfo, len(infos))
-	for k, in := range infos {
-		b.low[k] = l.lowered(in)
-	}
 	for _, in := range infos {
 		if p := parentOf(in); p != nil {
 			b.children[p] = append(b.children[p], in)
@@ -310,6 +315,13 @@ func (l *listScreen) refilter() {
 	b := l.base
 	query := strings.Fields(strings.ToLower(l.filter))
 	l.rows = l.rows[:0]
+	if len(query) > 0 && b.low == nil {
+		// The sessions' text lowered for the filter, when it is first used.
+		b.low = make([]loweredInfo, len(b.infos))
+		for k, in := range b.infos {
+			b.low[k] = l.lowered(in)
+		}
+	}
 	if len(query) > 0 {
 		// Filtered: the best matches first, flat, in the sort order within
 		// a score. Sessions are their index in b.infos.
@@ -338,13 +350,11 @@ func (l *listScreen) refilter() {
 		}
 		slices.SortStableFunc(hits, func(x, y scored) int { return int(y.score - x.score) })
 		l.lastHits, l.lastQuery = next, key
-		listed := make(map[string]bool, len(hits))
 		for _, h := range hits {
 			in := b.infos[h.at]
-			listed[in.Path] = true
 			l.rows = append(l.rows, listRow{info: in, forks: len(b.children[in]), orphan: b.orphans[in]})
 		}
-		l.addTextRows(b, listed)
+		l.addTextRows(b)
 		l.clamp()
 		return
 	}
@@ -374,9 +384,13 @@ func (l *listScreen) refilter() {
 
 // addTextRows lists, after the sessions the filter matched, the other
 // sessions of the list whose messages match it.
-func (l *listScreen) addTextRows(b *listBase, listed map[string]bool) {
+func (l *listScreen) addTextRows(b *listBase) {
 	if l.text.query == "" || l.text.query != strings.TrimSpace(l.filter) || len(l.text.hits) == 0 {
 		return
+	}
+	listed := make(map[string]bool, len(l.rows))
+	for _, r := range l.rows {
+		listed[r.info.Path] = true
 	}
 	byPath := make(map[string]*store.Info, len(b.infos))
 	for _, in := range b.infos {
@@ -391,6 +405,54 @@ func (l *listScreen) addTextRows(b *listBase, listed map[string]bool) {
 	}
 }
 
+// loweredMsg is the sessions' text lowered for the filter, made in the
+// background for a base.
+type loweredMsg struct {
+	base *listBase
+	low  []loweredInfo
+}
+
+// lowerCmd lowers the base's sessions' text in the background, so that
+// the first letter typed does not (10,000 sessions: tens of ms).
+func (l *listScreen) lowerCmd() tea.Cmd {
+	b := l.base
+	if b == nil || b.low != nil {
+		return nil
+	}
+	infos := slices.Clone(b.infos)
+	known := make([]loweredInfo, len(infos))
+	have := make([]bool, len(infos))
+	for k, in := range infos {
+		known[k], have[k] = l.lower[in]
+	}
+	return func() tea.Msg {
+		for k, in := range infos {
+			if !have[k] {
+				known[k] = lowerInfo(in)
+			}
+		}
+		return loweredMsg{b, known}
+	}
+}
+
+// lowered takes the lowered text, if it is for the base still shown.
+func (l *listScreen) loweredDone(msg loweredMsg) {
+	if l.base != msg.base || l.base.low != nil {
+		return
+	}
+	if l.lower == nil {
+		l.lower = make(map[*store.Info]loweredInfo, len(msg.low))
+	}
+	for k, in := range msg.base.infos {
+		l.lower[in] = msg.low[k]
+	}
+	l.base.low = msg.low
+}
+
+func lowerInfo(in *store.Info) loweredInfo {
+	return loweredInfo{strings.ToLower(in.Name), strings.ToLower(in.FirstMessage + " " + in.Cwd + " " + in.ID)}
+}
+
 // loweredInfo is a session's text as the filter matches it.
 type loweredInfo struct{ name, rest string }
 
@@ -399,7 +461,7 @@ func (l *listScreen) lowered(in *store.Info) loweredInfo {
 	if lw, ok := l.lower[in]; ok {
 		return lw
 	}
-	lw := loweredInfo{strings.ToLower(in.Name), strings.ToLower(in.FirstMessage + " " + in.Cwd + " " + in.ID)}
+	lw := lowerInfo(in)
 	if l.lower == nil {
 		l.lower = map[*store.Info]loweredInfo{}
 	}
@@ -410,13 +472,13 @@ func (l *listScreen) lowered(in *store.Info) loweredInfo {
 func (l *listScreen) less() func(a, b *store.Info) bool {
 	switch l.sort {
 	case sortCreated:
-		return func(a, b *store.Info) bool { return newer(a.Created, b.Created, a.Path < b.Path) }
+		return func(a, b *store.Info) bool { return newer(a.Created, b.Created, a, b) }
 	case sortMessages:
 		return func(a, b *store.Info) bool {
 			if a.MessageCount != b.MessageCount {
 				return a.MessageCount > b.MessageCount
 			}
-			return newer(a.Modified, b.Modified, a.Path < b.Path)
+			return newer(a.Modified, b.Modified, a, b)
 		}
 	case sortName:
 		return func(a, b *store.Info) bool {
@@ -427,13 +489,15 @@ func (l *listScreen) less() func(a, b *store.Info) bool {
 			return a.Path < b.Path
 		}
 	}
-	return func(a, b *store.Info) bool { return newer(a.Modified, b.Modified, a.Path < b.Path) }
+	return func(a, b *store.Info) bool { return newer(a.Modified, b.Modified, a, b) }
 }
 
-func newer(a, b float64, tie bool) bool {
+// newer orders times newest first (none last), then sessions x and y by
+// path.
+func newer(a, b float64, x, y *store.Info) bool {
 	switch {
 	case math.IsNaN(a) && math.IsNaN(b):
-		return tie
+		return x.Path < y.Path
 	case math.IsNaN(a):
 		return false
 	case math.IsNaN(b):
@@ -441,7 +505,7 @@ func newer(a, b float64, tie bool) bool {
 	case a != b:
 		return a > b
 	}
-	return tie
+	return x.Path < y.Path
 }
 
 // title is what a row calls a session: its name, else its first message.
