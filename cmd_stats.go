@@ -70,7 +70,7 @@ func (c *cli) stats(argv []string) (err error) {
 		fmt.Fprintln(w, "no sessions found")
 		return nil
 	}
-	g.writeTable(w, c.env.Home)
+	g.writeTable(w, c.env.Home, c.terminalWidth())
 	return nil
 }
 
@@ -419,7 +419,9 @@ func (g *statsGroups) jsonRows() []any {
 }
 
 // writeTable writes the rows as an aligned table, a total under them.
-func (g *statsGroups) writeTable(w io.Writer, home string) {
+// A terminal's width (0: none) narrows the last column, the title, so that
+// a row fits on one line.
+func (g *statsGroups) writeTable(w io.Writer, home string, width int) {
 	rows := g.sorted()
 	var head []string
 	var right []bool // columns aligned right
@@ -496,6 +498,18 @@ func (g *statsGroups) writeTable(w io.Writer, home string) {
 	for _, row := range table {
 		for i, c := range row {
 			widths[i] = max(widths[i], ansi.StringWidth(c))
+		}
+	}
+	if last := len(widths) - 1; width > 0 && g.by == "session" {
+		used := 2 * last
+		for _, wd := range widths[:last] {
+			used += wd
+		}
+		if room := max(10, width-used); widths[last] > room {
+			widths[last] = room
+			for _, row := range table {
+				row[last] = transcript.Truncate(row[last], room)
+			}
 		}
 	}
 	for k, row := range table {

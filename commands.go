@@ -150,6 +150,16 @@ func (c *cli) styledOutput() (*transcript.Options, *bufio.Writer) {
 	return o, bufio.NewWriter(out)
 }
 
+// terminalWidth is stdout's width when it is a terminal, else 0.
+func (c *cli) terminalWidth() int {
+	if f, ok := c.stdout.(*os.File); ok && isTerminal(c.stdout) {
+		if w, _, err := term.GetSize(f.Fd()); err == nil {
+			return w
+		}
+	}
+	return 0
+}
+
 // leaf is --leaf ID, or the session's active leaf.
 func leaf(s *model.Session, a *args, path string) (int, error) {
 	if !a.has("leaf") {
