@@ -167,14 +167,30 @@ func order(a, c rankKey) int {
 	return a.pos - c.pos
 }
 
-// snippetOf is the text around the first match, on one line: some 60
-// bytes before it and 140 after, cut at characters, with the matches in it.
+// snippetOf is the text around a match, on one line: some 60 bytes before
+// it and 140 after, cut at characters, with the matches in it.
 func snippetOf(text string, ranges [][2]int) (string, [][2]int) {
 	if len(ranges) == 0 {
 		return oneLine(cut(text, 0, min(len(text), 200))), nil
 	}
-	from := max(0, ranges[0][0]-60)
-	to := min(len(text), ranges[0][1]+140)
+	// Around the match from which the next 140 bytes hold the most of the
+	// query's different terms (the first such): a snippet of two words
+	// shows both where one message has them near each other.
+	best, bestN := 0, 0
+	for i := 0; i < len(ranges) && i < 64; i++ {
+		seen := map[string]bool{}
+		for _, r := range ranges[i:] {
+			if r[0] > ranges[i][0]+140 {
+				break
+			}
+			seen[Fold(text[r[0]:r[1]])] = true
+		}
+		if len(seen) > bestN {
+			best, bestN = i, len(seen)
+		}
+	}
+	from := max(0, ranges[best][0]-60)
+	to := min(len(text), ranges[best][1]+140)
 	from, to = charStart(text, from), charStart(text, to)
 	var marks [][2]int
 	for _, r := range ranges {
