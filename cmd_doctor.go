@@ -33,8 +33,11 @@ func (c *cli) doctor(argv []string) error {
 	defer w.Flush()
 	problems := 0
 	type problem struct {
+		File    string `json:"file,omitempty"`
 		Line    int    `json:"line"`
+		Pointer string `json:"pointer,omitempty"`
 		Message string `json:"message"`
+		Warning bool   `json:"warning,omitempty"`
 	}
 	type fileReport struct {
 		Path     string    `json:"path"`
@@ -51,26 +54,31 @@ func (c *cli) doctor(argv []string) error {
 		if why, ok := folders[f]; ok {
 			diags, format = []model.Diagnostic{{Msg: why}}, store.FormatUnknown
 		}
-		problems += len(diags)
+		errs := 0 // warnings are reported, not counted
+		for _, d := range diags {
+			if !d.Warning {
+				errs++
+			}
+		}
+		problems += errs
 		if a.has("json") {
-			r := fileReport{Path: valid(f), Format: string(format), OK: len(diags) == 0, Problems: []problem{}}
+			r := fileReport{Path: valid(f), Format: string(format), OK: errs == 0, Problems: []problem{}}
 			for _, d := range diags {
-				r.Problems = append(r.Problems, problem{d.Line, valid(d.Msg)})
+				r.Problems = append(r.Problems, problem{valid(d.File), d.Line, valid(d.Pointer), valid(d.Msg), d.Warning})
 			}
 			report = append(report, r)
 			continue
 		}
-		name := sanitize.Inline(f)
 		if len(diags) == 0 {
-			fmt.Fprintf(w, "%s: OK\n", name)
+			fmt.Fprintf(w, "%s: OK\n", sanitize.Inline(f))
 			continue
 		}
 		for _, d := range diags {
-			if d.Line > 0 {
-				fmt.Fprintf(w, "%s:%d: %s\n", name, d.Line, sanitize.Line(d.Msg))
-			} else {
-				fmt.Fprintf(w, "%s: %s\n", name, sanitize.Line(d.Msg))
+			kind := ""
+			if d.Warning {
+				kind = "warning: "
 			}
+			fmt.Fprintf(w, "%s: %s%s\n", sanitize.Inline(d.Where(f)), kind, sanitize.Line(d.Msg))
 		}
 	}
 	if a.has("json") {

@@ -63,10 +63,31 @@ type Detail struct {
 	CustomType      string // EntryCustom, EntryCustomMessage
 }
 
-// Diagnostic is a problem found in a file, at a line (0 for the whole file).
+// Diagnostic is a problem found in a session: in its file, or in one of
+// the files of a session that is a folder (File, relative to it), at a
+// line (0 for the whole file) or, in a JSON file, at a JSON pointer. A
+// warning is reported but is not an error.
 type Diagnostic struct {
-	Line int
-	Msg  string
+	File    string
+	Line    int
+	Pointer string
+	Msg     string
+	Warning bool
+}
+
+// Where is where the diagnostic is, from the session's path:
+// path[/file][:line | #pointer].
+func (d Diagnostic) Where(path string) string {
+	if d.File != "" {
+		path += "/" + d.File
+	}
+	switch {
+	case d.Pointer != "":
+		return path + "#" + d.Pointer
+	case d.Line > 0:
+		return fmt.Sprintf("%s:%d", path, d.Line)
+	}
+	return path
 }
 
 func (d Diagnostic) String() string {

@@ -9,6 +9,10 @@ import "io"
 // through Session.
 type Source interface {
 	Len() int
+	// Leaf is the entry the agent resumes at, -1 when there is none: the
+	// last entry for pi; a format whose branches are named (Dhara) says
+	// which tip is the active one.
+	Leaf() int
 	Entry(i int) Entry
 	Detail(i int) Detail
 	// Parent is the index of entry i's parent, -1 for a root.
@@ -72,9 +76,6 @@ type Session struct {
 func NewSession(src Source, info SessionInfo) *Session {
 	return &Session{Source: src, Info: info}
 }
-
-// Leaf is the last entry, where the agent resumes; -1 when there is none.
-func (s *Session) Leaf() int { return s.Len() - 1 }
 
 // Path is the entries from the root to entry i, root first (nil for -1).
 func (s *Session) Path(i int) []int {
