@@ -30,6 +30,6 @@ func (c *cli) rename(argv []string) error {
 	if _, err := workflow.Rename(path, a.pos[1], c.waitNote()); err != nil {
 		return refused(err)
 	}
-	fmt.Fprintf(c.stdout, "renamed %s to %q\n", sanitize.Inline(path), store.SessionName(a.pos[1]))
+	fmt.Fprintf(c.stdout, "renamed %s to %q\n", sanitize.Inline(path), store.SessionName(path, a.pos[1]))
 	return nil
 }

@@ -63,6 +63,18 @@ type Backend interface {
 	// being called with the session as it is when the write happens; it
 	// may refuse (a *RefusedError).
 	Compact(path string, c model.Compaction, check func(now *model.Session) (parent string, err error), opts ...WriteOption) (string, error)
+	// Check reads the session at path and lists its problems as doctor
+	// reports them, with the format it was read as; err is set when it
+	// could not be read.
+	Check(path string) ([]model.Diagnostic, Format, error)
+	// SessionID is the id of the session at path, which a REF names (an
+	// error when it is not a session of the format).
+	SessionID(path string) (string, error)
+	// Trashable refuses (a *RefusedError) a path that delete must not move
+	// to the trash: one that is not a session of the format.
+	Trashable(path string) error
+	// SessionName is name as the format stores it (what a rename writes).
+	SessionName(name string) string
 }
 
 // ErrUnsupported is a backend's answer for an action its format lacks.
@@ -173,8 +185,9 @@ func OnWait(f func()) WriteOption { return pi.OnWait(f) }
 // IsFault reports whether a recovered panic is a fault in a mapped file.
 func IsFault(r any) bool { return pi.IsFault(r) }
 
-// SessionName is a name as the format stores it (pi trims it).
-func SessionName(name string) string { return pi.SessionName(name) }
+// SessionName is name as the session at path would store it (pi's
+// format joins its lines and trims it).
+func SessionName(path, name string) string { return For(path).SessionName(name) }
 
 // ReadFile reads a whole session file safely (regular files only).
 func ReadFile(path string) ([]byte, error) { return pi.ReadFile(path) }
@@ -254,6 +267,11 @@ func piDomain(path string, open func(string) (*pi.Session, error)) (*model.Sessi
 // piSession is pi's session of the file at path, as the domain's.
 func piSession(path string, s *pi.Session) *model.Session {
 	return s.Domain(model.SessionInfo{Path: path, Format: string(FormatPi)})
+}
+func (piBackend) SessionName(name string) string { return pi.SessionName(name) }
+func (piBackend) SessionID(path string) (string, error) {
+	h, err := pi.ReadHeader(path)
+	return h.ID, err
 }
 func (piBackend) ListInfo(path string, buf []byte) ([]byte, Info, error) {
 	return scanFile(path, buf)

@@ -60,14 +60,14 @@ func Resolve(ref string, roots []string) (string, error) {
 		if i := strings.LastIndexByte(base, '_'); i >= 0 && looksLikeUUID(base[i+1:]) && !strings.HasPrefix(base[i+1:], ref) {
 			continue
 		}
-		h, err := pi.ReadHeader(f)
+		id, err := For(f).SessionID(f)
 		if err != nil {
 			continue
 		}
 		switch {
-		case h.ID == ref:
+		case id == ref:
 			exact = append(exact, f)
-		case strings.HasPrefix(h.ID, ref):
+		case strings.HasPrefix(id, ref):
 			prefix = append(prefix, f)
 		}
 	}

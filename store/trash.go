@@ -60,22 +60,34 @@ func trashable(path string) error {
 	if err != nil {
 		return err
 	}
-	refuse := func(format string, a ...any) error {
-		return &pi.RefusedError{Reason: fmt.Sprintf(format, a...) + "; skein moves only session files to the trash"}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		target, _ := filepath.EvalSymlinks(path)
+		return refuseTrash("%s is a symbolic link to %s (delete that file instead)", path, target)
+	}
+	return For(path).Trashable(path)
+}
+
+// refuseTrash is delete's refusal of a path.
+func refuseTrash(format string, a ...any) error {
+	return &pi.RefusedError{Reason: fmt.Sprintf(format, a...) + "; skein moves only session files to the trash"}
+}
+
+// Trashable is pi's: a regular file with a session header.
+func (piBackend) Trashable(path string) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
 	}
 	switch {
-	case fi.Mode()&os.ModeSymlink != 0:
-		target, _ := filepath.EvalSymlinks(path)
-		return refuse("%s is a symbolic link to %s (delete that file instead)", path, target)
 	case fi.IsDir():
-		return refuse("%s is a folder", path)
+		return refuseTrash("%s is a folder", path)
 	case !fi.Mode().IsRegular():
-		return refuse("%s is not a regular file", path)
+		return refuseTrash("%s is not a regular file", path)
 	}
 	if _, err := pi.ReadHeader(path); err != nil {
 		var ns *pi.NotSession
 		if errors.As(err, &ns) {
-			return refuse("%s is not a pi session (%s)", path, ns.Reason)
+			return refuseTrash("%s is not a pi session (%s)", path, ns.Reason)
 		}
 		return err
 	}

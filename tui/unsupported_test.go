@@ -60,6 +60,22 @@ func (r readOnly) ListCached(path string, _ []byte, buf []byte) ([]byte, store.I
 	return buf, info, nil, err
 }
 func (readOnly) CachedInfo(string, []byte) (store.Info, bool) { return store.Info{}, false }
+func (r readOnly) Check(p string) ([]model.Diagnostic, store.Format, error) {
+	s, err := r.Open(p)
+	if err != nil {
+		return nil, "readonly-format", err
+	}
+	return s.Problems(), "readonly-format", nil
+}
+func (r readOnly) SessionID(p string) (string, error) {
+	s, err := r.Open(p)
+	if err != nil {
+		return "", err
+	}
+	return s.Info.ID, nil
+}
+func (readOnly) Trashable(string) error         { return store.ErrUnsupported }
+func (readOnly) SessionName(name string) string { return name }
 func (readOnly) Label(string, string, string, ...store.WriteOption) (string, error) {
 	return "", store.ErrUnsupported
 }
