@@ -36,6 +36,13 @@ check() { # check NAME COND...
   fi
 }
 screen() { t capture-pane -p -t skein; }
+# session ARGS...: a new session, once the server of the last one (killed
+# just before) is gone: tmux exits when its last session ends, and a new
+# one started while it does fails ("server exited unexpectedly").
+session() {
+  for _ in $(seq 50); do t ls >/dev/null 2>&1 || break; t kill-server 2>/dev/null; sleep 0.1; done
+  t new-session "$@" || { sleep 0.5; t new-session "$@"; }
+}
 # wait_for TEXT [SECONDS]: until the screen shows TEXT.
 wait_for() {
   local deadline=$((SECONDS + ${2:-10}))
@@ -56,7 +63,7 @@ export GOCACHE=$(go env GOCACHE) GOMODCACHE=$(go env GOMODCACHE) GOPATH=$(go env
 home="$work/home"
 mkdir -p "$home/.pi/agent/sessions"
 cp -r "$root"/testdata/pi/store/* "$home/.pi/agent/sessions/"
-t new-session -d -s skein -x 120 -y 40 "env -u NO_COLOR HOME=$home TERM=xterm-256color $work/skein; echo \$? > $work/status; sleep 60"
+session -d -s skein -x 120 -y 40 "env -u NO_COLOR HOME=$home TERM=xterm-256color $work/skein; echo \$? > $work/status; sleep 60"
 check "the list shows the sessions' names" wait_for "Health endpoint"
 all_names() { wait_for "Cache: Redis vs SQLite" && wait_for "Compiler work" && wait_for "多语言 ✨ test" && wait_for "Health endpoint"; }
 check "the list shows every session" all_names
@@ -120,7 +127,7 @@ t kill-session -t skein 2>/dev/null
 
 # 3. A day's use: the filter narrows, a search in a session, resume in pi,
 #    keys typed while a 100 MB session loads, an agent's append followed.
-t new-session -d -s skein -x 120 -y 40 "env -u NO_COLOR HOME=$home TERM=xterm-256color $work/skein; sleep 60"
+session -d -s skein -x 120 -y 40 "env -u NO_COLOR HOME=$home TERM=xterm-256color $work/skein; sleep 60"
 wait_for "Health endpoint" >/dev/null
 count() { screen | grep -o '[0-9]* of 19 · sort' | head -1 | cut -d' ' -f1; }
 narrows() {
@@ -154,7 +161,7 @@ t kill-session -t skein 2>/dev/null
 
 # The list's / searches the messages too: a word in no title, Enter twice
 # opens its session at that message, the match marked, and n stays in it.
-t new-session -d -s skein -x 120 -y 40 "env -u NO_COLOR -u XDG_CACHE_HOME HOME=$home TERM=xterm-256color $work/skein; sleep 60"
+session -d -s skein -x 120 -y 40 "env -u NO_COLOR -u XDG_CACHE_HOME HOME=$home TERM=xterm-256color $work/skein; sleep 60"
 wait_for "Health endpoint" >/dev/null
 t send-keys -t skein / correlate
 check "/ lists a session by its messages, with the snippet" wait_for "⌕ Now correlate all the time" 20
@@ -175,7 +182,7 @@ chmod +x "$work/bin/pi"
 src=$(ls "$root"/testdata/pi/store/--home-dev-webapp--/2026-03-02*.jsonl | head -1)
 sess="$work/store3/proj/s.jsonl"
 sed "1s#\"cwd\":\"[^\"]*\"#\"cwd\":\"$work/proj\"#" "$src" > "$sess"
-t new-session -d -s skein -x 120 -y 40 "env -u NO_COLOR HOME=$home PATH=$work/bin:$PATH TERM=xterm-256color $work/skein $sess; sleep 60"
+session -d -s skein -x 120 -y 40 "env -u NO_COLOR HOME=$home PATH=$work/bin:$PATH TERM=xterm-256color $work/skein $sess; sleep 60"
 wait_for "messages ·" >/dev/null
 t send-keys -t skein P
 ran() {
@@ -196,7 +203,7 @@ t kill-session -t skein 2>/dev/null
 big="$work/store4/big/big.jsonl"
 mkdir -p "$(dirname "$big")"
 if (cd "$root/testdata/pigen" && ./node22 bigstore.mjs --one "$big" --mb 100 >/dev/null 2>&1) && [ -s "$big" ]; then
-  t new-session -d -s skein -x 120 -y 40 "env -u NO_COLOR HOME=$home TERM=xterm-256color $work/skein $big; sleep 60"
+  session -d -s skein -x 120 -y 40 "env -u NO_COLOR HOME=$home TERM=xterm-256color $work/skein $big; sleep 60"
   wait_for "big.jsonl…" 20 >/dev/null # the session screen, loading
   t send-keys -t skein f
   t send-keys -t skein y
@@ -216,7 +223,7 @@ fresh="$work/fresh"
 mkdir -p "$fresh"
 run_cmd=$(awk '/^```/{inblock=!inblock; next} inblock && NF {print; exit}' "$root/README.md")
 check "the README's first command is go run . (got: $run_cmd)" test "$run_cmd" = "go run ."
-t new-session -d -s skein -x 120 -y 40 -c "$root" "env HOME=$fresh TERM=xterm-256color $run_cmd; sleep 60"
+session -d -s skein -x 120 -y 40 -c "$root" "env HOME=$fresh TERM=xterm-256color $run_cmd; sleep 60"
 check "with an empty HOME it opens the demo sessions" wait_for "skein · sessions · demo" 240
 check "the demo has its sessions" wait_for "Rate limiting for the todo"
 t send-keys -t skein Enter
