@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"hash/crc32"
 	"os"
 	"path/filepath"
@@ -451,11 +450,12 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 // updateOne is a file's entry brought up to date (prev itself when it is
 // unchanged; nil when the file cannot be indexed).
 func (x *Index) updateOne(path string, prev *fileEntry, write func(*blobBuilder) (ref, bool)) *fileEntry {
-	if prev != nil && prev.state.Unchanged(path) && x.partsReadable(prev) {
+	readable := prev != nil && x.partsReadable(prev)
+	if readable && prev.state.Unchanged(path) {
 		return prev
 	}
 	var ps *store.TextState
-	if prev != nil && len(prev.parts) < maxParts && x.partsReadable(prev) {
+	if readable && len(prev.parts) < maxParts {
 		ps = &prev.state
 	}
 	part, grown, err := store.ReadText(path, ps)
@@ -583,8 +583,6 @@ func (x *Index) Save() error {
 	}
 	return nil
 }
-
-var errNotIndexed = errors.New("not indexed")
 
 // sparseSegments are the segments whose files are indexed again this
 // run, so that dead blobs and small segments do not pile up: those whose

@@ -167,7 +167,6 @@ type part struct {
 type scratch struct {
 	tf      [][]int
 	allowed []bool
-	mark    []bool
 }
 
 // queryWords are a query's words as the ordinals of each segment's
@@ -292,22 +291,9 @@ func evalBlob(q *Query, sw *segWords, b *blob, pi int32, c *corpus, sc *scratch,
 			}
 		}
 	}
-	// Phrases and patterns: the messages holding their words.
-	mark := grow(sc.mark, n)
-	sc.mark = mark
-	phraseDoc := make([]bool, 0)
-	if len(q.Phrases) > 0 {
-		phraseDoc = make([]bool, n)
-		for _, p := range sw.phrases {
-			has := b.allOf(p)
-			if has == nil {
-				return out, errBlob
-			}
-			for d := range n {
-				phraseDoc[d] = phraseDoc[d] || has[d] && allowed[d]
-			}
-		}
-	}
+	// Phrases and patterns: the messages holding their words. A message
+	// holding one phrase's words is read for that phrase's df (phraseDoc),
+	// a candidate must hold every phrase's.
 	cands := make([]bool, n)
 	copy(cands, allowed)
 	for k := range q.Words {
@@ -315,12 +301,17 @@ func evalBlob(q *Query, sw *segWords, b *blob, pi int32, c *corpus, sc *scratch,
 			cands[d] = cands[d] && sc.tf[k][d] > 0
 		}
 	}
+	var phraseDoc []bool // nil without phrases
+	if len(sw.phrases) > 0 {
+		phraseDoc = make([]bool, n)
+	}
 	for _, p := range sw.phrases {
 		has := b.allOf(p)
 		if has == nil {
 			return out, errBlob
 		}
 		for d := range n {
+			phraseDoc[d] = phraseDoc[d] || has[d] && allowed[d]
 			cands[d] = cands[d] && has[d]
 		}
 	}
@@ -338,7 +329,8 @@ func evalBlob(q *Query, sw *segWords, b *blob, pi int32, c *corpus, sc *scratch,
 	}
 	needText := len(q.Phrases)+len(q.Regexps) > 0
 	for d := range n {
-		if !cands[d] && !(len(phraseDoc) > 0 && phraseDoc[d]) {
+		inPhrase := phraseDoc != nil && phraseDoc[d]
+		if !cands[d] && !inPhrase {
 			continue
 		}
 		tf := make([]int, len(q.Words)+len(q.Phrases))
@@ -347,7 +339,7 @@ func evalBlob(q *Query, sw *segWords, b *blob, pi int32, c *corpus, sc *scratch,
 		}
 		c := cand{part: pi, doc: int32(d), tf: tf}
 		if needText {
-			c.text = &textMatch{candidate: cands[d], phraseDocs: len(phraseDoc) > 0 && phraseDoc[d]}
+			c.text = &textMatch{candidate: cands[d], phraseDocs: inPhrase}
 		}
 		out = append(out, c)
 	}
