@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -59,6 +60,18 @@ type piListState struct {
 // alone: a write in the same clock tick as the indexing would not move them.
 const ctimeSlack = 2e9
 
+// sameByStat reports whether a file is as an index found it by its stat
+// alone: its size and modification time, and (Linux only) its inode and
+// status-change time, that change older than the clock's slack when it
+// was indexed. false: its bytes must say.
+func sameByStat(st fs.FileInfo, size, mtimeNs int64, ino uint64, ctimeNs, indexedNs int64) bool {
+	if !st.Mode().IsRegular() || st.Size() != size || st.ModTime().UnixNano() != mtimeNs || ino == 0 || indexedNs-ctimeNs <= ctimeSlack {
+		return false
+	}
+	i, c, ok := changeTime(st)
+	return ok && i == ino && c == ctimeNs
+}
+
 // castagnoli is the CRC the token hashes with: the processor computes it.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -81,16 +94,14 @@ func tailHash(f *os.File, end int64) (uint64, error) {
 func (piBackend) ListCached(path string, prev []byte, buf []byte) ([]byte, Info, []byte, error) {
 	var ps piListState
 	known := prev != nil && decodeState(prev, &ps)
-	if known && ps.Scanned == ps.Size && ps.Ino != 0 && ps.IndexedNs-ps.CtimeNs > ctimeSlack {
+	if known && ps.Scanned == ps.Size {
 		// Unchanged by its times alone: one stat, no open.
-		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() == ps.Size && st.ModTime().UnixNano() == ps.MtimeNs {
-			if ino, ctime, ok := changeTime(st); ok && ino == ps.Ino && ctime == ps.CtimeNs {
-				if ps.NotSession != "" {
-					return buf, Info{}, prev, &NotSession{Reason: ps.NotSession}
-				}
-				info, err := ps.Scan.Result(float64(st.ModTime().UnixMilli()))
-				return buf, info, prev, err
+		if st, err := os.Stat(path); err == nil && sameByStat(st, ps.Size, ps.MtimeNs, ps.Ino, ps.CtimeNs, ps.IndexedNs) {
+			if ps.NotSession != "" {
+				return buf, Info{}, prev, &NotSession{Reason: ps.NotSession}
 			}
+			info, err := ps.Scan.Result(float64(st.ModTime().UnixMilli()))
+			return buf, info, prev, err
 		}
 	}
 	f, st, err := pi.OpenRegular(path)

@@ -69,7 +69,7 @@ func (t TextState) Unchanged(path string) bool {
 	if err != nil || !st.Mode().IsRegular() || st.Size() != t.Size || st.ModTime().UnixNano() != t.MtimeNs {
 		return false
 	}
-	if ino, ctime, ok := changeTime(st); ok && t.Ino != 0 && ino == t.Ino && ctime == t.CtimeNs && t.IndexedNs-t.CtimeNs > ctimeSlack {
+	if sameByStat(st, t.Size, t.MtimeNs, t.Ino, t.CtimeNs, t.IndexedNs) {
 		return true
 	}
 	f, _, err := pi.OpenRegular(path)
@@ -234,19 +234,18 @@ func ReadEntries(path string, recs [][2]int64, fn func(i int, s *model.Session))
 	if err != nil {
 		return err
 	}
-	var data []byte
 	for i, r := range recs {
 		off, n := r[0], r[1]
 		if off < int64(len(header)) || n <= 0 || off+n > st.Size() {
 			continue
 		}
-		data = append(append(data[:0], header...), make([]byte, n)...)
+		// Each a session of its own bytes: what one keeps is never reused.
+		data := make([]byte, len(header)+int(n))
+		copy(data, header)
 		if _, err := f.ReadAt(data[len(header):], off); err != nil {
 			continue
 		}
-		// A session of its own: what it keeps must not be overwritten.
-		own := append([]byte(nil), data...)
-		if s, err := pi.Parse(own); err == nil && len(s.Entries) > 0 {
+		if s, err := pi.Parse(data); err == nil && len(s.Entries) > 0 {
 			fn(i, piSession(path, s))
 		}
 	}
