@@ -111,6 +111,22 @@ func TestIndexEqualsReading(t *testing.T) {
 	}
 }
 
+// checkIndex brings the index in idx up to date with files, searches it
+// for each query and compares what it finds with want's, then saves it.
+func checkIndex(t *testing.T, idx string, files, queries []string, what string, want func(query string, q *Query) []Hit) {
+	t.Helper()
+	x := OpenIndex(idx)
+	defer x.Close()
+	if err := x.Update(files, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, query := range queries {
+		q, _ := Parse(query)
+		sameHits(t, what+": "+query, x.Search(q, files, 0), want(query, q))
+	}
+	x.Save()
+}
+
 // appendLine adds a line to a session file, as an agent does.
 func appendLine(t *testing.T, path, line string) {
 	t.Helper()
@@ -235,15 +251,7 @@ func TestIndexDamaged(t *testing.T) {
 	}
 	check := func(what string) {
 		t.Helper()
-		x := OpenIndex(idx)
-		defer x.Close()
-		if err := x.Update(files, nil); err != nil {
-			t.Fatal(err)
-		}
-		for _, query := range queries {
-			q, _ := Parse(query)
-			sameHits(t, what+": "+query, x.Search(q, files, 0), want[query])
-		}
+		checkIndex(t, idx, files, queries, what, func(query string, _ *Query) []Hit { return want[query] })
 	}
 	for n, b := range pristine {
 		// Bytes spread over the whole file, and its head and its end.
@@ -425,16 +433,7 @@ func TestIndexOddFiles(t *testing.T) {
 	idx := t.TempDir()
 	check := func(what string) {
 		t.Helper()
-		x := OpenIndex(idx)
-		defer x.Close()
-		if err := x.Update(files, nil); err != nil {
-			t.Fatal(err)
-		}
-		for _, query := range queries {
-			q, _ := Parse(query)
-			sameHits(t, what+": "+query, x.Search(q, files, 0), brute(t, q, files))
-		}
-		x.Save()
+		checkIndex(t, idx, files, queries, what, func(_ string, q *Query) []Hit { return brute(t, q, files) })
 	}
 	check("cold")
 	// The open last entry runs into the next one: one line pi skips.
