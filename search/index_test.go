@@ -130,12 +130,7 @@ func checkIndex(t *testing.T, idx string, files, queries []string, what string, 
 // appendLine adds a line to a session file, as an agent does.
 func appendLine(t *testing.T, path, line string) {
 	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(line + "\n"); err != nil {
+	if err := synth.AppendLine(path, line); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -67,12 +67,7 @@ func sameList(t *testing.T, got, want []Info) {
 
 func appendLine(t *testing.T, path, line string) {
 	t.Helper()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(line + "\n"); err != nil {
+	if err := synth.AppendLine(path, line); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"skein/internal/synth"
 	"skein/model"
 	"skein/store"
 )
@@ -43,12 +44,7 @@ func refusal(err error) string {
 
 func appendLine(t *testing.T, path, line string) {
 	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(line + "\n"); err != nil {
+	if err := synth.AppendLine(path, line); err != nil {
 		t.Fatal(err)
 	}
 }

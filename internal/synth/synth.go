@@ -230,6 +230,20 @@ func StoreWith(dir string, n int, total int64, seed uint64, o StoreOptions) erro
 	return errs
 }
 
+// AppendLine appends a line to a session file as an agent does: the line
+// and its ending in one write.
+func AppendLine(path, line string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(line + "\n"); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
 // CopyTree copies the files under src into dst, for tests that write to a
 // copy of the fixtures.
 func CopyTree(src, dst string) error {
