@@ -35,7 +35,7 @@ func (c *cli) search(argv []string) (err error) {
 		return usagef("search: %v", err)
 	}
 	for _, p := range a.pos[1:] {
-		if _, err := os.Stat(p); err != nil && len(a.pos) > 1 && !strings.ContainsAny(p, "/.") {
+		if _, err := os.Stat(p); err != nil && !strings.ContainsAny(p, "/.") {
 			// skein search the file: a query of two words, not quoted.
 			return usagef("search takes its QUERY as one argument: quote it (skein search %q)", strings.Join(a.pos, " "))
 		}

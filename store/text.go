@@ -113,12 +113,8 @@ func ReadText(path string, prev *TextState) (part *TextPart, grown bool, err err
 	}
 	var header []byte
 	if from > 0 {
-		r := io.NewSectionReader(f, 0, size)
-		h, err := readHeaderLine(r)
-		if err != nil {
-			from = 0
-		} else {
-			header = h
+		if header, err = readHeaderLine(f); err != nil {
+			from, header = 0, nil
 		}
 	}
 	data := make([]byte, len(header)+int(size-from))

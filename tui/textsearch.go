@@ -67,7 +67,6 @@ type textEventMsg struct {
 	final       bool
 	query       string
 	hits        []search.Hit
-	err         string
 	next        <-chan textEventMsg
 }
 
