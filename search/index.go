@@ -251,17 +251,17 @@ func (w *segWriter) write(b []byte) (ref, bool) {
 	return ref{pending: len(w.refs), from: w}, true
 }
 
-// finish writes the segment, synced, renamed into place, and gives the
-// refs of the blobs written, in their order.
-func (w *segWriter) finish() ([]ref, error) {
+// finish writes the segment, synced, renamed into place; written then
+// holds the refs of its blobs, in their order.
+func (w *segWriter) finish() error {
 	if w.raw == nil {
-		return nil, w.err
+		return w.err
 	}
 	rawName := w.raw.Name()
 	defer os.Remove(rawName)
 	defer w.raw.Close()
 	if w.err != nil {
-		return nil, w.err
+		return w.err
 	}
 	type word struct {
 		w string
@@ -281,7 +281,7 @@ func (w *segWriter) finish() ([]ref, error) {
 	tmp := filepath.Join(w.dir, w.name+".tmp")
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	out := bufio.NewWriterSize(f, 1<<20)
 	var refs []ref
@@ -327,11 +327,11 @@ func (w *segWriter) finish() ([]ref, error) {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return nil, err
+		return err
 	}
 	w.written = refs
 	w.ords, w.words = nil, nil
-	return refs, nil
+	return nil
 }
 
 // Update brings the index up to date with files: an unchanged file is not
@@ -361,6 +361,11 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 	w := (*segWriter)(nil)
 	var wmu sync.Mutex
 	var segErr error
+	finish := func(sw *segWriter) {
+		if err := sw.finish(); err != nil {
+			segErr = err
+		}
+	}
 	results := make([]*fileEntry, len(todo))
 	var done int
 	var dmu sync.Mutex
@@ -375,9 +380,7 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 					if w != nil && w.full() {
 						w.retired = true
 						if w.inflight == 0 {
-							if _, err := w.finish(); err != nil {
-								segErr = err
-							}
+							finish(w)
 						}
 						w = nil
 					}
@@ -393,9 +396,7 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 					defer wmu.Unlock()
 					r, ok := sw.write(b)
 					if sw.inflight--; sw.retired && sw.inflight == 0 {
-						if _, err := sw.finish(); err != nil {
-							segErr = err
-						}
+						finish(sw)
 					}
 					return r, ok
 				})
@@ -414,9 +415,7 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 	close(next)
 	wg.Wait()
 	if w != nil {
-		if _, err := w.finish(); err != nil {
-			segErr = err
-		}
+		finish(w)
 	}
 	if segErr != nil {
 		return segErr // the manifest is not changed: the run searches through the files
