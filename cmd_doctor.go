@@ -13,13 +13,20 @@ import (
 
 var doctorCommand = command{
 	name: "doctor",
-	args: "[--json] [PATH...]",
-	help: "check session files for problems",
+	args: "[--json] [--check-sessions] [PATH...]",
+	help: "check sessions for problems (Dhara folders against their schemas too)",
 	run:  (*cli).doctor,
 }
 
 func (c *cli) doctor(argv []string) error {
-	a, files, unreadable, err := c.pathArgs(argv)
+	// --check-sessions is the second seed's name for what doctor does to
+	// every session: pi files as pi reads them, Dhara folders against
+	// their schemas and themselves.
+	a, err := parseArgs(argv, map[string]bool{"json": false, "check-sessions": false})
+	if err != nil {
+		return err
+	}
+	files, unreadable, err := c.files(a.pos)
 	if err != nil {
 		return err
 	}
@@ -87,7 +94,7 @@ func (c *cli) doctor(argv []string) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(w, "%d files checked, %d problems\n", len(files), problems)
+		fmt.Fprintf(w, "%d sessions checked, %d problems\n", len(files), problems)
 	}
 	if problems > 0 {
 		w.Flush()

@@ -313,7 +313,7 @@ func TestUnreadableAsUnprivileged(t *testing.T) {
 			t.Errorf("doctor does not report %s:\n%s", p, r.stdout)
 		}
 	}
-	if r.code != 1 || !strings.Contains(r.stdout, "2 files checked, 2 problems") {
+	if r.code != 1 || !strings.Contains(r.stdout, "2 sessions checked, 2 problems") {
 		t.Errorf("doctor: exit %d:\n%s", r.code, r.stdout)
 	}
 	r = runProcess(t, nobody, "doctor", "--json", store)

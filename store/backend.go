@@ -172,11 +172,23 @@ type (
 	WriteOption     = pi.WriteOption     // how one write is made
 	NewEntry        = pi.NewEntry        // an entry to append
 	Field           = pi.Field           // one member of a new entry
-	Forked          = pi.Fork            // a fork written
 	RefusedError    = pi.RefusedError    // why nothing was written
 	NotSession      = pi.NotSession      // a file that is not a session
 	NotRegularError = pi.NotRegularError // a path that is not a regular file
 )
+
+// Forked is a fork written: a new session (pi's), or a new branch of the
+// same session (Dhara's, SameSession).
+type Forked struct {
+	Path          string
+	ID            string
+	ParentSession string
+	Entries       int // entries copied, or shared with the parent branch
+	Labels        int // label entries added to match the source's labels
+	// A branch of the same session: its name and its parent branch's.
+	Branch, ParentBranch string
+	SameSession          bool
+}
 
 // OnWait has a write call f once, when it starts to wait for a last line
 // that another writer has not finished.
@@ -200,6 +212,9 @@ func For(path string) Backend {
 		if b.Claims(path) {
 			return b
 		}
+	}
+	if (dharaBackend{}).Claims(path) {
+		return dharaBackend{}
 	}
 	return piBackend{}
 }
@@ -287,7 +302,8 @@ func (piBackend) Fork(path string, s *model.Session, at int) (Forked, error) {
 	if p == nil {
 		return Forked{}, ErrUnsupported
 	}
-	return pi.WriteFork(path, p, at)
+	f, err := pi.WriteFork(path, p, at)
+	return Forked{Path: f.Path, ID: f.ID, ParentSession: f.ParentSession, Entries: f.Entries, Labels: f.Labels}, err
 }
 func (piBackend) Append(path string, build func(*model.Session) (NewEntry, error), opts ...WriteOption) (string, error) {
 	return pi.Append(path, func(now *pi.Session) (NewEntry, error) {

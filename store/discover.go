@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"skein/store/dhara"
 )
 
 // Env is what discovery reads from the environment; tests fill it in.
@@ -18,6 +20,7 @@ type Env struct {
 	Home           string
 	PiAgentDir     string // PI_CODING_AGENT_DIR
 	PiSessionDir   string // PI_CODING_AGENT_SESSION_DIR
+	DharaHome      string // DHARA_HOME
 	WorkingDirPath string
 }
 
@@ -29,6 +32,7 @@ func OSEnv() Env {
 		Home:           home,
 		PiAgentDir:     os.Getenv("PI_CODING_AGENT_DIR"),
 		PiSessionDir:   os.Getenv("PI_CODING_AGENT_SESSION_DIR"),
+		DharaHome:      os.Getenv("DHARA_HOME"),
 		WorkingDirPath: wd,
 	}
 }
@@ -71,11 +75,27 @@ func (e Env) PiSessionRoot() string {
 	return filepath.Join(agent, "sessions")
 }
 
-// DefaultRoots are the folders searched when no path is named.
-func (e Env) DefaultRoots() []string { return []string{e.PiSessionRoot()} }
+// DharaSessionRoot is where Dhara keeps sessions: $DHARA_HOME/sessions,
+// else ~/.dhara/sessions.
+func (e Env) DharaSessionRoot() string {
+	if e.DharaHome != "" {
+		return filepath.Join(e.expand(e.DharaHome, e.WorkingDirPath), "sessions")
+	}
+	return filepath.Join(e.Home, ".dhara", "sessions")
+}
 
-// Discover returns the session files (*.jsonl) under the roots: files named
-// directly are taken as they are, folders are searched recursively, and a
+// DefaultRoots are the folders searched when no path is named: pi's and
+// Dhara's.
+func (e Env) DefaultRoots() []string { return []string{e.PiSessionRoot(), e.DharaSessionRoot()} }
+
+// isSessionDir reports whether a folder is a Dhara session: it holds
+// meta.json or entries.jsonl. Discover lists it as one session and does
+// not look inside.
+func isSessionDir(dir string) bool { return dhara.IsSession(dir) }
+
+// Discover returns the sessions under the roots: pi's files (*.jsonl) and
+// Dhara's session folders. Files named directly are taken as they are,
+// folders are searched recursively, and a
 // folder reached twice through symbolic links is searched once. Roots that do
 // not exist, and folders that cannot be read, are skipped; their errors are
 // returned, joined, with the files found (Problems splits them).
@@ -123,6 +143,8 @@ func Discover(roots []string) ([]string, error) {
 				mode = fi.Mode().Type()
 			}
 			switch {
+			case mode.IsDir() && isSessionDir(p):
+				add(p)
 			case mode.IsDir():
 				walk(p)
 			case mode.IsRegular() && strings.HasSuffix(de.Name(), ".jsonl"):
@@ -137,6 +159,8 @@ func Discover(roots []string) ([]string, error) {
 			errs = append(errs, err)
 		case err != nil:
 			errs = append(errs, err)
+		case info.IsDir() && isSessionDir(root):
+			add(root)
 		case info.IsDir():
 			walk(root)
 		default:

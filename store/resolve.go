@@ -34,6 +34,8 @@ func Resolve(ref string, roots []string) (string, error) {
 	switch {
 	case err == nil && st.Mode().IsRegular():
 		return ref, nil
+	case err == nil && st.IsDir() && isSessionDir(ref):
+		return ref, nil // a Dhara session folder
 	case err == nil && !st.IsDir():
 		return "", &pi.NotRegularError{Path: ref, Kind: pi.FileKind(st.Mode())}
 	}

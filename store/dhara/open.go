@@ -1,0 +1,152 @@
+package dhara
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// NotSessionError is a path that is not a Dhara session folder.
+type NotSessionError struct{ Reason string }
+
+func (e *NotSessionError) Error() string { return "not a Dhara session: " + e.Reason }
+
+// IsSession reports whether dir looks like a session folder: a directory
+// holding meta.json or entries.jsonl.
+func IsSession(dir string) bool {
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	for _, f := range []string{MetaFile, EntriesFile} {
+		if _, err := os.Lstat(filepath.Join(dir, f)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadFiles reads a session folder's files in the order that makes a
+// reader see every entry once while a writer appends or moves entries
+// (DECISIONS.md 4): meta.json, tree.json, entries.jsonl, archive.jsonl.
+func ReadFiles(dir string) (Files, error) {
+	var f Files
+	if err := checkDir(dir); err != nil {
+		return f, err
+	}
+	found := false
+	for _, x := range []struct {
+		name string
+		dst  *[]byte
+	}{{MetaFile, &f.Meta}, {TreeFile, &f.Tree}, {EntriesFile, &f.Entries}, {ArchiveFile, &f.Archive}} {
+		data, err := readRegular(filepath.Join(dir, x.name), 0)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+			return f, err
+		}
+		if data == nil {
+			data = []byte{}
+		}
+		*x.dst, found = data, true
+	}
+	if f.Meta == nil && f.Entries == nil {
+		if !found {
+			return f, &NotSessionError{"no " + MetaFile + " or " + EntriesFile + " in " + dir}
+		}
+	}
+	return f, nil
+}
+
+func checkDir(dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return &NotSessionError{dir + " is not a folder"}
+	}
+	return nil
+}
+
+// readRegular reads a regular file whole, or its last tail bytes (from a
+// line's start) when tail > 0; it refuses anything else (a FIFO would
+// block, a device never end).
+func readRegular(path string, tail int64) ([]byte, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err = f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := fi.Size()
+	off := int64(0)
+	if tail > 0 && size > tail {
+		off = size - tail
+	}
+	data := make([]byte, size-off)
+	n, err := f.ReadAt(data, off)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	data = data[:n]
+	if off > 0 {
+		// Start at a line: the partial first line is not the tail's.
+		for i, c := range data {
+			if c == '\n' {
+				return data[i+1:], nil
+			}
+		}
+		return data[:0], nil
+	}
+	return data, nil
+}
+
+// Open reads the session folder dir.
+func Open(dir string) (*Session, error) {
+	f, err := ReadFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(f), nil
+}
+
+// OpenTail reads meta.json, tree.json and the last tail bytes of
+// entries.jsonl: a first screen of a large session. Tree ids whose entries
+// were not read are left out.
+func OpenTail(dir string, tail int64) (*Session, error) {
+	if err := checkDir(dir); err != nil {
+		return nil, err
+	}
+	var f Files
+	var err error
+	if f.Meta, err = readRegular(filepath.Join(dir, MetaFile), 0); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if f.Tree, err = readRegular(filepath.Join(dir, TreeFile), 0); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if f.Entries, err = readRegular(filepath.Join(dir, EntriesFile), tail); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if f.Meta == nil && f.Entries == nil {
+		return nil, &NotSessionError{"no " + MetaFile + " or " + EntriesFile + " in " + dir}
+	}
+	s := Parse(f)
+	s.Diagnostics = nil // line numbers of a tail are not the file's
+	return s, nil
+}

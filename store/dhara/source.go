@@ -1,0 +1,293 @@
+package dhara
+
+import (
+	"math"
+	"strconv"
+
+	"skein/internal/jscan"
+	"skein/internal/jsdate"
+	"skein/internal/utf8js"
+	"skein/model"
+)
+
+// A Dhara Session is a model.Source.
+var _ model.Source = (*Session)(nil)
+
+// contentWithCalls is a message's ContextMessage.Content when its tool calls
+// are folded into it (DECISIONS.md 7).
+const contentWithCalls = -1
+
+// Domain is the session as the domain sees it.
+func (s *Session) Domain(info model.SessionInfo) *model.Session {
+	if info.ID == "" {
+		info.ID = s.Meta.ID
+	}
+	if info.Cwd == "" {
+		info.Cwd = s.Meta.Cwd
+	}
+	return model.NewSession(s, info)
+}
+
+// Of returns the Dhara session behind a domain session, or nil.
+func Of(s *model.Session) *Session {
+	d, _ := s.Source.(*Session)
+	return d
+}
+
+func (s *Session) Len() int  { return len(s.Entries) }
+func (s *Session) Leaf() int { return s.leaf }
+
+// Entry is entry i in the domain's terms; its parent is from tree.json.
+func (s *Session) Entry(i int) model.Entry {
+	e := &s.Entries[i]
+	out := model.Entry{Kind: e.kind, Type: e.Type, Role: e.Role, ID: e.ID, Timestamp: e.Timestamp, Line: e.Line}
+	if p := s.parent[i]; p >= 0 {
+		out.ParentID = s.Entries[p].ID
+	}
+	return out
+}
+
+// Detail is what entry i says when it is not a message.
+func (s *Session) Detail(i int) model.Detail {
+	e := &s.Entries[i]
+	str := func(k string) string { v, _ := stringOf(jscan.Member(e.Raw, k)); return v }
+	var d model.Detail
+	switch e.Type {
+	case TypeModelChange:
+		d.Provider, d.Model = str("provider"), str("model")
+	case TypeLabel:
+		d.Target, d.Label = e.Target, str("label")
+	case TypeCustom:
+		d.CustomType = str("customType")
+	}
+	return d
+}
+
+func (s *Session) Parent(i int) int { return int(s.parent[i]) }
+
+func (s *Session) Children(i int) []int { s.linkOnce.Do(s.buildChildren); return s.children[i] }
+
+func (s *Session) Roots() []int { s.linkOnce.Do(s.buildChildren); return s.roots }
+
+func (s *Session) buildChildren() {
+	s.children = make([][]int, len(s.Entries))
+	for i, p := range s.parent {
+		if p < 0 {
+			s.roots = append(s.roots, i)
+		} else {
+			s.children[p] = append(s.children[p], i)
+		}
+	}
+}
+
+func (s *Session) Index(id string) (int, bool) {
+	i, ok := s.byID[id]
+	return i, ok
+}
+
+func (s *Session) Label(i int) (string, bool) {
+	l, ok := s.labels[i]
+	return l, ok
+}
+
+// Name is meta.json's title.
+func (s *Session) Name() string { return s.Meta.Title }
+
+// Raw is the entry's line as stored.
+func (s *Session) Raw(i int) []byte { return s.Entries[i].Raw }
+
+// Problems are what reading found: lines skipped, duplicates.
+func (s *Session) Problems() []model.Diagnostic { return s.Diagnostics }
+
+// TreeHidden is nil: Dhara's tree hides nothing.
+func (s *Session) TreeHidden() []bool { return nil }
+
+// Omitted is false: Dhara has no context edits.
+func (s *Session) Omitted(model.Context, int) bool { return false }
+
+// Branches are the names of the branches that end at entry i.
+func (s *Session) Branches(i int) []string { return s.tips[i] }
+
+// ActiveBranch is the branch the agent resumes on (DECISIONS.md 6), nil
+// when tree.json has none.
+func (s *Session) ActiveBranch() *Branch {
+	if s.active < 0 {
+		return nil
+	}
+	return &s.Tree.Branches[s.active]
+}
+
+// Message is a context message's content, normalized.
+func (s *Session) Message(m model.ContextMessage) model.Message { return s.message(m, true) }
+
+// MessageHead is Message without its content blocks.
+func (s *Session) MessageHead(m model.ContextMessage) model.Message { return s.message(m, false) }
+
+func (s *Session) message(m model.ContextMessage, content bool) model.Message {
+	e := &s.Entries[m.Entry]
+	msg := model.Message{Role: e.Role}
+	if t := jsdate.Parse(e.Timestamp); !math.IsNaN(t) {
+		msg.Time, msg.HasTime = t, true
+	}
+	if m.Kind == model.KindCompactionSummary {
+		msg.Role = model.RoleCompactionSummary
+		msg.Summary, _ = stringOf(jscan.Member(e.Raw, "summary"))
+		msg.TokensBefore, _ = number(jscan.Member(e.Raw, "tokensBefore"))
+		return msg
+	}
+	switch e.Type {
+	case TypeToolCall:
+		if content {
+			msg.Blocks = []model.Block{s.callBlock(m.Entry)}
+		}
+		return msg
+	case TypeToolResult:
+		msg.ToolCallID = e.CallID
+		if j, ok := s.byID[e.CallID]; ok {
+			msg.ToolName = s.Entries[j].ToolName
+		}
+	}
+	jscan.Fields(e.Raw, func(k, v []byte) bool {
+		switch jscan.Key(k) {
+		case "content":
+			if content {
+				msg.Blocks = blocksOf(v)
+			}
+		case "model":
+			msg.Model, _ = stringOf(v)
+		case "provider":
+			msg.Provider, _ = stringOf(v)
+		case "usage":
+			msg.Usage = usageOf(v)
+		case "stopReason":
+			msg.StopReason, _ = stringOf(v)
+		case "isError":
+			msg.IsError = string(v) == "true"
+		}
+		return true
+	})
+	if content && m.Content == contentWithCalls {
+		for _, c := range s.calls[m.Entry] {
+			msg.Blocks = append(msg.Blocks, s.callBlock(c))
+		}
+	}
+	return msg
+}
+
+// callBlock is a tool_call entry as a message's tool call block.
+func (s *Session) callBlock(i int) model.Block {
+	e := &s.Entries[i]
+	input := jscan.Member(e.Raw, "input")
+	if len(input) == 0 || input[0] != '{' {
+		input = []byte("{}")
+	}
+	return model.Block{Type: model.BlockToolCall, Name: "tool_call",
+		Call: model.ToolCall{ID: e.ID, Name: e.ToolName, Input: append([]byte(nil), input...)}}
+}
+
+// blocksOf reads a content value: a string is one text block.
+func blocksOf(content []byte) []model.Block {
+	if s, ok := stringOf(content); ok {
+		return []model.Block{{Type: model.BlockText, Name: "text", Text: s}}
+	}
+	var out []model.Block
+	_ = jscan.Elements(content, func(b []byte) bool {
+		var blk model.Block
+		var data []byte
+		jscan.Fields(b, func(k, v []byte) bool {
+			switch jscan.Key(k) {
+			case "type":
+				blk.Name, _ = stringOf(v)
+			case "text":
+				if blk.Name != "thinking" || blk.Text == "" {
+					blk.Text, _ = stringOf(v)
+				}
+			case "thinking":
+				blk.Text, _ = stringOf(v)
+			case "mimeType":
+				blk.MimeType, _ = stringOf(v)
+			case "data":
+				data = v
+			}
+			return true
+		})
+		switch blk.Name {
+		case "text":
+			blk.Type = model.BlockText
+		case "thinking":
+			blk.Type = model.BlockThinking
+			blk.Text, _ = stringOf(jscan.Member(b, "thinking"))
+		case "image":
+			blk.Type = model.BlockImage
+			blk.Text = ""
+			if len(data) >= 2 {
+				blk.DataLen = len(data) - 2
+			}
+		default:
+			blk.Text = ""
+		}
+		out = append(out, blk)
+		return true
+	})
+	return out
+}
+
+// usageOf reads a usage value in pi's shape (input, output, cacheRead,
+// cacheWrite, cost.total), which is what skein writes for an LLM
+// compaction.
+func usageOf(u []byte) *model.Usage {
+	us := &model.Usage{}
+	if len(u) == 0 || u[0] != '{' {
+		return us
+	}
+	jscan.Fields(u, func(k, v []byte) bool {
+		f, _ := number(v)
+		switch jscan.Key(k) {
+		case "input":
+			us.Input = f
+		case "output":
+			us.Output = f
+		case "cacheRead":
+			us.CacheRead = f
+		case "cacheWrite":
+			us.CacheWrite = f
+		case "totalTokens":
+			us.Total = f
+		case "cost":
+			if c, ok := number(jscan.Member(v, "total")); ok {
+				us.Cost, us.HasCost = c, true
+			} else if c, ok := number(v); ok {
+				us.Cost, us.HasCost = c, true
+			}
+		}
+		return true
+	})
+	return us
+}
+
+// number is a JSON number's value.
+func number(v []byte) (float64, bool) {
+	if len(v) == 0 || !(v[0] == '-' || v[0] >= '0' && v[0] <= '9') {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	return f, err == nil
+}
+
+// MessageTokens estimates a context message as pi does: a quarter of its
+// text's UTF-16 length, rounded up.
+func (s *Session) MessageTokens(m model.ContextMessage) int {
+	msg := s.Message(m)
+	chars := utf8js.Len16(msg.Summary)
+	for _, b := range msg.Blocks {
+		switch b.Type {
+		case model.BlockText, model.BlockThinking:
+			chars += utf8js.Len16(b.Text)
+		case model.BlockToolCall:
+			chars += utf8js.Len16(b.Call.Name) + len(b.Call.Input)
+		case model.BlockImage:
+			chars += 4800 // pi's estimate for an image
+		}
+	}
+	return (chars + 3) / 4
+}

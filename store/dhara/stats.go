@@ -1,0 +1,158 @@
+package dhara
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+
+	"skein/internal/jsdate"
+	"skein/model"
+)
+
+// Stats are the session's totals over every entry of every branch: message
+// and call counts, the models (meta.json's, model changes', assistant
+// messages'), usage where an entry carries it, and the context's size
+// along the active branch.
+func (s *Session) Stats() model.Stats {
+	var st model.Stats
+	st.First, st.Last = math.NaN(), math.NaN()
+	seen := map[string]bool{}
+	addModel := func(provider, m string) {
+		if m == "" {
+			return
+		}
+		name := provider + "/" + m
+		if !seen[name] {
+			seen[name] = true
+			st.Models = append(st.Models, name)
+		}
+	}
+	addModel(s.Meta.Provider, s.Meta.Model)
+	byModel := map[string]int{}
+	tools := map[string]int{}
+	days := map[string]int{}
+	prev := math.NaN()
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if len(s.Children(i)) == 0 {
+			st.Leaves++
+		}
+		var d model.Totals
+		t := jsdate.Parse(e.Timestamp)
+		if t == t {
+			if gap := t - prev; gap > 0 {
+				d.Active = min(time.Duration(gap)*time.Millisecond, model.ActiveGapCap)
+			}
+			prev = t
+			if !(st.First <= t) {
+				st.First = t
+			}
+			if !(st.Last >= t) {
+				st.Last = t
+			}
+		}
+		switch e.Type {
+		case TypeMessage, TypeToolResult:
+			d.Messages++
+			switch e.Role {
+			case model.RoleUser:
+				d.UserMessages++
+			case model.RoleAssistant:
+				d.AssistantMessages++
+				msg := s.MessageHead(model.ContextMessage{Entry: i})
+				addModel(msg.Provider, msg.Model)
+				switch msg.StopReason {
+				case "error":
+					d.Errors++
+				case "aborted":
+					d.Aborts++
+				}
+				if u := msg.Usage; u != nil {
+					ut := model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost}
+					d.AddUsage(ut)
+					key := msg.Provider + "/" + msg.Model
+					k, ok := byModel[key]
+					if !ok {
+						k = len(st.ByModel)
+						byModel[key] = k
+						st.ByModel = append(st.ByModel, model.ModelUsage{Key: key})
+					}
+					st.ByModel[k].AddUsage(ut)
+				}
+			case model.RoleToolResult:
+				d.ToolResults++
+			}
+		case TypeToolCall:
+			d.ToolCalls++
+			tools[e.ToolName]++
+		case TypeModelChange:
+			dt := s.Detail(i)
+			addModel(dt.Provider, dt.Model)
+		case TypeCompaction:
+			st.Compactions++
+		}
+		st.Totals.Add(d)
+		day := ""
+		if t == t && !math.IsInf(t, 0) {
+			day = time.UnixMilli(int64(t)).In(time.Local).Format("2006-01-02")
+		}
+		k, ok := days[day]
+		if !ok {
+			k = len(st.Days)
+			days[day] = k
+			st.Days = append(st.Days, model.DayTotals{Day: day})
+		}
+		st.Days[k].Add(d)
+	}
+	st.Labels = len(s.labels)
+	st.ByModel = slices.DeleteFunc(st.ByModel, func(m model.ModelUsage) bool { return !(m.Cost > 0 || m.Tokens() > 0) })
+	model.SortModels(st.ByModel)
+	for name, n := range tools {
+		st.Tools = append(st.Tools, model.ToolCount{Name: name, Calls: n})
+	}
+	model.SortTools(st.Tools)
+	slices.SortFunc(st.Days, func(a, b model.DayTotals) int {
+		if (a.Day == "") != (b.Day == "") {
+			return cmp.Compare(b.Day, a.Day)
+		}
+		return cmp.Compare(a.Day, b.Day)
+	})
+	st.Context = s.contextSeries()
+	return st
+}
+
+// contextSeries is the context's size along the active branch: after each
+// assistant message with usage, its tokens; otherwise the estimate of the
+// context built there; after a compaction, the estimate of what it kept.
+func (s *Session) contextSeries() []model.ContextPoint {
+	if s.leaf < 0 {
+		return nil
+	}
+	var out []model.ContextPoint
+	est := 0.0
+	for _, i := range s.path(s.leaf) {
+		e := &s.Entries[i]
+		switch {
+		case e.Type == TypeCompaction:
+			ctx := s.BuildContext(i)
+			est = 0
+			for _, m := range ctx.Messages {
+				est += float64(s.MessageTokens(m))
+			}
+			out = append(out, model.ContextPoint{Entry: i, Tokens: est, Estimated: true, Compaction: true})
+		case e.kind == model.EntryMessage:
+			m := model.ContextMessage{Entry: i}
+			est += float64(s.MessageTokens(m))
+			if e.Role == model.RoleAssistant && e.Type == TypeMessage {
+				if u := s.MessageHead(m).Usage; u != nil && u.Input+u.Output+u.CacheRead+u.CacheWrite > 0 {
+					est = u.Input + u.Output + u.CacheRead + u.CacheWrite
+					out = append(out, model.ContextPoint{Entry: i, Tokens: est})
+				} else {
+					out = append(out, model.ContextPoint{Entry: i, Tokens: est, Estimated: true})
+				}
+			}
+		}
+	}
+	return out
+}

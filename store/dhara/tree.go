@@ -1,0 +1,140 @@
+package dhara
+
+import (
+	"bufio"
+	"io"
+	"strings"
+
+	"skein/internal/jscan"
+	"skein/internal/jsjson"
+	"skein/internal/utf8js"
+	"skein/model"
+)
+
+// TreeText is entry i's line in the tree: a message's first text, a call's
+// tool and key argument, a result's first line, and a mark for each branch
+// that ends at the entry (so that a fork with no entries of its own shows).
+func (s *Session) TreeText(i int, home string) []model.Part {
+	e := &s.Entries[i]
+	norm := func(t string) string {
+		t = strings.TrimSpace(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ").Replace(t))
+		return utf8js.Slice16(t, 200)
+	}
+	var parts []model.Part
+	switch e.Type {
+	case TypeMessage:
+		msg := s.Message(model.ContextMessage{Entry: i})
+		text := norm(msg.Text(" "))
+		switch e.Role {
+		case model.RoleUser, model.RoleAssistant:
+			parts = append(parts, model.Part{Text: e.Role + ": ", Role: e.Role})
+		default:
+			parts = append(parts, model.Part{Text: "[" + e.Role + "]: ", Role: "dim"})
+		}
+		if text == "" {
+			parts = append(parts, model.Part{Text: "(no text)", Role: "muted"})
+		} else {
+			parts = append(parts, model.Part{Text: text})
+		}
+	case TypeToolCall:
+		call := s.callBlock(i).Call
+		arg := model.KeyArgument(call.Input)
+		if home != "" && strings.HasPrefix(arg, home) {
+			arg = "~" + arg[len(home):]
+		}
+		parts = append(parts, model.Part{Text: strings.TrimSpace("→ " + call.Name + " " + norm(arg)), Role: "muted"})
+	case TypeToolResult:
+		msg := s.Message(model.ContextMessage{Entry: i})
+		first, _, _ := strings.Cut(strings.TrimSpace(msg.Text("\n")), "\n")
+		role := "muted"
+		head := "← "
+		if msg.IsError {
+			role, head = "error", "← error: "
+		}
+		parts = append(parts, model.Part{Text: head + norm(first), Role: role})
+	case TypeSystem:
+		parts = append(parts, model.Part{Text: "[system]", Role: "dim"})
+	case TypeCompaction:
+		ids := len(stringList(jscan.Member(e.Raw, "entryIds")))
+		sum, _ := stringOf(jscan.Member(e.Raw, "summary"))
+		parts = append(parts, model.Part{Text: "[compaction of " + jsjson.FormatNumber(float64(ids)) + " entries]: ", Role: "compaction"},
+			model.Part{Text: norm(sum)})
+	case TypeModelChange:
+		parts = append(parts, model.Part{Text: "[model: " + s.Detail(i).Model + "]", Role: "dim"})
+	case TypeLabel:
+		l := s.Detail(i).Label
+		if l == "" {
+			l = "(cleared)"
+		}
+		parts = append(parts, model.Part{Text: "[label: " + l + "]", Role: "dim"})
+	case TypeCustom:
+		parts = append(parts, model.Part{Text: "[custom: " + s.Detail(i).CustomType + "]", Role: "dim"})
+	default:
+		parts = append(parts, model.Part{Text: "[" + e.Type + "]", Role: "dim"})
+	}
+	for _, b := range s.tips[i] {
+		parts = append(parts, model.Part{Text: "  ⎇ " + b, Role: "label"})
+	}
+	return parts
+}
+
+// WriteTreeJSON writes the tree as an array of root nodes {id, type, role,
+// label, branches, children}: branches names those that end at the entry.
+func (s *Session) WriteTreeJSON(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	type frame struct {
+		nodes []int
+		next  int
+	}
+	var buf []byte
+	str := func(v string, ok bool) {
+		if !ok {
+			buf = append(buf, "null"...)
+			return
+		}
+		buf = jsjson.AppendString(buf, v)
+	}
+	stack := []frame{{nodes: s.Roots()}}
+	buf = append(buf, '[')
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next == len(top.nodes) {
+			stack = stack[:len(stack)-1]
+			buf = append(buf, ']')
+			if len(stack) > 0 {
+				buf = append(buf, '}')
+			}
+			continue
+		}
+		i := top.nodes[top.next]
+		if top.next > 0 {
+			buf = append(buf, ',')
+		}
+		top.next++
+		e := &s.Entries[i]
+		buf = append(buf, `{"id":`...)
+		str(e.ID, e.ID != "")
+		buf = append(buf, `,"type":`...)
+		str(e.Type, e.Type != "")
+		buf = append(buf, `,"role":`...)
+		str(e.Role, e.Role != "")
+		buf = append(buf, `,"label":`...)
+		l, ok := s.labels[i]
+		str(l, ok)
+		buf = append(buf, `,"branches":[`...)
+		for k, b := range s.tips[i] {
+			if k > 0 {
+				buf = append(buf, ',')
+			}
+			buf = jsjson.AppendString(buf, b)
+		}
+		buf = append(buf, `],"children":[`...)
+		stack = append(stack, frame{nodes: s.Children(i)})
+		if len(buf) > 64<<10 {
+			bw.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	bw.Write(buf)
+	return bw.Flush()
+}

@@ -1,0 +1,552 @@
+package dhara
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"skein/internal/jscan"
+	"skein/internal/jsjson"
+)
+
+// RefusedError says why nothing was written.
+type RefusedError struct{ Reason string }
+
+func (e *RefusedError) Error() string { return e.Reason }
+
+// now is the clock of new entries; tests set it.
+var now = time.Now
+
+func isoNow() string { return now().UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// newID draws an id of the kind's prefix that the session does not use.
+func newID(s *Session, kind string) string {
+	for {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		id := kind + "_" + hex.EncodeToString(b[:])
+		if _, taken := s.byID[id]; !taken && !s.hasBranch(id) {
+			return id
+		}
+	}
+}
+
+func (s *Session) hasBranch(id string) bool {
+	for _, b := range s.Tree.Branches {
+		if b.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// Field is one member of a new entry; its value is raw JSON.
+type Field struct {
+	Key   string
+	Value []byte
+}
+
+// entryLine is a new entry's line as the seed writes one: id, type, its
+// fields, timestamp.
+func entryLine(id, typ string, fields []Field, timestamp string) []byte {
+	b := []byte(`{"id":`)
+	b = jsjson.AppendString(b, id)
+	b = append(b, `,"type":`...)
+	b = jsjson.AppendString(b, typ)
+	for _, f := range fields {
+		if f.Value == nil {
+			continue
+		}
+		b = append(b, ',')
+		b = jsjson.AppendString(b, f.Key)
+		b = append(b, ':')
+		b = append(b, f.Value...)
+	}
+	b = append(b, `,"timestamp":`...)
+	b = jsjson.AppendString(b, timestamp)
+	return append(b, '}')
+}
+
+func jsonString(s string) []byte { return jsjson.AppendString(nil, s) }
+
+func jsonStrings(list []string) []byte {
+	b := []byte{'['}
+	for k, s := range list {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = jsjson.AppendString(b, s)
+	}
+	return append(b, ']')
+}
+
+// change is what one write does: entries to append, the branch they go on
+// (or a new branch), meta.json's members to set.
+type change struct {
+	lines [][]byte
+	ids   []string
+	// onBranch is the branch the ids are appended to; newBranch, when set,
+	// is added to the tree first (a fork, or an entry under a non-tip).
+	onBranch  string
+	newBranch *Branch
+	meta      []Field
+	// then runs last, under the lock (the archive move after a compaction).
+	then func() error
+}
+
+// update makes one write to the session folder dir under its lock: the
+// session read as it is now, what build makes of it, the entries appended
+// (one write, synced), then tree.json and meta.json replaced, each
+// atomically, meta.json's updatedAt last.
+func update(dir string, build func(s *Session) (change, error)) (err error) {
+	unlock, err := lock(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := recoverMove(dir); err != nil {
+		return err
+	}
+	s, err := Open(dir)
+	if err != nil {
+		return err
+	}
+	c, err := build(s)
+	if err != nil {
+		return err
+	}
+	if len(c.lines) > 0 {
+		if err := appendLines(filepath.Join(dir, EntriesFile), c.lines); err != nil {
+			return err
+		}
+	}
+	if c.newBranch != nil || len(c.ids) > 0 {
+		tree, err := treeWith(s.Tree.Raw, c.newBranch, c.onBranch, c.ids)
+		if err != nil {
+			return err
+		}
+		if err := replaceFile(dir, TreeFile, tree); err != nil {
+			return err
+		}
+	}
+	meta := s.Meta.Raw
+	if meta == nil {
+		meta = []byte("{}")
+	}
+	for _, f := range append(c.meta, Field{"updatedAt", jsonString(isoNow())}) {
+		if meta, err = setMember(meta, f.Key, f.Value); err != nil {
+			return fmt.Errorf("%s: %w", MetaFile, err)
+		}
+	}
+	if err := replaceFile(dir, MetaFile, indent(meta)); err != nil {
+		return err
+	}
+	if c.then != nil {
+		return c.then()
+	}
+	return nil
+}
+
+// appendLines appends lines to a .jsonl file in one write and syncs it: a
+// newline goes first when its last line is unterminated, so that nothing is
+// glued to it.
+func appendLines(path string, lines [][]byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	var buf []byte
+	if st.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, st.Size()-1); err == nil && last[0] != '\n' {
+			buf = append(buf, '\n')
+		}
+	}
+	for _, l := range lines {
+		buf = append(buf, l...)
+		buf = append(buf, '\n')
+	}
+	if _, err := f.Write(buf); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// replaceFile writes data to a temporary name in dir, syncs it, renames it
+// over name and syncs the folder: a reader sees the old file or the new.
+func replaceFile(dir, name string, data []byte) error {
+	mode := fs.FileMode(0o600)
+	if st, err := os.Stat(filepath.Join(dir, name)); err == nil {
+		mode = st.Mode().Perm()
+	}
+	tmp := filepath.Join(dir, name+".tmp"+strconv.Itoa(os.Getpid())+"."+strconv.FormatInt(time.Now().UnixNano(), 36))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(dir, name))
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	_ = d.Sync() // some file systems cannot sync a folder; the rename stands
+	return nil
+}
+
+// setMember sets one member of a JSON object, keeping the others and their
+// order (a new member goes last); a nil value removes it.
+func setMember(obj []byte, key string, val []byte) ([]byte, error) {
+	out := []byte{'{'}
+	found := false
+	err := jscan.Members(bytes.TrimPrefix(obj, bom), func(k, v []byte) bool {
+		if jscan.Key(k) == key {
+			if found || val == nil {
+				return true
+			}
+			found, v = true, val
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, k...)
+		out = append(out, ':')
+		out = append(out, v...)
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("not a JSON object: %w", err)
+	}
+	if !found && val != nil {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = jsjson.AppendString(out, key)
+		out = append(out, ':')
+		out = append(out, val...)
+	}
+	return append(out, '}'), nil
+}
+
+// indent is a JSON value two-space indented, as the seed shows meta.json
+// and tree.json, with a final newline.
+func indent(v []byte) []byte {
+	var b bytes.Buffer
+	if json.Indent(&b, v, "", "  ") != nil {
+		return v
+	}
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+// treeWith is tree.json with a branch added and ids appended to a branch,
+// every other member as it was.
+func treeWith(raw []byte, add *Branch, onBranch string, ids []string) ([]byte, error) {
+	if raw == nil {
+		raw = []byte(`{"branches":[]}`)
+	}
+	branches := jscan.Member(bytes.TrimPrefix(raw, bom), "branches")
+	if branches == nil {
+		branches = []byte("[]")
+	}
+	out := []byte{'['}
+	n := 0
+	err := jscan.Elements(branches, func(b []byte) bool {
+		if len(ids) > 0 && jscan.IsString(jscan.Member(b, "id")) {
+			if id, _ := stringOf(jscan.Member(b, "id")); id == onBranch {
+				list := append(stringList(jscan.Member(b, "entryIds")), ids...)
+				var err error
+				if b, err = setMember(b, "entryIds", jsonStrings(list)); err != nil {
+					return false
+				}
+			}
+		}
+		if n > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, b...)
+		n++
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: branches: %w", TreeFile, err)
+	}
+	if add != nil {
+		list := add.EntryIDs
+		if add.ID == onBranch {
+			list = append(list, ids...)
+		}
+		b := []byte(`{"id":`)
+		b = jsjson.AppendString(b, add.ID)
+		b = append(b, `,"parentBranchId":`...)
+		if add.ParentBranchID == "" {
+			b = append(b, "null"...)
+		} else {
+			b = jsjson.AppendString(b, add.ParentBranchID)
+		}
+		b = append(b, `,"entryIds":`...)
+		b = append(b, jsonStrings(list)...)
+		b = append(b, `,"createdAt":`...)
+		b = jsjson.AppendString(b, add.CreatedAt)
+		b = append(b, '}')
+		if n > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, b...)
+	}
+	out = append(out, ']')
+	tree, err := setMember(raw, "branches", out)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", TreeFile, err)
+	}
+	if jscan.Member(tree, "root") == nil && add != nil {
+		tree, _ = setMember(tree, "root", jsonString(add.ID))
+	}
+	return indent(tree), nil
+}
+
+// branchAt is the branch a new entry after entry i goes on: the active
+// branch when it ends at i, else another that does; or, when no branch
+// ends at i, a new one from the branch holding i, which the change adds.
+func (s *Session) branchAt(i int, c *change) {
+	if i < 0 {
+		if s.active >= 0 {
+			c.onBranch = s.Tree.Branches[s.active].ID
+			return
+		}
+		c.newBranch = &Branch{ID: "branch_main", CreatedAt: isoNow()}
+		c.onBranch = c.newBranch.ID
+		return
+	}
+	tips := s.tips[i]
+	if len(tips) > 0 {
+		c.onBranch = tips[0]
+		if a := s.ActiveBranch(); a != nil {
+			for _, t := range tips {
+				if t == a.ID {
+					c.onBranch = t
+				}
+			}
+		}
+		return
+	}
+	c.newBranch = s.forkBranch(i)
+	c.onBranch = c.newBranch.ID
+}
+
+// forkBranch is a new branch whose entries are the path to entry i, its
+// parent the branch that holds i (the active one when it does).
+func (s *Session) forkBranch(i int) *Branch {
+	path := s.path(i)
+	ids := make([]string, len(path))
+	for k, j := range path {
+		ids[k] = s.Entries[j].ID
+	}
+	parent := ""
+	holds := func(b *Branch) bool {
+		for _, id := range b.EntryIDs {
+			if id == s.Entries[i].ID {
+				return true
+			}
+		}
+		return false
+	}
+	if a := s.ActiveBranch(); a != nil && holds(a) {
+		parent = a.ID
+	} else {
+		for k := range s.Tree.Branches {
+			if holds(&s.Tree.Branches[k]) {
+				parent = s.Tree.Branches[k].ID
+				break
+			}
+		}
+	}
+	return &Branch{ID: newID(s, "branch"), ParentBranchID: parent, EntryIDs: ids, CreatedAt: isoNow()}
+}
+
+// Label appends a label entry setting (or, with "", clearing) entry id's
+// label, on the active branch; it returns the new entry's id.
+func Label(dir, id, text string) (string, error) {
+	var newEntry string
+	err := update(dir, func(s *Session) (change, error) {
+		if _, ok := s.byID[id]; !ok {
+			return change{}, &RefusedError{fmt.Sprintf("no entry %s in %s; nothing was written", id, dir)}
+		}
+		var c change
+		s.branchAt(s.leaf, &c)
+		newEntry = newID(s, "label")
+		c.lines = [][]byte{entryLine(newEntry, TypeLabel, []Field{{"targetId", jsonString(id)}, {"label", jsonString(text)}}, isoNow())}
+		c.ids = []string{newEntry}
+		return c, nil
+	})
+	return newEntry, err
+}
+
+// SessionName is a title as meta.json stores it: its lines joined, trimmed.
+func SessionName(name string) string {
+	return strings.TrimSpace(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(name))
+}
+
+// Rename sets meta.json's title ("" removes it).
+func Rename(dir, name string) error {
+	return update(dir, func(s *Session) (change, error) {
+		var v []byte
+		if name = SessionName(name); name != "" {
+			v = jsonString(name)
+		}
+		return change{meta: []Field{{"title", v}}}, nil
+	})
+}
+
+// Forked is a fork written: a new branch of the same session.
+type Forked struct {
+	Branch, ParentBranch string
+	Entries              int // the entries the branch shares with its parent
+}
+
+// Fork adds a branch to tree.json whose entries are the path to the entry
+// id, its parent the branch that holds it; no entry is written, and the new
+// branch is the active one.
+func Fork(dir, id string) (Forked, error) {
+	var f Forked
+	err := update(dir, func(s *Session) (change, error) {
+		i, ok := s.byID[id]
+		if !ok {
+			return change{}, &RefusedError{fmt.Sprintf("no entry %s in %s; nothing was written", id, dir)}
+		}
+		b := s.forkBranch(i)
+		f = Forked{Branch: b.ID, ParentBranch: b.ParentBranchID, Entries: len(b.EntryIDs)}
+		return change{newBranch: b}, nil
+	})
+	return f, err
+}
+
+// Append adds one entry of type typ with fields after entry parent (""
+// for the active leaf), on the branch that ends there or a new one; check,
+// when set, sees the session under the lock and may refuse.
+func Append(dir, typ, parent string, fields []Field, check func(s *Session) error) (string, error) {
+	var id string
+	err := update(dir, func(s *Session) (change, error) {
+		if check != nil {
+			if err := check(s); err != nil {
+				return change{}, err
+			}
+		}
+		at := s.leaf
+		if parent != "" {
+			var ok bool
+			if at, ok = s.byID[parent]; !ok {
+				return change{}, &RefusedError{fmt.Sprintf("no entry %s in %s; nothing was written", parent, dir)}
+			}
+		}
+		var c change
+		s.branchAt(at, &c)
+		id = newID(s, kindPrefix(typ))
+		c.lines = [][]byte{entryLine(id, typ, fields, isoNow())}
+		c.ids = []string{id}
+		return c, nil
+	})
+	return id, err
+}
+
+func kindPrefix(typ string) string {
+	switch typ {
+	case TypeCompaction:
+		return "cmp"
+	case TypeMessage:
+		return "msg"
+	case TypeToolCall:
+		return "call"
+	case TypeToolResult:
+		return "result"
+	}
+	return typ
+}
+
+// Compaction is a compaction entry to write (DECISIONS.md 8).
+type Compaction struct {
+	Summary                string
+	EntryIDs, PreservedIDs []string
+	TokensBefore           float64
+	ReadFiles, Modified    []string
+	Usage                  []byte // raw JSON, nil for none
+}
+
+// Compact appends a compaction after the entry check names (check sees
+// the session under the lock and may refuse), on the branch that ends
+// there, and then, when entries.jsonl had been still, the archive move.
+func Compact(dir string, c Compaction, check func(s *Session) (parent string, err error)) (string, error) {
+	var id string
+	err := update(dir, func(s *Session) (change, error) {
+		parent, err := check(s)
+		if err != nil {
+			return change{}, err
+		}
+		at, ok := s.byID[parent]
+		if !ok {
+			return change{}, &RefusedError{fmt.Sprintf("no entry %s in %s; nothing was written", parent, dir)}
+		}
+		for _, x := range append(append([]string(nil), c.EntryIDs...), c.PreservedIDs...) {
+			if _, ok := s.byID[x]; !ok {
+				return change{}, &RefusedError{fmt.Sprintf("the entry %s to compact is gone from %s; nothing was written", x, dir)}
+			}
+		}
+		var ch change
+		s.branchAt(at, &ch)
+		id = newID(s, "cmp")
+		fields := []Field{
+			{"summary", jsonString(c.Summary)},
+			{"entryIds", jsonStrings(c.EntryIDs)},
+			{"preservedEntryIds", jsonStrings(c.PreservedIDs)},
+			{"branchId", jsonString(ch.onBranch)},
+			{"tokensBefore", []byte(jsjson.FormatNumber(c.TokensBefore))},
+			{"readFiles", jsonStrings(c.ReadFiles)},
+			{"modifiedFiles", jsonStrings(c.Modified)},
+			{"usage", c.Usage},
+		}
+		ch.lines = [][]byte{entryLine(id, TypeCompaction, fields, isoNow())}
+		ch.ids = []string{id}
+		if _, wasStill := still(dir); wasStill {
+			ch.then = func() error {
+				st, err := os.Stat(filepath.Join(dir, EntriesFile))
+				if err != nil {
+					return nil
+				}
+				_, _ = move(dir, st) // the compaction stands; the next write moves
+				return nil
+			}
+		}
+		return ch, nil
+	})
+	return id, err
+}

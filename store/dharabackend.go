@@ -1,0 +1,309 @@
+package store
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"skein/internal/jsjson"
+	"skein/model"
+	"skein/store/dhara"
+)
+
+// dharaBackend is the second seed's format: a session is a folder
+// (store/dhara).
+type dharaBackend struct{}
+
+func (dharaBackend) Format() Format { return FormatDhara }
+
+// Claims a folder: pi's sessions are files, and every .jsonl path is pi's
+// (or, later, another file format's). One stat.
+func (dharaBackend) Claims(path string) bool {
+	if strings.HasSuffix(path, ".jsonl") {
+		return false
+	}
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// Supports every action but resuming: the real Dhara agent reads only its
+// own one-file sessions (FORMATS.md §2).
+func (dharaBackend) Supports(a Action) bool { return a != ActResume }
+
+func (dharaBackend) Resume(path string) (string, []string) {
+	return "dhara", []string{"--session", filepath.Base(path)}
+}
+
+func (dharaBackend) Open(path string) (*model.Session, error) {
+	s, err := dhara.Open(path)
+	if err != nil {
+		return nil, dharaErr(err)
+	}
+	return dharaSession(path, s), nil
+}
+
+// OpenMapped is Open: a folder's files are read into memory, never mapped.
+func (b dharaBackend) OpenMapped(path string) (*model.Session, error) { return b.Open(path) }
+
+func (dharaBackend) OpenTail(path string, tail int64) (*model.Session, error) {
+	s, err := dhara.OpenTail(path, tail)
+	if err != nil {
+		return nil, dharaErr(err)
+	}
+	return dharaSession(path, s), nil
+}
+
+func dharaSession(path string, s *dhara.Session) *model.Session {
+	return s.Domain(model.SessionInfo{Path: path, Format: string(FormatDhara)})
+}
+
+// dharaErr gives a folder that is not a session the store's error for one.
+func dharaErr(err error) error {
+	var ns *dhara.NotSessionError
+	if errors.As(err, &ns) {
+		return &NotSession{Reason: ns.Reason}
+	}
+	return err
+}
+
+func (dharaBackend) ListInfo(path string, buf []byte) ([]byte, Info, error) {
+	info, err := dharaInfo(path)
+	return buf, info, err
+}
+
+func dharaInfo(path string) (Info, error) {
+	fullReads.Add(1)
+	s, err := dhara.Open(path)
+	if err != nil {
+		return Info{}, dharaErr(err)
+	}
+	mtime := 0.0
+	if fi, err := os.Stat(path); err == nil {
+		mtime = float64(fi.ModTime().UnixMilli())
+	}
+	return s.Info(path, mtime), nil
+}
+
+// dharaFiles are the files whose stats make a Dhara session's change token.
+var dharaFiles = [...]string{dhara.MetaFile, dhara.TreeFile, dhara.EntriesFile, dhara.ArchiveFile}
+
+// dharaStamp is the four files' stats: present, size, mtime, inode,
+// status-change time.
+func dharaStamp(path string) (stamp []int64, settled bool) {
+	settled = true
+	for _, f := range dharaFiles {
+		st, err := os.Stat(filepath.Join(path, f))
+		if err != nil {
+			stamp = append(stamp, -1, 0, 0, 0, 0)
+			continue
+		}
+		ino, ctime, ok := changeTime(st)
+		if !ok || time.Now().UnixNano()-ctime <= ctimeSlack {
+			settled = false
+		}
+		stamp = append(stamp, st.Size(), st.ModTime().UnixNano(), int64(ino), ctime, 0)
+	}
+	return stamp, settled
+}
+
+const dharaStateVersion = 'D'
+
+// ListCached is ListInfo through the kept state: the four files' stats and
+// the record. A session whose files all stat as they did, changed longer
+// ago than the clock's slack, is not read; any other is read whole (a
+// session's files are replaced, not only appended to).
+func (b dharaBackend) ListCached(path string, state []byte, buf []byte) ([]byte, Info, []byte, error) {
+	stamp, settled := dharaStamp(path)
+	if info, kept, ok := decodeDharaState(state); ok && settled && equalStamps(kept, stamp) {
+		info.Path = path
+		return buf, info, state, nil
+	}
+	info, err := dharaInfo(path)
+	if err != nil {
+		return buf, info, nil, err
+	}
+	if !settled {
+		return buf, info, nil, nil // read again next time
+	}
+	return buf, info, encodeDharaState(info, stamp), nil
+}
+
+func equalStamps(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (dharaBackend) CachedInfo(path string, state []byte) (Info, bool) {
+	info, _, ok := decodeDharaState(state)
+	info.Path = path
+	return info, ok
+}
+
+func encodeDharaState(in Info, stamp []int64) []byte {
+	e := codec{b: []byte{dharaStateVersion}}
+	e.int(int64(len(stamp)))
+	for _, v := range stamp {
+		e.int(v)
+	}
+	e.str(in.Format)
+	e.str(in.ID)
+	e.str(in.Cwd)
+	e.str(in.Name)
+	e.float(in.Created)
+	e.float(in.Modified)
+	e.int(int64(in.MessageCount))
+	e.str(in.FirstMessage)
+	e.int(int64(in.Entries))
+	e.int(int64(in.Branches))
+	e.str(in.Model)
+	return e.b
+}
+
+func decodeDharaState(b []byte) (Info, []int64, bool) {
+	var in Info
+	if len(b) == 0 || b[0] != dharaStateVersion {
+		return in, nil, false
+	}
+	d := codec{b: b[1:]}
+	n := d.readInt()
+	if n < 0 || n > 64 {
+		return in, nil, false
+	}
+	stamp := make([]int64, n)
+	for i := range stamp {
+		stamp[i] = d.readInt()
+	}
+	in.Format, in.ID, in.Cwd, in.Name = d.readStr(), d.readStr(), d.readStr(), d.readStr()
+	in.Created, in.Modified = d.readFloat(), d.readFloat()
+	in.MessageCount = int(d.readInt())
+	in.FirstMessage = d.readStr()
+	in.Entries, in.Branches = int(d.readInt()), int(d.readInt())
+	in.Model = d.readStr()
+	return in, stamp, !d.bad && len(d.b) == 0
+}
+
+func (dharaBackend) Label(path, id, text string, _ ...WriteOption) (string, error) {
+	id, err := dhara.Label(path, id, text)
+	return id, dharaWriteErr(err)
+}
+
+func (dharaBackend) Rename(path, name string, _ ...WriteOption) (string, error) {
+	return "", dharaWriteErr(dhara.Rename(path, name))
+}
+
+// Fork adds a branch to the session's tree.json: a Dhara fork stays in its
+// session.
+func (dharaBackend) Fork(path string, s *model.Session, at int) (Forked, error) {
+	f, err := dhara.Fork(path, s.Entry(at).ID)
+	if err != nil {
+		return Forked{}, dharaWriteErr(err)
+	}
+	return Forked{Path: path, ID: s.Info.ID, Entries: f.Entries, Branch: f.Branch, ParentBranch: f.ParentBranch, SameSession: true}, nil
+}
+
+// Append adds what build makes as a Dhara entry after its parent (the
+// active leaf when none).
+func (dharaBackend) Append(path string, build func(*model.Session) (NewEntry, error), _ ...WriteOption) (string, error) {
+	var e NewEntry
+	parent := ""
+	id, err := dhara.Append(path, "", "", nil, func(now *dhara.Session) error {
+		var err error
+		if e, err = build(dharaSession(path, now)); err != nil {
+			return err
+		}
+		if e.Parent != nil {
+			parent = *e.Parent
+		}
+		return nil
+	})
+	_ = parent
+	return id, dharaWriteErr(err)
+}
+
+// Compact appends a compaction entry over the plan's range, its tool
+// results preserved, then moves what it replaced to the archive.
+func (dharaBackend) Compact(path string, c model.Compaction, check func(*model.Session) (string, error), _ ...WriteOption) (string, error) {
+	from := dhara.Of(c.From)
+	if from == nil || c.Plan == nil {
+		return "", ErrUnsupported
+	}
+	ids, preserved := from.Range(c.Plan)
+	var usage []byte
+	if u := c.Usage; u != nil {
+		usage = usageJSON(u)
+	}
+	id, err := dhara.Compact(path, dhara.Compaction{Summary: c.Summary, EntryIDs: ids, PreservedIDs: preserved,
+		TokensBefore: c.TokensBefore, ReadFiles: c.ReadFiles, Modified: c.ModifiedFiles, Usage: usage},
+		func(now *dhara.Session) (string, error) { return check(dharaSession(path, now)) })
+	return id, dharaWriteErr(err)
+}
+
+// usageJSON is a model's usage in pi's shape.
+func usageJSON(u *model.Usage) []byte {
+	n := func(b []byte, k string, v float64) []byte {
+		b = jsjson.AppendString(b, k)
+		b = append(b, ':')
+		return jsjson.AppendNumber(b, v)
+	}
+	b := []byte{'{'}
+	b = n(b, "input", u.Input)
+	b = append(b, ',')
+	b = n(b, "output", u.Output)
+	b = append(b, ',')
+	b = n(b, "cacheRead", u.CacheRead)
+	b = append(b, ',')
+	b = n(b, "cacheWrite", u.CacheWrite)
+	b = append(b, ',')
+	b = n(b, "totalTokens", u.Input+u.Output+u.CacheRead+u.CacheWrite)
+	b = append(b, `,"cost":{`...)
+	b = n(b, "total", u.Cost)
+	return append(b, "}}"...)
+}
+
+// dharaWriteErr gives a refusal the store's type.
+func dharaWriteErr(err error) error {
+	var r *dhara.RefusedError
+	if errors.As(err, &r) {
+		return &RefusedError{Reason: r.Reason}
+	}
+	return dharaErr(err)
+}
+
+func (dharaBackend) SessionID(path string) (string, error) {
+	s, err := dhara.OpenTail(path, 1)
+	if err != nil {
+		return "", dharaErr(err)
+	}
+	if s.Meta.ID != "" {
+		return s.Meta.ID, nil
+	}
+	return filepath.Base(path), nil
+}
+
+// Trashable is a session folder, not a link to one.
+func (dharaBackend) Trashable(path string) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() || !dhara.IsSession(path) {
+		return refuseTrash("%s is not a Dhara session folder (no %s or %s in it)", path, dhara.MetaFile, dhara.EntriesFile)
+	}
+	return nil
+}
+
+func (dharaBackend) SessionName(name string) string { return dhara.SessionName(name) }
+
+func (dharaBackend) Check(path string) ([]model.Diagnostic, Format, error) {
+	d, err := dhara.Check(path)
+	return d, FormatDhara, dharaErr(err)
+}
