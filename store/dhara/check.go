@@ -49,8 +49,12 @@ func Check(dir string) ([]model.Diagnostic, error) {
 		if x.data == nil {
 			continue
 		}
-		for _, p := range x.validate(x.data) {
+		problems := x.validate(x.data)
+		for _, p := range problems {
 			ptr(x.name, p.Pointer, false, "%s", p.Msg)
+		}
+		if x.name == TreeFile && len(problems) > 0 {
+			f.Tree = nil // checked against itself only when it is a tree
 		}
 	}
 	for _, x := range []struct {
@@ -137,7 +141,7 @@ func (s *Session) checkSelf(dir string, ptr atPointer, errAt, warnAt atLine) {
 			branches[br.ID] = b
 		}
 	}
-	if s.Tree.Raw != nil && s.Tree.Root != "" {
+	if s.Tree.Raw != nil {
 		if _, ok := branches[s.Tree.Root]; !ok {
 			ptr(TreeFile, "/root", false, "the root branch %s is not among the branches", s.Tree.Root)
 		}
