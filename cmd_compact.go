@@ -16,7 +16,7 @@ import (
 var compactCommand = command{
 	name: "session compact",
 	args: "REF [--leaf ID] [--keep-tokens N]\n[--summarizer llm|extractive] [--model PROVIDER/MODEL]\n[--instructions TEXT] [--dry-run] [--json]",
-	help: "summarize the old part of the path and append pi's compaction entry",
+	help: "summarize the old part of the path and append a compaction entry (pi's; Dhara's over a range, then the archive move)",
 	run:  (*cli).compact,
 }
 

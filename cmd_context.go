@@ -14,7 +14,7 @@ import (
 var contextCommand = command{
 	name: "session context",
 	args: "[--json] REF [--leaf ID]",
-	help: "the messages pi sends to the model",
+	help: "the messages the agent resumes with (pi's, or Dhara's entries)",
 	run:  (*cli).context,
 }
 

@@ -12,7 +12,7 @@ var deleteCommand = command{
 	name:    "session delete",
 	aliases: []string{"rm"},
 	args:    "REF [--json]",
-	help:    "move the file to the trash",
+	help:    "move the session (a file, or a Dhara folder) to the trash",
 	run:     (*cli).delete,
 }
 

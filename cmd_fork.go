@@ -11,7 +11,7 @@ import (
 var forkCommand = command{
 	name: "session fork",
 	args: "REF --at ID [--before] [--json]",
-	help: "a new session beside REF holding the path to ID (--before: to the parent of user message ID, printed back)",
+	help: "a new session beside REF holding the path to ID, or for a Dhara session a new branch (--before: to the parent of user message ID, printed back)",
 	run:  (*cli).fork,
 }
 
@@ -43,17 +43,23 @@ func (c *cli) fork(argv []string) error {
 	if a.has("json") {
 		out := struct {
 			Path          string  `json:"path"`
-			ParentSession string  `json:"parentSession"`
+			ParentSession string  `json:"parentSession,omitempty"`
 			ID            string  `json:"id"`
+			Branch        string  `json:"branch,omitempty"`
+			ParentBranch  string  `json:"parentBranchId,omitempty"`
 			Message       *string `json:"message,omitempty"`
-		}{Path: valid(f.Path), ParentSession: valid(f.ParentSession), ID: f.ID}
+		}{Path: valid(f.Path), ParentSession: valid(f.ParentSession), ID: f.ID, Branch: valid(f.Branch), ParentBranch: valid(f.ParentBranch)}
 		if a.has("before") {
 			m := valid(text)
 			out.Message = &m
 		}
 		return c.writeJSON(out)
 	}
-	fmt.Fprintf(c.stdout, "forked %d entries into %s\nresume it with: %s\n", f.Entries, sanitize.Inline(f.Path), sanitize.Inline(store.ResumeLine(f.Path)))
+	if f.SameSession {
+		fmt.Fprintf(c.stdout, "forked at %s: the new branch %s of %s (from %s, %d entries)\n", sanitize.Inline(a.get("at")), sanitize.Inline(f.Branch), sanitize.Inline(f.Path), sanitize.Inline(f.ParentBranch), f.Entries)
+	} else {
+		fmt.Fprintf(c.stdout, "forked %d entries into %s\nresume it with: %s\n", f.Entries, sanitize.Inline(f.Path), sanitize.Inline(store.ResumeLine(f.Path)))
+	}
 	if a.has("before") {
 		fmt.Fprintf(c.stdout, "the message it stops before:\n%s\n", sanitize.Text(text))
 	}

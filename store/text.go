@@ -65,6 +65,10 @@ func ReadTextState(b []byte) (TextState, []byte, bool) {
 // stat when its times can be trusted (Linux: inode and change time, which
 // no program sets, older than the clock's slack), else by its tail's hash.
 func (t TextState) Unchanged(path string) bool {
+	if isDharaPath(path) {
+		tok, ok := dharaTextToken(path)
+		return ok && tok.Tail == t.Tail && tok.Size == t.Size && tok.MtimeNs == t.MtimeNs
+	}
 	st, err := os.Stat(path)
 	if err != nil || !st.Mode().IsRegular() || st.Size() != t.Size || st.ModTime().UnixNano() != t.MtimeNs {
 		return false
@@ -97,6 +101,10 @@ type TextPart struct {
 // in a format that can be read on), only the bytes after prev.End. The
 // part's session then holds only the new entries. grown reports which.
 func ReadText(path string, prev *TextState) (part *TextPart, grown bool, err error) {
+	if isDharaPath(path) {
+		part, err := readDharaText(path)
+		return part, false, err
+	}
 	f, st, err := pi.OpenRegular(path)
 	if err != nil {
 		return nil, false, err
@@ -221,6 +229,9 @@ func ReadEntry(path string, off, n int64) (*model.Session, bool) {
 // fn is called with each record's index in recs and its session, for
 // those that parse.
 func ReadEntries(path string, recs [][2]int64, fn func(i int, s *model.Session)) error {
+	if isDharaPath(path) {
+		return readDharaEntries(path, recs, fn)
+	}
 	f, st, err := pi.OpenRegular(path)
 	if err != nil {
 		return err

@@ -115,6 +115,9 @@ func entryLine(v *model.TreeView, i int, home string) string {
 func forkDialog(path string, s *model.Session, v *model.TreeView, at int, home string) Dialog {
 	n := len(s.Path(at))
 	body := fmt.Sprintf("Fork at: %s\n\nA new session beside this one will hold the %d entries from the first to this one, copied byte for byte, with their labels. This session is not touched.", entryLine(v, at, home), n)
+	if store.For(path).Format() == store.FormatDhara {
+		body = fmt.Sprintf("Fork at: %s\n\nA new branch of this session will hold the %d entries from the first to this one; tree.json gets it, no entry is written, and the agent resumes on it.", entryLine(v, at, home), n)
+	}
 	user := s.Entry(at).IsMessage(model.RoleUser) && s.Parent(at) >= 0
 	if user {
 		body += fmt.Sprintf("\n\nOr b: fork before this user message (%d entries), to ask it again differently, as pi's /fork does.", n-1)
@@ -139,6 +142,15 @@ func forkDialog(path string, s *model.Session, v *model.TreeView, at int, home s
 // forkedMsg says a fork was written, with the dialog that offers to resume
 // it in pi or to copy the command that does.
 func forkedMsg(f workflow.Forked) actionDoneMsg {
+	if f.SameSession {
+		// A new branch of the same session (Dhara's): the session is read
+		// again, opening on the branch.
+		msg := actionDoneMsg{status: "forked: the new branch " + f.Branch + " (from " + f.ParentBranch + ")", reload: f.Path}
+		if f.Message != "" {
+			msg.dialog = infoDialog("Forked", "The new branch "+sanitize.Inline(f.Branch)+" ends before the message:\n\n"+f.Message)
+		}
+		return msg
+	}
 	msg := actionDoneMsg{status: "forked into " + f.Path, added: listRecord(f.Path)}
 	line := resumeCommand(f.Path)
 	agent, _ := store.Resume(f.Path)

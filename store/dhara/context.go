@@ -379,7 +379,8 @@ func (s *Session) Range(p *model.Plan) (entryIDs, preserved []string) {
 	}
 	for _, i := range p.Path {
 		e := &s.Entries[i]
-		if !inRange[i] || e.ID == "" || e.Type == TypeCompaction || c.hidden[e.ID] {
+		// A system entry is prompt state, not conversation: it stays.
+		if !inRange[i] || e.ID == "" || e.Type == TypeCompaction || e.Type == TypeSystem || c.hidden[e.ID] {
 			continue
 		}
 		entryIDs = append(entryIDs, e.ID)

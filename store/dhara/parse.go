@@ -100,6 +100,9 @@ type Session struct {
 	// Duplicates are the lines dropped as copies of an id already read:
 	// an interrupted archive move's (same bytes) or damage (different).
 	Duplicates []Duplicate
+	// CallNames names the tools of calls that are not among the entries
+	// (a record read alone, for a snippet): call id -> tool name.
+	CallNames map[string]string
 
 	byID     map[string]int
 	parent   []int32
@@ -493,4 +496,15 @@ func timeOf(iso string) float64 {
 		return math.Inf(-1)
 	}
 	return t
+}
+
+// ToolNames are the tool names of the session's calls by call id.
+func (s *Session) ToolNames() map[string]string {
+	out := map[string]string{}
+	for i := range s.Entries {
+		if e := &s.Entries[i]; e.Type == TypeToolCall {
+			out[e.ID] = e.ToolName
+		}
+	}
+	return out
 }

@@ -145,6 +145,8 @@ func (s *Session) message(m model.ContextMessage, content bool) model.Message {
 		msg.ToolCallID = e.CallID
 		if j, ok := s.byID[e.CallID]; ok {
 			msg.ToolName = s.Entries[j].ToolName
+		} else {
+			msg.ToolName = s.CallNames[e.CallID]
 		}
 	}
 	jscan.Fields(e.Raw, func(k, v []byte) bool {

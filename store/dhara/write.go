@@ -159,7 +159,7 @@ func update(dir string, build func(s *Session) (change, error)) (err error) {
 // newline goes first when its last line is unterminated, so that nothing is
 // glued to it.
 func appendLines(path string, lines [][]byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}
@@ -171,7 +171,10 @@ func appendLines(path string, lines [][]byte) error {
 	var buf []byte
 	if st.Size() > 0 {
 		last := make([]byte, 1)
-		if _, err := f.ReadAt(last, st.Size()-1); err == nil && last[0] != '\n' {
+		if _, err := f.ReadAt(last, st.Size()-1); err != nil {
+			return err
+		}
+		if last[0] != '\n' {
 			buf = append(buf, '\n')
 		}
 	}

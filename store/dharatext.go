@@ -1,0 +1,131 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"skein/model"
+	"skein/store/dhara"
+)
+
+// The text index on a Dhara session folder. A folder is read whole when
+// any of its files changed (they are replaced, not only appended to; a
+// session's text is small beside a pi file's, and the archive move
+// rewrites entries.jsonl). A record's place is an offset in entries.jsonl,
+// or, below 0, -1-offset in archive.jsonl.
+
+func isDharaPath(path string) bool { return For(path).Format() == FormatDhara }
+
+// dharaTextToken is the folder's change token: the four files' stats
+// hashed into Tail, entries.jsonl's size and the latest mtime beside it.
+func dharaTextToken(path string) (TextState, bool) {
+	var t TextState
+	var b []byte
+	for _, f := range dharaFiles {
+		st, err := os.Stat(filepath.Join(path, f))
+		if errors.Is(err, fs.ErrNotExist) {
+			b = append(b, 0)
+			continue
+		}
+		if err != nil {
+			return t, false
+		}
+		ino, ctime, _ := changeTime(st)
+		b = binary.AppendVarint(b, st.Size())
+		b = binary.AppendVarint(b, st.ModTime().UnixNano())
+		b = binary.AppendUvarint(b, ino)
+		b = binary.AppendVarint(b, ctime)
+		t.Size += st.Size()
+		t.MtimeNs = max(t.MtimeNs, st.ModTime().UnixNano())
+	}
+	t.Tail = uint64(crc32.Checksum(b, castagnoli))<<32 | uint64(crc32.ChecksumIEEE(b))
+	t.IndexedNs = time.Now().UnixNano()
+	return t, true
+}
+
+func readDharaText(path string) (*TextPart, error) {
+	tok, ok := dharaTextToken(path)
+	if !ok {
+		return nil, &NotSession{Reason: "cannot stat " + path}
+	}
+	files, err := dhara.ReadFiles(path)
+	if err != nil {
+		return nil, dharaErr(err)
+	}
+	if after, ok := dharaTextToken(path); !ok || after.Tail != tok.Tail {
+		tok.Tail = 0 // it changed while it was read: read it again next time
+	}
+	s := dhara.Parse(files)
+	lines := make([][2]int64, len(s.Entries))
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		lines[i] = [2]int64{-1, -1}
+		data := files.Entries
+		if e.Archived {
+			data = files.Archive
+		}
+		off := cap(data) - cap(e.Raw)
+		if len(e.Raw) == 0 || off < 0 || off >= len(data) || &data[off] != &e.Raw[0] {
+			continue
+		}
+		if e.Archived {
+			lines[i] = [2]int64{-1 - int64(off), int64(len(e.Raw))}
+		} else {
+			lines[i] = [2]int64{int64(off), int64(len(e.Raw))}
+		}
+	}
+	return &TextPart{Session: dharaSession(path, s), State: tok, Lines: lines}, nil
+}
+
+// readDharaEntries reads records alone: each a session of one entry (its
+// tool name, which a result finds through its call, was kept when it was
+// indexed).
+func readDharaEntries(path string, recs [][2]int64, fn func(i int, s *model.Session)) error {
+	var names map[string]string // the tools of the calls, for results
+	open := map[string]*os.File{}
+	defer func() {
+		for _, f := range open {
+			f.Close()
+		}
+	}()
+	for i, r := range recs {
+		name, off := dhara.EntriesFile, r[0]
+		if off < 0 {
+			name, off = dhara.ArchiveFile, -1-off
+		}
+		f, ok := open[name]
+		if !ok {
+			var err error
+			if f, err = os.Open(filepath.Join(path, name)); err != nil {
+				continue
+			}
+			open[name] = f
+		}
+		if r[1] <= 0 || r[1] > 1<<30 {
+			continue
+		}
+		data := make([]byte, r[1])
+		if _, err := f.ReadAt(data, off); err != nil {
+			continue
+		}
+		s := dhara.Parse(dhara.Files{Entries: data})
+		if len(s.Entries) == 1 && s.Entries[0].Type == dhara.TypeToolResult {
+			if names == nil {
+				names = map[string]string{}
+				if all, err := dhara.Open(path); err == nil {
+					names = all.ToolNames()
+				}
+			}
+			s.CallNames = names
+		}
+		if len(s.Entries) == 1 {
+			fn(i, dharaSession(path, s))
+		}
+	}
+	return nil
+}
