@@ -307,3 +307,46 @@ func (dharaBackend) Check(path string) ([]model.Diagnostic, Format, error) {
 	d, err := dhara.Check(path)
 	return d, FormatDhara, dharaErr(err)
 }
+
+// SessionOf is the session a changed file belongs to, for live follow: a
+// pi session is its file; a file of a Dhara session folder (meta.json,
+// tree.json, entries.jsonl, archive.jsonl) is the folder's. false: the
+// file is no session's.
+func SessionOf(path string) (string, bool) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	for _, f := range dharaFiles {
+		if base == f { // pi names its files <time>_<id>.jsonl
+			return dir, true
+		}
+	}
+	if strings.HasPrefix(base, ".") || !strings.HasSuffix(base, ".jsonl") {
+		return "", false
+	}
+	return path, true
+}
+
+// SessionFiles are the files whose changes live follow watches in a
+// folder: the four of a Dhara session folder, else the .jsonl files in it.
+func SessionFiles(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	var out []string
+	dharaDir := isSessionDir(dir)
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			continue
+		}
+		if dharaDir {
+			for _, f := range dharaFiles {
+				if e.Name() == f {
+					out = append(out, p)
+				}
+			}
+			continue
+		}
+		if _, ok := SessionOf(p); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -94,12 +93,16 @@ func follow(roots []string, out chan<- []string) {
 				if w.Add(ev.Name) != nil {
 					polled = append(polled, ev.Name)
 				}
-				for _, f := range sessionFiles(ev.Name) {
-					pending[f] = true
+				for _, f := range store.SessionFiles(ev.Name) {
+					if p, ok := store.SessionOf(f); ok {
+						pending[p] = true
+					}
 				}
 			}
-			if isSessionFile(ev.Name) {
-				pending[ev.Name] = true
+			if p, ok := store.SessionOf(ev.Name); ok {
+				pending[p] = true
+			} else if ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 && filepath.Ext(ev.Name) == "" {
+				pending[ev.Name] = true // perhaps a Dhara session folder, gone
 			}
 		case <-poll.C:
 			for _, d := range polled {
@@ -147,20 +150,6 @@ func isDir(p string) bool {
 	return err == nil && st.IsDir()
 }
 
-func isSessionFile(p string) bool {
-	return strings.HasSuffix(p, ".jsonl") && !strings.HasPrefix(filepath.Base(p), ".")
-}
-
-func sessionFiles(dir string) []string {
-	entries, _ := os.ReadDir(dir)
-	var out []string
-	for _, e := range entries {
-		if p := filepath.Join(dir, e.Name()); !e.IsDir() && isSessionFile(p) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
 
 // fileStamp is what polling compares.
 type fileStamp struct {
@@ -172,24 +161,27 @@ type fileStamp struct {
 // nil) those that are new, changed or gone since seen last noted them.
 func stampDir(dir string, seen map[string]fileStamp, changed map[string]bool) {
 	now := map[string]bool{}
-	for _, p := range sessionFiles(dir) {
+	mark := func(p string) {
+		if s, ok := store.SessionOf(p); ok && changed != nil {
+			changed[s] = true
+		}
+	}
+	for _, p := range store.SessionFiles(dir) {
 		st, err := os.Stat(p)
 		if err != nil {
 			continue
 		}
 		now[p] = true
 		s := fileStamp{st.Size(), st.ModTime()}
-		if old, ok := seen[p]; (!ok || old != s) && changed != nil {
-			changed[p] = true
+		if old, ok := seen[p]; !ok || old != s {
+			mark(p)
 		}
 		seen[p] = s
 	}
 	for p := range seen {
 		if filepath.Dir(p) == dir && !now[p] {
 			delete(seen, p)
-			if changed != nil {
-				changed[p] = true
-			}
+			mark(p)
 		}
 	}
 }
