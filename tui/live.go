@@ -150,7 +150,6 @@ func isDir(p string) bool {
 	return err == nil && st.IsDir()
 }
 
-
 // fileStamp is what polling compares.
 type fileStamp struct {
 	size  int64
