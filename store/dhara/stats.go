@@ -33,13 +33,27 @@ func (s *Session) Stats() model.Stats {
 	tools := map[string]int{}
 	days := map[string]int{}
 	prev := math.NaN()
-	for i := range s.Entries {
+	// In time order: the archive's lines come first in the file order, and
+	// a session's active time must not depend on what was archived.
+	order := make([]int, len(s.Entries))
+	times := make([]float64, len(s.Entries))
+	for i := range order {
+		order[i], times[i] = i, jsdate.Parse(s.Entries[i].Timestamp)
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		ta, tb := times[a], times[b]
+		if ta != ta || tb != tb { // no time: last
+			return b2i(ta != ta) - b2i(tb != tb)
+		}
+		return cmp.Compare(ta, tb)
+	})
+	for _, i := range order {
 		e := &s.Entries[i]
 		if len(s.Children(i)) == 0 {
 			st.Leaves++
 		}
 		var d model.Totals
-		t := jsdate.Parse(e.Timestamp)
+		t := times[i]
 		if t == t {
 			if gap := t - prev; gap > 0 {
 				d.Active = min(time.Duration(gap)*time.Millisecond, model.ActiveGapCap)
@@ -155,4 +169,11 @@ func (s *Session) contextSeries() []model.ContextPoint {
 		}
 	}
 	return out
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
