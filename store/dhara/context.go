@@ -312,6 +312,15 @@ func (s *Session) PlanCompaction(leaf int, keep float64) *model.Plan {
 	if cut <= start {
 		return nil
 	}
+	some := false // something to summarize: system entries stay
+	for _, pe := range ctx.Entries[start:cut] {
+		if e := &s.Entries[pe.Entry]; e.kind == model.EntryMessage && e.Type != TypeSystem {
+			some = true
+		}
+	}
+	if !some {
+		return nil
+	}
 	p := &model.Plan{Leaf: leaf, Path: ctx.Path, Context: ctx, FirstKept: cut, TurnStart: -1,
 		BoundaryStart: start, TokensBefore: tokens, PreviousCompaction: ctx.Compaction}
 	p.FirstKeptEntry = ctx.Entries[cut].Entry
