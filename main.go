@@ -169,8 +169,9 @@ func runTUI(paths []string, demo bool, env store.Env, stdout io.Writer) error {
 	roots := paths
 	open := ""
 	if len(paths) == 1 {
-		// skein FILE: that session at once, its folder's sessions behind it.
-		if st, err := os.Stat(paths[0]); err == nil && st.Mode().IsRegular() {
+		// skein FILE (or a Dhara session folder): that session at once, its
+		// folder's sessions behind it.
+		if st, err := os.Stat(paths[0]); err == nil && (st.Mode().IsRegular() || st.IsDir() && store.IsSessionDir(paths[0])) {
 			open, _ = filepath.Abs(paths[0])
 			roots = []string{filepath.Dir(open)}
 		}

@@ -93,6 +93,9 @@ func (e Env) DefaultRoots() []string { return []string{e.PiSessionRoot(), e.Dhar
 // not look inside.
 func isSessionDir(dir string) bool { return dhara.IsSession(dir) }
 
+// IsSessionDir reports whether dir is a session that is a folder (Dhara's).
+func IsSessionDir(dir string) bool { return isSessionDir(dir) }
+
 // Discover returns the sessions under the roots: pi's files (*.jsonl) and
 // Dhara's session folders. Files named directly are taken as they are,
 // folders are searched recursively, and a
