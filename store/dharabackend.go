@@ -75,15 +75,12 @@ func (dharaBackend) ListInfo(path string, buf []byte) ([]byte, Info, error) {
 
 func dharaInfo(path string) (Info, error) {
 	fullReads.Add(1)
-	s, err := dhara.Open(path)
-	if err != nil {
-		return Info{}, dharaErr(err)
-	}
 	mtime := 0.0
 	if fi, err := os.Stat(path); err == nil {
 		mtime = float64(fi.ModTime().UnixMilli())
 	}
-	return s.Info(path, mtime), nil
+	info, err := dhara.ListInfo(path, mtime)
+	return info, dharaErr(err)
 }
 
 // dharaFiles are the files whose stats make a Dhara session's change token.

@@ -204,7 +204,7 @@ func (s *Session) checkSelf(dir string, ptr atPointer, errAt, warnAt atLine) {
 		case TypeToolCall:
 			calls[e.ID] = true
 		case TypeToolResult:
-			results[e.CallID] = true
+			results[e.Ref] = true
 		}
 	}
 	latest := 0.0
@@ -225,16 +225,16 @@ func (s *Session) checkSelf(dir string, ptr atPointer, errAt, warnAt atLine) {
 					errAt(e.File(), e.Line, "the tool call %s has no tool_result", e.ID)
 				}
 			}
-			if _, ok := s.byID[e.ParentMessageID]; !ok && e.ParentMessageID != "" {
-				warnAt(e.File(), e.Line, "parentMessageId %s names no entry", e.ParentMessageID)
+			if _, ok := s.byID[e.Ref]; !ok && e.Ref != "" {
+				warnAt(e.File(), e.Line, "parentMessageId %s names no entry", e.Ref)
 			}
 		case TypeToolResult:
-			if !calls[e.CallID] {
-				errAt(e.File(), e.Line, "the tool result %s answers %s, which is no tool_call", e.ID, e.CallID)
+			if !calls[e.Ref] {
+				errAt(e.File(), e.Line, "the tool result %s answers %s, which is no tool_call", e.ID, e.Ref)
 			}
 		case TypeLabel:
-			if _, ok := s.byID[e.Target]; !ok {
-				errAt(e.File(), e.Line, "label of missing entry %s", e.Target)
+			if _, ok := s.byID[e.Ref]; !ok {
+				errAt(e.File(), e.Line, "label of missing entry %s", e.Ref)
 			}
 		case TypeCompaction:
 			s.checkCompaction(i, branches, errAt)

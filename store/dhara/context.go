@@ -95,7 +95,7 @@ func (s *Session) build(leaf int, compact bool) model.Context {
 		c = s.compactionsOn(path)
 		ctx.Compaction = c.newest
 	}
-	onPath := make(map[int]bool, len(path))
+	onPath := make([]bool, len(s.Entries))
 	for _, i := range path {
 		onPath[i] = true
 	}
@@ -106,13 +106,15 @@ func (s *Session) build(leaf int, compact bool) model.Context {
 		if e.Type != TypeToolCall {
 			return -1, false
 		}
-		j, ok := s.byID[e.ParentMessageID]
-		if !ok || !s.owned[call] || !onPath[j] || c.hides(&s.Entries[j]) {
+		j := int(s.owner[call])
+		if j < 0 || !onPath[j] || c.hides(&s.Entries[j]) {
 			return -1, false
 		}
 		return j, true
 	}
-	done := map[int]bool{}
+	done := make([]bool, len(s.Entries))
+	ctx.Entries = make([]model.Projected, 0, len(path))
+	ctx.Messages = make([]model.ContextMessage, 0, len(path))
 	add := func(i int, m model.ContextMessage, n int) {
 		ctx.Entries = append(ctx.Entries, model.Projected{Entry: i, First: len(ctx.Messages), N: n})
 		if n > 0 {
@@ -122,18 +124,19 @@ func (s *Session) build(leaf int, compact bool) model.Context {
 	}
 	addMessage := func(i int) {
 		m := model.ContextMessage{Entry: i}
-		var calls []int
-		for _, call := range s.calls[i] {
-			if o, ok := folded(call); ok && o == i && !done[call] {
-				calls = append(calls, call)
-			}
+		some := false
+		for c := s.firstCall[i]; c >= 0 && !some; c = s.nextCall[c] {
+			_, ok := folded(int(c))
+			some = ok && !done[c]
 		}
-		if len(calls) > 0 {
+		if some {
 			m.Content = contentWithCalls
 		}
 		add(i, m, 1)
-		for _, call := range calls {
-			add(call, model.ContextMessage{}, 0)
+		for c := s.firstCall[i]; c >= 0; c = s.nextCall[c] {
+			if _, ok := folded(int(c)); ok && !done[c] {
+				add(int(c), model.ContextMessage{}, 0)
+			}
 		}
 	}
 	summaryPlaced := false
@@ -205,7 +208,7 @@ func (s *Session) Summarized(leaf int, ctx model.Context) int {
 	c := s.compactionsOn(ctx.Path)
 	n := 0
 	for _, i := range ctx.Path {
-		if e := &s.Entries[i]; e.kind == model.EntryMessage && !s.owned[i] && c.hides(e) {
+		if e := &s.Entries[i]; e.kind == model.EntryMessage && !s.owned(i) && c.hides(e) {
 			n++
 		}
 	}
@@ -217,27 +220,33 @@ func (s *Session) Summarized(leaf int, ctx model.Context) int {
 // "entryIds": their ids, "model": {"provider", "model"} or null}.
 func (s *Session) WriteContextJSON(w io.Writer, ctx model.Context) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	var ids []string
+	given := func(pe model.Projected) bool { return pe.N > 0 || s.Entries[pe.Entry].Type == TypeToolCall }
 	bw.WriteString(`{"messages":[`)
 	first := true
 	for _, pe := range ctx.Entries {
-		e := &s.Entries[pe.Entry]
-		if pe.N == 0 && e.Type != TypeToolCall {
+		if !given(pe) {
 			continue
 		}
 		if !first {
 			bw.WriteByte(',')
 		}
 		first = false
-		bw.Write(e.Raw)
-		ids = append(ids, e.ID)
+		bw.Write(s.Entries[pe.Entry].Raw)
 	}
 	bw.WriteString(`],"entryIds":[`)
-	for k, id := range ids {
-		if k > 0 {
-			bw.WriteByte(',')
+	var buf []byte
+	first = true
+	for _, pe := range ctx.Entries {
+		if !given(pe) {
+			continue
 		}
-		bw.Write(jsjson.AppendString(nil, id))
+		buf = buf[:0]
+		if !first {
+			buf = append(buf, ',')
+		}
+		first = false
+		buf = appendID(buf, s.Entries[pe.Entry].ID)
+		bw.Write(buf)
 	}
 	bw.WriteString(`],"model":`)
 	if m := ctx.Model; m != nil {
@@ -393,9 +402,23 @@ func (s *Session) Range(p *model.Plan) (entryIDs, preserved []string) {
 			continue
 		}
 		entryIDs = append(entryIDs, e.ID)
-		if e.Type == TypeToolResult && calls[e.CallID] {
+		if e.Type == TypeToolResult && calls[e.Ref] {
 			preserved = append(preserved, e.ID)
 		}
 	}
 	return entryIDs, preserved
+}
+
+// appendID appends an id as a JSON string: quoted as it is when it is
+// printable ASCII without a quote or backslash (every id skein writes, and
+// most of any writer's), else as jsjson writes strings.
+func appendID(dst []byte, id string) []byte {
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return jsjson.AppendString(dst, id)
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, id...)
+	return append(dst, '"')
 }

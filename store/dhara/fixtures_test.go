@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -53,6 +54,9 @@ func TestFixturesListTreeContext(t *testing.T) {
 				t.Fatal(err)
 			}
 			info := s.Info(dir, 0)
+			if scanned, err := ListInfo(dir, 0); err != nil || !reflect.DeepEqual(scanned, info) {
+				t.Errorf("the list's scan\n got %+v (%v)\nwant %+v", scanned, err, info)
+			}
 			l := want.List
 			if info.ID != l.ID || info.Name != l.Title || info.Cwd != l.Cwd || info.Model != l.Model ||
 				info.MessageCount != l.MessageCount || info.Entries != l.Entries || info.Branches != l.Branches ||

@@ -1,9 +1,14 @@
 package dhara
 
 import (
+	"bytes"
 	"math"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+
+	"skein/internal/jscan"
 
 	"skein/internal/jsdate"
 	"skein/model"
@@ -29,14 +34,7 @@ func (s *Session) Info(dir string, mtimeMs float64) model.SessionInfo {
 				modified = t
 			}
 			if first == "" && e.Role == model.RoleUser {
-				msg := s.Message(model.ContextMessage{Entry: i})
-				var parts []string
-				for _, b := range msg.Blocks {
-					if b.Type == model.BlockText {
-						parts = append(parts, b.Text)
-					}
-				}
-				first = strings.Join(parts, " ")
+				first = firstText(e.Raw)
 			}
 		case TypeToolResult:
 			info.MessageCount++
@@ -46,18 +44,7 @@ func (s *Session) Info(dir string, mtimeMs float64) model.SessionInfo {
 	if first == "" {
 		info.FirstMessage = "(no messages)"
 	}
-	for _, t := range []string{s.Meta.UpdatedAt, s.Meta.CreatedAt} {
-		if !math.IsInf(modified, -1) {
-			break
-		}
-		if ms := jsdate.Parse(t); ms == ms {
-			modified = ms
-		}
-	}
-	if math.IsInf(modified, -1) {
-		modified = mtimeMs
-	}
-	info.Modified = modified
+	info.Modified = modifiedOf(modified, s.Meta, mtimeMs)
 	info.Model = s.Meta.Model
 	if s.leaf >= 0 {
 		for _, i := range s.path(s.leaf) {
@@ -69,4 +56,156 @@ func (s *Session) Info(dir string, mtimeMs float64) model.SessionInfo {
 		}
 	}
 	return info
+}
+
+// ListInfo is the list record of the session folder dir without building
+// the session: the lines scanned for what the record counts, in parallel
+// chunks. A session whose record needs the tree or the ids (an archive,
+// whose lines may be copies; a model change on one of several branches)
+// is opened whole.
+func ListInfo(dir string, mtimeMs float64) (model.SessionInfo, error) {
+	f, err := ReadFiles(dir)
+	if err != nil {
+		return model.SessionInfo{}, err
+	}
+	var s Session
+	if f.Meta != nil {
+		s.Meta = parseMeta(f.Meta, &s.Diagnostics)
+	}
+	branches := 0
+	if f.Tree != nil {
+		if b := jscan.Member(bytes.TrimPrefix(f.Tree, bom), "branches"); b != nil {
+			jscan.Items(b, func([]byte) bool { branches++; return true })
+		}
+	}
+	data := bytes.TrimPrefix(f.Entries, bom)
+	chunks := splitChunks(data, runtime.GOMAXPROCS(0))
+	scans := make([]listScan, len(chunks))
+	var wg sync.WaitGroup
+	for k := range chunks {
+		wg.Go(func() { scans[k].scan(chunks[k]) })
+	}
+	wg.Wait()
+	var total listScan
+	total.modified = math.Inf(-1)
+	for _, sc := range scans {
+		total.entries += sc.entries
+		total.messages += sc.messages
+		total.modified = max(total.modified, sc.modified)
+		total.modelChanges += sc.modelChanges
+		if sc.model != "" {
+			total.model = sc.model
+		}
+		if total.first == nil {
+			total.first = sc.first
+		}
+	}
+	if f.Archive != nil || total.modelChanges > 0 && branches > 1 {
+		full := Parse(f)
+		return full.Info(dir, mtimeMs), nil
+	}
+	info := model.SessionInfo{Path: dir, Format: "dhara", ID: s.Meta.ID, Cwd: s.Meta.Cwd, Name: s.Meta.Title,
+		Entries: total.entries, Branches: branches, MessageCount: total.messages, Model: s.Meta.Model}
+	if info.ID == "" {
+		info.ID = filepath.Base(dir)
+	}
+	if total.model != "" {
+		info.Model = total.model
+	}
+	info.Created = jsdate.Parse(s.Meta.CreatedAt)
+	info.FirstMessage = "(no messages)"
+	if total.first != nil {
+		if t := firstText(total.first); t != "" {
+			info.FirstMessage = t
+		}
+	}
+	info.Modified = modifiedOf(total.modified, s.Meta, mtimeMs)
+	return info, nil
+}
+
+// listScan is what the list counts in a part of entries.jsonl.
+type listScan struct {
+	entries, messages, modelChanges int
+	modified                        float64
+	first                           []byte // the first user message's line
+	model                           string // the last model change's
+}
+
+func (sc *listScan) scan(data []byte) {
+	sc.modified = math.Inf(-1)
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if isBlank(line) {
+			continue
+		}
+		var typ, role, ts, mdl []byte
+		it := jscan.Object(line)
+		for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
+			switch it.Name(k) {
+			case "type":
+				typ = v
+			case "role":
+				role = v
+			case "timestamp":
+				ts = v
+			case "model":
+				mdl = v
+			}
+		}
+		if it.Err() != nil {
+			continue
+		}
+		sc.entries++
+		switch string(typ) {
+		case `"message"`:
+			sc.messages++
+			if t, ok := str(ts); ok {
+				sc.modified = max(sc.modified, jsdate.Parse(t))
+			}
+			if sc.first == nil && string(role) == `"user"` && len(firstText(line)) > 0 {
+				sc.first = line
+			}
+		case `"tool_result"`:
+			sc.messages++
+		case `"model_change"`:
+			sc.modelChanges++
+			if m, ok := stringOf(mdl); ok && m != "" {
+				sc.model = m
+			}
+		}
+	}
+}
+
+// firstText is a message line's text blocks joined with a space.
+func firstText(line []byte) string {
+	var parts []string
+	for _, b := range blocksOf(jscan.Member(line, "content")) {
+		if b.Type == model.BlockText {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// modifiedOf is the list's modified time: the latest message's, else
+// meta.json's updatedAt, else createdAt, else the folder's mtime.
+func modifiedOf(latest float64, m Meta, mtimeMs float64) float64 {
+	for _, t := range []string{m.UpdatedAt, m.CreatedAt} {
+		if !math.IsInf(latest, -1) {
+			break
+		}
+		if ms := jsdate.Parse(t); ms == ms {
+			latest = ms
+		}
+	}
+	if math.IsInf(latest, -1) {
+		return mtimeMs
+	}
+	return latest
 }

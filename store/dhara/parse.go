@@ -12,6 +12,8 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"unicode/utf8"
+	"unsafe"
 
 	"skein/internal/jscan"
 	"skein/internal/jsdate"
@@ -69,16 +71,20 @@ type Tree struct {
 }
 
 // Entry is one line of entries.jsonl or archive.jsonl. Only what the tree,
-// the list and the context need is decoded; the rest stays in Raw.
+// the list and the context need is decoded; the rest stays in Raw. The
+// strings share the file's memory when they have no escapes: the session's
+// buffers are the Go heap's, read once and never written (see str).
 type Entry struct {
 	ID, Type, Role, Timestamp string
-	// ParentMessageID is a tool_call's owner; CallID a tool_result's call;
-	// Target a label's entry; ToolName a tool_call's tool.
-	ParentMessageID, CallID, Target, ToolName string
-	Raw                                       []byte // the line, without its line ending
-	Line                                      int    // 1-based, in its file
-	Archived                                  bool   // the line is in archive.jsonl
-	kind                                      model.EntryKind
+	// Ref is what the entry names: a tool_call's message
+	// (parentMessageId), a tool_result's call (callId), a label's entry
+	// (targetId).
+	Ref      string
+	ToolName string // a tool_call's tool
+	Raw      []byte // the line, without its line ending
+	Line     int    // 1-based, in its file
+	Archived bool   // the line is in archive.jsonl
+	kind     model.EntryKind
 }
 
 // File is the name of the file the entry's line is in.
@@ -104,17 +110,18 @@ type Session struct {
 	// (a record read alone, for a snippet): call id -> tool name.
 	CallNames map[string]string
 
-	byID     map[string]int
-	parent   []int32
-	leaf     int
-	active   int              // the active branch, -1 for none
-	tips     map[int][]string // entry -> the branches that end there
-	calls    map[int][]int    // owner message -> its tool calls, in entry order
-	owned    []bool           // a tool_call whose owner is a message entry
-	labels   map[int]string
-	linkOnce sync.Once
-	children [][]int
-	roots    []int
+	byID   map[string]int
+	parent []int32
+	leaf   int
+	active int              // the active branch, -1 for none
+	tips   map[int][]string // entry -> the branches that end there
+	// A message's tool calls, in entry order: the first (-1: none) and, for
+	// each call, the next; owner is a call's message (-1: none).
+	firstCall, nextCall, owner []int32
+	labels                     map[int]string
+	linkOnce                   sync.Once
+	children                   [][]int
+	roots                      []int
 }
 
 // Duplicate is a line whose id an earlier line has.
@@ -132,25 +139,31 @@ func Parse(f Files) *Session {
 	if f.Meta != nil {
 		s.Meta = parseMeta(f.Meta, &s.Diagnostics)
 	}
+	// tree.json (16 MB for a 100 MB session of three branches) is read
+	// beside the lines.
+	var treeDiags []model.Diagnostic
+	var wg sync.WaitGroup
 	if f.Tree != nil {
-		s.Tree = parseTree(f.Tree, &s.Diagnostics)
+		wg.Go(func() { s.Tree = parseTree(f.Tree, &treeDiags) })
 	}
-	archived := parseLines(f.Archive, true, &s.Diagnostics)
-	working := parseLines(f.Entries, false, &s.Diagnostics)
-	s.Entries = make([]Entry, 0, len(archived)+len(working))
-	s.byID = make(map[string]int, len(archived)+len(working))
-	for _, part := range [][]Entry{archived, working} {
-		for _, e := range part {
-			if e.ID != "" {
-				if j, ok := s.byID[e.ID]; ok {
-					s.Duplicates = append(s.Duplicates, Duplicate{Entry: e, First: j, SameBytes: bytes.Equal(e.Raw, s.Entries[j].Raw)})
-					continue
-				}
-				s.byID[e.ID] = len(s.Entries)
+	var lineDiags []model.Diagnostic
+	all := parseLines(f.Archive, f.Entries, &lineDiags)
+	s.byID = make(map[string]int, len(all))
+	kept := all[:0]
+	for i := range all {
+		e := &all[i]
+		if e.ID != "" {
+			if j, ok := s.byID[e.ID]; ok {
+				s.Duplicates = append(s.Duplicates, Duplicate{Entry: *e, First: j, SameBytes: bytes.Equal(e.Raw, kept[j].Raw)})
+				continue
 			}
-			s.Entries = append(s.Entries, e)
+			s.byID[e.ID] = len(kept)
 		}
+		kept = append(kept, *e)
 	}
+	s.Entries = kept
+	wg.Wait()
+	s.Diagnostics = append(append(s.Diagnostics, treeDiags...), lineDiags...)
 	s.link()
 	return s
 }
@@ -192,8 +205,9 @@ func parseTree(data []byte, diags *[]model.Diagnostic) Tree {
 		case "root":
 			t.Root, _ = stringOf(v)
 		case "branches":
+			// Members validated it: the walks inside need not again.
 			t.Branches = t.Branches[:0]
-			_ = jscan.Elements(v, func(b []byte) bool {
+			jscan.Items(v, func(b []byte) bool {
 				t.Branches = append(t.Branches, parseBranch(b))
 				return true
 			})
@@ -206,9 +220,10 @@ func parseTree(data []byte, diags *[]model.Diagnostic) Tree {
 	return t
 }
 
+// parseBranch reads a branch of a tree that is valid JSON.
 func parseBranch(b []byte) Branch {
 	var br Branch
-	_ = jscan.Members(b, func(k, v []byte) bool {
+	jscan.Fields(b, func(k, v []byte) bool {
 		switch jscan.Key(k) {
 		case "id":
 			br.ID, _ = stringOf(v)
@@ -218,8 +233,8 @@ func parseBranch(b []byte) Branch {
 			br.CreatedAt, _ = stringOf(v)
 		case "entryIds":
 			br.EntryIDs = br.EntryIDs[:0]
-			_ = jscan.Elements(v, func(id []byte) bool {
-				s, _ := stringOf(id)
+			jscan.Items(v, func(id []byte) bool {
+				s, _ := str(id)
 				br.EntryIDs = append(br.EntryIDs, s)
 				return true
 			})
@@ -239,49 +254,82 @@ func stringOf(v []byte) (string, bool) {
 	return jscan.Unquote(v)
 }
 
-// parseLines reads a .jsonl file's lines, in parallel chunks when it is
-// large.
-func parseLines(data []byte, archived bool, diags *[]model.Diagnostic) []Entry {
-	if len(data) == 0 {
-		return nil
+// str is a JSON string's value, sharing raw's memory when it has no
+// escapes. That is safe only because raw belongs to a buffer on the Go heap
+// (the collector keeps it while the string lives) that is never written
+// after it is read: every session's files are read into buffers of its own
+// (ReadFiles, and readDharaEntries in store), and nothing writes them.
+// TestValuesOutliveSession checks it.
+func str(raw []byte) (string, bool) {
+	if !jscan.IsString(raw) {
+		return "", false
 	}
-	data = bytes.TrimPrefix(data, bom)
-	chunks := splitChunks(data, runtime.GOMAXPROCS(0))
-	type result struct {
-		entries []Entry
-		diags   []model.Diagnostic
-		lines   int
+	body := raw[1 : len(raw)-1]
+	if !jscan.Plain(body) || !utf8.Valid(body) {
+		return jscan.Unquote(raw)
 	}
-	results := make([]result, len(chunks))
-	starts := make([]int, len(chunks)) // the first line number of each chunk
-	line := 1
-	for k, c := range chunks {
-		starts[k] = line
-		line += bytes.Count(c, nl)
+	if len(body) == 0 {
+		return "", true
 	}
-	run := func(k int) {
-		r := &results[k]
-		r.entries, r.diags = parseChunk(chunks[k], starts[k], archived, k == len(chunks)-1)
+	return unsafe.String(&body[0], len(body)), true
+}
+
+// parseLines reads the archive's lines and then the working file's, in
+// parallel chunks when they are large, each chunk straight into its own
+// region of one slice.
+func parseLines(archive, working []byte, diags *[]model.Diagnostic) []Entry {
+	type chunk struct {
+		data     []byte
+		line     int // its first line's number
+		archived bool
+		last     bool // it ends its file
+		at       int  // its region's start in the slice
+		n        int
+		diags    []model.Diagnostic
+	}
+	var chunks []chunk
+	total := 0
+	for _, file := range []struct {
+		data     []byte
+		archived bool
+	}{{archive, true}, {working, false}} {
+		data := bytes.TrimPrefix(file.data, bom)
+		if len(data) == 0 {
+			continue
+		}
+		parts := splitChunks(data, runtime.GOMAXPROCS(0))
+		line := 1
+		for k, c := range parts {
+			lines := bytes.Count(c, nl)
+			chunks = append(chunks, chunk{data: c, line: line, archived: file.archived, last: k == len(parts)-1, at: total})
+			line += lines
+			total += lines + 1
+		}
+	}
+	all := make([]Entry, total)
+	run := func(c *chunk) {
+		c.n, c.diags = parseChunk(c.data, all[c.at:], c.line, c.archived, c.last)
 	}
 	if len(chunks) == 1 {
-		run(0)
+		run(&chunks[0])
 	} else {
 		var wg sync.WaitGroup
 		for k := range chunks {
-			wg.Go(func() { run(k) })
+			wg.Go(func() { run(&chunks[k]) })
 		}
 		wg.Wait()
 	}
 	n := 0
-	for _, r := range results {
-		n += len(r.entries)
+	for k := range chunks {
+		c := &chunks[k]
+		if n != c.at {
+			copy(all[n:], all[c.at:c.at+c.n])
+		}
+		n += c.n
+		*diags = append(*diags, c.diags...)
 	}
-	out := make([]Entry, 0, n)
-	for _, r := range results {
-		out = append(out, r.entries...)
-		*diags = append(*diags, r.diags...)
-	}
-	return out
+	clear(all[n:])
+	return all[:n]
 }
 
 var nl = []byte{'\n'}
@@ -306,13 +354,15 @@ func splitChunks(data []byte, n int) [][]byte {
 	return append(chunks, data)
 }
 
-func parseChunk(data []byte, lineNo int, archived, last bool) ([]Entry, []model.Diagnostic) {
-	out := make([]Entry, 0, bytes.Count(data, nl)+1)
+// parseChunk parses the lines of data into out (a slot for each) and
+// returns how many it filled.
+func parseChunk(data []byte, out []Entry, lineNo int, archived, last bool) (int, []model.Diagnostic) {
 	var diags []model.Diagnostic
 	file := EntriesFile
 	if archived {
 		file = ArchiveFile
 	}
+	n := 0
 	for lineNo--; len(data) > 0; {
 		lineNo++
 		var line []byte
@@ -325,8 +375,9 @@ func parseChunk(data []byte, lineNo int, archived, last bool) ([]Entry, []model.
 		if isBlank(line) {
 			continue
 		}
-		e, err := parseEntry(line)
-		if err != nil {
+		e := &out[n]
+		if err := parseEntry(e, line); err != nil {
+			*e = Entry{}
 			msg := "malformed JSON"
 			if last && len(data) == 0 {
 				msg = "malformed JSON (partial last line)"
@@ -335,9 +386,9 @@ func parseChunk(data []byte, lineNo int, archived, last bool) ([]Entry, []model.
 			continue
 		}
 		e.Line, e.Archived = lineNo, archived
-		out = append(out, e)
+		n++
 	}
-	return out, diags
+	return n, diags
 }
 
 func isBlank(b []byte) bool {
@@ -360,9 +411,19 @@ var kinds = map[string]model.EntryKind{
 	TypeCompaction:  model.EntryCompaction,
 }
 
-// parseEntry reads the members of a line that the session needs.
-func parseEntry(line []byte) (Entry, error) {
-	e := Entry{Raw: line}
+// types are the entry types' names, so that an entry's Type is one of
+// them rather than a string of its line.
+var types = map[string]string{}
+
+func init() {
+	for t := range kinds {
+		types[t] = t
+	}
+}
+
+// parseEntry reads the members of a line that the session needs into e.
+func parseEntry(e *Entry, line []byte) error {
+	e.Raw = line
 	it := jscan.Object(line)
 	for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
 		if !jscan.IsString(v) {
@@ -373,29 +434,30 @@ func parseEntry(line []byte) (Entry, error) {
 		case "id":
 			dst = &e.ID
 		case "type":
-			dst = &e.Type
+			t, _ := str(v)
+			if c, ok := types[t]; ok {
+				t = c
+			}
+			e.Type = t
+			continue
 		case "role":
 			dst = &e.Role
 		case "timestamp":
 			dst = &e.Timestamp
-		case "parentMessageId":
-			dst = &e.ParentMessageID
-		case "callId":
-			dst = &e.CallID
-		case "targetId":
-			dst = &e.Target
+		case "parentMessageId", "callId", "targetId":
+			dst = &e.Ref
 		case "toolName":
 			dst = &e.ToolName
 		default:
 			continue
 		}
-		*dst, _ = jscan.Unquote(v)
+		*dst, _ = str(v)
 	}
 	if err := it.Err(); err != nil {
 		if err == jscan.ErrNotObject {
-			return e, fmt.Errorf("line is JSON but not an entry object")
+			return fmt.Errorf("line is JSON but not an entry object")
 		}
-		return e, err
+		return err
 	}
 	e.kind = kinds[e.Type]
 	switch e.Type {
@@ -406,10 +468,16 @@ func parseEntry(line []byte) (Entry, error) {
 	case TypeSystem:
 		e.Role = model.RoleSystem
 	case TypeMessage:
+		switch e.Role {
+		case model.RoleUser:
+			e.Role = model.RoleUser
+		case model.RoleAssistant:
+			e.Role = model.RoleAssistant
+		}
 	default:
 		e.Role = ""
 	}
-	return e, nil
+	return nil
 }
 
 // link builds the entry tree from tree.json, the active branch and leaf,
@@ -432,12 +500,36 @@ func (s *Session) link() {
 		}
 		branches = []Branch{chain}
 	}
+	// Each branch's entries, resolved: a fork shares its parent's prefix,
+	// and most ids follow the one before in the file.
+	resolved := make(map[string][]int32, len(branches))
 	for b := range branches {
 		br := &branches[b]
+		idx := make([]int32, len(br.EntryIDs))
+		parent := resolved[br.ParentBranchID]
+		var parentIDs []string
+		if parent != nil {
+			for k := range branches[:b] {
+				if branches[k].ID == br.ParentBranchID {
+					parentIDs = branches[k].EntryIDs
+				}
+			}
+		}
 		prev := -1
-		for _, id := range br.EntryIDs {
-			i, ok := s.byID[id]
-			if !ok {
+		for k, id := range br.EntryIDs {
+			i := -1
+			switch {
+			case k < len(parent) && k < len(parentIDs) && parentIDs[k] == id:
+				i = int(parent[k])
+			case prev+1 < n && prev+1 >= 0 && s.Entries[prev+1].ID == id && id != "":
+				i = prev + 1
+			default:
+				if j, ok := s.byID[id]; ok {
+					i = j
+				}
+			}
+			idx[k] = int32(i)
+			if i < 0 {
 				continue // doctor reports it; the rest of the branch still links
 			}
 			// An entry's parent is set once, to one placed before it: the
@@ -447,6 +539,9 @@ func (s *Session) link() {
 				s.parent[i] = int32(prev)
 			}
 			prev = i
+		}
+		if br.ID != "" {
+			resolved[br.ID] = idx
 		}
 		if prev >= 0 && br.ID != "" {
 			s.tips[prev] = append(s.tips[prev], br.ID)
@@ -465,19 +560,38 @@ func (s *Session) link() {
 	if len(s.Tree.Branches) > 0 {
 		s.active = best
 	}
-	s.calls = map[int][]int{}
-	s.owned = make([]bool, n)
+	s.firstCall = make([]int32, n)
+	s.nextCall = make([]int32, n)
+	s.owner = make([]int32, n)
+	lastCall := make(map[int32]int32)
 	s.labels = map[int]string{}
+	for i := range s.Entries {
+		s.firstCall[i], s.nextCall[i], s.owner[i] = -1, -1, -1
+	}
 	for i := range s.Entries {
 		e := &s.Entries[i]
 		switch e.Type {
 		case TypeToolCall:
-			if j, ok := s.byID[e.ParentMessageID]; ok && s.Entries[j].Type == TypeMessage {
-				s.calls[j] = append(s.calls[j], i)
-				s.owned[i] = true
+			j, ok := int32(i-1), i > 0 && s.Entries[i-1].ID == e.Ref
+			if !ok && i > 0 && s.Entries[i-1].Type == TypeToolCall && s.Entries[i-1].Ref == e.Ref && s.owner[i-1] >= 0 {
+				j, ok = s.owner[i-1], true // the message's next call
+			}
+			if !ok {
+				var x int
+				x, ok = s.byID[e.Ref]
+				j = int32(x)
+			}
+			if ok && s.Entries[j].Type == TypeMessage {
+				s.owner[i] = j
+				if last, ok := lastCall[j]; ok {
+					s.nextCall[last] = int32(i)
+				} else {
+					s.firstCall[j] = int32(i)
+				}
+				lastCall[j] = int32(i)
 			}
 		case TypeLabel:
-			if j, ok := s.byID[e.Target]; ok {
+			if j, ok := s.byID[e.Ref]; ok {
 				label, _ := stringOf(jscan.Member(e.Raw, "label"))
 				if label == "" {
 					delete(s.labels, j)
@@ -488,6 +602,18 @@ func (s *Session) link() {
 		}
 	}
 }
+
+// calls are the tool calls of message i, in entry order.
+func (s *Session) calls(i int) []int {
+	var out []int
+	for c := s.firstCall[i]; c >= 0; c = s.nextCall[c] {
+		out = append(out, int(c))
+	}
+	return out
+}
+
+// owned reports whether entry i is a tool call of a message entry.
+func (s *Session) owned(i int) bool { return s.owner[i] >= 0 }
 
 // timeOf is an ISO time in ms, -Inf when it is not one.
 func timeOf(iso string) float64 {

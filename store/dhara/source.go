@@ -56,7 +56,7 @@ func (s *Session) Detail(i int) model.Detail {
 	case TypeModelChange:
 		d.Provider, d.Model = str("provider"), str("model")
 	case TypeLabel:
-		d.Target, d.Label = e.Target, str("label")
+		d.Target, d.Label = e.Ref, str("label")
 	case TypeCustom:
 		d.CustomType = str("customType")
 	}
@@ -142,11 +142,11 @@ func (s *Session) message(m model.ContextMessage, content bool) model.Message {
 		}
 		return msg
 	case TypeToolResult:
-		msg.ToolCallID = e.CallID
-		if j, ok := s.byID[e.CallID]; ok {
+		msg.ToolCallID = e.Ref
+		if j, ok := s.byID[e.Ref]; ok {
 			msg.ToolName = s.Entries[j].ToolName
 		} else {
-			msg.ToolName = s.CallNames[e.CallID]
+			msg.ToolName = s.CallNames[e.Ref]
 		}
 	}
 	jscan.Fields(e.Raw, func(k, v []byte) bool {
@@ -169,7 +169,7 @@ func (s *Session) message(m model.ContextMessage, content bool) model.Message {
 		return true
 	})
 	if content && m.Content == contentWithCalls {
-		for _, c := range s.calls[m.Entry] {
+		for _, c := range s.calls(m.Entry) {
 			msg.Blocks = append(msg.Blocks, s.callBlock(c))
 		}
 	}

@@ -260,10 +260,10 @@ func TestCallsWithTheirMessage(t *testing.T) {
 	for _, m := range ctx.Messages {
 		e := s.Entries[m.Entry]
 		msg := s.Message(m)
-		if e.Type == TypeToolCall && s.owned[m.Entry] {
+		if e.Type == TypeToolCall && s.owned(m.Entry) {
 			t.Errorf("the call %s is a message of its own", e.ID)
 		}
-		if calls := s.calls[m.Entry]; len(calls) > 0 {
+		if calls := s.calls(m.Entry); len(calls) > 0 {
 			if got := len(msg.ToolCalls()); got != len(calls) {
 				t.Errorf("%s shows %d calls, want %d", e.ID, got, len(calls))
 			}
