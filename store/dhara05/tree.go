@@ -1,0 +1,125 @@
+package dhara05
+
+import (
+	"bufio"
+	"io"
+	"strings"
+
+	"skein/internal/jsjson"
+	"skein/internal/utf8js"
+	"skein/model"
+)
+
+var flatten = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ")
+
+func oneLine(t string) string { return utf8js.Slice16(strings.TrimSpace(flatten.Replace(t)), 200) }
+
+// TreeText is entry i's line in the tree: a message's first text (an
+// assistant's tool calls when it has none), a result's first line, a
+// branch marker with its reason (RowParts shows its label).
+func (s *Session) TreeText(i int, home string) []model.Part {
+	e := &s.Entries[i]
+	var parts []model.Part
+	switch {
+	case e.role == model.RoleUser || e.role == model.RoleAssistant:
+		msg := s.Message(model.ContextMessage{Entry: i})
+		parts = append(parts, model.Part{Text: e.role + ": ", Role: e.role})
+		text := oneLine(msg.Text(" "))
+		if text != "" {
+			parts = append(parts, model.Part{Text: text})
+		}
+		var calls []string
+		for _, c := range msg.ToolCalls() {
+			arg := model.KeyArgument(c.Input)
+			if home != "" && strings.HasPrefix(arg, home) {
+				arg = "~" + arg[len(home):]
+			}
+			calls = append(calls, strings.TrimSpace("→ "+c.Name+" "+oneLine(arg)))
+		}
+		switch {
+		case len(calls) > 0 && text != "":
+			parts = append(parts, model.Part{Text: " " + strings.Join(calls, ", "), Role: "muted"})
+		case len(calls) > 0:
+			parts = append(parts, model.Part{Text: strings.Join(calls, ", "), Role: "muted"})
+		case text == "":
+			parts = append(parts, model.Part{Text: "(no text)", Role: "muted"})
+		}
+	case e.role == model.RoleToolResult:
+		msg := s.Message(model.ContextMessage{Entry: i})
+		first, _, _ := strings.Cut(strings.TrimSpace(msg.Text("\n")), "\n")
+		role, head := "muted", "← "
+		if msg.IsError {
+			role, head = "error", "← error: "
+		}
+		parts = append(parts, model.Part{Text: head + oneLine(first), Role: role})
+	case e.role == model.RoleSystem:
+		msg := s.Message(model.ContextMessage{Entry: i})
+		parts = append(parts, model.Part{Text: "[system]: ", Role: "dim"}, model.Part{Text: oneLine(msg.Text(" "))})
+	case e.Type == TypeBranch:
+		text := "⎇ branch"
+		if e.Reason != "" {
+			text += " (" + oneLine(e.Reason) + ")"
+		}
+		parts = append(parts, model.Part{Text: text, Role: "label"})
+	case e.Type == TypeEntry:
+		parts = append(parts, model.Part{Text: "[entry: role " + oneLine(e.Role) + "]", Role: "dim"})
+	default:
+		parts = append(parts, model.Part{Text: "[" + oneLine(e.Type) + "]", Role: "dim"})
+	}
+	return parts
+}
+
+// WriteTreeJSON writes the tree as an array of root nodes {id, type, role,
+// label, children}: type as written ("entry", "branch"), role the model's
+// (null when not a message), label a branch marker's.
+func (s *Session) WriteTreeJSON(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	type frame struct {
+		nodes []int
+		next  int
+	}
+	var buf []byte
+	str := func(v string, ok bool) {
+		if !ok {
+			buf = append(buf, "null"...)
+			return
+		}
+		buf = jsjson.AppendString(buf, v)
+	}
+	stack := []frame{{nodes: s.Roots()}}
+	buf = append(buf, '[')
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next == len(top.nodes) {
+			stack = stack[:len(stack)-1]
+			buf = append(buf, ']')
+			if len(stack) > 0 {
+				buf = append(buf, '}')
+			}
+			continue
+		}
+		i := top.nodes[top.next]
+		if top.next > 0 {
+			buf = append(buf, ',')
+		}
+		top.next++
+		e := &s.Entries[i]
+		buf = append(buf, `{"id":`...)
+		str(e.ID, true)
+		buf = append(buf, `,"type":`...)
+		str(e.Type, e.Type != "")
+		buf = append(buf, `,"role":`...)
+		str(e.role, e.role != "")
+		buf = append(buf, `,"label":`...)
+		l, ok := s.Label(i)
+		str(l, ok)
+		buf = append(buf, `,"children":[`...)
+		stack = append(stack, frame{nodes: s.Children(i)})
+		if len(buf) > 64<<10 {
+			bw.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	bw.Write(buf)
+	return bw.Flush()
+}
