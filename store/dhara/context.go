@@ -107,7 +107,7 @@ func (s *Session) build(leaf int, compact bool) model.Context {
 			return -1, false
 		}
 		j := int(s.owner[call])
-		if j < 0 || !onPath[j] || c.hides(&s.Entries[j]) {
+		if j < 0 || !onPath[call] || !onPath[j] || c.hides(&s.Entries[j]) {
 			return -1, false
 		}
 		return j, true
@@ -124,14 +124,13 @@ func (s *Session) build(leaf int, compact bool) model.Context {
 	}
 	addMessage := func(i int) {
 		m := model.ContextMessage{Entry: i}
-		some := false
-		for c := s.firstCall[i]; c >= 0 && !some; c = s.nextCall[c] {
-			_, ok := folded(int(c))
-			some = ok && !done[c]
+		k := 0 // the message's calls on the path, in entry order
+		for c := s.firstCall[i]; c >= 0; c = s.nextCall[c] {
+			if _, ok := folded(int(c)); ok && !done[c] {
+				k++
+			}
 		}
-		if some {
-			m.Content = contentWithCalls
-		}
+		m.Content = -int32(k)
 		add(i, m, 1)
 		for c := s.firstCall[i]; c >= 0; c = s.nextCall[c] {
 			if _, ok := folded(int(c)); ok && !done[c] {

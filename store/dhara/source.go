@@ -13,9 +13,8 @@ import (
 // A Dhara Session is a model.Source.
 var _ model.Source = (*Session)(nil)
 
-// contentWithCalls is a message's ContextMessage.Content when its tool calls
-// are folded into it (DECISIONS.md 7).
-const contentWithCalls = -1
+// A message's ContextMessage.Content of -k folds its first k tool calls
+// into it (DECISIONS.md 7): those on the context's path.
 
 // Domain is the session as the domain sees it.
 func (s *Session) Domain(info model.SessionInfo) *model.Session {
@@ -168,9 +167,10 @@ func (s *Session) message(m model.ContextMessage, content bool) model.Message {
 		}
 		return true
 	})
-	if content && m.Content == contentWithCalls {
-		for _, c := range s.calls(m.Entry) {
-			msg.Blocks = append(msg.Blocks, s.callBlock(c))
+	if content && m.Content < 0 {
+		k := -int(m.Content)
+		for c := s.firstCall[m.Entry]; c >= 0 && k > 0; c, k = s.nextCall[c], k-1 {
+			msg.Blocks = append(msg.Blocks, s.callBlock(int(c)))
 		}
 	}
 	return msg
@@ -292,4 +292,13 @@ func (s *Session) MessageTokens(m model.ContextMessage) int {
 		}
 	}
 	return (chars + 3) / 4
+}
+
+// ctxMsg is entry i's message as the history shows it.
+func (s *Session) ctxMsg(i int) model.ContextMessage {
+	m := model.ContextMessage{Entry: i}
+	if s.Entries[i].Type == TypeCompaction {
+		m.Kind = model.KindCompactionSummary
+	}
+	return m
 }
