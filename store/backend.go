@@ -216,6 +216,9 @@ func For(path string) Backend {
 	if (dharaBackend{}).Claims(path) {
 		return dharaBackend{}
 	}
+	if (dhara05Backend{}).Claims(path) {
+		return dhara05Backend{}
+	}
 	return piBackend{}
 }
 

@@ -6,9 +6,9 @@ import (
 )
 
 var formatNames = map[Format]string{
-	FormatClaude: "a Claude Code log",
-	FormatCodex:  "a Codex rollout",
-	FormatDhara:  "a Dhara session",
+	FormatClaude:  "a Claude Code log",
+	FormatCodex:   "a Codex rollout",
+	FormatDhara05: "a Dhara 0.5 session",
 }
 
 // Check reads the session at path and lists its problems, as doctor

@@ -12,7 +12,7 @@ type Format string
 const (
 	FormatUnknown Format = ""
 	FormatPi      Format = "pi"
-	FormatDhara   Format = "dhara"  // the real Dhara agent's one-file sessions
+	FormatDhara   Format = "dhara"  // the second seed's session folders
 	FormatClaude  Format = "claude" // Claude Code project logs
 	FormatCodex   Format = "codex"  // Codex CLI rollouts
 )
@@ -58,7 +58,7 @@ func Detect(head []byte) Format {
 		case typ == "session" && hasID:
 			return FormatPi
 		case typ == "meta":
-			return FormatDhara
+			return FormatDhara05 // the real Dhara agent's one-file sessions
 		case hasPayload && (typ == "session_meta" || typ == "response_item" || typ == "event_msg" || typ == "turn_context"):
 			return FormatCodex
 		case hasUUID || hasSessionID || typ == "summary":

@@ -97,7 +97,7 @@ func dharaStamp(path string) (stamp []int64, settled bool) {
 			continue
 		}
 		ino, ctime, ok := changeTime(st)
-		if !ok || time.Now().UnixNano()-ctime <= ctimeSlack {
+		if !ok || timeNowNs()-ctime <= ctimeSlack {
 			settled = false
 		}
 		stamp = append(stamp, st.Size(), st.ModTime().UnixNano(), int64(ino), ctime, 0)
@@ -347,3 +347,5 @@ func SessionFiles(dir string) []string {
 	}
 	return out
 }
+
+func timeNowNs() int64 { return time.Now().UnixNano() }

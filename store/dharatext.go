@@ -11,6 +11,7 @@ import (
 
 	"skein/model"
 	"skein/store/dhara"
+	"skein/store/dhara05"
 )
 
 // The text index on a Dhara session folder. A folder is read whole when
@@ -19,14 +20,22 @@ import (
 // rewrites entries.jsonl). A record's place is an offset in entries.jsonl,
 // or, below 0, -1-offset in archive.jsonl.
 
-func isDharaPath(path string) bool { return For(path).Format() == FormatDhara }
+func isDharaPath(path string) bool {
+	f := For(path).Format()
+	return f == FormatDhara || f == FormatDhara05
+}
 
 // dharaTextToken is the folder's change token: the four files' stats
 // hashed into Tail, entries.jsonl's size and the latest mtime beside it.
 func dharaTextToken(path string) (TextState, bool) {
 	var t TextState
 	var b []byte
-	for _, f := range dharaFiles {
+	files := dharaFiles[:]
+	one := For(path).Format() == FormatDhara05
+	if one {
+		files = []string{""}
+	}
+	for _, f := range files {
 		st, err := os.Stat(filepath.Join(path, f))
 		if errors.Is(err, fs.ErrNotExist) {
 			b = append(b, 0)
@@ -49,6 +58,9 @@ func dharaTextToken(path string) (TextState, bool) {
 }
 
 func readDharaText(path string) (*TextPart, error) {
+	if For(path).Format() == FormatDhara05 {
+		return readDhara05Text(path)
+	}
 	tok, ok := dharaTextToken(path)
 	if !ok {
 		return nil, &NotSession{Reason: "cannot stat " + path}
@@ -86,6 +98,9 @@ func readDharaText(path string) (*TextPart, error) {
 // tool name, which a result finds through its call, was kept when it was
 // indexed).
 func readDharaEntries(path string, recs [][2]int64, fn func(i int, s *model.Session)) error {
+	if For(path).Format() == FormatDhara05 {
+		return readDhara05Entries(path, recs, fn)
+	}
 	var names map[string]string // the tools of the calls, for results
 	open := map[string]*os.File{}
 	defer func() {
@@ -125,6 +140,54 @@ func readDharaEntries(path string, recs [][2]int64, fn func(i int, s *model.Sess
 		}
 		if len(s.Entries) == 1 {
 			fn(i, dharaSession(path, s))
+		}
+	}
+	return nil
+}
+
+// A Dhara 0.5 file is read whole for the text index (Dhara rewrites it on
+// every save); its records are its lines.
+func readDhara05Text(path string) (*TextPart, error) {
+	tok, ok := dharaTextToken(path)
+	if !ok {
+		return nil, &NotSession{Reason: "cannot stat " + path}
+	}
+	data, err := ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := dhara05.Parse(data)
+	if err != nil {
+		return nil, dhara05Err(err)
+	}
+	lines := make([][2]int64, len(s.Entries))
+	for i := range s.Entries {
+		raw := s.Entries[i].Raw
+		lines[i] = [2]int64{-1, -1}
+		off := cap(data) - cap(raw)
+		if len(raw) > 0 && off >= 0 && off < len(data) && &data[off] == &raw[0] {
+			lines[i] = [2]int64{int64(off), int64(len(raw))}
+		}
+	}
+	return &TextPart{Session: s.Domain(model.SessionInfo{Path: path, Format: string(FormatDhara05)}), State: tok, Lines: lines}, nil
+}
+
+func readDhara05Entries(path string, recs [][2]int64, fn func(i int, s *model.Session)) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	for i, r := range recs {
+		if r[0] < 0 || r[1] <= 0 || r[1] > 1<<30 {
+			continue
+		}
+		data := make([]byte, r[1])
+		if _, err := f.ReadAt(data, r[0]); err != nil {
+			continue
+		}
+		if s, err := dhara05.Parse(data); err == nil && len(s.Entries) == 1 {
+			fn(i, s.Domain(model.SessionInfo{Path: path, Format: string(FormatDhara05)}))
 		}
 	}
 	return nil

@@ -122,7 +122,7 @@ func TestDetect(t *testing.T) {
 	cases := map[string]Format{
 		`{"type":"session","version":3,"id":"x","cwd":"/"}`:            FormatPi,
 		"\ufeff\n  \n" + `{"type":"session","id":"x"}`:                 FormatPi,
-		`{"type":"meta","id":"x"}`:                                     FormatDhara,
+		`{"type":"meta","id":"x"}`:                                     FormatDhara05,
 		`{"timestamp":"t","type":"session_meta","payload":{}}`:         FormatCodex,
 		`{"id":"x","timestamp":"t"}`:                                   FormatCodex,
 		`{"parentUuid":null,"uuid":"u","sessionId":"s","type":"user"}`: FormatClaude,

@@ -407,7 +407,7 @@ func (ss *sessionScreen) action(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Label):
 		return open(labelDialog(ss.info.Path, ss.s, ss.tree.view, t, ss.home)), true
 	case key.Matches(msg, k.Rename):
-		return open(renameDialog(ss.info.Path, ss.s.Name())), true
+		return open(renameDialog(ss.info.Path, ss.info.Format, ss.s.Name())), true
 	case key.Matches(msg, k.Replay):
 		ss.replay = newReplay(ss, ss.tree.selected())
 		ss.replay.playing = true

@@ -120,6 +120,9 @@ func (s *Session) Stats() model.Stats {
 		st.Days[k].Add(d)
 	}
 	st.Labels = len(s.labels)
+	if len(s.Tree.Branches) > 0 {
+		st.Leaves = len(s.Tree.Branches) // a fork with no entries of its own is a branch too
+	}
 	st.ByModel = slices.DeleteFunc(st.ByModel, func(m model.ModelUsage) bool { return !(m.Cost > 0 || m.Tokens() > 0) })
 	model.SortModels(st.ByModel)
 	for name, n := range tools {
