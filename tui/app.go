@@ -130,7 +130,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
-		return m, nil
+		// A terminal grown wide enough shows the preview: load it.
+		return m, m.list.previewCmd()
 	case tea.BackgroundColorMsg:
 		m.isDark = msg.IsDark()
 		m.styles = m.newStyles()

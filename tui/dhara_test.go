@@ -1,0 +1,71 @@
+package tui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+var dharaStore = filepath.Join("..", "testdata", "dhara", "store")
+
+// A store of Dhara session folders and pi files: both listed; a Dhara
+// session opens with its branches and its calls in their message.
+func TestDharaAndPiStore(t *testing.T) {
+	m := loaded(t, 120, 40, true, fixtureStore, dharaStore)
+	v := m.View().Content
+	for _, name := range []string{"Paginate GET /orders", "Flaky payment retry test"} {
+		found := false
+		for _, r := range m.list.rows {
+			found = found || strings.HasPrefix(title(r.info), name)
+		}
+		if !found {
+			t.Fatalf("%q is not listed:\n%s", name, v)
+		}
+	}
+	if len(m.list.rows) < 8+10 {
+		t.Errorf("%d sessions listed", len(m.list.rows))
+	}
+	openFixture(t, m, "Paginate GET /orders")
+	v = m.View().Content
+	for _, want := range []string{"├⊟", "└⊟", "◂ leaf", "Now document it in the README."} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the branched session lacks %q:\n%s", want, v)
+		}
+	}
+	run(m, press(m, "esc"))
+	openFixture(t, m, "Flaky payment retry test")
+	v = strings.ReplaceAll(ansi.Strip(m.View().Content), "  ", " ")
+	// The calls under the message that made them, then their results.
+	at := strings.Index(v, "Let me read the test and the retry helper.")
+	if at < 0 {
+		t.Fatalf("the assistant's message is not on screen:\n%s", v)
+	}
+	text := v[at:]
+	call := strings.Index(text, "→ read payments/retry_test.go")
+	result := strings.Index(text, "← read")
+	if call < 0 || result < call || strings.Contains(text[:call], "▍") {
+		t.Errorf("the calls are not in their message, before the results:\n%s", v)
+	}
+}
+
+// A terminal grown wide enough for the preview loads it (it stayed on
+// "loading…" until the selection moved).
+func TestPreviewAfterResize(t *testing.T) {
+	m := loaded(t, 80, 24, true, fixtureStore)
+	_, cmd := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	if cmd == nil {
+		t.Fatal("no preview asked for")
+	}
+	due, ok := cmd().(previewDueMsg)
+	if !ok {
+		t.Fatalf("%T, want a previewDueMsg", cmd())
+	}
+	_, load := m.Update(due)
+	run(m, load)
+	if v := m.View().Content; strings.Contains(v, "loading…") {
+		t.Errorf("the preview is still loading:\n%s", v)
+	}
+}
