@@ -6,7 +6,6 @@ import (
 
 	"skein/internal/synth"
 	"skein/store"
-	"skein/store/dhara"
 )
 
 // The index on a store of pi files and Dhara session folders finds what
@@ -35,11 +34,11 @@ func TestIndexMixedStore(t *testing.T) {
 	x.Close()
 	// A label written to a folder: that folder is read again, the rest not.
 	linear := filepath.Join(dir, "dhara", "linear")
-	s, err := dhara.Open(linear)
+	s, err := store.Open(linear)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := dhara.Label(linear, s.Entries[1].ID, "wombat-dhara"); err != nil {
+	if _, err := store.Label(linear, s.Entry(1).ID, "wombat-dhara"); err != nil {
 		t.Fatal(err)
 	}
 	checkIndex(t, idx, files, append(queries, "wombat"), "after a label", bruteAll)
