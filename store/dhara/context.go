@@ -239,13 +239,19 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx model.Context) error {
 		if !given(pe) {
 			continue
 		}
-		buf = buf[:0]
 		if !first {
-			buf = append(buf, ',')
+			bw.WriteByte(',')
 		}
 		first = false
-		buf = appendID(buf, s.Entries[pe.Entry].ID)
-		bw.Write(buf)
+		id := s.Entries[pe.Entry].ID
+		if plainID(id) {
+			bw.WriteByte('"')
+			bw.WriteString(id)
+			bw.WriteByte('"')
+		} else {
+			buf = jsjson.AppendString(buf[:0], id)
+			bw.Write(buf)
+		}
 	}
 	bw.WriteString(`],"model":`)
 	if m := ctx.Model; m != nil {
@@ -408,16 +414,14 @@ func (s *Session) Range(p *model.Plan) (entryIDs, preserved []string) {
 	return entryIDs, preserved
 }
 
-// appendID appends an id as a JSON string: quoted as it is when it is
-// printable ASCII without a quote or backslash (every id skein writes, and
-// most of any writer's), else as jsjson writes strings.
-func appendID(dst []byte, id string) []byte {
+// plainID reports whether an id is written in JSON as it is, between
+// quotes: printable ASCII without a quote or backslash (every id skein
+// writes, and most of any writer's).
+func plainID(id string) bool {
 	for i := 0; i < len(id); i++ {
 		if c := id[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			return jsjson.AppendString(dst, id)
+			return false
 		}
 	}
-	dst = append(dst, '"')
-	dst = append(dst, id...)
-	return append(dst, '"')
+	return true
 }

@@ -139,15 +139,15 @@ func Parse(f Files) *Session {
 	if f.Meta != nil {
 		s.Meta = parseMeta(f.Meta, &s.Diagnostics)
 	}
+	var lineDiags []model.Diagnostic
+	all := parseLines(f.Archive, f.Entries, &lineDiags)
 	// tree.json (16 MB for a 100 MB session of three branches) is read
-	// beside the lines.
+	// while the ids are indexed: the lines took both cores.
 	var treeDiags []model.Diagnostic
 	var wg sync.WaitGroup
 	if f.Tree != nil {
 		wg.Go(func() { s.Tree = parseTree(f.Tree, &treeDiags) })
 	}
-	var lineDiags []model.Diagnostic
-	all := parseLines(f.Archive, f.Entries, &lineDiags)
 	s.byID = make(map[string]int, len(all))
 	kept := all[:0]
 	for i := range all {
@@ -563,7 +563,7 @@ func (s *Session) link() {
 	s.firstCall = make([]int32, n)
 	s.nextCall = make([]int32, n)
 	s.owner = make([]int32, n)
-	lastCall := make(map[int32]int32)
+	lastCall := make([]int32, n) // a message's last call so far
 	s.labels = map[int]string{}
 	for i := range s.Entries {
 		s.firstCall[i], s.nextCall[i], s.owner[i] = -1, -1, -1
@@ -583,8 +583,8 @@ func (s *Session) link() {
 			}
 			if ok && s.Entries[j].Type == TypeMessage {
 				s.owner[i] = j
-				if last, ok := lastCall[j]; ok {
-					s.nextCall[last] = int32(i)
+				if s.firstCall[j] >= 0 {
+					s.nextCall[lastCall[j]] = int32(i)
 				} else {
 					s.firstCall[j] = int32(i)
 				}
