@@ -21,7 +21,8 @@ type Block struct {
 	Text     string
 	Call     ToolCall
 	MimeType string
-	DataLen  int // an image's base64 data length
+	DataLen  int    // an image's base64 data length
+	Data     string // an image's base64 data (for an import or an export)
 }
 
 // ToolCall is a tool call normalized as the first seed's normalize.ts does:

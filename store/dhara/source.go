@@ -224,6 +224,7 @@ func blocksOf(content []byte) []model.Block {
 			blk.Text = ""
 			if len(data) >= 2 {
 				blk.DataLen = len(data) - 2
+				blk.Data, _ = stringOf(data)
 			}
 		default:
 			blk.Text = ""

@@ -241,6 +241,7 @@ func blocksOf(content []byte) []model.Block {
 			blk.Type, blk.MimeType = model.BlockImage, String(mime)
 			if len(data) >= 2 {
 				blk.DataLen = len(data) - 2
+				blk.Data = String(data)
 			}
 		case t == "toolCall" || t == "tool_use" || t == "tool_call" || t == "function_call":
 			blk.Type, blk.Call = model.BlockToolCall, NormalizeToolCall(b)

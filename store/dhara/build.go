@@ -1,0 +1,567 @@
+package dhara
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"skein/internal/jsdate"
+	"skein/internal/jsjson"
+	"skein/model"
+)
+
+// Built is a session in Dhara's model, made from a session of any format:
+// what an import writes as a new folder and what the json export prints.
+type Built struct {
+	ID      string
+	Meta    []byte   // meta.json's object
+	Entries [][]byte // entries.jsonl's lines
+	Tree    []byte   // tree.json's object
+}
+
+// FromSession is the session s (of any format) in Dhara's model
+// (DECISIONS.md): every message, its content blocks (text, thinking,
+// images with their data), a message's tool calls as tool_call entries
+// after it naming it, results as tool_result entries; compactions over the
+// entries their context leaves out; model changes and labels; anything
+// else as a custom entry holding the source's record. Branches are the
+// source tree's leaves, the one the source resumes at last (the active
+// one). meta holds extra members for meta.json (an import's source).
+func FromSession(s *model.Session, now time.Time, meta []Field) Built {
+	b := builder{s: s, ids: map[string]bool{}, last: make([]string, s.Len()), first: make([]string, s.Len()), calls: map[string]string{}}
+	b.id = newFolderID()
+	for i := range s.Len() {
+		b.entry(i)
+	}
+	b.compactions()
+	nowISO := now.UTC().Format("2006-01-02T15:04:05.000Z")
+	tree := b.tree(nowISO)
+	out := Built{ID: b.id, Tree: tree}
+	for _, l := range b.lines {
+		out.Entries = append(out.Entries, l.build())
+	}
+	// meta.json: the seed's members, then the extras.
+	m := []byte(`{"id":`)
+	m = jsjson.AppendString(m, b.id)
+	title := s.Name()
+	if title == "" {
+		title = s.Info.Name
+	}
+	if title != "" {
+		m = append(m, `,"title":`...)
+		m = jsjson.AppendString(m, title)
+	}
+	created := nowISO
+	if c, ok := jsdate.ISO(s.Info.Created); ok {
+		created = c
+	} else if len(b.lines) > 0 && b.lines[0].ts != "" {
+		created = b.lines[0].ts
+	}
+	m = append(m, `,"createdAt":`...)
+	m = jsjson.AppendString(m, created)
+	m = append(m, `,"updatedAt":`...)
+	m = jsjson.AppendString(m, nowISO)
+	if ctx := s.BuildContext(s.Leaf()); ctx.Model != nil {
+		ref := ctx.Model
+		if p, ok := jsonStr(ref.Provider); ok && p != "" {
+			m = append(m, `,"provider":`...)
+			m = jsjson.AppendString(m, p)
+		}
+		if id, ok := jsonStr(ref.ModelID); ok && id != "" {
+			m = append(m, `,"model":`...)
+			m = jsjson.AppendString(m, id)
+		}
+	}
+	m = append(m, `,"formatVersion":"0.1.0"`...)
+	if s.Info.Cwd != "" {
+		m = append(m, `,"cwd":`...)
+		m = jsjson.AppendString(m, s.Info.Cwd)
+	}
+	for _, f := range meta {
+		if f.Value != nil {
+			m = append(m, ',')
+			m = jsjson.AppendString(m, f.Key)
+			m = append(m, ':')
+			m = append(m, f.Value...)
+		}
+	}
+	out.Meta = append(m, '}')
+	return out
+}
+
+func jsonStr(raw []byte) (string, bool) { return stringOf(raw) }
+
+// newFolderID is a new session's id and folder name: 16 hex digits, never
+// anything a file says.
+func newFolderID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+type line struct {
+	id, typ, ts string
+	fields      []Field
+	parent      string // the Dhara id of its parent entry, "" for a root
+	source      int    // the source entry it came from
+}
+
+func (l *line) build() []byte { return entryLine(l.id, l.typ, l.fields, l.ts) }
+
+type builder struct {
+	s     *model.Session
+	id    string
+	ids   map[string]bool
+	lines []line
+	// first and last are, per source entry, the Dhara ids of its first and
+	// last lines ("" when it gave none); a child goes after the last.
+	first, last []string
+	compact     []int             // lines that are compactions, filled in last
+	calls       map[string]string // a source call id -> its tool_call's id
+}
+
+// unique is id when no line has it yet, else id with a suffix.
+func (b *builder) unique(id, kind string) string {
+	if id == "" {
+		id = kindPrefix(kind) + "_" + newFolderID()
+	}
+	for k := 2; b.ids[id]; k++ {
+		id = id + "~" + strconv.Itoa(k)
+	}
+	b.ids[id] = true
+	return id
+}
+
+// parentOf is the Dhara id a source entry's first line goes after: the last
+// line of its parent (or of the nearest ancestor that gave one).
+func (b *builder) parentOf(i int) string {
+	for p := b.s.Parent(i); p >= 0; p = b.s.Parent(p) {
+		if b.last[p] != "" {
+			return b.last[p]
+		}
+	}
+	return ""
+}
+
+func (b *builder) add(i int, id, typ, ts string, fields []Field) {
+	parent := b.parentOf(i)
+	if b.last[i] != "" {
+		parent = b.last[i]
+	}
+	b.lines = append(b.lines, line{id: id, typ: typ, ts: ts, fields: fields, parent: parent, source: i})
+	if b.first[i] == "" {
+		b.first[i] = id
+	}
+	b.last[i] = id
+}
+
+func (b *builder) entry(i int) {
+	s := b.s
+	e := s.Entry(i)
+	ts := e.Timestamp
+	if ts == "" || jsdate.Parse(ts) != jsdate.Parse(ts) {
+		if m := s.MessageHead(model.ContextMessage{Entry: i}); m.HasTime {
+			ts, _ = jsdate.ISO(m.Time)
+		}
+	}
+	switch e.Kind {
+	case model.EntryMessage:
+		msg := s.Message(model.ContextMessage{Entry: i})
+		switch msg.Role {
+		case model.RoleUser, model.RoleAssistant, model.RoleSystem:
+			id := b.unique(e.ID, TypeMessage)
+			typ := TypeMessage
+			fields := []Field{{"role", jsonString(msg.Role)}, {"content", contentJSON(msg.Blocks)}}
+			if msg.Role == model.RoleSystem {
+				typ = TypeSystem
+				fields = fields[1:]
+			}
+			if msg.Model != "" {
+				fields = append(fields, Field{"model", jsonString(msg.Model)})
+			}
+			if msg.Provider != "" {
+				fields = append(fields, Field{"provider", jsonString(msg.Provider)})
+			}
+			if msg.StopReason != "" {
+				fields = append(fields, Field{"stopReason", jsonString(msg.StopReason)})
+			}
+			if msg.Usage != nil {
+				fields = append(fields, Field{"usage", usageJSON(msg.Usage)})
+			}
+			b.add(i, id, typ, ts, fields)
+			for _, c := range msg.ToolCalls() {
+				input := c.Input
+				if len(input) == 0 {
+					input = []byte("{}")
+				}
+				callID := b.unique(c.ID, TypeToolCall)
+				b.calls[c.ID] = callID
+				b.add(i, callID, TypeToolCall, ts, []Field{
+					{"toolName", jsonString(c.Name)}, {"input", input}, {"parentMessageId", jsonString(id)}})
+			}
+		case model.RoleToolResult:
+			callID := msg.ToolCallID
+			if id, ok := b.calls[callID]; ok {
+				callID = id
+			}
+			fields := []Field{{"callId", jsonString(callID)}, {"content", contentJSON(msg.Blocks)}, {"isError", []byte(strconv.FormatBool(msg.IsError))}}
+			if msg.ToolName != "" {
+				fields = append(fields, Field{"toolName", jsonString(msg.ToolName)})
+			}
+			b.add(i, b.unique(e.ID, TypeToolResult), TypeToolResult, ts, fields)
+		default:
+			b.custom(i, e, ts)
+		}
+	case model.EntryCompaction:
+		msg := s.Message(model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary})
+		b.add(i, b.unique(e.ID, TypeCompaction), TypeCompaction, ts, []Field{
+			{"summary", jsonString(msg.Summary)},
+			{"tokensBefore", []byte(jsjson.FormatNumber(msg.TokensBefore))}})
+		b.compact = append(b.compact, len(b.lines)-1)
+	case model.EntryModelChange:
+		d := s.Detail(i)
+		b.add(i, b.unique(e.ID, TypeModelChange), TypeModelChange, ts, []Field{
+			{"provider", jsonString(d.Provider)}, {"model", jsonString(d.Model)}})
+	case model.EntryLabel:
+		d := s.Detail(i)
+		target := d.Target
+		if j, ok := s.Index(d.Target); ok && b.first[j] != "" {
+			target = b.first[j]
+		}
+		b.add(i, b.unique(e.ID, TypeLabel), TypeLabel, ts, []Field{
+			{"targetId", jsonString(target)}, {"label", jsonString(d.Label)}})
+	default:
+		b.custom(i, e, ts)
+	}
+}
+
+// custom keeps an entry with no home in Dhara's model: its record, as the
+// source stored it, under a customType naming its format and type.
+func (b *builder) custom(i int, e model.Entry, ts string) {
+	format := b.s.Info.Format
+	if format == "" {
+		format = "pi"
+	}
+	kind := e.Type
+	if e.Kind == model.EntryMessage && e.Role != "" {
+		kind = e.Type + "." + e.Role
+	}
+	data := b.s.Raw(i)
+	if len(data) == 0 || !validJSON(data) {
+		data = jsonString(string(data))
+	}
+	b.add(i, b.unique(e.ID, TypeCustom), TypeCustom, ts, []Field{
+		{"customType", jsonString(format + "." + kind)}, {"data", data}})
+}
+
+// compactions give each compaction its range: the entries of its path that
+// the source's own context at it leaves out (for pi, those before its first
+// kept entry), as Dhara ids; none is preserved, as the source kept none.
+func (b *builder) compactions() {
+	for _, k := range b.compact {
+		l := &b.lines[k]
+		i := l.source
+		ctx := b.s.BuildContext(i)
+		kept := map[int]bool{}
+		for _, pe := range ctx.Entries {
+			kept[pe.Entry] = true
+		}
+		var ids []string
+		for _, j := range b.s.Path(i) {
+			if j == i || kept[j] || b.s.Entry(j).Kind == model.EntryCompaction {
+				continue
+			}
+			for _, dl := range b.linesOf(j) {
+				ids = append(ids, dl)
+			}
+		}
+		if len(ids) == 0 && b.first[i] != "" {
+			// A compaction that replaced nothing still names a range (the
+			// schema wants one): the entry before it, if any.
+			if p := l.parent; p != "" {
+				ids = append(ids, p)
+			}
+		}
+		l.fields = append(l.fields, Field{"entryIds", jsonStrings(ids)}, Field{"preservedEntryIds", []byte("[]")})
+	}
+}
+
+// linesOf are the Dhara ids a source entry gave, in order.
+func (b *builder) linesOf(j int) []string {
+	var out []string
+	if b.first[j] == "" {
+		return nil
+	}
+	on := false
+	for _, l := range b.lines {
+		if l.id == b.first[j] {
+			on = true
+		}
+		if on && l.source == j {
+			out = append(out, l.id)
+		}
+		if l.id == b.last[j] {
+			break
+		}
+	}
+	return out
+}
+
+// tree is tree.json: a branch per leaf of the lines' tree, its full path,
+// the path to the source's leaf first (the root, "branch_main") and
+// created now (so it is the active one), each other branch's parent the
+// earlier one it shares the longest prefix with.
+func (b *builder) tree(now string) []byte {
+	children := map[string][]int{}
+	parent := map[string]string{}
+	for k, l := range b.lines {
+		children[l.parent] = append(children[l.parent], k)
+		parent[l.id] = l.parent
+	}
+	pathTo := func(id string) []string {
+		var out []string
+		for ; id != ""; id = parent[id] {
+			out = append(out, id)
+		}
+		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+			out[i], out[j] = out[j], out[i]
+		}
+		return out
+	}
+	var leaves []string
+	for _, l := range b.lines {
+		if len(children[l.id]) == 0 {
+			leaves = append(leaves, l.id)
+		}
+	}
+	active := ""
+	if leaf := b.s.Leaf(); leaf >= 0 {
+		for j := leaf; j >= 0 && active == ""; j = b.s.Parent(j) {
+			active = b.last[j]
+		}
+	}
+	type branch struct {
+		id, parent string
+		ids        []string
+		created    string
+	}
+	var branches []branch
+	if active != "" {
+		branches = append(branches, branch{id: "branch_main", ids: pathTo(active), created: now})
+	}
+	n := 1
+	for _, leaf := range leaves {
+		if leaf == active {
+			continue
+		}
+		ids := pathTo(leaf)
+		best, shared := -1, -1
+		for k, br := range branches {
+			m := 0
+			for m < len(ids) && m < len(br.ids) && ids[m] == br.ids[m] {
+				m++
+			}
+			if m > shared {
+				best, shared = k, m
+			}
+		}
+		created := b.lines[len(b.lines)-1].ts
+		for _, l := range b.lines {
+			if l.id == leaf {
+				created = l.ts
+			}
+		}
+		if created == "" {
+			created = now
+		}
+		br := branch{id: "branch_" + strconv.Itoa(n), ids: ids, created: created}
+		n++
+		if best >= 0 && shared > 0 {
+			br.parent = branches[best].id
+		}
+		branches = append(branches, br)
+	}
+	// The active branch is the one with the latest activity: every other
+	// one must be older than now, which it is unless its entries are from
+	// the future.
+	for k := range branches {
+		for _, id := range branches[k].ids {
+			b.setBranch(id, branches[k].id)
+		}
+	}
+	var t bytes.Buffer
+	t.WriteString(`{"root":`)
+	root := "branch_main"
+	if len(branches) > 0 {
+		root = branches[0].id
+	}
+	t.Write(jsonString(root))
+	t.WriteString(`,"branches":[`)
+	for k, br := range branches {
+		if k > 0 {
+			t.WriteByte(',')
+		}
+		t.WriteString(`{"id":`)
+		t.Write(jsonString(br.id))
+		t.WriteString(`,"parentBranchId":`)
+		if br.parent == "" {
+			t.WriteString("null")
+		} else {
+			t.Write(jsonString(br.parent))
+		}
+		t.WriteString(`,"entryIds":`)
+		t.Write(jsonStrings(br.ids))
+		t.WriteString(`,"createdAt":`)
+		t.Write(jsonString(br.created))
+		t.WriteByte('}')
+	}
+	t.WriteString("]}")
+	return t.Bytes()
+}
+
+// setBranch gives a compaction line the first branch that holds it.
+func (b *builder) setBranch(id, branch string) {
+	for _, k := range b.compact {
+		l := &b.lines[k]
+		if l.id == id && !hasField(l.fields, "branchId") {
+			l.fields = append(l.fields, Field{"branchId", jsonString(branch)})
+		}
+	}
+}
+
+func hasField(fs []Field, key string) bool {
+	for _, f := range fs {
+		if f.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// contentJSON is content blocks in Dhara's shape: text, thinking, image
+// (with its data); a block of another kind as {"type", "text"} when it
+// has text. Tool calls are entries of their own.
+func contentJSON(blocks []model.Block) []byte {
+	out := []byte{'['}
+	n := 0
+	for _, blk := range blocks {
+		var b []byte
+		switch blk.Type {
+		case model.BlockText:
+			b = append(jsjson.AppendString(append([]byte(nil), `{"type":"text","text":`...), blk.Text), '}')
+		case model.BlockThinking:
+			b = append(jsjson.AppendString(append([]byte(nil), `{"type":"thinking","thinking":`...), blk.Text), '}')
+		case model.BlockImage:
+			b = append([]byte(nil), `{"type":"image","mimeType":`...)
+			b = jsjson.AppendString(b, blk.MimeType)
+			b = append(b, `,"data":`...)
+			b = append(jsjson.AppendString(b, blk.Data), '}')
+		case model.BlockToolCall:
+			continue
+		default:
+			if blk.Text == "" && blk.Name == "" {
+				continue
+			}
+			b = append([]byte(nil), `{"type":`...)
+			b = jsjson.AppendString(b, blk.Name)
+			b = append(b, `,"text":`...)
+			b = append(jsjson.AppendString(b, blk.Text), '}')
+		}
+		if n > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, b...)
+		n++
+	}
+	return append(out, ']')
+}
+
+// usageJSON is a usage in pi's shape, which Dhara's entries may carry.
+func usageJSON(u *model.Usage) []byte {
+	num := func(b []byte, k string, v float64) []byte {
+		b = jsjson.AppendString(b, k)
+		b = append(b, ':')
+		return jsjson.AppendNumber(b, v)
+	}
+	b := []byte{'{'}
+	b = num(b, "input", u.Input)
+	b = append(b, ',')
+	b = num(b, "output", u.Output)
+	b = append(b, ',')
+	b = num(b, "cacheRead", u.CacheRead)
+	b = append(b, ',')
+	b = num(b, "cacheWrite", u.CacheWrite)
+	if u.HasCost {
+		b = append(b, `,"cost":{`...)
+		b = num(b, "total", u.Cost)
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}
+
+// WriteNew writes a built session as a new folder in root, whole or not at
+// all: its files in a hidden temporary folder, each synced, the folder
+// synced and renamed to the session's id. It returns the folder.
+func WriteNew(root string, b Built) (string, error) {
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return "", err
+	}
+	dir := filepath.Join(root, b.ID)
+	if _, err := os.Lstat(dir); err == nil {
+		return "", fmt.Errorf("%s exists", dir)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(root, ".import-"+b.ID+"-")
+	if err != nil {
+		return "", err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			os.RemoveAll(tmp)
+		}
+	}()
+	var entries []byte
+	for _, l := range b.Entries {
+		entries = append(entries, l...)
+		entries = append(entries, '\n')
+	}
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{EntriesFile, entries}, {TreeFile, indent(b.Tree)}, {MetaFile, indent(b.Meta)}} {
+		if err := writeSynced(filepath.Join(tmp, f.name), f.data); err != nil {
+			return "", err
+		}
+	}
+	if err := syncDir(tmp); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return "", err
+	}
+	ok = true
+	return dir, syncDir(root)
+}
+
+func writeSynced(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
