@@ -1,0 +1,180 @@
+package codex
+
+import (
+	"bufio"
+	"io"
+
+	"skein/internal/jsjson"
+	"skein/model"
+)
+
+// path is the entries from the root to entry i, root first.
+func (s *Session) path(i int) []int {
+	n := 0
+	for j := i; j >= 0; j = int(s.parent[j]) {
+		n++
+	}
+	out := make([]int, n)
+	for j := i; j >= 0; j = int(s.parent[j]) {
+		n--
+		out[n] = j
+	}
+	return out
+}
+
+// BuildContext is the history Codex resumes with at leaf
+// (reconstruct_history_from_rollout over the path from the root): every
+// response item it records, in order; a compaction replaces what came
+// before with its replacement history, or with the user messages it keeps
+// and its summary; a rollback is already the tree's (its turns are off
+// the path), or keeps what link worked out. The model is the last turn
+// context's, its provider session_meta's, its effort the thinking level.
+// Entries lists the path's entries from the last compaction on, each with
+// the messages it gives (a compaction: what it keeps).
+func (s *Session) BuildContext(leaf int) model.Context {
+	ctx := model.Context{Compaction: -1}
+	if leaf < 0 || leaf >= len(s.Entries) {
+		return ctx
+	}
+	ctx.Path = s.path(leaf)
+	var run []elem
+	start := 0
+	for k, i := range ctx.Path {
+		run = s.apply(run, int32(i), true)
+		if s.Entries[i].Type == TypeCompacted {
+			ctx.Compaction, start = i, k
+		}
+	}
+	ctx.Messages = make([]model.ContextMessage, len(run))
+	for k := range run {
+		ctx.Messages[k] = run[k].ContextMessage
+	}
+	at := 0
+	for _, i := range ctx.Path[start:] {
+		pe := model.Projected{Entry: i, First: at}
+		for at < len(run) && run[at].owner == int32(i) {
+			at++
+		}
+		pe.N = at - pe.First
+		ctx.Entries = append(ctx.Entries, pe)
+	}
+	s.setModel(&ctx, leaf)
+	return ctx
+}
+
+// setModel is the turn context in force at leaf: its model, and its
+// effort as the thinking level.
+func (s *Session) setModel(ctx *model.Context, leaf int) {
+	tc := s.inForce[leaf]
+	if tc < 0 {
+		return
+	}
+	ref := &model.ModelRef{ModelID: jsjson.AppendString(nil, s.tcModel[tc])}
+	if s.Meta.ModelProvider != "" {
+		ref.Provider = jsjson.AppendString(nil, s.Meta.ModelProvider)
+	}
+	ctx.Model = ref
+	if eff := member(s.Entries[tc].Payload, "effort"); eff != nil && string(eff) != "null" {
+		ctx.ThinkingLevel = append([]byte(nil), eff...)
+	}
+}
+
+// BuildHistory is what the user saw along the path: every message entry,
+// and each compaction as its summary, in place.
+func (s *Session) BuildHistory(leaf int) model.Context {
+	ctx := model.Context{Compaction: -1}
+	if leaf < 0 || leaf >= len(s.Entries) {
+		return ctx
+	}
+	ctx.Path = s.path(leaf)
+	for _, i := range ctx.Path {
+		pe := model.Projected{Entry: i, First: len(ctx.Messages)}
+		switch s.Entries[i].kind {
+		case model.EntryMessage:
+			ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: i})
+			pe.N = 1
+		case model.EntryCompaction:
+			ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary})
+			pe.N = 1
+		}
+		ctx.Entries = append(ctx.Entries, pe)
+	}
+	s.setModel(&ctx, leaf)
+	return ctx
+}
+
+// Summarized counts the message entries on the path before the context's
+// compaction that the context does not carry.
+func (s *Session) Summarized(leaf int, ctx model.Context) int {
+	if ctx.Compaction < 0 {
+		return 0
+	}
+	before := map[int]bool{}
+	for _, i := range ctx.Path {
+		if i == ctx.Compaction {
+			break
+		}
+		if s.Entries[i].kind == model.EntryMessage {
+			before[i] = true
+		}
+	}
+	n := len(before)
+	for _, m := range ctx.Messages {
+		if m.Content == 0 && before[m.Entry] {
+			n--
+			before[m.Entry] = false
+		}
+	}
+	return n
+}
+
+// PlanCompaction is nil: skein does not write Codex rollouts.
+func (s *Session) PlanCompaction(int, float64) *model.Plan { return nil }
+
+// ReadOnly is why skein changes nothing in a Codex rollout.
+const ReadOnly = "Codex rollouts are read-only in skein (Codex appends to them while it runs): import it first"
+
+// NothingToCompact says why there is no plan.
+func (s *Session) NothingToCompact(int, float64) string {
+	return "Nothing to compact: " + ReadOnly
+}
+
+// WriteContextJSON writes a context as {"messages": [...]}: Codex's own
+// response items, verbatim, in order: an entry's payload (a bare line
+// whole), a replacement history's item; a compaction without one gives its
+// summary as the user message Codex makes of it (build_compacted_history).
+func (s *Session) WriteContextJSON(w io.Writer, ctx model.Context) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString(`{"messages":[`)
+	first := true
+	for _, m := range ctx.Messages {
+		if m.Entry < 0 || m.Entry >= len(s.Entries) {
+			continue
+		}
+		var item []byte
+		e := &s.Entries[m.Entry]
+		switch {
+		case m.Content < 0:
+			item = s.item(m).raw
+		case e.kind == model.EntryCompaction:
+			msg, _ := stringOf(member(e.Payload, "message"))
+			if msg == "" {
+				msg = "(no summary available)"
+			}
+			item = append([]byte(`{"type":"message","role":"user","content":[{"type":"input_text","text":`), jsjson.AppendString(nil, msg)...)
+			item = append(item, "}]}"...)
+		default:
+			item = e.Payload
+		}
+		if len(item) == 0 {
+			continue
+		}
+		if !first {
+			bw.WriteByte(',')
+		}
+		first = false
+		bw.Write(item)
+	}
+	bw.WriteString("]}\n")
+	return bw.Flush()
+}

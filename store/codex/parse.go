@@ -1,0 +1,536 @@
+// Package codex reads, and only reads, the rollout files of the Codex CLI
+// (openai/codex): one JSONL file per session,
+// $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl, whose lines
+// are {timestamp, type, payload} records (RolloutLine) of type
+// session_meta, response_item, event_msg, turn_context or compacted; older
+// files have no envelope: a header {id, timestamp, ...} and the bare
+// response items. Codex appends to the file while it runs, and again when a
+// session is resumed; skein never writes one. UPSTREAM.md names the upstream
+// source each rule here follows and what skein decided where upstream is
+// silent. Parse is pure; Open reads a file.
+//
+// Codex lines have no ids: an entry's id is "L" and its 1-based line number
+// ("L12"), stable while the file grows (lines are only appended).
+package codex
+
+import (
+	"bytes"
+	"errors"
+	"runtime"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+	"unsafe"
+
+	"skein/internal/jscan"
+	"skein/model"
+)
+
+// Format is the name of the format in the list and in --json.
+const Format = "codex"
+
+// Line types (protocol.rs RolloutItem, serde tag "type", content "payload").
+const (
+	TypeSessionMeta  = "session_meta"
+	TypeResponseItem = "response_item"
+	TypeEventMsg     = "event_msg"
+	TypeTurnContext  = "turn_context"
+	TypeCompacted    = "compacted"
+)
+
+// ErrNotSession is Parse's error for bytes with no Codex line in them.
+var ErrNotSession = errors.New("not a Codex rollout: no session_meta, response item, event or turn context line")
+
+// Entry is one line of the rollout. Only what the tree, the list and the
+// context need is decoded; the rest stays in Raw. The strings share the
+// file's memory when they have no escapes (see str).
+type Entry struct {
+	// Type is the line's rollout type. A line without the envelope is
+	// "response_item" for a bare item, "session_meta" for the old header
+	// {id, timestamp}, and "" for anything else ({"record_type":"state"}).
+	Type string
+	// ItemType is the payload's "type": a response item's ("message",
+	// "function_call", ...) or an event's ("token_count"); "" for none.
+	ItemType  string
+	Role      string // a message's role, as written
+	CallID    string // a call's or an output's call_id
+	Name      string // a call's tool name
+	Timestamp string // the envelope's; "" for a bare line
+	Bare      bool   // the line has no envelope
+	Raw       []byte // the line, without its line ending
+	// Payload is the envelope's payload, or the whole line when bare.
+	Payload []byte
+	Line    int // 1-based
+	kind    model.EntryKind
+	role    string // the model's role; "" when not a message
+	typ     string // the domain's Type (see Entry)
+}
+
+// ID is the entry's synthesized id: "L" and its line number.
+func (e *Entry) ID() string { return "L" + strconv.Itoa(e.Line) }
+
+// Meta is the first session_meta line (SessionMetaLine: SessionMeta and
+// git), or an old file's header.
+type Meta struct {
+	ID, Timestamp, Cwd, Originator, CLIVersion string
+	// Instructions are "instructions" (the user instructions 0.x wrote), or
+	// else base_instructions.text.
+	Instructions  string
+	Source        string // "cli", "exec", "vscode", ... ("" when not a string)
+	ModelProvider string // model_provider
+	ForkedFromID  string // forked_from_id: the session this one was forked from
+	Raw           []byte // the payload (or the header line), nil when none
+	Line          int
+}
+
+// Session is a parsed rollout: a model.Source.
+type Session struct {
+	Meta    Meta
+	Entries []Entry
+	// Diagnostics are what reading found: lines skipped, outputs without a
+	// call, a file without a session_meta line.
+	Diagnostics []model.Diagnostic
+
+	parent []int32
+	leaf   int
+	// inForce is, for each entry, the turn_context entry in force there
+	// (-1: none yet); tcModel is each turn_context's model.
+	inForce []int32
+	tcModel map[int32]string
+	// calls are the call entries by call_id (the first of each id);
+	// counts are the token_count events, in file order; usage is, for an
+	// assistant entry, the count (its index) that follows it.
+	calls  map[string]int32
+	counts []count
+	usage  map[int32]int32
+	// keep is, for a thread_rolled_back entry whose cut falls inside what
+	// its parent's replay gives, how many context messages it keeps.
+	keep map[int32]int32
+	// tokensBefore is, for a compacted entry, the context's size in tokens
+	// at the last token count before it.
+	tokensBefore map[int32]float64
+	title        string
+	metaTime     string // the session_meta line's own timestamp
+
+	// compacted caches each compaction's history: a compaction's path is
+	// fixed, so what it keeps is too.
+	compMu    sync.Mutex
+	compCache map[int32][]elem
+
+	linkOnce sync.Once
+	children [][]int
+	roots    []int
+}
+
+var bom = []byte("\xef\xbb\xbf")
+
+// stringOf is a JSON string's value, copied out of the line.
+func stringOf(v []byte) (string, bool) {
+	if !jscan.IsString(v) {
+		return "", false
+	}
+	return jscan.Unquote(v)
+}
+
+// str is a JSON string's value, sharing raw's memory when it has no
+// escapes. That is safe only because raw belongs to a buffer on the Go heap
+// (the collector keeps it while the string lives) that is never written
+// after it is read: Open reads every file into a buffer of its own, and
+// Parse's caller must give it one such (Parse keeps the bytes). An mmapped
+// file must not be parsed. TestValuesOutliveSession checks it.
+func str(raw []byte) (string, bool) {
+	if !jscan.IsString(raw) {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	if !jscan.Plain(body) || !utf8.Valid(body) {
+		return jscan.Unquote(raw)
+	}
+	if len(body) == 0 {
+		return "", true
+	}
+	return unsafe.String(&body[0], len(body)), true
+}
+
+// Parse reads a rollout's bytes as Codex's resume does
+// (RolloutRecorder::get_rollout_history): lines split at "\n", blank ones
+// skipped, a line that is not JSON skipped (reported here); each line an
+// entry in file order. Lines without the envelope are read too (Codex's
+// resume skips them; its older versions wrote them). The entries are one
+// chain, except that a thread rollback starts a branch where the turns it
+// dropped began (see link). data must stay unwritten while the session
+// lives (see str). The error is ErrNotSession when no line is Codex's.
+func Parse(data []byte) (*Session, error) {
+	s := &Session{leaf: -1}
+	data = bytes.TrimPrefix(data, bom)
+	s.Entries, s.counts = parseLines(data, &s.Diagnostics)
+	found := false
+	for i := range s.Entries {
+		if s.Entries[i].known() {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return nil, ErrNotSession
+	}
+	s.link()
+	return s, nil
+}
+
+// known reports whether the line is one Codex writes.
+func (e *Entry) known() bool {
+	switch e.Type {
+	case TypeSessionMeta, TypeEventMsg, TypeTurnContext, TypeCompacted:
+		return true
+	case TypeResponseItem:
+		if !e.Bare {
+			return true
+		}
+		// A bare line is a response item when it has what Codex always
+		// writes in one: a message its role, a call or output its call_id.
+		switch itemKinds[e.ItemType] {
+		case kindMessage:
+			return e.Role != ""
+		case kindAssistant, kindResult:
+			return e.CallID != "" || e.ItemType == "reasoning" || e.ItemType == "web_search_call"
+		}
+	}
+	return false
+}
+
+// parseLines reads the lines, in parallel chunks when the file is large,
+// each chunk straight into its own region of one slice; and the token
+// counts' numbers.
+func parseLines(data []byte, diags *[]model.Diagnostic) ([]Entry, []count) {
+	if len(data) == 0 {
+		return nil, nil
+	}
+	type chunk struct {
+		data   []byte
+		line   int // its first line's number
+		last   bool
+		at, n  int
+		diags  []model.Diagnostic
+		counts []count
+	}
+	parts := splitChunks(data, runtime.GOMAXPROCS(0))
+	chunks := make([]chunk, len(parts))
+	line, total := 1, 0
+	for k, c := range parts {
+		lines := bytes.Count(c, nl)
+		chunks[k] = chunk{data: c, line: line, last: k == len(parts)-1, at: total}
+		line += lines
+		total += lines + 1
+	}
+	all := make([]Entry, total)
+	run := func(c *chunk) { c.n, c.diags, c.counts = parseChunk(c.data, all[c.at:], c.line, c.last) }
+	if len(chunks) == 1 {
+		run(&chunks[0])
+	} else {
+		var wg sync.WaitGroup
+		for k := range chunks {
+			wg.Go(func() { run(&chunks[k]) })
+		}
+		wg.Wait()
+	}
+	n := 0
+	var counts []count
+	for k := range chunks {
+		c := &chunks[k]
+		if n != c.at {
+			copy(all[n:], all[c.at:c.at+c.n])
+		}
+		for j := range c.counts {
+			c.counts[j].entry += int32(n)
+		}
+		if counts == nil {
+			counts = c.counts
+		} else {
+			counts = append(counts, c.counts...)
+		}
+		n += c.n
+		*diags = append(*diags, c.diags...)
+	}
+	clear(all[n:])
+	return all[:n:n], counts
+}
+
+var nl = []byte{'\n'}
+
+// splitChunks cuts data into up to n pieces at line ends; small files stay
+// whole.
+func splitChunks(data []byte, n int) [][]byte {
+	const minChunk = 4 << 20
+	if n < 2 || len(data) < 2*minChunk {
+		return [][]byte{data}
+	}
+	var chunks [][]byte
+	for k := n; k > 1 && len(data) > minChunk; k-- {
+		cut := len(data) / k
+		i := bytes.IndexByte(data[cut:], '\n')
+		if i < 0 {
+			break
+		}
+		chunks = append(chunks, data[:cut+i+1])
+		data = data[cut+i+1:]
+	}
+	return append(chunks, data)
+}
+
+// parseChunk parses the lines of data into out (a slot for each) and
+// returns how many it filled, and the token counts among them.
+func parseChunk(data []byte, out []Entry, lineNo int, last bool) (int, []model.Diagnostic, []count) {
+	var diags []model.Diagnostic
+	var counts []count
+	n := 0
+	for lineNo--; len(data) > 0; {
+		lineNo++
+		var line []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			line, data = data, nil
+		}
+		line = trimBlank(line)
+		if len(line) == 0 {
+			continue
+		}
+		e := &out[n]
+		if err := parseLine(e, line); err != nil {
+			*e = Entry{}
+			msg := "malformed JSON"
+			if last && len(data) == 0 {
+				msg = "malformed JSON (partial last line)"
+			}
+			if err == jscan.ErrNotObject {
+				msg = "not a JSON object"
+			} else {
+				msg += ": " + err.Error()
+			}
+			diags = append(diags, model.Diagnostic{Line: lineNo, Msg: msg + ": line skipped (Codex skips it)"})
+			continue
+		}
+		e.Line = lineNo
+		if e.Type == TypeEventMsg && e.ItemType == "token_count" {
+			counts = append(counts, parseCount(int32(n), e.Payload))
+		}
+		n++
+	}
+	return n, diags, counts
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' }
+
+func trimBlank(b []byte) []byte {
+	for len(b) > 0 && isBlank(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isBlank(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// names are the type and role names Codex writes, so that an entry's
+// strings are these rather than slices of its line where they can be.
+var names = map[string]string{}
+
+func init() {
+	for _, n := range []string{TypeSessionMeta, TypeResponseItem, TypeEventMsg, TypeTurnContext, TypeCompacted,
+		"user", "assistant", "developer", "system", "token_count", "user_message", "agent_message",
+		"agent_reasoning", "turn_aborted", "task_started", "task_complete", "turn_started", "turn_complete",
+		"context_compacted", "thread_rolled_back", "thread_name_updated", "shell", "exec_command",
+		"apply_patch", "update_plan", "write_stdin", "view_image"} {
+		names[n] = n
+	}
+	for t := range itemKinds {
+		names[t] = t
+	}
+}
+
+// name is a JSON string's value, one of names when it is one.
+func name(v []byte) string {
+	s, _ := str(v)
+	if c, ok := names[s]; ok {
+		return c
+	}
+	return s
+}
+
+// parseLine validates a line and reads what the session needs of it: the
+// envelope's timestamp, type and payload, and the payload's type, role,
+// call id and name; or the same members of a bare line.
+func parseLine(e *Entry, line []byte) error {
+	e.Raw = line
+	var typ, payload, ts, id []byte
+	var role, callID, toolName []byte
+	it := jscan.Object(line)
+	for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
+		switch it.Name(k) {
+		case "type":
+			typ = v
+		case "payload":
+			payload = v
+		case "timestamp":
+			ts = v
+		case "role":
+			role = v
+		case "call_id":
+			callID = v
+		case "name":
+			toolName = v
+		case "id":
+			id = v
+		}
+	}
+	if err := it.Err(); err != nil {
+		return err
+	}
+	e.Timestamp, _ = str(ts)
+	switch {
+	case payload != nil && jscan.IsString(typ):
+		e.Type = name(typ)
+		e.Payload = payload
+		if len(payload) > 0 && payload[0] == '{' && (e.Type == TypeResponseItem || e.Type == TypeEventMsg) {
+			readItem(e, payload)
+		}
+	case jscan.IsString(typ):
+		e.Type, e.Bare, e.Payload = TypeResponseItem, true, line
+		e.ItemType = name(typ)
+		e.Role = name(role)
+		e.CallID, _ = str(callID)
+		e.Name = name(toolName)
+	case typ == nil && jscan.IsString(id) && ts != nil:
+		e.Type, e.Bare, e.Payload = TypeSessionMeta, true, line
+	default:
+		e.Bare, e.Payload = true, line
+	}
+	return nil
+}
+
+// readItem reads a payload's type, role, call_id and name, stopping once it
+// has what the type needs: the members Codex writes before the large ones
+// (a message's role before its content, an output's call_id before it).
+func readItem(e *Entry, obj []byte) {
+	it := jscan.Walk(obj)
+	for k, ok := it.Next(); ok; k, ok = it.Next() {
+		switch jscan.Key(k) {
+		case "type":
+			e.ItemType = name(it.Value())
+		case "role":
+			e.Role = name(it.Value())
+		case "call_id":
+			e.CallID, _ = str(it.Value())
+		case "name":
+			e.Name = name(it.Value())
+		default:
+			continue
+		}
+		if e.Type == TypeEventMsg && e.ItemType != "" {
+			return
+		}
+		switch e.ItemType {
+		case "":
+		case "message":
+			if e.Role != "" {
+				return
+			}
+		case "function_call", "custom_tool_call":
+			if e.CallID != "" && e.Name != "" {
+				return
+			}
+		case "function_call_output", "custom_tool_call_output":
+			if e.CallID != "" {
+				return
+			}
+		}
+	}
+}
+
+// Sniff reports whether head, the first bytes of a file, starts as a Codex
+// rollout: its first non-blank line is a rollout line whose type is one of
+// Codex's (session_meta first, as Codex writes it) or an old file's header
+// {id, timestamp} with no type. A line cut off by the end of head counts
+// when it begins as Codex writes one ({"timestamp":"...","type":"session_meta",
+// or an old header {"id":"...).
+func Sniff(head []byte) bool {
+	head = bytes.TrimPrefix(head, bom)
+	for len(head) > 0 {
+		line, rest, found := bytes.Cut(head, nl)
+		head = rest
+		line = trimBlank(bytes.TrimSpace(line))
+		if len(line) == 0 {
+			continue
+		}
+		if !found && !jscan.Valid(line) {
+			if bytes.HasPrefix(line, []byte(`{"timestamp":"`)) {
+				i := bytes.Index(line, []byte(`","type":"`))
+				if i < 0 || i > 64 {
+					return false
+				}
+				rest := line[i+len(`","type":"`):]
+				for _, t := range []string{TypeSessionMeta, TypeResponseItem, TypeEventMsg, TypeTurnContext, TypeCompacted} {
+					if bytes.HasPrefix(rest, []byte(t+`","payload":`)) {
+						return true
+					}
+				}
+				return false
+			}
+			return legacyHead(line)
+		}
+		var e Entry
+		if parseLine(&e, line) != nil {
+			return false
+		}
+		if e.Bare {
+			return e.Type == TypeSessionMeta
+		}
+		return e.known()
+	}
+	return false
+}
+
+// legacyHead reports whether a line cut off begins as an old file's
+// header: {"id":"<uuid>","timestamp":...
+func legacyHead(line []byte) bool {
+	rest, ok := bytes.CutPrefix(line, []byte(`{"id":"`))
+	if !ok {
+		return false
+	}
+	if len(rest) <= 36 {
+		for _, c := range rest {
+			if !(c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+		return true
+	}
+	const next = `","timestamp":"`
+	tail := rest[36:]
+	return isUUID(string(rest[:36])) && bytes.HasPrefix([]byte(next), tail[:min(len(tail), len(next))])
+}
+
+// Index finds an entry by its id ("L12").
+func (s *Session) Index(id string) (int, bool) {
+	if len(id) < 2 || id[0] != 'L' || id[1] == '0' || id[1] == '+' || id[1] == '-' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(id[1:])
+	if err != nil {
+		return 0, false
+	}
+	lo, hi := 0, len(s.Entries)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s.Entries[m].Line < n {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(s.Entries) && s.Entries[lo].Line == n {
+		return lo, true
+	}
+	return 0, false
+}

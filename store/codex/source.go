@@ -1,0 +1,592 @@
+package codex
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"skein/internal/jscan"
+	"skein/internal/jsdate"
+	"skein/internal/jsjson"
+	"skein/internal/utf8js"
+	"skein/model"
+)
+
+// A Codex Session is a model.Source.
+var _ model.Source = (*Session)(nil)
+
+// Domain is the session as the domain sees it.
+func (s *Session) Domain(info model.SessionInfo) *model.Session {
+	if info.ID == "" {
+		info.ID = s.Meta.ID
+	}
+	if info.Cwd == "" {
+		info.Cwd = s.cwd()
+	}
+	if info.Format == "" {
+		info.Format = Format
+	}
+	return model.NewSession(s, info)
+}
+
+// Of returns the Codex session behind a domain session, or nil.
+func Of(s *model.Session) *Session {
+	c, _ := s.Source.(*Session)
+	return c
+}
+
+func (s *Session) Len() int { return len(s.Entries) }
+
+// Leaf is where Codex resumes: the last line's entry, -1 for none.
+func (s *Session) Leaf() int { return s.leaf }
+
+// Entry is entry i in the domain's terms. Type is a response item's type
+// ("message", "function_call"), an event's prefixed ("event_msg.token_count"),
+// or the line's ("turn_context", "compacted", "session_meta").
+func (s *Session) Entry(i int) model.Entry {
+	e := &s.Entries[i]
+	out := model.Entry{Kind: e.kind, Type: e.typ, Role: e.role, ID: e.ID(), Timestamp: e.Timestamp, Line: e.Line}
+	if p := s.parent[i]; p >= 0 {
+		out.ParentID = s.Entries[p].ID()
+	}
+	return out
+}
+
+// Detail is a turn context's model (the session's provider, its effort
+// as the thinking level), a title, or what a custom entry is.
+func (s *Session) Detail(i int) model.Detail {
+	e := &s.Entries[i]
+	switch e.kind {
+	case model.EntryModelChange:
+		d := model.Detail{Provider: s.Meta.ModelProvider, Model: s.tcModel[int32(i)]}
+		d.ThinkingLevel, _ = stringOf(member(e.Payload, "effort"))
+		return d
+	case model.EntryTitle:
+		t, _ := stringOf(member(e.Payload, "thread_name"))
+		return model.Detail{Title: t}
+	case model.EntryCustom, model.EntryUsage:
+		return model.Detail{CustomType: e.typ}
+	}
+	return model.Detail{}
+}
+
+func (s *Session) Parent(i int) int { return int(s.parent[i]) }
+
+func (s *Session) Children(i int) []int { s.linkOnce.Do(s.buildChildren); return s.children[i] }
+
+func (s *Session) Roots() []int { s.linkOnce.Do(s.buildChildren); return s.roots }
+
+func (s *Session) buildChildren() {
+	s.children = make([][]int, len(s.Entries))
+	for i, p := range s.parent {
+		if p < 0 {
+			s.roots = append(s.roots, i)
+		} else {
+			s.children[p] = append(s.children[p], i)
+		}
+	}
+}
+
+// Label is none: Codex labels nothing.
+func (s *Session) Label(int) (string, bool) { return "", false }
+
+// Name is the last thread_name_updated event's name, "" for none.
+func (s *Session) Name() string { return s.title }
+
+// Raw is the entry's line as stored.
+func (s *Session) Raw(i int) []byte { return s.Entries[i].Raw }
+
+// Problems are what reading found.
+func (s *Session) Problems() []model.Diagnostic { return s.Diagnostics }
+
+// TreeHidden is nil: the kinds say what the tree's filters hide (turn
+// contexts and events are settings, token counts usage).
+func (s *Session) TreeHidden() []bool { return nil }
+
+// Omitted is false: Codex has no context edits.
+func (s *Session) Omitted(model.Context, int) bool { return false }
+
+// Message is a context message's content, normalized.
+func (s *Session) Message(m model.ContextMessage) model.Message { return s.message(m, true) }
+
+// MessageHead is Message without its content blocks.
+func (s *Session) MessageHead(m model.ContextMessage) model.Message { return s.message(m, false) }
+
+// ritem is a response item: its JSON and what it is.
+type ritem struct {
+	raw            []byte
+	itemType, role string
+}
+
+// replacement is compacted entry i's replacement_history, item by item;
+// false when it has none (absent, null or not an array).
+func (s *Session) replacement(i int) ([]ritem, bool) {
+	h := member(s.Entries[i].Payload, "replacement_history")
+	if len(h) == 0 || h[0] != '[' {
+		return nil, false
+	}
+	var out []ritem
+	jscan.Items(h, func(v []byte) bool {
+		it := ritem{raw: v}
+		if len(v) > 0 && v[0] == '{' {
+			it.itemType, _ = stringOf(jscan.Member(v, "type"))
+			it.role, _ = stringOf(jscan.Member(v, "role"))
+		}
+		out = append(out, it)
+		return true
+	})
+	return out, true
+}
+
+// item is the response item a context message is made from: a
+// replacement item of a compaction, or an entry's payload.
+func (s *Session) item(m model.ContextMessage) ritem {
+	if m.Entry < 0 || m.Entry >= len(s.Entries) {
+		return ritem{}
+	}
+	e := &s.Entries[m.Entry]
+	if m.Content < 0 {
+		items, _ := s.replacement(m.Entry)
+		if k := int(-m.Content) - 1; k < len(items) {
+			return items[k]
+		}
+		return ritem{}
+	}
+	if e.Type != TypeResponseItem {
+		return ritem{raw: e.Payload}
+	}
+	return ritem{raw: e.Payload, itemType: e.ItemType, role: e.Role}
+}
+
+// summaryItem is the position of the summary among a replacement history:
+// the last user message that starts with Codex's summary prefix, else the
+// last whose text is the compaction's message; -1 for none.
+func (s *Session) summaryItem(items []ritem) int {
+	for k := len(items) - 1; k >= 0; k-- {
+		if it := items[k]; it.itemType == "message" && it.role == "user" &&
+			strings.HasPrefix(textOf(blocksOf(member(it.raw, "content"))), summaryPrefix) {
+			return k
+		}
+	}
+	return -1
+}
+
+// summaryOf is compacted entry i's summary: its message, else the summary
+// its replacement history carries, without Codex's summary prefix.
+func (s *Session) summaryOf(i int) string {
+	msg, _ := stringOf(member(s.Entries[i].Payload, "message"))
+	if msg == "" {
+		if items, ok := s.replacement(i); ok {
+			if k := s.summaryItem(items); k >= 0 {
+				msg = textOf(blocksOf(member(items[k].raw, "content")))
+			}
+		}
+	}
+	msg = strings.TrimPrefix(msg, summaryPrefix)
+	return strings.TrimPrefix(msg, "\n")
+}
+
+func textOf(blocks []model.Block) string {
+	var parts []string
+	for _, b := range blocks {
+		if b.Type == model.BlockText && b.Text != "" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func (s *Session) message(m model.ContextMessage, content bool) model.Message {
+	if m.Entry < 0 || m.Entry >= len(s.Entries) {
+		return model.Message{}
+	}
+	e := &s.Entries[m.Entry]
+	var msg model.Message
+	if t := jsdate.Parse(e.Timestamp); !math.IsNaN(t) {
+		msg.Time, msg.HasTime = t, true
+	}
+	if m.Kind == model.KindCompactionSummary || m.Kind == model.KindMessage && m.Content == 0 && e.kind == model.EntryCompaction {
+		msg.Role = model.RoleCompactionSummary
+		msg.Summary = s.summaryOf(m.Entry)
+		msg.TokensBefore = s.tokensBefore[int32(m.Entry)]
+		return msg
+	}
+	if m.Kind == model.KindCustom || m.Content == 0 && e.kind != model.EntryMessage {
+		msg.Role, msg.CustomType, msg.Hidden = model.RoleCustom, e.typ, true
+		if content {
+			msg.Blocks = []model.Block{{Type: model.BlockOther, Name: e.typ, Text: string(e.Payload)}}
+		}
+		return msg
+	}
+	it := s.item(m)
+	msg.Role = e.role
+	if m.Content < 0 {
+		msg.Role = messageRole(it.role)
+		switch itemKinds[it.itemType] {
+		case kindAssistant:
+			msg.Role = model.RoleAssistant
+		case kindResult:
+			msg.Role = model.RoleToolResult
+		}
+	}
+	if msg.Role == model.RoleAssistant {
+		if tc := s.inForce[m.Entry]; tc >= 0 {
+			msg.Model, msg.Provider = s.tcModel[tc], s.Meta.ModelProvider
+		}
+		if m.Content == 0 {
+			if u, ok := s.usage[int32(m.Entry)]; ok {
+				msg.Usage = s.counts[u].last.usage()
+			}
+		}
+	}
+	d := decode(it, content)
+	msg.Blocks, msg.IsError, msg.ToolCallID = d.blocks, d.isError, d.callID
+	if msg.Role == model.RoleToolResult {
+		msg.ToolName = s.callName(m, d.callID, it.itemType)
+	}
+	if content {
+		for k := range msg.Blocks {
+			if b := &msg.Blocks[k]; b.Type == model.BlockToolCall && b.Call.ID == "" {
+				// A web search has no call_id: the entry's id names it.
+				b.Call.ID = e.ID()
+				if m.Content < 0 {
+					b.Call.ID += "." + strconv.Itoa(int(-m.Content))
+				}
+			}
+		}
+	}
+	return msg
+}
+
+// callName is the tool an output answers: its call's name (a local shell
+// call's is "local_shell"), looked up among the entries, then among the
+// compaction's replacement history the output is in.
+func (s *Session) callName(m model.ContextMessage, id, itemType string) string {
+	if itemType == "tool_search_output" {
+		return "tool_search"
+	}
+	if c, ok := s.calls[id]; ok {
+		return toolName(ritem{raw: s.Entries[c].Payload, itemType: s.Entries[c].ItemType})
+	}
+	if m.Content < 0 {
+		items, _ := s.replacement(m.Entry)
+		for _, it := range items {
+			if inHistory(it.itemType, it.role) && itemKinds[it.itemType] == kindAssistant {
+				if cid, _ := stringOf(member(it.raw, "call_id")); cid == id && id != "" {
+					return toolName(it)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// toolName is a call item's tool.
+func toolName(it ritem) string {
+	switch it.itemType {
+	case "function_call", "custom_tool_call":
+		n, _ := stringOf(member(it.raw, "name"))
+		return n
+	case "local_shell_call":
+		return "local_shell"
+	case "web_search_call":
+		return "web_search"
+	case "tool_search_call":
+		return "tool_search"
+	}
+	return ""
+}
+
+type decoded struct {
+	blocks  []model.Block
+	isError bool
+	callID  string
+}
+
+// decode reads a response item's content (models.rs ResponseItem):
+//   - message: its content items, input_text and output_text as text,
+//     input_image as an image (a data URL's type and base64 length);
+//   - reasoning: each summary_text, then each reasoning_text or text of
+//     its raw content, as thinking; an encrypted_content as a block of
+//     that name, its length as DataLen and nothing shown;
+//   - function_call: a tool call whose input is the arguments string's
+//     JSON when that is an object, else {"arguments": the string};
+//     custom_tool_call: input {"input": the string}; local_shell_call: its
+//     action; web_search_call: its action; tool_search_call: its
+//     arguments;
+//   - outputs: output as text (a string), or its content items (an
+//     array), or {content, success} (success false is an error);
+//   - an encrypted compaction, an image generation: a block of their type.
+func decode(it ritem, content bool) decoded {
+	var d decoded
+	raw := it.raw
+	if len(raw) == 0 || raw[0] != '{' {
+		return d
+	}
+	var f struct {
+		content, summary, encrypted, name, arguments, callID, id, input, output, action, result, prompt, tools []byte
+	}
+	jscan.Fields(raw, func(k, v []byte) bool {
+		switch jscan.Key(k) {
+		case "content":
+			f.content = v
+		case "summary":
+			f.summary = v
+		case "encrypted_content":
+			f.encrypted = v
+		case "name":
+			f.name = v
+		case "arguments":
+			f.arguments = v
+		case "call_id":
+			f.callID = v
+		case "id":
+			f.id = v
+		case "input":
+			f.input = v
+		case "output":
+			f.output = v
+		case "action":
+			f.action = v
+		case "result":
+			f.result = v
+		case "revised_prompt":
+			f.prompt = v
+		case "tools":
+			f.tools = v
+		}
+		return true
+	})
+	d.callID, _ = stringOf(f.callID)
+	if !content {
+		if it.itemType == "function_call_output" || it.itemType == "custom_tool_call_output" {
+			d.isError = outputError(f.output)
+		}
+		return d
+	}
+	call := func(name string, input []byte) {
+		id := d.callID
+		if id == "" {
+			id, _ = stringOf(f.id)
+		}
+		d.blocks = append(d.blocks, model.Block{Type: model.BlockToolCall, Name: it.itemType,
+			Call: model.ToolCall{ID: id, Name: name, Input: input}})
+	}
+	switch it.itemType {
+	case "message":
+		d.blocks = blocksOf(f.content)
+	case "reasoning":
+		jscan.Items(arrayOrNil(f.summary), func(v []byte) bool {
+			if t, ok := stringOf(member(v, "text")); ok {
+				d.blocks = append(d.blocks, model.Block{Type: model.BlockThinking, Name: "summary_text", Text: t})
+			}
+			return true
+		})
+		jscan.Items(arrayOrNil(f.content), func(v []byte) bool {
+			if t, ok := stringOf(member(v, "text")); ok {
+				d.blocks = append(d.blocks, model.Block{Type: model.BlockThinking, Name: "reasoning_text", Text: t})
+			}
+			return true
+		})
+		if jscan.IsString(f.encrypted) {
+			d.blocks = append(d.blocks, model.Block{Type: model.BlockOther, Name: "encrypted_content", DataLen: len(f.encrypted) - 2})
+		}
+	case "function_call":
+		n, _ := stringOf(f.name)
+		call(n, argumentsInput(f.arguments, "arguments"))
+	case "custom_tool_call":
+		n, _ := stringOf(f.name)
+		call(n, argumentsInput(f.input, "input"))
+	case "tool_search_call":
+		call("tool_search", argumentsInput(f.arguments, "arguments"))
+	case "local_shell_call":
+		call("local_shell", objectOr(f.action))
+	case "web_search_call":
+		call("web_search", objectOr(f.action))
+	case "function_call_output", "custom_tool_call_output":
+		d.blocks, d.isError = outputBlocks(f.output)
+	case "tool_search_output":
+		d.blocks = []model.Block{{Type: model.BlockText, Name: "tools", Text: string(f.tools)}}
+	case "image_generation_call":
+		blk := model.Block{Type: model.BlockImage, Name: it.itemType, MimeType: "image/png"}
+		if jscan.IsString(f.result) {
+			blk.DataLen = len(f.result) - 2
+		}
+		blk.Text, _ = stringOf(f.prompt)
+		d.blocks = []model.Block{blk}
+	default:
+		blk := model.Block{Type: model.BlockOther, Name: it.itemType}
+		if jscan.IsString(f.encrypted) {
+			blk.DataLen = len(f.encrypted) - 2
+		}
+		d.blocks = []model.Block{blk}
+	}
+	return d
+}
+
+func arrayOrNil(v []byte) []byte {
+	if len(v) > 0 && v[0] == '[' {
+		return v
+	}
+	return nil
+}
+
+func objectOr(v []byte) []byte {
+	if len(v) > 0 && v[0] == '{' {
+		return append([]byte(nil), v...)
+	}
+	return []byte("{}")
+}
+
+// argumentsInput is a call's input: the string's JSON when it is an
+// object (the arguments a function call writes as a string), an object
+// as it is, else {key: the value}.
+func argumentsInput(v []byte, key string) []byte {
+	switch {
+	case len(v) > 0 && v[0] == '{':
+		return append([]byte(nil), v...)
+	case jscan.IsString(v):
+		if t, ok := jscan.Unquote(v); ok {
+			b := []byte(t)
+			if i := jscan.SkipSpace(b, 0); i < len(b) && b[i] == '{' && jscan.Valid(b) {
+				return b
+			}
+		}
+	case len(v) == 0:
+		return []byte("{}")
+	}
+	out := jsjson.AppendString([]byte("{"), key)
+	out = append(out, ':')
+	return append(append(out, v...), '}')
+}
+
+// outputBlocks reads an output: a string, an array of content items, or
+// {content, success, content_items}.
+func outputBlocks(v []byte) ([]model.Block, bool) {
+	switch {
+	case jscan.IsString(v):
+		t, _ := jscan.Unquote(v)
+		return []model.Block{{Type: model.BlockText, Name: "output", Text: t}}, false
+	case len(v) > 0 && v[0] == '[':
+		return blocksOf(v), false
+	case len(v) > 0 && v[0] == '{':
+		var blocks []model.Block
+		if items := member(v, "content_items"); len(items) > 0 && items[0] == '[' {
+			blocks = blocksOf(items)
+		} else if t, ok := stringOf(member(v, "content")); ok {
+			blocks = []model.Block{{Type: model.BlockText, Name: "output", Text: t}}
+		}
+		return blocks, string(member(v, "success")) == "false"
+	}
+	return nil, false
+}
+
+func outputError(v []byte) bool {
+	return len(v) > 0 && v[0] == '{' && string(member(v, "success")) == "false"
+}
+
+// blocksOf reads content items (ContentItem, FunctionCallOutputContentItem):
+// input_text and output_text as text, input_image as an image, any other
+// as a block of its type; a string is one text block.
+func blocksOf(content []byte) []model.Block {
+	if t, ok := stringOf(content); ok {
+		return []model.Block{{Type: model.BlockText, Name: "text", Text: t}}
+	}
+	if len(content) == 0 || content[0] != '[' {
+		return nil
+	}
+	var out []model.Block
+	jscan.Items(content, func(b []byte) bool {
+		var blk model.Block
+		var text, url []byte
+		jscan.Fields(b, func(k, v []byte) bool {
+			switch jscan.Key(k) {
+			case "type":
+				blk.Name, _ = stringOf(v)
+			case "text":
+				text = v
+			case "image_url":
+				url = v
+			}
+			return true
+		})
+		switch blk.Name {
+		case "input_text", "output_text", "text":
+			blk.Type = model.BlockText
+			blk.Text, _ = stringOf(text)
+		case "input_image":
+			blk.Type = model.BlockImage
+			imageOf(&blk, url)
+		default:
+			blk.Text, _ = stringOf(text)
+		}
+		out = append(out, blk)
+		return true
+	})
+	return out
+}
+
+// imageOf reads an image_url: a data URL's media type and base64 length,
+// or the URL itself as the block's text.
+func imageOf(blk *model.Block, url []byte) {
+	if !jscan.IsString(url) {
+		return
+	}
+	body := url[1 : len(url)-1]
+	if len(body) > 5 && strings.EqualFold(string(body[:5]), "data:") {
+		head := body
+		if len(head) > 256 {
+			head = head[:256]
+		}
+		if c := strings.IndexByte(string(head), ','); c >= 0 {
+			meta := string(head[5:c])
+			blk.MimeType, _, _ = strings.Cut(meta, ";")
+			blk.DataLen = len(body) - c - 1
+			return
+		}
+	}
+	blk.Text, _ = jscan.Unquote(url)
+}
+
+// number is a JSON number's value.
+func number(v []byte) (float64, bool) {
+	if len(v) == 0 || !(v[0] == '-' || v[0] >= '0' && v[0] <= '9') {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	return f, err == nil && !math.IsInf(f, 0)
+}
+
+// MessageTokens estimates a context message as the sibling formats do: a
+// quarter of its text's UTF-16 length, rounded up.
+func (s *Session) MessageTokens(m model.ContextMessage) int {
+	msg := s.Message(m)
+	chars := utf8js.Len16(msg.Summary)
+	for _, b := range msg.Blocks {
+		switch b.Type {
+		case model.BlockText, model.BlockThinking:
+			chars += utf8js.Len16(b.Text)
+		case model.BlockToolCall:
+			chars += utf8js.Len16(b.Call.Name) + len(b.Call.Input)
+		case model.BlockImage:
+			chars += 4800 // pi's estimate for an image
+		}
+	}
+	return (chars + 3) / 4
+}
+
+// cwd is the session's working folder: session_meta's, else the first
+// turn context's.
+func (s *Session) cwd() string {
+	if s.Meta.Cwd != "" {
+		return s.Meta.Cwd
+	}
+	for i := range s.Entries {
+		if s.Entries[i].Type == TypeTurnContext {
+			if c, ok := stringOf(member(s.Entries[i].Payload, "cwd")); ok && c != "" {
+				return c
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,270 @@
+package codex
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+
+	"skein/internal/jscan"
+	"skein/internal/jsdate"
+	"skein/model"
+)
+
+// tokens is a TokenUsage's numbers (protocol.rs TokenUsage), and which
+// of input, cached input, output and total it has.
+type tokens struct {
+	in, cached, out, reasoning, total float64
+	ok                                [4]bool
+}
+
+func (t tokens) complete() bool { return t.ok[0] && t.ok[1] && t.ok[2] && t.ok[3] }
+
+// tokensOf reads a TokenUsage in one pass.
+func tokensOf(u []byte) tokens {
+	var t tokens
+	if len(u) == 0 || u[0] != '{' {
+		return t
+	}
+	it := jscan.Walk(u)
+	for k, ok := it.Next(); ok; k, ok = it.Next() {
+		switch jscan.Key(k) {
+		case "input_tokens":
+			t.in, t.ok[0] = number(it.Value())
+		case "cached_input_tokens":
+			t.cached, t.ok[1] = number(it.Value())
+		case "output_tokens":
+			t.out, t.ok[2] = number(it.Value())
+		case "reasoning_output_tokens":
+			t.reasoning, _ = number(it.Value())
+		case "total_tokens":
+			t.total, t.ok[3] = number(it.Value())
+		}
+	}
+	return t
+}
+
+// usage is a TokenUsage as a message's: input_tokens counts the cached
+// ones, which skein counts apart as cache reads.
+func (t tokens) usage() *model.Usage {
+	return &model.Usage{Input: max(t.in-t.cached, 0), CacheRead: t.cached, Output: t.out, Reasoning: t.reasoning, Total: t.total}
+}
+
+// Stats are the session's totals over every entry of every branch: the
+// message entries by role, the calls by tool, and the usage the
+// token_count events report. Codex writes each count as the session's
+// running total (total_token_usage), and repeats it unchanged after a
+// tool's output: each count adds what its total grew by (a total that
+// fell, as a new process starts from zero, adds itself), to the model of
+// the turn context in force (session_meta's provider/that model). Input
+// tokens count the cached ones, which are cache reads here.
+func (s *Session) Stats() model.Stats {
+	var st model.Stats
+	st.First, st.Last = math.NaN(), math.NaN()
+	seen := map[string]bool{}
+	key := func(m string) string {
+		if m == "" {
+			return "(unknown model)"
+		}
+		return s.Meta.ModelProvider + "/" + m
+	}
+	for i := range s.Entries {
+		if s.Entries[i].Type == TypeTurnContext {
+			if k := key(s.tcModel[int32(i)]); !seen[k] {
+				seen[k] = true
+				st.Models = append(st.Models, k)
+			}
+		}
+	}
+	byModel := map[string]int{}
+	tools := map[string]int{}
+	days := map[string]int{}
+	prev := math.NaN()
+	var last tokens
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if len(s.Children(i)) == 0 {
+			st.Leaves++
+		}
+		var d model.Totals
+		t := jsdate.Parse(e.Timestamp)
+		if t == t {
+			if gap := t - prev; gap > 0 {
+				d.Active = min(time.Duration(gap)*time.Millisecond, model.ActiveGapCap)
+			}
+			prev = t
+			if !(st.First <= t) {
+				st.First = t
+			}
+			if !(st.Last >= t) {
+				st.Last = t
+			}
+		}
+		switch {
+		case e.kind == model.EntryMessage:
+			d.Messages++
+			switch e.role {
+			case model.RoleUser:
+				d.UserMessages++
+			case model.RoleAssistant:
+				d.AssistantMessages++
+				if isCall(e.ItemType) {
+					d.ToolCalls++
+					tools[toolName(ritem{raw: e.Payload, itemType: e.ItemType})]++
+				}
+			case model.RoleToolResult:
+				d.ToolResults++
+			}
+		case e.kind == model.EntryCompaction:
+			st.Compactions++
+		case e.kind == model.EntryUsage:
+			c, ok := s.countAt(i)
+			if !ok || !c.info {
+				break
+			}
+			cur := c.total
+			if !cur.complete() {
+				st.Incomplete++
+			}
+			var delta tokens
+			switch {
+			case cur.total > last.total:
+				delta = tokens{in: cur.in - last.in, cached: cur.cached - last.cached, out: cur.out - last.out}
+			case cur.total < last.total:
+				delta = cur
+			}
+			last = cur
+			ut := model.UsageTotals{TokensIn: max(delta.in-delta.cached, 0), CacheRead: max(delta.cached, 0), TokensOut: max(delta.out, 0)}
+			if ut.Tokens() > 0 {
+				d.AddUsage(ut)
+				m := ""
+				if tc := s.inForce[i]; tc >= 0 {
+					m = s.tcModel[tc]
+				}
+				k, ok := byModel[key(m)]
+				if !ok {
+					k = len(st.ByModel)
+					byModel[key(m)] = k
+					st.ByModel = append(st.ByModel, model.ModelUsage{Key: key(m)})
+				}
+				st.ByModel[k].AddUsage(ut)
+			}
+		}
+		st.Totals.Add(d)
+		day := ""
+		if t == t && !math.IsInf(t, 0) {
+			day = time.UnixMilli(int64(t)).In(time.Local).Format("2006-01-02")
+		}
+		k, ok := days[day]
+		if !ok {
+			k = len(st.Days)
+			days[day] = k
+			st.Days = append(st.Days, model.DayTotals{Day: day})
+		}
+		st.Days[k].Add(d)
+	}
+	model.SortModels(st.ByModel)
+	for name, n := range tools {
+		st.Tools = append(st.Tools, model.ToolCount{Name: name, Calls: n})
+	}
+	model.SortTools(st.Tools)
+	slices.SortFunc(st.Days, func(a, b model.DayTotals) int {
+		if (a.Day == "") != (b.Day == "") {
+			return cmp.Compare(b.Day, a.Day)
+		}
+		return cmp.Compare(a.Day, b.Day)
+	})
+	st.Context = s.contextSeries()
+	return st
+}
+
+func isCall(itemType string) bool {
+	switch itemType {
+	case "function_call", "custom_tool_call", "local_shell_call", "web_search_call", "tool_search_call":
+		return true
+	}
+	return false
+}
+
+// contextSeries is the context's size along the path to the leaf: at each
+// token count whose last request's total changed, that total; at a
+// compaction, an estimate of what it keeps.
+func (s *Session) contextSeries() []model.ContextPoint {
+	if s.leaf < 0 {
+		return nil
+	}
+	var out []model.ContextPoint
+	var run []elem
+	lastTotal := math.NaN()
+	for _, i := range s.path(s.leaf) {
+		run = s.apply(run, int32(i), true)
+		e := &s.Entries[i]
+		switch e.kind {
+		case model.EntryUsage:
+			c, ok := s.countAt(i)
+			if !ok {
+				break
+			}
+			if u := c.last; u.total > 0 && u.total != lastTotal {
+				lastTotal = u.total
+				out = append(out, model.ContextPoint{Entry: i, Tokens: u.total})
+			}
+		case model.EntryCompaction:
+			est := 0
+			for _, m := range run {
+				est += s.MessageTokens(m.ContextMessage)
+			}
+			out = append(out, model.ContextPoint{Entry: i, Tokens: float64(est), Estimated: true, Compaction: true})
+		}
+	}
+	return out
+}
+
+// count is a token_count event (TokenCountEvent: info, a TokenUsageInfo
+// or null): its session totals and its last request's usage.
+type count struct {
+	entry       int32
+	info        bool // info is an object
+	total, last tokens
+}
+
+// parseCount reads a token_count payload in one pass over each object.
+func parseCount(entry int32, p []byte) count {
+	c := count{entry: entry}
+	info := field(p, "info")
+	if len(info) == 0 || info[0] != '{' {
+		return c
+	}
+	c.info = true
+	it := jscan.Walk(info)
+	for k, ok := it.Next(); ok; k, ok = it.Next() {
+		switch jscan.Key(k) {
+		case "total_token_usage":
+			c.total = tokensOf(it.Value())
+		case "last_token_usage":
+			c.last = tokensOf(it.Value())
+		}
+	}
+	return c
+}
+
+// field is the first member named key of the valid object obj, found
+// without measuring the values after it.
+func field(obj []byte, key string) []byte {
+	it := jscan.Walk(obj)
+	for k, ok := it.Next(); ok; k, ok = it.Next() {
+		if jscan.KeyIs(k, key) {
+			return it.Value()
+		}
+	}
+	return nil
+}
+
+// countAt is entry i's token count.
+func (s *Session) countAt(i int) (*count, bool) {
+	k, ok := slices.BinarySearchFunc(s.counts, int32(i), func(c count, e int32) int { return cmp.Compare(c.entry, e) })
+	if !ok {
+		return nil, false
+	}
+	return &s.counts[k], true
+}

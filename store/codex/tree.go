@@ -1,0 +1,153 @@
+package codex
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"strings"
+
+	"skein/internal/jsjson"
+	"skein/internal/utf8js"
+	"skein/model"
+)
+
+var flatten = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ")
+
+func oneLine(t string) string { return utf8js.Slice16(strings.TrimSpace(flatten.Replace(t)), 200) }
+
+// TreeText is entry i's line in the tree: a message's first text (an
+// assistant's tool calls when it has none, or its reasoning), a result's
+// first line, a compaction's summary, a turn context's model, a token
+// count's total; any other line as its type.
+func (s *Session) TreeText(i int, home string) []model.Part {
+	e := &s.Entries[i]
+	dim := func(t string) []model.Part { return []model.Part{{Text: "[" + oneLine(t) + "]", Role: "dim"}} }
+	switch e.kind {
+	case model.EntryMessage:
+		msg := s.Message(model.ContextMessage{Entry: i})
+		switch e.role {
+		case model.RoleUser, model.RoleAssistant:
+			parts := []model.Part{{Text: e.role + ": ", Role: e.role}}
+			text := oneLine(msg.Text(" "))
+			if text != "" {
+				parts = append(parts, model.Part{Text: text})
+			}
+			var calls []string
+			for _, c := range msg.ToolCalls() {
+				arg := model.KeyArgument(c.Input)
+				if home != "" && strings.HasPrefix(arg, home) {
+					arg = "~" + arg[len(home):]
+				}
+				calls = append(calls, strings.TrimSpace("→ "+c.Name+" "+oneLine(arg)))
+			}
+			switch {
+			case len(calls) > 0 && text != "":
+				parts = append(parts, model.Part{Text: " " + strings.Join(calls, ", "), Role: "muted"})
+			case len(calls) > 0:
+				parts = append(parts, model.Part{Text: strings.Join(calls, ", "), Role: "muted"})
+			case text != "":
+			default:
+				var thinking []string
+				encrypted := false
+				for _, b := range msg.Blocks {
+					switch {
+					case b.Type == model.BlockThinking:
+						thinking = append(thinking, b.Text)
+					case b.Name == "encrypted_content":
+						encrypted = true
+					}
+				}
+				switch {
+				case len(thinking) > 0:
+					parts = append(parts, model.Part{Text: "(thinking) " + oneLine(strings.Join(thinking, " ")), Role: "muted"})
+				case encrypted:
+					parts = append(parts, model.Part{Text: "(" + e.ItemType + ", encrypted)", Role: "muted"})
+				default:
+					parts = append(parts, model.Part{Text: "(no text)", Role: "muted"})
+				}
+			}
+			return parts
+		case model.RoleToolResult:
+			first, _, _ := strings.Cut(strings.TrimSpace(msg.Text("\n")), "\n")
+			role, head := "muted", "← "
+			if msg.IsError {
+				role, head = "error", "← error: "
+			}
+			return []model.Part{{Text: head + oneLine(first), Role: role}}
+		default:
+			return []model.Part{{Text: "[" + oneLine(e.Role) + "]: ", Role: "dim"}, {Text: oneLine(msg.Text(" "))}}
+		}
+	case model.EntryCompaction:
+		return []model.Part{{Text: "[compaction: " + oneLine(s.summaryOf(i)) + "]", Role: "compaction"}}
+	case model.EntryModelChange:
+		return dim("model: " + s.tcModel[int32(i)])
+	case model.EntryTitle:
+		return []model.Part{{Text: "[title: " + oneLine(s.Detail(i).Title) + "]", Role: "label"}}
+	case model.EntryUsage:
+		if c, ok := s.countAt(i); ok && c.total.total > 0 {
+			return dim("tokens: " + strconv.FormatFloat(c.total.total, 'f', -1, 64) + " total")
+		}
+		return dim(e.typ)
+	}
+	switch {
+	case e.Type == TypeSessionMeta:
+		id, _ := stringOf(member(e.Payload, "id"))
+		return dim("session " + id)
+	case e.typ == "":
+		return dim("line")
+	}
+	return dim(e.typ)
+}
+
+// WriteTreeJSON writes the tree as an array of root nodes {id, type, role,
+// label, children}: id the entry's ("L12"), type the domain's (Entry),
+// role the model's (null when not a message), label null.
+func (s *Session) WriteTreeJSON(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	type frame struct {
+		nodes []int
+		next  int
+	}
+	var buf []byte
+	str := func(v string, ok bool) {
+		if !ok {
+			buf = append(buf, "null"...)
+			return
+		}
+		buf = jsjson.AppendString(buf, v)
+	}
+	// Iterative, so that a chain of 100,000 entries does not recurse that deep.
+	stack := []frame{{nodes: s.Roots()}}
+	buf = append(buf, '[')
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next == len(top.nodes) {
+			stack = stack[:len(stack)-1]
+			buf = append(buf, ']')
+			if len(stack) > 0 {
+				buf = append(buf, '}')
+			}
+			continue
+		}
+		i := top.nodes[top.next]
+		if top.next > 0 {
+			buf = append(buf, ',')
+		}
+		top.next++
+		e := &s.Entries[i]
+		buf = append(buf, `{"id":"L`...)
+		buf = strconv.AppendInt(buf, int64(e.Line), 10)
+		buf = append(buf, `","type":`...)
+		str(e.typ, e.typ != "")
+		buf = append(buf, `,"role":`...)
+		str(e.role, e.role != "")
+		buf = append(buf, `,"label":null,"children":[`...)
+		stack = append(stack, frame{nodes: s.Children(i)})
+		if len(buf) > 64<<10 {
+			bw.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	bw.Write(buf)
+	return bw.Flush()
+}
