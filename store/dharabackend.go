@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -349,3 +350,30 @@ func SessionFiles(dir string) []string {
 }
 
 func timeNowNs() int64 { return time.Now().UnixNano() }
+
+// DharaBuilt is a session in Dhara's model (dhara.Built).
+type DharaBuilt = dhara.Built
+
+// DharaModel is the session s, of any format, in Dhara's model: what an
+// import into Dhara writes and the json export prints. extra are members
+// for meta.json (raw JSON values).
+func DharaModel(s *model.Session, now time.Time, extra map[string][]byte) DharaBuilt {
+	var fields []dhara.Field
+	for _, k := range sortedKeys(extra) {
+		fields = append(fields, dhara.Field{Key: k, Value: extra[k]})
+	}
+	return dhara.FromSession(s, now, fields)
+}
+
+// WriteDhara writes a built session as a new folder in root (whole or not
+// at all) and returns its path.
+func WriteDhara(root string, b DharaBuilt) (string, error) { return dhara.WriteNew(root, b) }
+
+func sortedKeys(m map[string][]byte) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

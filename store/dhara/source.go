@@ -24,6 +24,12 @@ func (s *Session) Domain(info model.SessionInfo) *model.Session {
 	if info.Cwd == "" {
 		info.Cwd = s.Meta.Cwd
 	}
+	if info.Created == 0 {
+		info.Created = jsdate.Parse(s.Meta.CreatedAt)
+	}
+	if info.Name == "" {
+		info.Name = s.Meta.Title
+	}
 	return model.NewSession(s, info)
 }
 
