@@ -216,8 +216,10 @@ func For(path string) Backend {
 	if (dharaBackend{}).Claims(path) {
 		return dharaBackend{}
 	}
-	if (dhara05Backend{}).Claims(path) {
-		return dhara05Backend{}
+	for _, b := range readOnlyBackends {
+		if b.Claims(path) {
+			return b
+		}
 	}
 	return piBackend{}
 }
@@ -250,6 +252,10 @@ func Fork(path string, s *model.Session, at int) (Forked, error) { return For(pa
 func Append(path string, build func(now *model.Session) (NewEntry, error), opts ...WriteOption) (string, error) {
 	return For(path).Append(path, build, opts...)
 }
+
+// readOnlyBackends are the formats skein only reads, in the order they are
+// asked whether they claim a path.
+var readOnlyBackends = []Backend{dhara05Backend, codexBackend}
 
 // piBackend is pi's format.
 type piBackend struct{}

@@ -158,7 +158,7 @@ func readDhara05Text(path string) (*TextPart, error) {
 	}
 	s, err := dhara05.Parse(data)
 	if err != nil {
-		return nil, dhara05Err(err)
+		return nil, &NotSession{Reason: err.Error()}
 	}
 	lines := make([][2]int64, len(s.Entries))
 	for i := range s.Entries {

@@ -86,7 +86,9 @@ func (e Env) DharaSessionRoot() string {
 
 // DefaultRoots are the folders searched when no path is named: pi's and
 // Dhara's.
-func (e Env) DefaultRoots() []string { return []string{e.PiSessionRoot(), e.DharaSessionRoot()} }
+func (e Env) DefaultRoots() []string {
+	return []string{e.PiSessionRoot(), e.DharaSessionRoot(), e.CodexSessionRoot()}
+}
 
 // isSessionDir reports whether a folder is a Dhara session: it holds
 // meta.json or entries.jsonl. Discover lists it as one session and does
