@@ -294,7 +294,10 @@ func (dharaBackend) Trashable(path string) error {
 		return err
 	}
 	if !fi.IsDir() || !dhara.IsSession(path) {
-		return refuseTrash("%s is not a Dhara session folder (no %s or %s in it)", path, dhara.MetaFile, dhara.EntriesFile)
+		return refuseTrash("%s is not a Dhara session folder (no %s, and no %s with an id and a formatVersion)", path, dhara.EntriesFile, dhara.MetaFile)
+	}
+	if ok, other := dhara.OnlySessionFiles(path); !ok {
+		return refuseTrash("%s holds %s, which is no part of a Dhara session", path, other)
 	}
 	return nil
 }

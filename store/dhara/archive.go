@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+	"regexp"
 	"time"
 
 	"skein/internal/jscan"
@@ -24,7 +24,7 @@ var afterArchive = func() {}
 // lock takes the session folder's advisory lock (.lock in it), waiting for
 // it, and returns its release.
 func lock(dir string) (func(), error) {
-	f, err := os.OpenFile(filepath.Join(dir, LockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(filepath.Join(dir, LockFile), os.O_RDWR|os.O_CREATE|oNoFollow, 0o600)
 	if err != nil {
 		return nil, err
 	}
@@ -75,15 +75,23 @@ func recoverMove(dir string) error {
 
 // rewriteEntries replaces entries.jsonl with its lines but those drop
 // names, every other byte as it was; nothing when it drops none, or when
-// the file changed since st.
+// the file changed since st. A writer that does not take the lock and
+// appends while the new file is written makes the move give up (it checks
+// just before the rename); bytes appended between that check and the
+// rename, to the old file, are copied to the new one after it.
 func rewriteEntries(dir string, st fs.FileInfo, drop func(id string, line []byte) bool) error {
 	path := filepath.Join(dir, EntriesFile)
-	data, err := readRegular(path, 0)
+	old, err := os.Open(path)
 	if err != nil {
 		return err
 	}
-	if int64(len(data)) != st.Size() {
+	defer old.Close()
+	if ost, err := old.Stat(); err != nil || !os.SameFile(ost, st) || ost.Size() != st.Size() {
 		return nil
+	}
+	data := make([]byte, st.Size())
+	if n, err := old.ReadAt(data, 0); n != len(data) {
+		return err
 	}
 	kept := make([]byte, 0, len(data))
 	dropped := 0
@@ -104,10 +112,49 @@ func rewriteEntries(dir string, st fs.FileInfo, drop func(id string, line []byte
 	if dropped == 0 {
 		return nil
 	}
-	if now, err := os.Stat(path); err != nil || now.Size() != st.Size() || !now.ModTime().Equal(st.ModTime()) || !os.SameFile(now, st) {
-		return nil // it changed: leave the copies, the next write finishes
+	unchanged := func() bool {
+		now, err := os.Stat(path)
+		return err == nil && now.Size() == st.Size() && now.ModTime().Equal(st.ModTime()) && os.SameFile(now, st)
 	}
-	return replaceFile(dir, EntriesFile, kept)
+	replaced, err := replaceWith(dir, EntriesFile, kept, unchanged)
+	if err != nil || !replaced {
+		return err
+	}
+	return carryOver(old, path, st.Size())
+}
+
+// carryOver copies what another writer appended to the old entries.jsonl
+// (between the last check and the rename: it wrote to the file it had
+// open) to the new one, looking a few times over a moment.
+func carryOver(old *os.File, path string, from int64) error {
+	for range 3 {
+		time.Sleep(20 * time.Millisecond)
+		ost, err := old.Stat()
+		if err != nil || ost.Size() <= from {
+			continue
+		}
+		extra := make([]byte, ost.Size()-from)
+		if _, err := old.ReadAt(extra, from); err != nil {
+			return err
+		}
+		if err := appendRaw(path, extra); err != nil {
+			return err
+		}
+		from = ost.Size()
+	}
+	return nil
+}
+
+func appendRaw(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|oNoFollow, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.Sync()
 }
 
 // Move is the archive move (DECISIONS.md 9): the lines of entries.jsonl
@@ -222,18 +269,20 @@ func lineID(line []byte) string {
 	return id
 }
 
-// removeStaleTemps removes the temporary files a killed write left (under
-// the lock, none is being written).
+// staleTemp is the name of a temporary file skein's replaceFile makes:
+// <file>.tmp<pid>.<base 36 time>.
+var staleTemp = regexp.MustCompile(`^(meta\.json|tree\.json|entries\.jsonl|archive\.jsonl)\.tmp[0-9]+\.[0-9a-z]+$`)
+
+// removeStaleTemps removes the temporary files a killed skein write left
+// (under the lock none is being written); nobody else's.
 func removeStaleTemps(dir string) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, de := range des {
-		for _, f := range []string{MetaFile, TreeFile, EntriesFile, ArchiveFile} {
-			if strings.HasPrefix(de.Name(), f+".tmp") && de.Type().IsRegular() {
-				os.Remove(filepath.Join(dir, de.Name()))
-			}
+		if staleTemp.MatchString(de.Name()) && de.Type().IsRegular() {
+			os.Remove(filepath.Join(dir, de.Name()))
 		}
 	}
 }

@@ -13,3 +13,6 @@ func lockFile(f *os.File) error {
 func unlockFile(f *os.File) {
 	_ = windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, new(windows.Overlapped))
 }
+
+// oNoFollow: Windows opens a link's target.
+const oNoFollow = 0

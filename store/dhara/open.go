@@ -2,11 +2,13 @@ package dhara
 
 import (
 	"errors"
+
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"skein/model"
 )
 
 // NotSessionError is a path that is not a Dhara session folder.
@@ -15,18 +17,41 @@ type NotSessionError struct{ Reason string }
 func (e *NotSessionError) Error() string { return "not a Dhara session: " + e.Reason }
 
 // IsSession reports whether dir looks like a session folder: a directory
-// holding meta.json or entries.jsonl.
+// holding entries.jsonl, or a meta.json with a string id and formatVersion
+// (a folder of someone else's with a meta.json of its own is not one).
 func IsSession(dir string) bool {
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
 		return false
 	}
-	for _, f := range []string{MetaFile, EntriesFile} {
-		if _, err := os.Lstat(filepath.Join(dir, f)); err == nil {
-			return true
+	if st, err := os.Lstat(filepath.Join(dir, EntriesFile)); err == nil && st.Mode().IsRegular() {
+		return true
+	}
+	data, err := readRegular(filepath.Join(dir, MetaFile), 0)
+	if err != nil || len(data) > 1<<20 {
+		return false
+	}
+	m := parseMeta(data, new([]model.Diagnostic))
+	return m.ID != "" && m.FormatVersion != ""
+}
+
+// OnlySessionFiles reports whether dir holds nothing but a session's files
+// (and skein's lock and temporary files): what delete may move to the trash
+// whole. The name of what else it holds, when it holds something.
+func OnlySessionFiles(dir string) (bool, string) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return false, err.Error()
+	}
+	for _, de := range des {
+		switch n := de.Name(); {
+		case n == MetaFile || n == TreeFile || n == EntriesFile || n == ArchiveFile || n == LockFile:
+		case staleTemp.MatchString(n):
+		default:
+			return false, n
 		}
 	}
-	return false
+	return true, ""
 }
 
 // ReadFiles reads a session folder's files in the order that makes a

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -97,16 +98,23 @@ type change struct {
 	// is added to the tree first (a fork, or an entry under a non-tip).
 	onBranch  string
 	newBranch *Branch
+	implicit  *Branch // the chain of a session without a tree, written first
 	meta      []Field
 	// then runs last, under the lock (the archive move after a compaction).
 	then func() error
 }
 
 // update makes one write to the session folder dir under its lock: the
-// session read as it is now, what build makes of it, the entries appended
-// (one write, synced), then tree.json and meta.json replaced, each
-// atomically, meta.json's updatedAt last.
+// session read as it is now, what build makes of it, then the new tree.json
+// and meta.json made (so that a file that cannot take the change refuses it
+// before anything is written), the entries appended (one write, synced),
+// and tree.json and meta.json replaced, each atomically from the file as it
+// is then (an agent may have changed it meanwhile), meta.json's updatedAt
+// last.
 func update(dir string, build func(s *Session) (change, error)) (err error) {
+	if !IsSession(dir) {
+		return &RefusedError{dir + " is not a Dhara session folder (no " + EntriesFile + ", and no " + MetaFile + " with an id and a formatVersion); nothing was written"}
+	}
 	unlock, err := lock(dir)
 	if err != nil {
 		return err
@@ -123,31 +131,64 @@ func update(dir string, build func(s *Session) (change, error)) (err error) {
 	if err != nil {
 		return err
 	}
+	if len(s.Tree.Branches) == 0 && len(s.Entries) > 0 && (c.newBranch != nil || len(c.ids) > 0) {
+		// No tree: the entries were one chain; it is written down first, so
+		// that a new branch does not leave the rest out.
+		c.implicit = s.implicitMain()
+		if c.onBranch == "" {
+			c.onBranch = c.implicit.ID
+		}
+		if c.newBranch != nil && c.newBranch.ParentBranchID == "" {
+			c.newBranch.ParentBranchID = c.implicit.ID
+		}
+	}
+	newTree := func(raw []byte) ([]byte, error) {
+		if c.newBranch == nil && len(c.ids) == 0 {
+			return nil, nil
+		}
+		return treeWith(raw, c.implicit, c.newBranch, c.onBranch, c.ids)
+	}
+	newMeta := func(raw []byte) ([]byte, error) {
+		if raw == nil {
+			raw = s.freshMeta(dir)
+		}
+		var err error
+		for _, f := range append(c.meta, Field{"updatedAt", jsonString(isoNow())}) {
+			if raw, err = setMember(raw, f.Key, f.Value); err != nil {
+				return nil, fmt.Errorf("%s: %w", MetaFile, err)
+			}
+		}
+		return indent(raw), nil
+	}
+	if _, err := newTree(s.Tree.Raw); err != nil {
+		return &RefusedError{err.Error() + "; nothing was written"}
+	}
+	if _, err := newMeta(s.Meta.Raw); err != nil {
+		return &RefusedError{err.Error() + "; nothing was written"}
+	}
 	if len(c.lines) > 0 {
 		if err := appendLines(filepath.Join(dir, EntriesFile), c.lines); err != nil {
 			return err
 		}
 	}
-	if c.newBranch != nil || len(c.ids) > 0 {
-		tree, err := treeWith(s.Tree.Raw, c.newBranch, c.onBranch, c.ids)
+	for _, f := range []struct {
+		name string
+		make func([]byte) ([]byte, error)
+	}{{TreeFile, newTree}, {MetaFile, newMeta}} {
+		raw, err := readRegular(filepath.Join(dir, f.name), 0)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		data, err := f.make(raw)
 		if err != nil {
 			return err
 		}
-		if err := replaceFile(dir, TreeFile, tree); err != nil {
+		if data == nil {
+			continue
+		}
+		if err := replaceFile(dir, f.name, data); err != nil {
 			return err
 		}
-	}
-	meta := s.Meta.Raw
-	if meta == nil {
-		meta = []byte("{}")
-	}
-	for _, f := range append(c.meta, Field{"updatedAt", jsonString(isoNow())}) {
-		if meta, err = setMember(meta, f.Key, f.Value); err != nil {
-			return fmt.Errorf("%s: %w", MetaFile, err)
-		}
-	}
-	if err := replaceFile(dir, MetaFile, indent(meta)); err != nil {
-		return err
 	}
 	if c.then != nil {
 		return c.then()
@@ -155,42 +196,108 @@ func update(dir string, build func(s *Session) (change, error)) (err error) {
 	return nil
 }
 
-// appendLines appends lines to a .jsonl file in one write and syncs it: a
-// newline goes first when its last line is unterminated, so that nothing is
-// glued to it.
+// implicitMain is the one chain a session without a tree is, as a branch.
+func (s *Session) implicitMain() *Branch {
+	b := &Branch{ID: "branch_main", CreatedAt: isoNow()}
+	if t := s.Meta.CreatedAt; t != "" {
+		b.CreatedAt = t
+	}
+	for i := range s.Entries {
+		if s.Entries[i].ID != "" {
+			b.EntryIDs = append(b.EntryIDs, s.Entries[i].ID)
+		}
+	}
+	return b
+}
+
+// freshMeta is the meta.json a session without one gets on its first
+// write: what the schema asks for.
+func (s *Session) freshMeta(dir string) []byte {
+	m := []byte(`{"id":`)
+	m = jsjson.AppendString(m, filepath.Base(dir))
+	created := isoNow()
+	if len(s.Entries) > 0 && s.Entries[0].Timestamp != "" {
+		created = s.Entries[0].Timestamp
+	}
+	m = append(m, `,"createdAt":`...)
+	m = jsjson.AppendString(m, created)
+	return append(m, `,"formatVersion":"0.1.0"}`...)
+}
+
+// settleFor is how long a last line without its newline must not change
+// before it counts as a crashed writer's (and a newline goes first);
+// patience how long skein waits for a writer that keeps writing.
+var settleFor, patience = 1500 * time.Millisecond, 15 * time.Second
+
+// appendLines appends lines to a .jsonl file in one write and syncs it. A
+// last line without its newline is another writer's, perhaps still being
+// written: skein waits until the file has not changed for settleFor (then
+// it was a crashed writer's, and a newline goes first, so that nothing is
+// glued to it), and refuses when it keeps changing.
 func appendLines(path string, lines [][]byte) error {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|oNoFollow, 0o600)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
+	start := time.Now()
+	var lastSize int64 = -1
+	var quietSince time.Time
 	var buf []byte
-	if st.Size() > 0 {
-		last := make([]byte, 1)
-		if _, err := f.ReadAt(last, st.Size()-1); err != nil {
+	for {
+		st, err := f.Stat()
+		if err != nil {
 			return err
 		}
-		if last[0] != '\n' {
+		size := st.Size()
+		buf = buf[:0]
+		if size > 0 {
+			last := make([]byte, 1)
+			if _, err := f.ReadAt(last, size-1); err != nil {
+				return err
+			}
+			if last[0] != '\n' {
+				if size != lastSize {
+					lastSize, quietSince = size, time.Now()
+				}
+				settled := time.Since(st.ModTime()) >= settleFor || time.Since(quietSince) >= settleFor
+				switch {
+				case !settled && time.Since(start) > patience:
+					return &RefusedError{fmt.Sprintf("%s ends in a line another writer is still writing (it kept changing for %v); nothing was written", path, patience)}
+				case !settled:
+					time.Sleep(50 * time.Millisecond)
+					continue
+				}
+				buf = append(buf, '\n')
+			}
+		}
+		for _, l := range lines {
+			buf = append(buf, l...)
 			buf = append(buf, '\n')
 		}
+		// The file as it was decided on: a writer that went on meanwhile
+		// means deciding again.
+		if now, err := f.Stat(); err != nil || now.Size() != size {
+			continue
+		}
+		if _, err := f.Write(buf); err != nil {
+			return err
+		}
+		return f.Sync()
 	}
-	for _, l := range lines {
-		buf = append(buf, l...)
-		buf = append(buf, '\n')
-	}
-	if _, err := f.Write(buf); err != nil {
-		return err
-	}
-	return f.Sync()
 }
 
 // replaceFile writes data to a temporary name in dir, syncs it, renames it
 // over name and syncs the folder: a reader sees the old file or the new.
 func replaceFile(dir, name string, data []byte) error {
+	_, err := replaceWith(dir, name, data, nil)
+	return err
+}
+
+// replaceWith is replaceFile with a check just before the rename (ok nil:
+// none): when it fails, the temporary file goes, nothing is replaced, and
+// replaced is false.
+func replaceWith(dir, name string, data []byte, ok func() bool) (replaced bool, err error) {
 	mode := fs.FileMode(0o600)
 	if st, err := os.Stat(filepath.Join(dir, name)); err == nil {
 		mode = st.Mode().Perm()
@@ -198,23 +305,30 @@ func replaceFile(dir, name string, data []byte) error {
 	tmp := filepath.Join(dir, name+".tmp"+strconv.Itoa(os.Getpid())+"."+strconv.FormatInt(time.Now().UnixNano(), 36))
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
-		return err
+		return false, err
 	}
-	_, err = f.Write(data)
+	err = f.Chmod(mode) // the file's mode, not the umask's
+	if err == nil {
+		_, err = f.Write(data)
+	}
 	if err == nil {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil && ok != nil && !ok() {
+		os.Remove(tmp)
+		return false, nil
+	}
 	if err == nil {
 		err = os.Rename(tmp, filepath.Join(dir, name))
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return err
+		return false, err
 	}
-	return syncDir(dir)
+	return true, syncDir(dir)
 }
 
 func syncDir(dir string) error {
@@ -274,7 +388,7 @@ func indent(v []byte) []byte {
 
 // treeWith is tree.json with a branch added and ids appended to a branch,
 // every other member as it was.
-func treeWith(raw []byte, add *Branch, onBranch string, ids []string) ([]byte, error) {
+func treeWith(raw []byte, implicit, add *Branch, onBranch string, ids []string) ([]byte, error) {
 	if raw == nil {
 		raw = []byte(`{"branches":[]}`)
 	}
@@ -304,7 +418,10 @@ func treeWith(raw []byte, add *Branch, onBranch string, ids []string) ([]byte, e
 	if err != nil {
 		return nil, fmt.Errorf("%s: branches: %w", TreeFile, err)
 	}
-	if add != nil {
+	for _, add := range []*Branch{implicit, add} {
+		if add == nil {
+			continue
+		}
 		list := add.EntryIDs
 		if add.ID == onBranch {
 			list = append(list, ids...)
@@ -326,16 +443,26 @@ func treeWith(raw []byte, add *Branch, onBranch string, ids []string) ([]byte, e
 			out = append(out, ',')
 		}
 		out = append(out, b...)
+		n++
 	}
 	out = append(out, ']')
 	tree, err := setMember(raw, "branches", out)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", TreeFile, err)
 	}
-	if jscan.Member(tree, "root") == nil && add != nil {
-		tree, _ = setMember(tree, "root", jsonString(add.ID))
+	if first := firstOf(implicit, add); jscan.Member(tree, "root") == nil && first != nil {
+		tree, _ = setMember(tree, "root", jsonString(first.ID))
 	}
 	return indent(tree), nil
+}
+
+func firstOf(bs ...*Branch) *Branch {
+	for _, b := range bs {
+		if b != nil {
+			return b
+		}
+	}
+	return nil
 }
 
 // branchAt is the branch a new entry after entry i goes on: the active
