@@ -32,7 +32,12 @@ var dhara05Backend = readOnly{
 			return true
 		}
 		home := os.Getenv("DHARA_HOME")
-		return home != "" && filepath.Clean(filepath.Join(home, "sessions")) == filepath.Clean(dir)
+		if home == "" {
+			return false
+		}
+		e := OSEnv()
+		e.DharaHome = home
+		return filepath.Clean(e.DharaSessionRoot()) == filepath.Clean(dir)
 	},
 	open: func(path string) (*model.Session, error) {
 		s, err := dhara05.Open(path)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"skein/internal/jsjson"
@@ -20,14 +21,25 @@ type dharaBackend struct{}
 func (dharaBackend) Format() Format { return FormatDhara }
 
 // Claims a folder: pi's sessions are files, and every .jsonl path is pi's
-// (or, later, another file format's). One stat.
+// (or another file format's). One stat, the first time a path is asked
+// about: the UI asks in View (is an action available?), where no IO may be.
 func (dharaBackend) Claims(path string) bool {
 	if strings.HasSuffix(path, ".jsonl") {
 		return false
 	}
+	if dir, ok := claimed.Load(path); ok {
+		return dir.(bool)
+	}
 	fi, err := os.Stat(path)
-	return err == nil && fi.IsDir()
+	dir := err == nil && fi.IsDir()
+	if err == nil {
+		claimed.Store(path, dir) // a path that is not there yet is asked again
+	}
+	return dir
 }
+
+// claimed is what Claims found of each path it was asked about.
+var claimed sync.Map
 
 // Supports every action but resuming: the real Dhara agent reads only its
 // own one-file sessions (FORMATS.md §2).
@@ -209,21 +221,23 @@ func (dharaBackend) Fork(path string, s *model.Session, at int) (Forked, error) 
 }
 
 // Append adds what build makes as a Dhara entry after its parent (the
-// active leaf when none).
+// active leaf when none): its type and fields, as they are.
 func (dharaBackend) Append(path string, build func(*model.Session) (NewEntry, error), _ ...WriteOption) (string, error) {
-	var e NewEntry
-	parent := ""
-	id, err := dhara.Append(path, "", "", nil, func(now *dhara.Session) error {
-		var err error
-		if e, err = build(dharaSession(path, now)); err != nil {
-			return err
+	id, err := dhara.Append(path, func(now *dhara.Session) (string, string, []dhara.Field, error) {
+		e, err := build(dharaSession(path, now))
+		if err != nil {
+			return "", "", nil, err
 		}
+		parent := ""
 		if e.Parent != nil {
 			parent = *e.Parent
 		}
-		return nil
+		var fields []dhara.Field
+		for _, f := range e.Fields {
+			fields = append(fields, dhara.Field{Key: f.Key, Value: f.Value})
+		}
+		return e.Type, parent, fields, nil
 	})
-	_ = parent
 	return id, dharaWriteErr(err)
 }
 
@@ -276,13 +290,14 @@ func dharaWriteErr(err error) error {
 	return dharaErr(err)
 }
 
+// SessionID is meta.json's id, else the folder's name (meta.json alone is
+// read: the tree of a large session is 16 MB).
 func (dharaBackend) SessionID(path string) (string, error) {
-	s, err := dhara.OpenTail(path, 1)
-	if err != nil {
-		return "", dharaErr(err)
+	if !dhara.IsSession(path) {
+		return "", &NotSession{Reason: path + " is not a Dhara session folder"}
 	}
-	if s.Meta.ID != "" {
-		return s.Meta.ID, nil
+	if id := dhara.MetaID(path); id != "" {
+		return id, nil
 	}
 	return filepath.Base(path), nil
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"skein/internal/jsjson"
 	"skein/model"
 	"skein/store/dhara"
 	"skein/store/dhara05"
@@ -102,6 +104,7 @@ func readDharaEntries(path string, recs [][2]int64, fn func(i int, s *model.Sess
 		return readDhara05Entries(path, recs, fn)
 	}
 	var names map[string]string // the tools of the calls, for results
+	var files *dhara.Files      // read once, when a result needs its call
 	open := map[string]*os.File{}
 	defer func() {
 		for _, f := range open {
@@ -132,9 +135,10 @@ func readDharaEntries(path string, recs [][2]int64, fn func(i int, s *model.Sess
 		if len(s.Entries) == 1 && s.Entries[0].Type == dhara.TypeToolResult {
 			if names == nil {
 				names = map[string]string{}
-				if all, err := dhara.Open(path); err == nil {
-					names = all.ToolNames()
-				}
+			}
+			call := s.Entries[0].Ref
+			if _, ok := names[call]; !ok {
+				names[call] = callName(path, call, &files)
 			}
 			s.CallNames = names
 		}
@@ -191,4 +195,41 @@ func readDhara05Entries(path string, recs [][2]int64, fn func(i int, s *model.Se
 		}
 	}
 	return nil
+}
+
+// callName is the tool of the call callID in the session folder path: its
+// line found by its id in the files (read once), else by reading the
+// session.
+func callName(path, callID string, files **dhara.Files) string {
+	if *files == nil {
+		f, err := dhara.ReadFiles(path)
+		if err != nil {
+			return ""
+		}
+		*files = &f
+	}
+	needle := append(append([]byte(`"id":`), jsjson.AppendString(nil, callID)...), ',')
+	for _, data := range [][]byte{(*files).Entries, (*files).Archive} {
+		for off := 0; ; {
+			k := bytes.Index(data[off:], needle)
+			if k < 0 {
+				break
+			}
+			at := off + k
+			start := bytes.LastIndexByte(data[:at], '\n') + 1
+			end := bytes.IndexByte(data[at:], '\n')
+			if end < 0 {
+				end = len(data) - at
+			}
+			one := dhara.Parse(dhara.Files{Entries: data[start : at+end]})
+			if len(one.Entries) == 1 && one.Entries[0].ID == callID && one.Entries[0].Type == dhara.TypeToolCall {
+				return one.Entries[0].ToolName
+			}
+			off = at + len(needle)
+		}
+	}
+	if all := dhara.Parse(**files); all != nil {
+		return all.ToolNames()[callID]
+	}
+	return ""
 }

@@ -18,8 +18,10 @@ import (
 var stillFor = 2 * time.Second
 
 // afterArchive runs between the move's two renames (the tests' place to
-// stop a mover there).
-var afterArchive = func() {}
+// stop a mover there); beforeEntriesRename after the last check of
+// entries.jsonl, just before it is replaced (the tests' place for a writer
+// that does not lock).
+var afterArchive, beforeEntriesRename = func() {}, func() {}
 
 // lock takes the session folder's advisory lock (.lock in it), waiting for
 // it, and returns its release.
@@ -114,7 +116,11 @@ func rewriteEntries(dir string, st fs.FileInfo, drop func(id string, line []byte
 	}
 	unchanged := func() bool {
 		now, err := os.Stat(path)
-		return err == nil && now.Size() == st.Size() && now.ModTime().Equal(st.ModTime()) && os.SameFile(now, st)
+		ok := err == nil && now.Size() == st.Size() && now.ModTime().Equal(st.ModTime()) && os.SameFile(now, st)
+		if ok {
+			beforeEntriesRename()
+		}
+		return ok
 	}
 	replaced, err := replaceWith(dir, EntriesFile, kept, unchanged)
 	if err != nil || !replaced {

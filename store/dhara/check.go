@@ -192,10 +192,6 @@ func (s *Session) checkSelf(dir string, ptr atPointer, errAt, warnAt atLine) {
 			}
 		}
 	}
-	ends := map[int]bool{}
-	for i := range s.tips {
-		ends[i] = true
-	}
 	// Entries.
 	calls, results := map[string]bool{}, map[string]bool{}
 	for i := range s.Entries {
@@ -219,7 +215,7 @@ func (s *Session) checkSelf(dir string, ptr atPointer, errAt, warnAt atLine) {
 		switch e.Type {
 		case TypeToolCall:
 			if !results[e.ID] {
-				if ends[i] {
+				if s.pending(i) {
 					warnAt(e.File(), e.Line, "the tool call %s has no result yet (it ends its branch: still running?)", e.ID)
 				} else {
 					errAt(e.File(), e.Line, "the tool call %s has no tool_result", e.ID)
@@ -294,3 +290,23 @@ func (s *Session) checkCompaction(i int, branches map[string]int, errAt atLine) 
 func jsonMember(obj []byte, key string) []byte { return jscan.Member(obj, key) }
 
 func validJSON(b []byte) bool { return jscan.Valid(b) }
+
+// pending reports whether a call with no result may still be running: on
+// its branch, nothing but entries that are not messages (labels, custom
+// data, model changes) comes after it.
+func (s *Session) pending(call int) bool {
+	s.linkOnce.Do(s.buildChildren)
+	for i := call; ; {
+		kids := s.children[i]
+		switch {
+		case len(kids) == 0:
+			return true
+		case len(kids) > 1:
+			return false
+		}
+		i = kids[0]
+		if s.Entries[i].kind == model.EntryMessage || s.Entries[i].Type == TypeCompaction {
+			return false
+		}
+	}
+}

@@ -363,6 +363,9 @@ func (s *Session) PlanCompaction(leaf int, keep float64) *model.Plan {
 	}
 	slices.Sort(p.ReadFiles)
 	slices.Sort(p.ModifiedFiles)
+	if ids, _ := s.Range(p); len(ids) == 0 {
+		return nil // all of it an earlier compaction's already (its preserved results)
+	}
 	return p
 }
 

@@ -130,7 +130,12 @@ func readRegular(path string, tail int64) ([]byte, error) {
 	}
 	data = data[:n]
 	if off > 0 {
-		// Start at a line: the partial first line is not the tail's.
+		// Start at a line: the partial first line is not the tail's (unless
+		// the tail begins right after a newline).
+		prev := make([]byte, 1)
+		if _, err := f.ReadAt(prev, off-1); err == nil && prev[0] == '\n' {
+			return data, nil
+		}
 		for i, c := range data {
 			if c == '\n' {
 				return data[i+1:], nil
@@ -174,4 +179,13 @@ func OpenTail(dir string, tail int64) (*Session, error) {
 	s := Parse(f)
 	s.Diagnostics = nil // line numbers of a tail are not the file's
 	return s, nil
+}
+
+// MetaID is the id in dir's meta.json, "" when it has none.
+func MetaID(dir string) string {
+	data, err := readRegular(filepath.Join(dir, MetaFile), 0)
+	if err != nil || len(data) > 1<<20 {
+		return ""
+	}
+	return parseMeta(data, new([]model.Diagnostic)).ID
 }

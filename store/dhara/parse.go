@@ -375,6 +375,7 @@ func parseChunk(data []byte, out []Entry, lineNo int, archived, last bool) (int,
 		if isBlank(line) {
 			continue
 		}
+		line = line[:len(line):len(line)] // an append to it must not write the file's buffer
 		e := &out[n]
 		if err := parseEntry(e, line); err != nil {
 			*e = Entry{}

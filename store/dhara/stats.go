@@ -4,7 +4,10 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 	"time"
+
+	"skein/internal/jscan"
 
 	"skein/internal/jsdate"
 	"skein/model"
@@ -99,7 +102,7 @@ func (s *Session) Stats() model.Stats {
 			}
 		case TypeToolCall:
 			d.ToolCalls++
-			tools[e.ToolName]++
+			tools[strings.Clone(e.ToolName)]++ // not the file's memory: stats are kept
 		case TypeModelChange:
 			dt := s.Detail(i)
 			addModel(dt.Provider, dt.Model)
@@ -140,32 +143,50 @@ func (s *Session) Stats() model.Stats {
 }
 
 // contextSeries is the context's size along the active branch: after each
-// assistant message with usage, its tokens; otherwise the estimate of the
-// context built there; after a compaction, the estimate of what it kept.
+// assistant message with usage, its tokens; otherwise the estimate of what
+// the context holds there; after a compaction, the estimate of what it
+// kept. One walk: each message estimated once, a compaction taking its
+// range's estimates away.
 func (s *Session) contextSeries() []model.ContextPoint {
 	if s.leaf < 0 {
 		return nil
 	}
 	var out []model.ContextPoint
-	est := 0.0
-	for _, i := range s.path(s.leaf) {
+	path := s.path(s.leaf)
+	tokens := make(map[string]float64, len(path)) // the visible messages' estimates
+	visible, est := 0.0, 0.0
+	summary := 0.0 // the newest summary's estimate
+	for _, i := range path {
 		e := &s.Entries[i]
 		switch {
 		case e.Type == TypeCompaction:
-			ctx := s.BuildContext(i)
-			est = 0
-			for _, m := range ctx.Messages {
-				est += float64(s.MessageTokens(m))
+			preserved := map[string]bool{}
+			for _, id := range stringList(jscan.Member(e.Raw, "preservedEntryIds")) {
+				preserved[id] = true
 			}
+			for _, id := range stringList(jscan.Member(e.Raw, "entryIds")) {
+				if t, ok := tokens[id]; ok && !preserved[id] {
+					visible -= t
+					delete(tokens, id)
+				}
+			}
+			summary = float64(s.MessageTokens(model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary}))
+			est = visible + summary
 			out = append(out, model.ContextPoint{Entry: i, Tokens: est, Estimated: true, Compaction: true})
 		case e.kind == model.EntryMessage:
 			m := model.ContextMessage{Entry: i}
-			est += float64(s.MessageTokens(m))
+			t := float64(s.MessageTokens(m))
+			if e.ID != "" {
+				tokens[e.ID] += t
+			}
+			visible += t
+			est += t
 			if e.Role == model.RoleAssistant && e.Type == TypeMessage {
 				if u := s.MessageHead(m).Usage; u != nil && u.Input+u.Output+u.CacheRead+u.CacheWrite > 0 {
 					est = u.Input + u.Output + u.CacheRead + u.CacheWrite
 					out = append(out, model.ContextPoint{Entry: i, Tokens: est})
 				} else {
+					est = visible + summary
 					out = append(out, model.ContextPoint{Entry: i, Tokens: est, Estimated: true})
 				}
 			}

@@ -568,29 +568,34 @@ type Forked struct {
 // id, its parent the branch that holds it; no entry is written, and the new
 // branch is the active one.
 func Fork(dir, id string) (Forked, error) {
-	var f Forked
+	var b *Branch
 	err := update(dir, func(s *Session) (change, error) {
 		i, ok := s.byID[id]
 		if !ok {
 			return change{}, &RefusedError{fmt.Sprintf("no entry %s in %s; nothing was written", id, dir)}
 		}
-		b := s.forkBranch(i)
-		f = Forked{Branch: b.ID, ParentBranch: b.ParentBranchID, Entries: len(b.EntryIDs)}
+		b = s.forkBranch(i)
 		return change{newBranch: b}, nil
 	})
-	return f, err
+	if err != nil {
+		return Forked{}, err
+	}
+	return Forked{Branch: b.ID, ParentBranch: b.ParentBranchID, Entries: len(b.EntryIDs)}, nil
 }
 
-// Append adds one entry of type typ with fields after entry parent (""
-// for the active leaf), on the branch that ends there or a new one; check,
-// when set, sees the session under the lock and may refuse.
-func Append(dir, typ, parent string, fields []Field, check func(s *Session) error) (string, error) {
+// Append adds the entry build makes of the session as it is under the
+// lock (its type, the id of the entry it goes after, "" for the active
+// leaf, and its fields), on the branch that ends there or a new one; build
+// may refuse.
+func Append(dir string, build func(s *Session) (typ, parent string, fields []Field, err error)) (string, error) {
 	var id string
 	err := update(dir, func(s *Session) (change, error) {
-		if check != nil {
-			if err := check(s); err != nil {
-				return change{}, err
-			}
+		typ, parent, fields, err := build(s)
+		if err != nil {
+			return change{}, err
+		}
+		if typ == "" {
+			return change{}, &RefusedError{"an entry needs a type; nothing was written"}
 		}
 		at := s.leaf
 		if parent != "" {
