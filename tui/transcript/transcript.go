@@ -185,6 +185,9 @@ func RenderItem(s *model.Session, it Item, o *Options) string {
 	}
 	msg := s.Message(m)
 	role := e.Role
+	if (e.Kind != model.EntryMessage || role == "") && msg.Role != "" {
+		role = msg.Role // a message a format makes of another entry (Codex's replacement history)
+	}
 	switch m.Kind {
 	case model.KindCompactionSummary:
 		role = model.RoleCompactionSummary
