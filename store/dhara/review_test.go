@@ -46,8 +46,13 @@ func TestAppendWaitsForAnUnfinishedLine(t *testing.T) {
 	patience = 400 * time.Millisecond
 	defer func() { patience = saved }()
 	stop := make(chan struct{})
+	w, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteString(`{"id":"agent_2","text":"`) // begun before the label is asked for
 	go func() {
-		f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		f := w
 		defer f.Close()
 		for {
 			select {

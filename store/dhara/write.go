@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -375,15 +374,76 @@ func setMember(obj []byte, key string, val []byte) ([]byte, error) {
 	return append(out, '}'), nil
 }
 
-// indent is a JSON value two-space indented, as the seed shows meta.json
-// and tree.json, with a final newline.
+// indent is a JSON value two-space indented as the seed shows meta.json
+// and tree.json: an object's members and an array of objects one per line,
+// an array of strings and numbers (a branch's entryIds) on one line; with a
+// final newline. A value that is not valid JSON is left as it is.
 func indent(v []byte) []byte {
-	var b bytes.Buffer
-	if json.Indent(&b, v, "", "  ") != nil {
+	v = bytes.TrimPrefix(v, bom)
+	if !jscan.Valid(v) {
 		return v
 	}
+	var b bytes.Buffer
+	writeIndented(&b, bytes.TrimSpace(v), 0)
 	b.WriteByte('\n')
 	return b.Bytes()
+}
+
+func writeIndented(b *bytes.Buffer, v []byte, depth int) {
+	pad := func(d int) {
+		b.WriteByte('\n')
+		for range d {
+			b.WriteString("  ")
+		}
+	}
+	switch {
+	case len(v) > 0 && v[0] == '{':
+		b.WriteByte('{')
+		n := 0
+		jscan.Fields(v, func(k, val []byte) bool {
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			pad(depth + 1)
+			b.Write(k)
+			b.WriteString(": ")
+			writeIndented(b, val, depth+1)
+			n++
+			return true
+		})
+		if n > 0 {
+			pad(depth)
+		}
+		b.WriteByte('}')
+	case len(v) > 0 && v[0] == '[':
+		flat := true
+		jscan.Items(v, func(x []byte) bool {
+			flat = len(x) > 0 && x[0] != '{' && x[0] != '['
+			return flat
+		})
+		b.WriteByte('[')
+		n := 0
+		jscan.Items(v, func(x []byte) bool {
+			if n > 0 {
+				b.WriteByte(',')
+				if flat {
+					b.WriteByte(' ')
+				}
+			}
+			if !flat {
+				pad(depth + 1)
+			}
+			writeIndented(b, x, depth+1)
+			n++
+			return true
+		})
+		if !flat && n > 0 {
+			pad(depth)
+		}
+		b.WriteByte(']')
+	default:
+		b.Write(v)
+	}
 }
 
 // treeWith is tree.json with a branch added and ids appended to a branch,
