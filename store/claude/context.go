@@ -1,0 +1,177 @@
+package claude
+
+import (
+	"bufio"
+	"io"
+
+	"skein/internal/jsjson"
+	"skein/model"
+)
+
+// path is the entries from the root to entry i, root first.
+func (s *Session) path(i int) []int {
+	n := 0
+	for j := i; j >= 0; j = int(s.parent[j]) {
+		n++
+	}
+	out := make([]int, n)
+	for j := i; j >= 0; j = int(s.parent[j]) {
+		n--
+		out[n] = j
+	}
+	return out
+}
+
+// conversation is the entries of path that are leaf's conversation's: the
+// main conversation's, or, for a leaf in a sub-agent, that agent's (its
+// path goes through the call that started it, whose conversation is not
+// the agent's).
+func (s *Session) conversation(path []int, leaf int) []int {
+	agent := s.Entries[leaf].Agent
+	out := make([]int, 0, len(path))
+	for _, i := range path {
+		if s.Entries[i].Agent == agent {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// BuildContext is what Claude Code sends when it resumes at leaf: the
+// conversation's path from its newest compaction on (the compact summary
+// as the first message, as Claude Code's chain starts again at the
+// boundary), every message after it but those shown and never sent
+// (isVisibleInTranscriptOnly). Records (attachments, progress, system
+// lines, file-history snapshots) give no message: skein does not rebuild
+// what Claude Code makes of some of them for the model (FORMAT.md).
+func (s *Session) BuildContext(leaf int) model.Context {
+	ctx := model.Context{Compaction: -1}
+	if leaf < 0 || leaf >= len(s.Entries) {
+		return ctx
+	}
+	ctx.Path = s.path(leaf)
+	conv := s.conversation(ctx.Path, leaf)
+	from := 0
+	for k := len(conv) - 1; k >= 0; k-- {
+		if s.Entries[conv[k]].kind == model.EntryCompaction {
+			ctx.Compaction, from = conv[k], k
+			break
+		}
+	}
+	for _, i := range conv[from:] {
+		e := &s.Entries[i]
+		pe := model.Projected{Entry: i, First: len(ctx.Messages)}
+		switch {
+		case i == ctx.Compaction && e.hasSummary:
+			ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary})
+			pe.N = 1
+		case e.kind == model.EntryMessage && !e.excluded:
+			ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: i})
+			pe.N = 1
+		}
+		ctx.Entries = append(ctx.Entries, pe)
+	}
+	ctx.Model = s.modelRef(conv)
+	return ctx
+}
+
+// BuildHistory is what the user saw on the path to leaf: every message of
+// its conversation, the compactions in place.
+func (s *Session) BuildHistory(leaf int) model.Context {
+	ctx := model.Context{Compaction: -1}
+	if leaf < 0 || leaf >= len(s.Entries) {
+		return ctx
+	}
+	ctx.Path = s.path(leaf)
+	conv := s.conversation(ctx.Path, leaf)
+	for _, i := range conv {
+		e := &s.Entries[i]
+		pe := model.Projected{Entry: i, First: len(ctx.Messages)}
+		switch e.kind {
+		case model.EntryCompaction:
+			ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary})
+			pe.N = 1
+		case model.EntryMessage:
+			ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: i})
+			pe.N = 1
+		}
+		ctx.Entries = append(ctx.Entries, pe)
+	}
+	ctx.Model = s.modelRef(conv)
+	return ctx
+}
+
+// modelRef is the model of the last reply on the path that names one
+// (Claude Code writes "<synthetic>" for the replies it makes itself), nil
+// when none does.
+func (s *Session) modelRef(path []int) *model.ModelRef {
+	for k := len(path) - 1; k >= 0; k-- {
+		if s.Entries[path[k]].role != model.RoleAssistant {
+			continue
+		}
+		if m := s.message(path[k], false).Model; m != "" && m != syntheticModel {
+			return &model.ModelRef{Provider: jsjson.AppendString(nil, Provider), ModelID: jsjson.AppendString(nil, m)}
+		}
+	}
+	return nil
+}
+
+const syntheticModel = "<synthetic>"
+
+// Summarized counts the messages of the conversation before the context's
+// compaction.
+func (s *Session) Summarized(leaf int, ctx model.Context) int {
+	if ctx.Compaction < 0 || leaf < 0 || leaf >= len(s.Entries) {
+		return 0
+	}
+	n := 0
+	for _, i := range s.conversation(s.path(leaf), leaf) {
+		if i == ctx.Compaction {
+			break
+		}
+		if s.Entries[i].kind == model.EntryMessage {
+			n++
+		}
+	}
+	return n
+}
+
+// PlanCompaction is nil: skein writes nothing to a Claude Code session.
+func (s *Session) PlanCompaction(int, float64) *model.Plan { return nil }
+
+// ReadOnly is why skein changes nothing in a Claude Code session.
+const ReadOnly = "Claude Code sessions are read-only in skein: import it first (skein session import --format claude) to compact, label or fork it"
+
+// NothingToCompact says why there is no plan.
+func (s *Session) NothingToCompact(int, float64) string {
+	return "Nothing to compact: " + ReadOnly
+}
+
+// WriteContextJSON writes a context as {"messages": [...]}: the lines of
+// the entries that give its messages, verbatim, in order (every line of a
+// reply split over several; a compaction's boundary and summary; a line
+// that holds several tool results once).
+func (s *Session) WriteContextJSON(w io.Writer, ctx model.Context) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString(`{"messages":[`)
+	first := true
+	written := int32(-1)
+	for _, pe := range ctx.Entries {
+		if pe.N == 0 || pe.Entry < 0 || pe.Entry >= len(s.Entries) {
+			continue
+		}
+		for j := s.Entries[pe.Entry].first; j >= 0; j = s.next[j] {
+			if j == written {
+				continue
+			}
+			if !first {
+				bw.WriteByte(',')
+			}
+			first = false
+			bw.Write(s.lines[j].raw)
+			written = j
+		}
+	}
+	bw.WriteString("]}\n")
+	return bw.Flush()
+}

@@ -1,0 +1,455 @@
+// Package claude reads, and only reads, Claude Code's session logs:
+// ~/.claude/projects/<cwd with every non-alphanumeric as ->/<sessionId>.jsonl,
+// one JSON object a line, and the sub-agent logs that belong to a session
+// (agent-<agentId>.jsonl beside it, or in <sessionId>/subagents/). FORMAT.md
+// says what the lines hold, where it was learned, and what this package
+// decided where Claude Code's own reader is silent or does something else.
+// Parse and ParseFiles are pure; Open reads the files.
+package claude
+
+import (
+	"bytes"
+	"errors"
+	"runtime"
+	"sync"
+	"unicode/utf8"
+	"unsafe"
+
+	"skein/internal/jscan"
+	"skein/model"
+)
+
+// Format is the name of the format in the list and in --json.
+const Format = "claude"
+
+// Line types Claude Code writes (the "type" member).
+const (
+	TypeUser        = "user"
+	TypeAssistant   = "assistant"
+	TypeSystem      = "system"
+	TypeSummary     = "summary"
+	TypeCustomTitle = "custom-title"
+	TypeAITitle     = "ai-title"
+	TypeAgentName   = "agent-name"
+
+	SubtypeCompactBoundary = "compact_boundary"
+)
+
+// ErrNotSession is Parse's error for bytes with no line that is a JSON
+// object.
+var ErrNotSession = errors.New("not a Claude Code session: no line is a JSON object")
+
+// Line flags.
+const (
+	flagSidechain uint16 = 1 << iota
+	flagMeta
+	flagCompactSummary
+	flagVisibleOnly // isVisibleInTranscriptOnly: shown, not sent
+	flagAPIError    // isApiErrorMessage
+	flagMessageBad  // a user or assistant line whose message is not an object
+	flagOther       // a user line's content holds more than tool results
+	flagSkip        // a line left out (a uuid an earlier line has)
+)
+
+// line is one JSON line as parsed: the members the tree, the list and the
+// merges need. The rest stays in raw, read when a message is asked for.
+// The strings share the file's memory when they have no escapes (see str).
+type line struct {
+	raw       []byte
+	no        int32 // 1-based line number in its file
+	file      int32 // 0 the session's file, k > 0 the agent file k-1
+	typ       string
+	subtype   string
+	uuid      string
+	parent    string // parentUuid; "" for null or absent
+	logical   string // logicalParentUuid (a compact boundary's)
+	sessionID string
+	ts        string
+	cwd       string
+	agentID   string
+	msgID     string   // message.id
+	results   []string // a user line's tool_result blocks: their tool_use_id
+	flags     uint16
+	badParent bool // parentUuid neither a string nor null
+}
+
+func (l *line) has(f uint16) bool { return l.flags&f != 0 }
+
+// conversational reports whether the line is one of the turns of the
+// conversation: a user or assistant line, or a compact boundary.
+func (l *line) conversational() bool {
+	return l.typ == TypeUser || l.typ == TypeAssistant || l.typ == TypeSystem && l.subtype == SubtypeCompactBoundary
+}
+
+var bom = []byte("\xef\xbb\xbf")
+
+// str is a JSON string's value, sharing raw's memory when it has no
+// escapes. That is safe only because raw belongs to a buffer on the Go heap
+// (the collector keeps it while the string lives) that is never written
+// after it is read: Open reads every file into a buffer of its own, and
+// Parse's caller hands its bytes over (Parse says so). TestValuesOutlive
+// checks it.
+func str(raw []byte) (string, bool) {
+	if !jscan.IsString(raw) {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	if !jscan.Plain(body) || !utf8.Valid(body) {
+		return jscan.Unquote(raw)
+	}
+	if len(body) == 0 {
+		return "", true
+	}
+	return unsafe.String(&body[0], len(body)), true
+}
+
+// stringOf is a JSON string's value, copied out of the line: for what may
+// outlive the session (messages, stats, the list record).
+func stringOf(v []byte) (string, bool) {
+	if !jscan.IsString(v) {
+		return "", false
+	}
+	return jscan.Unquote(v)
+}
+
+// Sniff reports whether head, the first bytes of a file, looks like a
+// Claude Code log: its first non-blank line is a JSON object that is one
+// of Claude Code's own records (summary, file-history-snapshot,
+// queue-operation, a title...), or a user, assistant or system line with a
+// uuid or a sessionId, or any object with both. A line cut off by the end
+// of head counts when it begins as Claude Code's lines begin.
+func Sniff(head []byte) bool {
+	head = bytes.TrimPrefix(head, bom)
+	for len(head) > 0 {
+		ln, rest, found := bytes.Cut(head, []byte{'\n'})
+		head = rest
+		ln = bytes.TrimSpace(ln)
+		if len(ln) == 0 {
+			continue
+		}
+		if !found && !jscan.Valid(ln) {
+			for _, p := range sniffPrefixes {
+				if bytes.HasPrefix(ln, []byte(p)) {
+					return true
+				}
+			}
+			return false
+		}
+		typ, hasUUID, hasSession := "", false, false
+		it := jscan.Object(ln)
+		for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
+			switch it.Name(k) {
+			case "type":
+				typ, _ = stringOf(v)
+			case "uuid":
+				hasUUID = jscan.IsString(v)
+			case "sessionId":
+				hasSession = jscan.IsString(v)
+			}
+		}
+		if it.Err() != nil {
+			return false
+		}
+		return recordTypes[typ] || (hasUUID || hasSession) && chainTypes[typ] || hasUUID && hasSession
+	}
+	return false
+}
+
+// recordTypes are the bookkeeping records a Claude Code log may start
+// with, whose type names are its own; chainTypes are types other formats
+// use too (a Dhara entry may be "system"), which count with a uuid or a
+// sessionId.
+var (
+	recordTypes = map[string]bool{
+		TypeSummary: true, "file-history-snapshot": true, "queue-operation": true, TypeCustomTitle: true,
+		TypeAITitle: true, TypeAgentName: true, "last-prompt": true, "permission-mode": true, "pr-link": true,
+	}
+	chainTypes = map[string]bool{
+		TypeUser: true, TypeAssistant: true, TypeSystem: true, "progress": true, "attachment": true, "mode": true,
+	}
+)
+
+var sniffPrefixes = []string{
+	`{"parentUuid":`, `{"type":"summary",`, `{"type":"file-history-snapshot",`,
+	`{"type":"queue-operation",`, `{"type":"custom-title",`, `{"type":"ai-title",`,
+}
+
+// AgentFile is a sub-agent's log given to ParseFiles: Name is its path
+// relative to the session's folder (what diagnostics name), Meta the
+// agent-<id>.meta.json beside it (nil when there is none).
+type AgentFile struct {
+	Name string
+	Data []byte
+	Meta []byte
+}
+
+// Parse reads one log file's bytes: Claude Code's session file, or a
+// sub-agent's file read alone. It keeps data: the caller must not write it
+// afterwards. A line that is not a JSON object is skipped and reported in
+// Diagnostics; every other line is kept. The error is ErrNotSession when
+// no line is a JSON object.
+func Parse(data []byte) (*Session, error) { return ParseFiles(data, nil) }
+
+// ParseFiles reads a session's file and its sub-agents' files (see Parse).
+// The agents' entries are the session's too, each agent's under the tool
+// call that started it (FORMAT.md).
+func ParseFiles(data []byte, agents []AgentFile) (*Session, error) {
+	s := &Session{leaf: -1}
+	files := make([][]byte, 0, 1+len(agents))
+	files = append(files, data)
+	for _, a := range agents {
+		files = append(files, a.Data)
+	}
+	s.agentFiles = agents
+	s.lines = parseFiles(files, func(file int) string {
+		if file == 0 {
+			return ""
+		}
+		return agents[file-1].Name
+	}, &s.Diagnostics)
+	mainLines := 0
+	for i := range s.lines {
+		if s.lines[i].file == 0 {
+			mainLines++
+		}
+	}
+	if mainLines == 0 {
+		return nil, ErrNotSession
+	}
+	s.link()
+	return s, nil
+}
+
+// parseFiles parses every file's lines, in parallel chunks when they are
+// large, each chunk straight into its own region of one slice.
+func parseFiles(files [][]byte, name func(int) string, diags *[]model.Diagnostic) []line {
+	type chunk struct {
+		data  []byte
+		file  int
+		line  int // its first line's number
+		last  bool
+		at, n int
+		diags []model.Diagnostic
+	}
+	var chunks []chunk
+	total := 0
+	for f, data := range files {
+		data = bytes.TrimPrefix(data, bom)
+		if len(data) == 0 {
+			continue
+		}
+		parts := splitChunks(data, runtime.GOMAXPROCS(0))
+		no := 1
+		for k, c := range parts {
+			lines := bytes.Count(c, nl)
+			chunks = append(chunks, chunk{data: c, file: f, line: no, last: k == len(parts)-1, at: total})
+			no += lines
+			total += lines + 1
+		}
+	}
+	all := make([]line, total)
+	run := func(c *chunk) {
+		c.n, c.diags = parseChunk(c.data, all[c.at:], c.line, c.file, name(c.file), c.last)
+	}
+	if len(chunks) == 1 {
+		run(&chunks[0])
+	} else {
+		var wg sync.WaitGroup
+		for k := range chunks {
+			wg.Go(func() { run(&chunks[k]) })
+		}
+		wg.Wait()
+	}
+	n := 0
+	for k := range chunks {
+		c := &chunks[k]
+		if n != c.at {
+			copy(all[n:], all[c.at:c.at+c.n])
+		}
+		n += c.n
+		*diags = append(*diags, c.diags...)
+	}
+	clear(all[n:])
+	return all[:n:n]
+}
+
+var nl = []byte{'\n'}
+
+// splitChunks cuts data into up to n pieces at line ends; small files stay
+// whole.
+func splitChunks(data []byte, n int) [][]byte {
+	const minChunk = 4 << 20
+	if n < 2 || len(data) < 2*minChunk {
+		return [][]byte{data}
+	}
+	var chunks [][]byte
+	for k := n; k > 1 && len(data) > minChunk; k-- {
+		cut := len(data) / k
+		i := bytes.IndexByte(data[cut:], '\n')
+		if i < 0 {
+			break
+		}
+		chunks = append(chunks, data[:cut+i+1])
+		data = data[cut+i+1:]
+	}
+	return append(chunks, data)
+}
+
+// parseChunk parses the lines of data into out (a slot for each) and
+// returns how many it filled.
+func parseChunk(data []byte, out []line, no, file int, fileName string, last bool) (int, []model.Diagnostic) {
+	var diags []model.Diagnostic
+	n := 0
+	for no--; len(data) > 0; {
+		no++
+		var raw []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			raw, data = data[:i], data[i+1:]
+		} else {
+			raw, data = data, nil
+		}
+		raw = trimBlank(raw)
+		if len(raw) == 0 {
+			continue
+		}
+		l := &out[n]
+		if err := parseLine(l, raw); err != nil {
+			*l = line{}
+			msg := "malformed JSON"
+			if err == jscan.ErrNotObject {
+				msg = "JSON, but not an object"
+			} else {
+				if last && len(data) == 0 {
+					msg = "malformed JSON (partial last line)"
+				}
+				msg += ": " + err.Error()
+			}
+			diags = append(diags, model.Diagnostic{File: fileName, Line: no, Msg: msg + ": line skipped"})
+			continue
+		}
+		l.no, l.file = int32(no), int32(file)
+		n++
+	}
+	return n, diags
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' }
+
+func trimBlank(b []byte) []byte {
+	for len(b) > 0 && isBlank(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isBlank(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// parseLine reads the members of a line that the session needs into l, in
+// the one pass that validates it (and, for a user line, a walk of its
+// content's blocks for their types and tool_use_ids).
+func parseLine(l *line, raw []byte) error {
+	l.raw = raw
+	var content []byte
+	hasMessage := false
+	it := jscan.Object(raw)
+	for k, v, mid, mcontent, ok := it.NextWith2("id", "content"); ok; k, v, mid, mcontent, ok = it.NextWith2("id", "content") {
+		var dst *string
+		switch it.Name(k) {
+		case "type":
+			dst = &l.typ
+		case "subtype":
+			dst = &l.subtype
+		case "uuid":
+			dst = &l.uuid
+		case "parentUuid":
+			l.parent, l.badParent = "", false
+			if jscan.IsString(v) {
+				dst = &l.parent
+			} else if string(v) != "null" {
+				l.badParent = true
+			}
+		case "logicalParentUuid":
+			dst = &l.logical
+		case "sessionId":
+			dst = &l.sessionID
+		case "timestamp":
+			dst = &l.ts
+		case "cwd":
+			dst = &l.cwd
+		case "agentId":
+			dst = &l.agentID
+		case "isSidechain":
+			l.flags = setFlag(l.flags, flagSidechain, v)
+		case "isMeta":
+			l.flags = setFlag(l.flags, flagMeta, v)
+		case "isCompactSummary":
+			l.flags = setFlag(l.flags, flagCompactSummary, v)
+		case "isVisibleInTranscriptOnly":
+			l.flags = setFlag(l.flags, flagVisibleOnly, v)
+		case "isApiErrorMessage":
+			l.flags = setFlag(l.flags, flagAPIError, v)
+		case "message":
+			hasMessage = true
+			l.msgID, content = "", nil
+			l.flags &^= flagMessageBad
+			if len(v) > 0 && v[0] == '{' {
+				l.msgID, _ = str(mid)
+				content = mcontent
+			} else {
+				l.flags |= flagMessageBad
+			}
+		}
+		if dst != nil {
+			*dst, _ = str(v)
+		}
+	}
+	if err := it.Err(); err != nil {
+		return err
+	}
+	if (l.typ == TypeUser || l.typ == TypeAssistant) && !hasMessage {
+		l.flags |= flagMessageBad
+	}
+	if l.typ == TypeUser {
+		switch {
+		case len(content) > 0 && content[0] == '[':
+			jscan.Items(content, func(b []byte) bool {
+				typ, id := blockTypeID(b)
+				if typ == "tool_result" {
+					l.results = append(l.results, id)
+				} else {
+					l.flags |= flagOther
+				}
+				return true
+			})
+		case content != nil:
+			l.flags |= flagOther
+		}
+	}
+	return nil
+}
+
+func setFlag(flags, f uint16, v []byte) uint16 {
+	if string(v) == "true" {
+		return flags | f
+	}
+	return flags &^ f
+}
+
+// blockTypeID reads a content block's type and tool_use_id (the last of
+// each, as JSON.parse keeps).
+func blockTypeID(b []byte) (typ, id string) {
+	if len(b) == 0 || b[0] != '{' {
+		return "", ""
+	}
+	w := jscan.Walk(b)
+	for k, ok := w.Next(); ok; k, ok = w.Next() {
+		switch jscan.Key(k) {
+		case "type":
+			typ, _ = str(w.Value())
+		case "tool_use_id":
+			id, _ = str(w.Value())
+		}
+	}
+	return typ, id
+}

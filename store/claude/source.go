@@ -1,0 +1,582 @@
+package claude
+
+import (
+	"bytes"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"skein/internal/jscan"
+	"skein/internal/jsdate"
+	"skein/internal/utf8js"
+	"skein/model"
+)
+
+// A Claude Code Session is a model.Source.
+var _ model.Source = (*Session)(nil)
+
+// Provider is the provider skein names for Claude Code's models: its logs
+// do not say which (the Anthropic API, Bedrock or Vertex).
+const Provider = "anthropic"
+
+// Domain is the session as the domain sees it.
+func (s *Session) Domain(info model.SessionInfo) *model.Session {
+	if info.ID == "" {
+		info.ID = s.SessionID()
+	}
+	if info.Cwd == "" {
+		info.Cwd = s.Cwd()
+	}
+	if info.Format == "" {
+		info.Format = Format
+	}
+	return model.NewSession(s, info)
+}
+
+// Of returns the Claude Code session behind a domain session, or nil.
+func Of(s *model.Session) *Session {
+	c, _ := s.Source.(*Session)
+	return c
+}
+
+// SessionID is the first sessionId the session's file names, "" for none.
+func (s *Session) SessionID() string {
+	for i := range s.lines {
+		if l := &s.lines[i]; l.file == 0 && l.sessionID != "" {
+			return clone(l.sessionID)
+		}
+	}
+	return ""
+}
+
+// Cwd is the first cwd the session's file names: the folder the session
+// was started in (the one its project folder is named after), "" for none.
+func (s *Session) Cwd() string {
+	for i := range s.lines {
+		if l := &s.lines[i]; l.file == 0 && l.cwd != "" {
+			return clone(l.cwd)
+		}
+	}
+	return ""
+}
+
+// clone copies a string that may share the file's memory, for what may
+// outlive the session (the list record).
+func clone(v string) string { return string([]byte(v)) }
+
+func (s *Session) Len() int { return len(s.Entries) }
+
+// Leaf is the entry Claude Code resumes at, as skein reads it: the entry
+// of the last line of the session's file that is a turn of the main
+// conversation, followed down to the latest of its children (FORMAT.md).
+func (s *Session) Leaf() int { return s.leaf }
+
+// Entry is entry i in the domain's terms.
+func (s *Session) Entry(i int) model.Entry {
+	e := &s.Entries[i]
+	out := model.Entry{Kind: e.kind, Type: e.Type, Role: e.role, ID: e.ID, Timestamp: e.Timestamp, Line: e.Line}
+	if p := s.parent[i]; p >= 0 {
+		out.ParentID = s.Entries[p].ID
+	}
+	return out
+}
+
+// Detail is a title line's title, and a record's type.
+func (s *Session) Detail(i int) model.Detail {
+	e := &s.Entries[i]
+	switch e.kind {
+	case model.EntryTitle:
+		return model.Detail{Title: s.titleOf(i)}
+	case model.EntryCustom:
+		ct := e.Type
+		if e.Type == TypeSystem && e.Subtype != "" {
+			ct += ":" + e.Subtype
+		}
+		return model.Detail{CustomType: ct}
+	}
+	return model.Detail{}
+}
+
+// titleOf is the title a title line gives: customTitle, agentName,
+// aiTitle or summary.
+func (s *Session) titleOf(i int) string {
+	e := &s.Entries[i]
+	raw := s.lines[e.first].raw
+	var key string
+	switch e.Type {
+	case TypeCustomTitle:
+		key = "customTitle"
+	case TypeAgentName:
+		key = "agentName"
+	case TypeAITitle:
+		key = "aiTitle"
+	case TypeSummary:
+		key = "summary"
+	default:
+		return ""
+	}
+	t, _ := stringOf(jscan.Member(raw, key))
+	return t
+}
+
+func (s *Session) Parent(i int) int { return int(s.parent[i]) }
+
+func (s *Session) Children(i int) []int { s.linkOnce.Do(s.buildChildren); return s.children[i] }
+
+func (s *Session) Roots() []int { s.linkOnce.Do(s.buildChildren); return s.roots }
+
+func (s *Session) buildChildren() {
+	s.children = make([][]int, len(s.Entries))
+	for i, p := range s.parent {
+		if p < 0 {
+			s.roots = append(s.roots, i)
+		} else {
+			s.children[p] = append(s.children[p], i)
+		}
+	}
+}
+
+// Index finds an entry by its id, or by the uuid of any line merged into
+// it.
+func (s *Session) Index(id string) (int, bool) {
+	if j, ok := s.byUUID[id]; ok {
+		if k := s.lineEntry[j]; k >= 0 {
+			return int(k), true
+		}
+	}
+	// A piece of a line with several tool results: "<base>#k".
+	if h := strings.LastIndexByte(id, '#'); h > 0 {
+		if k, err := strconv.Atoi(id[h+1:]); err == nil && k >= 1 {
+			// The line's uuid (or, with none, its "line:N") is its last
+			// piece's id; its pieces are entries in a row.
+			if last, ok := s.Index(id[:h]); ok {
+				first := last
+				for first > 0 && s.Entries[first-1].first == s.Entries[last].first {
+					first--
+				}
+				if c := first + k - 1; c < last && s.Entries[c].ID == id {
+					return c, true
+				}
+			}
+		}
+	}
+	// A line with no uuid: "line:N", or "<agent file>:N".
+	if c := strings.LastIndexByte(id, ':'); c > 0 {
+		no, err := strconv.Atoi(id[c+1:])
+		if err != nil || no < 1 {
+			return 0, false
+		}
+		file := int32(-1)
+		if id[:c] == "line" {
+			file = 0
+		} else {
+			for f := range s.agentFiles {
+				if s.agentFiles[f].Name == id[:c] {
+					file = int32(f + 1)
+				}
+			}
+		}
+		if file < 0 {
+			return 0, false
+		}
+		j := sort.Search(len(s.lines), func(j int) bool {
+			l := &s.lines[j]
+			return l.file > file || l.file == file && int(l.no) >= no
+		})
+		if j < len(s.lines) && s.lines[j].file == file && int(s.lines[j].no) == no {
+			if k := s.lineEntry[j]; k >= 0 && s.Entries[k].ID == id {
+				return int(k), true
+			}
+		}
+	}
+	return 0, false
+}
+
+// Label is none: Claude Code labels nothing.
+func (s *Session) Label(int) (string, bool) { return "", false }
+
+// Name is the session's title: the last custom-title line's (set by the
+// user), else the last agent-name's, else the last ai-title's, else the
+// summary line about the entry nearest the leaf on its path, else the last
+// summary line's; "" when no line gives one.
+func (s *Session) Name() string {
+	s.nameOnce.Do(func() { s.name = s.findName() })
+	return s.name
+}
+
+func (s *Session) findName() string {
+	last := map[string]string{}
+	summaries := map[string]string{} // leafUuid -> summary
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if e.kind != model.EntryTitle || e.Agent >= 0 {
+			continue
+		}
+		t := s.titleOf(i)
+		last[e.Type] = t
+		if e.Type == TypeSummary {
+			if id, ok := str(jscan.Member(s.lines[e.first].raw, "leafUuid")); ok && t != "" {
+				summaries[id] = t
+			}
+		}
+	}
+	for _, typ := range []string{TypeCustomTitle, TypeAgentName, TypeAITitle} {
+		if t := last[typ]; t != "" {
+			return t
+		}
+	}
+	if len(summaries) > 0 {
+		for j := s.leaf; j >= 0; j = int(s.parent[j]) {
+			if t, ok := summaries[s.Entries[j].ID]; ok {
+				return t
+			}
+		}
+	}
+	return last[TypeSummary]
+}
+
+// Raw is the entry's lines as stored, joined by a line end when a reply
+// or a compaction spans several.
+func (s *Session) Raw(i int) []byte {
+	e := &s.Entries[i]
+	if s.next[e.first] < 0 {
+		return s.lines[e.first].raw
+	}
+	var b []byte
+	for j := e.first; j >= 0; j = s.next[j] {
+		if len(b) > 0 {
+			b = append(b, '\n')
+		}
+		b = append(b, s.lines[j].raw...)
+	}
+	return b
+}
+
+// Lines are the entry's lines as stored, in file order.
+func (s *Session) Lines(i int) [][]byte {
+	var out [][]byte
+	for j := s.Entries[i].first; j >= 0; j = s.next[j] {
+		out = append(out, s.lines[j].raw)
+	}
+	return out
+}
+
+// Problems are what reading found.
+func (s *Session) Problems() []model.Diagnostic { return s.Diagnostics }
+
+// TreeHidden is nil: every entry is shown (the tree's filters hide the
+// records, which are custom entries).
+func (s *Session) TreeHidden() []bool { return nil }
+
+// Omitted is false: Claude Code has no context edits.
+func (s *Session) Omitted(model.Context, int) bool { return false }
+
+// Message is a context message's content, normalized.
+func (s *Session) Message(m model.ContextMessage) model.Message { return s.message(m.Entry, true) }
+
+// MessageHead is Message without its content blocks.
+func (s *Session) MessageHead(m model.ContextMessage) model.Message { return s.message(m.Entry, false) }
+
+// message reads entry k's lines (FORMAT.md, "Messages"): a reply's blocks
+// in line order with its last line's model, usage and stop reason; a user
+// line's blocks but its tool results; a tool result's block, with the
+// name of its call; a compaction's summary.
+func (s *Session) message(k int, content bool) model.Message {
+	if k < 0 || k >= len(s.Entries) {
+		return model.Message{}
+	}
+	e := &s.Entries[k]
+	msg := model.Message{Role: e.role}
+	if t := jsdate.Parse(e.Timestamp); !math.IsNaN(t) {
+		msg.Time, msg.HasTime = t, true
+	}
+	first := &s.lines[e.first]
+	switch e.kind {
+	case model.EntryMessage:
+		switch e.role {
+		case model.RoleAssistant:
+			msg.Provider = Provider
+			for j := e.first; j >= 0; j = s.next[j] {
+				l := &s.lines[j]
+				m := jscan.Member(l.raw, "message")
+				jscan.Fields(m, func(k, v []byte) bool {
+					switch jscan.Key(k) {
+					case "model":
+						if t, ok := stringOf(v); ok {
+							msg.Model = t
+						}
+					case "stop_reason":
+						if t, ok := stringOf(v); ok {
+							msg.StopReason = t
+						}
+					case "usage":
+						if u := usageOf(v); u != nil {
+							msg.Usage = u
+						}
+					case "content":
+						if content {
+							msg.Blocks = appendBlocks(msg.Blocks, v, false)
+						}
+					}
+					return true
+				})
+				if l.has(flagAPIError) {
+					msg.StopReason = "error"
+					if t, ok := stringOf(jscan.Member(l.raw, "error")); ok {
+						msg.Error = t
+					} else {
+						msg.Error = "API error"
+					}
+				}
+			}
+		case model.RoleUser:
+			msg.Hidden, msg.Excluded = e.meta, e.excluded
+			if content {
+				msg.Blocks = appendBlocks(nil, messageContent(first.raw), true)
+			}
+		case model.RoleToolResult:
+			msg.ToolCallID = e.ToolCallID
+			if c, ok := s.callIndex()[e.ToolCallID]; ok {
+				msg.ToolName = c.name
+			}
+			msg.Excluded = e.excluded
+			b := resultBlock(messageContent(first.raw), int(e.piece))
+			msg.IsError = string(jscan.Member(b, "is_error")) == "true"
+			if content {
+				rc := jscan.Member(b, "content")
+				if t, ok := stringOf(rc); ok {
+					msg.Blocks = []model.Block{{Type: model.BlockText, Name: "text", Text: t}}
+				} else {
+					msg.Blocks = appendBlocks(nil, rc, false)
+				}
+			}
+		}
+	case model.EntryCompaction:
+		msg.Role = model.RoleCompactionSummary
+		for j := e.first; j >= 0; j = s.next[j] {
+			l := &s.lines[j]
+			if l.typ == TypeSystem {
+				if md := jscan.Member(l.raw, "compactMetadata"); len(md) > 0 && md[0] == '{' {
+					msg.TokensBefore, _ = number(jscan.Member(md, "preTokens"))
+				}
+				continue
+			}
+			sum := model.Message{Blocks: appendBlocks(nil, messageContent(l.raw), true)}
+			msg.Summary = sum.Text("\n")
+		}
+	case model.EntryTitle:
+		msg.Summary = s.titleOf(k)
+	default:
+		msg.CustomType = s.Detail(k).CustomType
+		if t, ok := stringOf(jscan.Member(first.raw, "content")); ok && content {
+			msg.Blocks = []model.Block{{Type: model.BlockText, Name: "text", Text: t}}
+		}
+	}
+	return msg
+}
+
+// messageContent is a line's message.content.
+func messageContent(raw []byte) []byte {
+	m := jscan.Member(raw, "message")
+	if len(m) == 0 || m[0] != '{' {
+		return nil
+	}
+	return jscan.Member(m, "content")
+}
+
+// resultBlock is the k-th tool_result block of a content array.
+func resultBlock(content []byte, k int) []byte {
+	var out []byte
+	n := 0
+	jscan.Items(content, func(b []byte) bool {
+		if typ, _ := blockTypeID(b); typ == "tool_result" {
+			if n == k {
+				out = b
+				return false
+			}
+			n++
+		}
+		return true
+	})
+	return out
+}
+
+// appendBlocks appends the blocks of a content value: a string is one text
+// block; in an array, text, thinking (its "thinking"), tool_use (and the
+// server's and MCP's tool uses) as tool calls, images (source.media_type,
+// the length of source.data), and every other block as BlockOther with its
+// type (a redacted thinking block, a document, a web search result).
+// tool_result blocks are left out when skipResults: they are entries of
+// their own.
+func appendBlocks(dst []model.Block, content []byte, skipResults bool) []model.Block {
+	if t, ok := stringOf(content); ok {
+		return append(dst, model.Block{Type: model.BlockText, Name: "text", Text: t})
+	}
+	if len(content) == 0 || content[0] != '[' {
+		return dst
+	}
+	jscan.Items(content, func(b []byte) bool {
+		if len(b) == 0 || b[0] != '{' {
+			return true
+		}
+		var blk model.Block
+		var text, thinking, id, name, input, source, title []byte
+		jscan.Fields(b, func(k, v []byte) bool {
+			switch jscan.Key(k) {
+			case "type":
+				blk.Name, _ = stringOf(v)
+			case "text":
+				text = v
+			case "thinking":
+				thinking = v
+			case "id":
+				id = v
+			case "name":
+				name = v
+			case "input":
+				input = v
+			case "source":
+				source = v
+			case "title":
+				title = v
+			}
+			return true
+		})
+		switch blk.Name {
+		case "tool_result":
+			if skipResults {
+				return true
+			}
+		case "text":
+			blk.Type = model.BlockText
+			blk.Text, _ = stringOf(text)
+		case "thinking":
+			blk.Type = model.BlockThinking
+			if blk.Text, _ = stringOf(thinking); blk.Text == "" {
+				blk.Text, _ = stringOf(text)
+			}
+		case "tool_use", "server_tool_use", "mcp_tool_use":
+			blk.Type = model.BlockToolCall
+			blk.Call.ID, _ = stringOf(id)
+			blk.Call.Name, _ = stringOf(name)
+			in := []byte("{}")
+			if len(input) > 0 && input[0] == '{' {
+				in = input
+			}
+			blk.Call.Input = bytes.Clone(in)
+		case "image":
+			blk.Type = model.BlockImage
+			if len(source) > 0 && source[0] == '{' {
+				blk.MimeType, _ = stringOf(jscan.Member(source, "media_type"))
+				if data := jscan.Member(source, "data"); jscan.IsString(data) && len(data) >= 2 {
+					blk.DataLen = len(data) - 2
+				}
+				blk.Text, _ = stringOf(jscan.Member(source, "url"))
+			}
+		case "document":
+			blk.Text, _ = stringOf(title)
+		}
+		dst = append(dst, blk)
+		return true
+	})
+	return dst
+}
+
+// callsOf is the tool calls of assistant entry k, in order, read without
+// decoding the rest of its blocks.
+func (s *Session) callsOf(k int) []model.ToolCall {
+	var out []model.ToolCall
+	for j := s.Entries[k].first; j >= 0; j = s.next[j] {
+		jscan.Items(messageContent(s.lines[j].raw), func(b []byte) bool {
+			if len(b) == 0 || b[0] != '{' {
+				return true
+			}
+			var typ, id, name, input []byte
+			jscan.Fields(b, func(k, v []byte) bool {
+				switch jscan.Key(k) {
+				case "type":
+					typ = v
+				case "id":
+					id = v
+				case "name":
+					name = v
+				case "input":
+					input = v
+				}
+				return true
+			})
+			if t, _ := stringOf(typ); t != "tool_use" && t != "server_tool_use" && t != "mcp_tool_use" {
+				return true
+			}
+			c := model.ToolCall{Input: []byte("{}")}
+			c.ID, _ = stringOf(id)
+			c.Name, _ = stringOf(name)
+			if len(input) > 0 && input[0] == '{' {
+				c.Input = input
+			}
+			out = append(out, c)
+			return true
+		})
+	}
+	return out
+}
+
+// usageOf reads an API usage object: input_tokens, output_tokens,
+// cache_read_input_tokens, cache_creation_input_tokens; nil when it is not
+// an object.
+func usageOf(u []byte) *model.Usage {
+	if len(u) == 0 || u[0] != '{' {
+		return nil
+	}
+	out := &model.Usage{}
+	jscan.Fields(u, func(k, v []byte) bool {
+		switch jscan.Key(k) {
+		case "input_tokens":
+			out.Input, _ = number(v)
+		case "output_tokens":
+			out.Output, _ = number(v)
+		case "cache_read_input_tokens":
+			out.CacheRead, _ = number(v)
+		case "cache_creation_input_tokens":
+			out.CacheWrite, _ = number(v)
+		}
+		return true
+	})
+	return out
+}
+
+// incomplete reports whether a usage object lacks input_tokens or
+// output_tokens as numbers.
+func incomplete(u []byte) bool {
+	_, ok1 := number(jscan.Member(u, "input_tokens"))
+	_, ok2 := number(jscan.Member(u, "output_tokens"))
+	return !ok1 || !ok2
+}
+
+// number is a JSON number's value.
+func number(v []byte) (float64, bool) {
+	if len(v) == 0 || !(v[0] == '-' || v[0] >= '0' && v[0] <= '9') {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	return f, err == nil
+}
+
+// MessageTokens estimates a context message as the sibling formats do: a
+// quarter of its text's UTF-16 length, rounded up.
+func (s *Session) MessageTokens(m model.ContextMessage) int {
+	msg := s.Message(m)
+	chars := utf8js.Len16(msg.Summary)
+	for _, b := range msg.Blocks {
+		switch b.Type {
+		case model.BlockText, model.BlockThinking:
+			chars += utf8js.Len16(b.Text)
+		case model.BlockToolCall:
+			chars += utf8js.Len16(b.Call.Name) + len(b.Call.Input)
+		case model.BlockImage:
+			chars += 4800 // pi's estimate for an image
+		}
+	}
+	return (chars + 3) / 4
+}

@@ -1,0 +1,202 @@
+package claude
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+
+	"skein/internal/jscan"
+	"skein/internal/jsdate"
+	"skein/model"
+)
+
+// tips counts the turns of the main conversation that no later turn of it
+// follows: 1 for a conversation never rewound, one more for each rewind.
+// A sub-agent is not a branch, nor is a record that hangs off the chain
+// (a progress line, a file-history snapshot).
+func (s *Session) tips() int {
+	has := make([]bool, len(s.Entries))
+	for k := range s.Entries {
+		if !s.onMain(k) {
+			continue
+		}
+		for p := s.parent[k]; p >= 0 && !has[p]; p = s.parent[p] {
+			has[p] = true
+		}
+	}
+	n := 0
+	for k := range s.Entries {
+		if s.onMain(k) && !has[k] {
+			n++
+		}
+	}
+	return n
+}
+
+// replyUsage is the usage object of a reply's last line that has one.
+func (s *Session) replyUsage(k int) []byte {
+	var out []byte
+	for j := s.Entries[k].first; j >= 0; j = s.next[j] {
+		if u := jscan.Member(jscan.Member(s.lines[j].raw, "message"), "usage"); len(u) > 0 && u[0] == '{' {
+			out = u
+		}
+	}
+	return out
+}
+
+// Stats are the session's totals over every entry of every branch and
+// every sub-agent: the messages by role, the tool calls (tool_use blocks),
+// the usage of each reply (its last line's message.usage: input, output,
+// cache reads and writes; Claude Code records no cost) by model, the
+// compactions, and the context's size along the path to the leaf.
+func (s *Session) Stats() model.Stats {
+	var st model.Stats
+	st.First, st.Last = math.NaN(), math.NaN()
+	seen := map[string]bool{}
+	byModel := map[string]int{}
+	tools := map[string]int{}
+	days := map[string]int{}
+	prev := math.NaN()
+	order := make([]int, len(s.Entries))
+	times := make([]float64, len(s.Entries))
+	for i := range order {
+		order[i], times[i] = i, jsdate.Parse(s.Entries[i].Timestamp)
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		ta, tb := times[a], times[b]
+		switch {
+		case ta != ta || tb != tb:
+			return 0
+		case ta < tb:
+			return -1
+		case ta > tb:
+			return 1
+		}
+		return 0
+	})
+	st.Leaves = s.tips()
+	for _, i := range order {
+		e := &s.Entries[i]
+		var d model.Totals
+		t := times[i]
+		if t == t {
+			if gap := t - prev; gap > 0 {
+				d.Active = min(time.Duration(gap)*time.Millisecond, model.ActiveGapCap)
+			}
+			prev = t
+			if !(st.First <= t) {
+				st.First = t
+			}
+			if !(st.Last >= t) {
+				st.Last = t
+			}
+		}
+		switch e.kind {
+		case model.EntryCompaction:
+			st.Compactions++
+		case model.EntryMessage:
+			d.Messages++
+			switch e.role {
+			case model.RoleUser:
+				d.UserMessages++
+			case model.RoleToolResult:
+				d.ToolResults++
+			case model.RoleAssistant:
+				d.AssistantMessages++
+				msg := s.MessageHead(model.ContextMessage{Entry: i})
+				if msg.StopReason == "error" {
+					d.Errors++
+				}
+				for _, c := range s.callsOf(i) {
+					d.ToolCalls++
+					tools[c.Name]++
+				}
+				key := ""
+				if msg.Model != "" && msg.Model != syntheticModel {
+					key = Provider + "/" + msg.Model
+					if !seen[key] {
+						seen[key] = true
+						st.Models = append(st.Models, key)
+					}
+				}
+				if u := msg.Usage; u != nil {
+					if incomplete(s.replyUsage(i)) {
+						st.Incomplete++
+					}
+					ut := model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
+					d.AddUsage(ut)
+					k, ok := byModel[key]
+					if !ok {
+						k = len(st.ByModel)
+						byModel[key] = k
+						st.ByModel = append(st.ByModel, model.ModelUsage{Key: key})
+					}
+					st.ByModel[k].AddUsage(ut)
+				}
+			}
+		}
+		st.Totals.Add(d)
+		day := ""
+		if t == t && !math.IsInf(t, 0) {
+			day = time.UnixMilli(int64(t)).In(time.Local).Format("2006-01-02")
+		}
+		k, ok := days[day]
+		if !ok {
+			k = len(st.Days)
+			days[day] = k
+			st.Days = append(st.Days, model.DayTotals{Day: day})
+		}
+		st.Days[k].Add(d)
+	}
+	st.ByModel = slices.DeleteFunc(st.ByModel, func(m model.ModelUsage) bool { return !(m.Cost > 0 || m.Tokens() > 0) })
+	model.SortModels(st.ByModel)
+	for name, n := range tools {
+		st.Tools = append(st.Tools, model.ToolCount{Name: name, Calls: n})
+	}
+	model.SortTools(st.Tools)
+	slices.SortFunc(st.Days, func(a, b model.DayTotals) int {
+		if (a.Day == "") != (b.Day == "") {
+			return cmp.Compare(b.Day, a.Day)
+		}
+		return cmp.Compare(a.Day, b.Day)
+	})
+	st.Context = s.contextSeries()
+	return st
+}
+
+// contextSeries is the context's size along the path to the leaf: after a
+// reply whose usage says so, its input, cache reads and writes and output;
+// after a compaction, an estimate of its summary; otherwise an estimate of
+// the messages so far.
+func (s *Session) contextSeries() []model.ContextPoint {
+	if s.leaf < 0 {
+		return nil
+	}
+	var out []model.ContextPoint
+	est := 0.0
+	for _, i := range s.conversation(s.path(s.leaf), s.leaf) {
+		e := &s.Entries[i]
+		switch e.kind {
+		case model.EntryCompaction:
+			est = float64(s.MessageTokens(model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary}))
+			out = append(out, model.ContextPoint{Entry: i, Tokens: est, Estimated: true, Compaction: true})
+			continue
+		case model.EntryMessage:
+		default:
+			continue
+		}
+		m := model.ContextMessage{Entry: i}
+		est += float64(s.MessageTokens(m))
+		if e.role != model.RoleAssistant {
+			continue
+		}
+		if u := s.MessageHead(m).Usage; u != nil && u.Input+u.Output+u.CacheRead+u.CacheWrite > 0 {
+			est = u.Input + u.Output + u.CacheRead + u.CacheWrite
+			out = append(out, model.ContextPoint{Entry: i, Tokens: est})
+		} else {
+			out = append(out, model.ContextPoint{Entry: i, Tokens: est, Estimated: true})
+		}
+	}
+	return out
+}

@@ -1,0 +1,180 @@
+package claude
+
+import (
+	"bufio"
+	"io"
+	"strings"
+
+	"skein/internal/jscan"
+	"skein/internal/jsjson"
+	"skein/internal/utf8js"
+	"skein/model"
+)
+
+var flatten = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ")
+
+func oneLine(t string) string { return utf8js.Slice16(strings.TrimSpace(flatten.Replace(t)), 200) }
+
+// commandText is a slash command's line as the user typed it, read from
+// the tags Claude Code stores it in (<command-name>/init</command-name>
+// <command-args>...</command-args>); "" when text is not one.
+func commandText(text string) string {
+	if !strings.HasPrefix(strings.TrimSpace(text), "<command-") {
+		return ""
+	}
+	name, ok := between(text, "<command-name>", "</command-name>")
+	if !ok {
+		return ""
+	}
+	if args, ok := between(text, "<command-args>", "</command-args>"); ok && strings.TrimSpace(args) != "" {
+		return strings.TrimSpace(name) + " " + strings.TrimSpace(args)
+	}
+	return strings.TrimSpace(name)
+}
+
+func between(s, open, close string) (string, bool) {
+	_, rest, ok := strings.Cut(s, open)
+	if !ok {
+		return "", false
+	}
+	in, _, ok := strings.Cut(rest, close)
+	return in, ok
+}
+
+// TreeText is entry i's line in the tree: a message's first text (a slash
+// command as typed; a reply's tool calls when it has no text), a result's
+// first line, a compaction's trigger and size, a title, a record's type.
+// A sub-agent's first entry names the agent.
+func (s *Session) TreeText(i int, home string) []model.Part {
+	e := &s.Entries[i]
+	var parts []model.Part
+	if a := e.Agent; a >= 0 && s.parent[i] == int32(s.Agents[a].Call) && s.Agents[a].Call >= 0 {
+		name := "agent"
+		if id := s.Agents[a].ID; id != "" {
+			name += " " + oneLine(id)
+		}
+		parts = append(parts, model.Part{Text: "[" + name + "] ", Role: "label"})
+	}
+	switch e.kind {
+	case model.EntryMessage:
+		msg := s.Message(model.ContextMessage{Entry: i})
+		switch e.role {
+		case model.RoleToolResult:
+			first, _, _ := strings.Cut(strings.TrimSpace(msg.Text("\n")), "\n")
+			role, head := "muted", "← "
+			if msg.IsError {
+				role, head = "error", "← error: "
+			}
+			return append(parts, model.Part{Text: head + oneLine(first), Role: role})
+		case model.RoleUser:
+			parts = append(parts, model.Part{Text: "user: ", Role: "user"})
+			text := msg.Text(" ")
+			if c := commandText(text); c != "" {
+				return append(parts, model.Part{Text: oneLine(c)})
+			}
+			if e.meta {
+				parts = append(parts, model.Part{Text: "(meta) ", Role: "dim"})
+			}
+			if t := oneLine(text); t != "" {
+				return append(parts, model.Part{Text: t})
+			}
+			return append(parts, model.Part{Text: "(no text)", Role: "muted"})
+		}
+		parts = append(parts, model.Part{Text: "assistant: ", Role: "assistant"})
+		text := oneLine(msg.Text(" "))
+		if text != "" {
+			parts = append(parts, model.Part{Text: text})
+		}
+		var calls []string
+		for _, c := range msg.ToolCalls() {
+			arg := model.KeyArgument(c.Input)
+			if home != "" && strings.HasPrefix(arg, home) {
+				arg = "~" + arg[len(home):]
+			}
+			calls = append(calls, strings.TrimSpace("→ "+c.Name+" "+oneLine(arg)))
+		}
+		switch {
+		case len(calls) > 0 && text != "":
+			parts = append(parts, model.Part{Text: " " + strings.Join(calls, ", "), Role: "muted"})
+		case len(calls) > 0:
+			parts = append(parts, model.Part{Text: strings.Join(calls, ", "), Role: "muted"})
+		case msg.Error != "":
+			parts = append(parts, model.Part{Text: oneLine(msg.Error), Role: "error"})
+		case text == "":
+			parts = append(parts, model.Part{Text: "(no text)", Role: "muted"})
+		}
+		return parts
+	case model.EntryCompaction:
+		msg := s.Message(model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary})
+		text := "[compaction"
+		if trig, ok := stringOf(jscan.Member(jscan.Member(s.lines[e.first].raw, "compactMetadata"), "trigger")); ok && trig != "" {
+			text += ": " + oneLine(trig)
+		}
+		if msg.TokensBefore > 0 {
+			text += ", " + jsjson.FormatNumber(float64(int64(msg.TokensBefore/1000+0.5))) + "k tokens"
+		}
+		return append(parts, model.Part{Text: text + "]", Role: "compaction"})
+	case model.EntryTitle:
+		return append(parts, model.Part{Text: "[" + oneLine(e.Type) + ": " + oneLine(s.titleOf(i)) + "]", Role: "dim"})
+	case model.EntryCustom:
+		text := "[" + oneLine(s.Detail(i).CustomType) + "]"
+		if t, ok := stringOf(jscan.Member(s.lines[e.first].raw, "content")); ok && strings.TrimSpace(t) != "" {
+			text += " " + oneLine(t)
+		}
+		return append(parts, model.Part{Text: text, Role: "dim"})
+	}
+	return append(parts, model.Part{Text: "[a line with no type]", Role: "dim"})
+}
+
+// WriteTreeJSON writes the tree as an array of root nodes {id, type, role,
+// label, children}: type the first line's ("user", "assistant", "system",
+// "summary", ...; null for none), role the model's (null when not a
+// message), label null (Claude Code labels nothing).
+func (s *Session) WriteTreeJSON(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	type frame struct {
+		nodes []int
+		next  int
+	}
+	var buf []byte
+	str := func(v string, ok bool) {
+		if !ok {
+			buf = append(buf, "null"...)
+			return
+		}
+		buf = jsjson.AppendString(buf, v)
+	}
+	stack := []frame{{nodes: s.Roots()}}
+	buf = append(buf, '[')
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next == len(top.nodes) {
+			stack = stack[:len(stack)-1]
+			buf = append(buf, ']')
+			if len(stack) > 0 {
+				buf = append(buf, '}')
+			}
+			continue
+		}
+		i := top.nodes[top.next]
+		if top.next > 0 {
+			buf = append(buf, ',')
+		}
+		top.next++
+		e := &s.Entries[i]
+		buf = append(buf, `{"id":`...)
+		str(e.ID, true)
+		buf = append(buf, `,"type":`...)
+		str(e.Type, e.Type != "")
+		buf = append(buf, `,"role":`...)
+		str(e.role, e.role != "")
+		buf = append(buf, `,"label":null,"children":[`...)
+		stack = append(stack, frame{nodes: s.Children(i)})
+		if len(buf) > 64<<10 {
+			bw.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	bw.Write(buf)
+	return bw.Flush()
+}
