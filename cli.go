@@ -20,7 +20,7 @@ type command struct {
 var commands = []*command{
 	&listCommand, &contextCommand, &treeCommand, &showCommand, &planCommand,
 	&forkCommand, &compactCommand, &labelCommand, &renameCommand, &deleteCommand,
-	&replayCommand, &exportCommand, &searchCommand, &statsCommand, &doctorCommand,
+	&replayCommand, &importCommand, &exportCommand, &searchCommand, &statsCommand, &doctorCommand,
 }
 
 // lookup finds the command named by the first words of argv, and the rest.

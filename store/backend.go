@@ -255,7 +255,7 @@ func Append(path string, build func(now *model.Session) (NewEntry, error), opts 
 
 // readOnlyBackends are the formats skein only reads, in the order they are
 // asked whether they claim a path.
-var readOnlyBackends = []Backend{dhara05Backend, codexBackend}
+var readOnlyBackends = []Backend{dhara05Backend, codexBackend, claudeBackend}
 
 // piBackend is pi's format.
 type piBackend struct{}

@@ -87,7 +87,7 @@ func (e Env) DharaSessionRoot() string {
 // DefaultRoots are the folders searched when no path is named: pi's and
 // Dhara's.
 func (e Env) DefaultRoots() []string {
-	return []string{e.PiSessionRoot(), e.DharaSessionRoot(), e.CodexSessionRoot()}
+	return []string{e.PiSessionRoot(), e.DharaSessionRoot(), e.CodexSessionRoot(), e.ClaudeSessionRoot()}
 }
 
 // isSessionDir reports whether a folder is a Dhara session: it holds

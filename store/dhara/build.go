@@ -36,9 +36,14 @@ type Built struct {
 func FromSession(s *model.Session, now time.Time, meta []Field) Built {
 	b := builder{s: s, ids: map[string]bool{}, last: make([]string, s.Len()), first: make([]string, s.Len()), calls: map[string]string{}}
 	b.id = newFolderID()
+	b.lastTS = now.UTC().Format("2006-01-02T15:04:05.000Z")
+	if t, ok := jsdate.ISO(s.Info.Created); ok {
+		b.lastTS = t
+	}
 	for i := range s.Len() {
 		b.entry(i)
 	}
+	b.pairTools()
 	b.compactions()
 	nowISO := now.UTC().Format("2006-01-02T15:04:05.000Z")
 	tree := b.tree(nowISO)
@@ -52,6 +57,9 @@ func FromSession(s *model.Session, now time.Time, meta []Field) Built {
 	title := s.Name()
 	if title == "" {
 		title = s.Info.Name
+	}
+	if title == "" && s.Info.FirstMessage != "(no messages)" {
+		title = s.Info.FirstMessage // what the source's agent lists it by
 	}
 	if title != "" {
 		m = append(m, `,"title":`...)
@@ -124,6 +132,7 @@ type builder struct {
 	first, last []string
 	compact     []int             // lines that are compactions, filled in last
 	calls       map[string]string // a source call id -> its tool_call's id
+	lastTS      string            // the last timestamp given
 }
 
 // unique is id when no line has it yet, else id with a suffix.
@@ -150,6 +159,13 @@ func (b *builder) parentOf(i int) string {
 }
 
 func (b *builder) add(i int, id, typ, ts string, fields []Field) {
+	// Every entry has a timestamp: one the source gives none takes the
+	// entry's before it (or the import's time).
+	if ts == "" || jsdate.Parse(ts) != jsdate.Parse(ts) {
+		ts = b.lastTS
+	} else {
+		b.lastTS = ts
+	}
 	parent := b.parentOf(i)
 	if b.last[i] != "" {
 		parent = b.last[i]
@@ -260,6 +276,81 @@ func (b *builder) custom(i int, e model.Entry, ts string) {
 		{"customType", jsonString(format + "." + kind)}, {"data", data}})
 }
 
+// pairTools makes every call and result a pair, as Dhara's model wants:
+// a result whose call is none of the session's is kept as custom data; a
+// call with no result (the source recorded none, or the session stopped)
+// gets one that says so, and what followed the call follows it.
+func (b *builder) pairTools() {
+	calls, answered := map[string]bool{}, map[string]bool{}
+	for _, l := range b.lines {
+		if l.typ == TypeToolCall {
+			calls[l.id] = true
+		}
+	}
+	for k := range b.lines {
+		l := &b.lines[k]
+		if l.typ != TypeToolResult {
+			continue
+		}
+		id, _ := stringOf(l.fields[0].Value)
+		if calls[id] && !answered[id] {
+			answered[id] = true
+			continue
+		}
+		obj := []byte("{")
+		for n, f := range l.fields {
+			if n > 0 {
+				obj = append(obj, ',')
+			}
+			obj = jsjson.AppendString(obj, f.Key)
+			obj = append(append(obj, ':'), f.Value...)
+		}
+		obj = append(obj, '}')
+		l.typ = TypeCustom
+		l.fields = []Field{{"customType", jsonString("skein.unpairedToolResult")}, {"data", obj}}
+	}
+	var out []line
+	for _, l := range b.lines {
+		out = append(out, l)
+		if l.typ != TypeToolCall || answered[l.id] {
+			continue
+		}
+		rid := b.unique("", TypeToolResult)
+		for k := range b.lines {
+			if b.lines[k].parent == l.id {
+				b.lines[k].parent = rid
+			}
+		}
+		for k := range out {
+			if out[k].parent == l.id {
+				out[k].parent = rid
+			}
+		}
+		out = append(out, line{id: rid, typ: TypeToolResult, ts: l.ts, parent: l.id, source: l.source, fields: []Field{
+			{"callId", jsonString(l.id)},
+			{"content", []byte(`[{"type":"text","text":"(no result: the session recorded none)"}]`)},
+			{"isError", []byte("false")},
+			{"synthetic", []byte("true")}}})
+		if b.last[l.source] == l.id {
+			b.last[l.source] = rid
+		}
+	}
+	// The lines after an inserted result that named the call as parent were
+	// moved above; those not yet copied were fixed in b.lines.
+	b.lines = out
+	for k, l := range b.lines {
+		if l.typ == TypeCompaction {
+			_ = k
+		}
+	}
+	b.compact = b.compact[:0]
+	for k, l := range b.lines {
+		if l.typ == TypeCompaction {
+			b.compact = append(b.compact, k)
+		}
+	}
+}
+
 // compactions give each compaction its range: the entries of its path that
 // the source's own context at it leaves out (for pi, those before its first
 // kept entry), as Dhara ids; none is preserved, as the source kept none.
@@ -352,7 +443,7 @@ func (b *builder) tree(now string) []byte {
 		created    string
 	}
 	var branches []branch
-	if active != "" {
+	if active != "" || len(b.lines) == 0 {
 		branches = append(branches, branch{id: "branch_main", ids: pathTo(active), created: now})
 	}
 	n := 1

@@ -1,0 +1,147 @@
+package store
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"skein/internal/jscan"
+	"skein/internal/jsjson"
+	"skein/model"
+	"skein/store/claude"
+	"skein/store/codex"
+	"skein/store/dhara"
+	"skein/store/dhara05"
+	"skein/store/pi"
+)
+
+// ImportFormats are the formats `session import --format` names, and what
+// each reads.
+var ImportFormats = []string{"pi", "dhara-jsonl", "codex", "claude"}
+
+// OpenAs reads the file at path as a session of the named import format,
+// whatever its name or folder.
+func OpenAs(path, format string) (*model.Session, error) {
+	mtime := 0.0
+	if st, err := os.Stat(path); err == nil {
+		mtime = float64(st.ModTime().UnixMilli())
+	}
+	switch format {
+	case "pi":
+		s, err := pi.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		_, info, _ := scanFile(path, nil)
+		info.Path, info.Format = path, string(FormatPi)
+		return s.Domain(info), nil
+	case "dhara-jsonl", "dhara-0.5":
+		s, err := dhara05.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		return s.Domain(s.Info(path, mtime)), nil
+	case "codex":
+		s, err := codex.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		return s.Domain(s.Info(path, mtime)), nil
+	case "claude":
+		s, err := claude.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		return s.Domain(s.Info(path, mtime)), nil
+	case "dhara":
+		return For(path).Open(path)
+	}
+	return nil, fmt.Errorf("no importer for the format %q (formats: %s)", format, strings.Join(ImportFormats, ", "))
+}
+
+// GuessFormat names the import format of the file at path from its first
+// lines.
+func GuessFormat(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	head := make([]byte, 256<<10)
+	n, _ := io.ReadFull(f, head)
+	switch Detect(head[:n]) {
+	case FormatPi:
+		return "pi", nil
+	case FormatDhara05:
+		return "dhara-jsonl", nil
+	case FormatCodex:
+		return "codex", nil
+	case FormatClaude:
+		return "claude", nil
+	}
+	return "", errors.New("its format is none skein knows: name it with --format")
+}
+
+// Source is what an import records of the file it read: where it was, its
+// bytes' hash and size, its format.
+type Source struct {
+	Path, SHA256, Format string
+	Size                 int64
+}
+
+// SourceOf hashes the file at path.
+func SourceOf(path, format string) (Source, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Source{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return Source{}, err
+	}
+	abs, _ := filepath.Abs(path)
+	return Source{Path: abs, SHA256: hex.EncodeToString(h.Sum(nil)), Format: format, Size: n}, nil
+}
+
+// JSON is the source as meta.json's "importedFrom" member.
+func (src Source) JSON() []byte {
+	return fmt.Appendf(nil, `{"path":%s,"sha256":%q,"size":%d,"format":%s}`, quote(src.Path), src.SHA256, src.Size, quote(src.Format))
+}
+
+func quote(s string) string { return string(jsjson.AppendString(nil, s)) }
+
+// Imported finds the sessions of the Dhara folder root imported from the
+// same bytes (same), and from the same path with other bytes (grown).
+func Imported(root string, src Source) (same, earlier string) {
+	des, err := os.ReadDir(root)
+	if err != nil {
+		return "", ""
+	}
+	for _, de := range des {
+		if !de.IsDir() || strings.HasPrefix(de.Name(), ".") {
+			continue
+		}
+		dir := filepath.Join(root, de.Name())
+		data, err := os.ReadFile(filepath.Join(dir, dhara.MetaFile))
+		if err != nil || len(data) > 1<<20 || !jscan.Valid(data) {
+			continue
+		}
+		from := jscan.Member(data, "importedFrom")
+		sha, _ := jscan.Unquote(jscan.Member(from, "sha256"))
+		path, _ := jscan.Unquote(jscan.Member(from, "path"))
+		switch {
+		case sha == src.SHA256 && sha != "":
+			return dir, ""
+		case path == src.Path && path != "":
+			earlier = dir
+		}
+	}
+	return "", earlier
+}
