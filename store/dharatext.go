@@ -79,18 +79,13 @@ func readDharaText(path string) (*TextPart, error) {
 	for i := range s.Entries {
 		e := &s.Entries[i]
 		lines[i] = [2]int64{-1, -1}
-		data := files.Entries
-		if e.Archived {
-			data = files.Archive
-		}
-		off := cap(data) - cap(e.Raw)
-		if len(e.Raw) == 0 || off < 0 || off >= len(data) || &data[off] != &e.Raw[0] {
+		if len(e.Raw) == 0 {
 			continue
 		}
 		if e.Archived {
-			lines[i] = [2]int64{-1 - int64(off), int64(len(e.Raw))}
+			lines[i] = [2]int64{-1 - int64(e.Off), int64(len(e.Raw))}
 		} else {
-			lines[i] = [2]int64{int64(off), int64(len(e.Raw))}
+			lines[i] = [2]int64{int64(e.Off), int64(len(e.Raw))}
 		}
 	}
 	return &TextPart{Session: dharaSession(path, s), State: tok, Lines: lines}, nil

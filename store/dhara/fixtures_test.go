@@ -53,6 +53,14 @@ func TestFixturesListTreeContext(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Each record is where its offset says (the text index reads it
+			// again alone from there).
+			for _, e := range s.Entries {
+				data, _ := os.ReadFile(filepath.Join(dir, e.File()))
+				if e.Off+len(e.Raw) > len(data) || !bytes.Equal(data[e.Off:e.Off+len(e.Raw)], e.Raw) {
+					t.Errorf("%s: its record is not at offset %d of %s", e.ID, e.Off, e.File())
+				}
+			}
 			info := s.Info(dir, 0)
 			if scanned, err := ListInfo(dir, 0); err != nil || !reflect.DeepEqual(scanned, info) {
 				t.Errorf("the list's scan\n got %+v (%v)\nwant %+v", scanned, err, info)

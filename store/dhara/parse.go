@@ -83,6 +83,7 @@ type Entry struct {
 	ToolName string // a tool_call's tool
 	Raw      []byte // the line, without its line ending
 	Line     int    // 1-based, in its file
+	Off      int    // the offset of its first byte in its file
 	Archived bool   // the line is in archive.jsonl
 	kind     model.EntryKind
 }
@@ -283,6 +284,7 @@ func parseLines(archive, working []byte, diags *[]model.Diagnostic) []Entry {
 		line     int // its first line's number
 		archived bool
 		last     bool // it ends its file
+		off      int  // its first byte's offset in its file
 		at       int  // its region's start in the slice
 		n        int
 		diags    []model.Diagnostic
@@ -298,17 +300,18 @@ func parseLines(archive, working []byte, diags *[]model.Diagnostic) []Entry {
 			continue
 		}
 		parts := splitChunks(data, runtime.GOMAXPROCS(0))
-		line := 1
+		line, off := 1, len(file.data)-len(data)
 		for k, c := range parts {
 			lines := bytes.Count(c, nl)
-			chunks = append(chunks, chunk{data: c, line: line, archived: file.archived, last: k == len(parts)-1, at: total})
+			chunks = append(chunks, chunk{data: c, line: line, archived: file.archived, last: k == len(parts)-1, off: off, at: total})
 			line += lines
+			off += len(c)
 			total += lines + 1
 		}
 	}
 	all := make([]Entry, total)
 	run := func(c *chunk) {
-		c.n, c.diags = parseChunk(c.data, all[c.at:], c.line, c.archived, c.last)
+		c.n, c.diags = parseChunk(c.data, all[c.at:], c.line, c.off, c.archived, c.last)
 	}
 	if len(chunks) == 1 {
 		run(&chunks[0])
@@ -356,7 +359,7 @@ func splitChunks(data []byte, n int) [][]byte {
 
 // parseChunk parses the lines of data into out (a slot for each) and
 // returns how many it filled.
-func parseChunk(data []byte, out []Entry, lineNo int, archived, last bool) (int, []model.Diagnostic) {
+func parseChunk(data []byte, out []Entry, lineNo, off int, archived, last bool) (int, []model.Diagnostic) {
 	var diags []model.Diagnostic
 	file := EntriesFile
 	if archived {
@@ -365,11 +368,14 @@ func parseChunk(data []byte, out []Entry, lineNo int, archived, last bool) (int,
 	n := 0
 	for lineNo--; len(data) > 0; {
 		lineNo++
+		start := off
 		var line []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			line, data = data[:i], data[i+1:]
+			off += i + 1
 		} else {
 			line, data = data, nil
+			off += len(line)
 		}
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		if isBlank(line) {
@@ -386,7 +392,7 @@ func parseChunk(data []byte, out []Entry, lineNo int, archived, last bool) (int,
 			diags = append(diags, model.Diagnostic{File: file, Line: lineNo, Msg: fmt.Sprintf("%s: %v", msg, err)})
 			continue
 		}
-		e.Line, e.Archived = lineNo, archived
+		e.Line, e.Off, e.Archived = lineNo, start, archived
 		n++
 	}
 	return n, diags
