@@ -14,6 +14,7 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
+	"skein/internal/sanitize"
 	"skein/store"
 )
 
@@ -49,89 +50,110 @@ var md = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote,
 // <details> lines, its bold labels), no control byte, and the text itself.
 func TestMarkdownHasNoMarkupFromTheSession(t *testing.T) {
 	for _, h := range hostile {
-		s, err := store.Parse(piSession(t, h))
-		if err != nil {
-			t.Fatal(err)
+		checkMarkdown(t, h)
+	}
+}
+
+// FuzzMarkdown: any text in a prompt, an answer, a call and a result.
+func FuzzMarkdown(f *testing.F) {
+	for _, h := range hostile {
+		f.Add(h)
+	}
+	f.Fuzz(func(t *testing.T, h string) { checkMarkdown(t, h) })
+}
+
+// checkMarkdown exports a session holding h everywhere and checks that
+// the parse of the markdown holds only the exporter's structure, no control
+// byte, and every line of h as text.
+func checkMarkdown(t *testing.T, h string) {
+	t.Helper()
+	s, err := store.Parse(piSession(t, h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := Markdown(&out, s, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	src := out.Bytes()
+	for _, c := range src {
+		if c < 0x20 && c != '\n' || c == 0x7f {
+			t.Fatalf("%q: a control byte %#x in the markdown", h, c)
 		}
-		var out bytes.Buffer
-		if err := Markdown(&out, s, Options{}); err != nil {
-			t.Fatal(err)
+	}
+	doc := md.Parser().Parse(text.NewReader(src))
+	err = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
 		}
-		src := out.Bytes()
-		for _, c := range src {
-			if c < 0x20 && c != '\n' || c == 0x7f {
-				t.Fatalf("%q: a control byte %#x in the markdown", h, c)
+		switch n := n.(type) {
+		case *ast.Document, *ast.Paragraph, *ast.Text, *ast.String, *ast.FencedCodeBlock, *ast.TextBlock:
+		case *ast.Heading:
+			if n.Level > 3 {
+				return ast.WalkStop, fmt.Errorf("a heading of level %d", n.Level)
 			}
-		}
-		doc := md.Parser().Parse(text.NewReader(src))
-		err = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-			if !entering {
-				return ast.WalkContinue, nil
+		case *ast.List, *ast.ListItem:
+			if n.Parent() != doc && n.Parent().Kind() != ast.KindList {
+				return ast.WalkStop, fmt.Errorf("a list inside %s", n.Parent().Kind())
 			}
+		case *ast.HTMLBlock:
+			var b strings.Builder
+			for i := 0; i < n.Lines().Len(); i++ {
+				seg := n.Lines().At(i)
+				b.Write(seg.Value(src))
+			}
+			if got := strings.TrimSpace(b.String()); got != "<details><summary>thinking</summary>" && got != "</details>" {
+				return ast.WalkStop, fmt.Errorf("HTML %q", got)
+			}
+		case *ast.Emphasis:
+			if n.Level != 2 || n.Parent().Kind() != ast.KindParagraph || n.PreviousSibling() != nil {
+				return ast.WalkStop, fmt.Errorf("emphasis from the session")
+			}
+		case *ast.Link, *ast.AutoLink, *ast.Image, *ast.RawHTML, *ast.CodeSpan, *ast.Blockquote, *ast.ThematicBreak, *ast.CodeBlock,
+			*east.Strikethrough, *east.Table, *east.TaskCheckBox, *east.FootnoteLink, *east.Footnote, *east.FootnoteList:
+			return ast.WalkStop, fmt.Errorf("a %s", n.Kind())
+		default:
+			return ast.WalkStop, fmt.Errorf("an unexpected %s", n.Kind())
+		}
+		return ast.WalkContinue, nil
+	})
+	if err != nil {
+		t.Errorf("%q: %v\n%s", h, err, src)
+	}
+	// Every prompt, answer and result is there, as text: each of its
+	// lines, as the parse reads it back.
+	var plain strings.Builder
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
 			switch n := n.(type) {
-			case *ast.Document, *ast.Paragraph, *ast.Text, *ast.String, *ast.FencedCodeBlock, *ast.TextBlock:
-			case *ast.Heading:
-				if n.Level > 3 {
-					return ast.WalkStop, fmt.Errorf("a heading of level %d", n.Level)
+			case *ast.Text:
+				plain.Write(n.Segment.Value(src))
+				if n.HardLineBreak() || n.SoftLineBreak() {
+					plain.WriteByte('\n')
 				}
-			case *ast.List, *ast.ListItem:
-				if n.Parent() != doc && n.Parent().Kind() != ast.KindList {
-					return ast.WalkStop, fmt.Errorf("a list inside %s", n.Parent().Kind())
-				}
-			case *ast.HTMLBlock:
-				var b strings.Builder
+			case *ast.String:
+				plain.Write(n.Value)
+			case *ast.FencedCodeBlock:
 				for i := 0; i < n.Lines().Len(); i++ {
 					seg := n.Lines().At(i)
-					b.Write(seg.Value(src))
+					plain.Write(seg.Value(src))
 				}
-				if got := strings.TrimSpace(b.String()); got != "<details><summary>thinking</summary>" && got != "</details>" {
-					return ast.WalkStop, fmt.Errorf("HTML %q", got)
-				}
-			case *ast.Emphasis:
-				if n.Level != 2 || n.Parent().Kind() != ast.KindParagraph || n.PreviousSibling() != nil {
-					return ast.WalkStop, fmt.Errorf("emphasis from the session")
-				}
-			case *ast.Link, *ast.AutoLink, *ast.Image, *ast.RawHTML, *ast.CodeSpan, *ast.Blockquote, *ast.ThematicBreak, *ast.CodeBlock,
-				*east.Strikethrough, *east.Table, *east.TaskCheckBox, *east.FootnoteLink, *east.Footnote, *east.FootnoteList:
-				return ast.WalkStop, fmt.Errorf("a %s", n.Kind())
-			default:
-				return ast.WalkStop, fmt.Errorf("an unexpected %s", n.Kind())
 			}
-			return ast.WalkContinue, nil
-		})
-		if err != nil {
-			t.Errorf("%q: %v\n%s", h, err, src)
 		}
-		// Every prompt, answer and result is there, as text: each of its
-		// lines, as the parse reads it back.
-		var plain strings.Builder
-		ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-			if entering {
-				switch n := n.(type) {
-				case *ast.Text:
-					plain.Write(n.Segment.Value(src))
-					if n.HardLineBreak() || n.SoftLineBreak() {
-						plain.WriteByte('\n')
-					}
-				case *ast.String:
-					plain.Write(n.Value)
-				case *ast.FencedCodeBlock:
-					for i := 0; i < n.Lines().Len(); i++ {
-						seg := n.Lines().At(i)
-						plain.Write(seg.Value(src))
-					}
-				}
-			}
-			return ast.WalkContinue, nil
-		})
-		for _, l := range strings.Split(h, "\n") {
-			l = strings.TrimSpace(l)
-			if l == "" || strings.ContainsAny(l, "\x1b\x07\u2028") {
-				continue
-			}
-			if strings.Count(unescape(plain.String()), l) < 3 {
-				t.Errorf("%q: the line %q is not in the text of the prompt, the answer and the result:\n%s", h, l, unescape(plain.String()))
-			}
+		return ast.WalkContinue, nil
+	})
+	got := unescape(plain.String())
+	// The text as the session holds it (bytes that are not UTF-8 read as pi
+	// reads them).
+	first := s.EntryMessage(0)
+	stored := first.Text("\n")
+	for _, l := range strings.Split(sanitize.Text(stored), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		if strings.Count(got, l) < 3 {
+			t.Errorf("%q: the line %q is not in the text of the prompt, the answer and the result:\n%s", h, l, got)
 		}
 	}
 }
