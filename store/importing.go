@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
@@ -144,4 +145,29 @@ func Imported(root string, src Source) (same, earlier string) {
 		}
 	}
 	return "", earlier
+}
+
+// Importable reports whether a session of the format can be imported into
+// Dhara's store (the read-only formats').
+func Importable(format string) bool {
+	switch Format(format) {
+	case FormatClaude, FormatCodex, FormatDhara05:
+		return true
+	}
+	return false
+}
+
+// ImportSession writes the open session s into the Dhara folder root as a
+// new session recording its source (its file's path and hash), or says
+// where the same bytes went before; it returns the session's folder.
+func ImportSession(s *model.Session, root string) (string, error) {
+	format := map[Format]string{FormatClaude: "claude", FormatCodex: "codex", FormatDhara05: "dhara-jsonl", FormatPi: "pi"}[Format(s.Info.Format)]
+	src, err := SourceOf(s.Info.Path, format)
+	if err != nil {
+		return "", err
+	}
+	if same, _ := Imported(root, src); same != "" {
+		return same, nil
+	}
+	return WriteDhara(root, DharaModel(s, time.Now(), map[string][]byte{"importedFrom": src.JSON()}))
 }

@@ -7,6 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"skein/internal/synth"
 )
 
 var dharaStore = filepath.Join("..", "testdata", "dhara", "store")
@@ -67,5 +69,35 @@ func TestPreviewAfterResize(t *testing.T) {
 	run(m, load)
 	if v := m.View().Content; strings.Contains(v, "loading…") {
 		t.Errorf("the preview is still loading:\n%s", v)
+	}
+}
+
+// A write on a session of a format skein only reads offers to import it
+// first; yes writes it into Dhara's store and lists it.
+func TestImportFirst(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("DHARA_HOME", "")
+	projects := filepath.Join(home, ".claude", "projects", "-path-to-Demo")
+	if err := synth.CopyTree(filepath.Join("..", "testdata", "claude"), projects); err != nil {
+		t.Fatal(err)
+	}
+	m := loaded(t, 120, 40, true, filepath.Join(home, ".claude", "projects"))
+	openFixture(t, m, "Find the TODOs")
+	run(m, press(m, "L"))
+	if len(m.dialogs) == 0 || !strings.Contains(ansi.Strip(m.View().Content), "Import it first?") {
+		t.Fatalf("no offer to import:\n%s", ansi.Strip(m.View().Content))
+	}
+	run(m, press(m, "y"))
+	found, _ := filepath.Glob(filepath.Join(home, ".dhara", "sessions", "*", "meta.json"))
+	if len(found) != 1 {
+		t.Fatalf("imported: %v", found)
+	}
+	listed := false
+	for _, r := range m.list.rows {
+		listed = listed || r.info.Path == filepath.Dir(found[0])
+	}
+	if !listed {
+		t.Error("the imported session is not listed")
 	}
 }

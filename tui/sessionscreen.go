@@ -397,6 +397,9 @@ func (ss *sessionScreen) action(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	for _, w := range ss.keys.writes() {
 		if w.act != store.ActDelete && key.Matches(msg, w.b) { // d deletes from the list only
 			if err := store.CheckAction(ss.info.Path, w.act); err != nil {
+				if store.Importable(ss.info.Format) {
+					return open(importFirstDialog(ss.s, w.act)), true
+				}
 				return func() tea.Msg { return done("", err) }, true
 			}
 		}
