@@ -1,15 +1,20 @@
 package tui
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"skein/export"
 	"skein/internal/jsjson"
 	"skein/internal/sanitize"
 	"skein/model"
@@ -488,4 +493,77 @@ func importFirstDialog(s *model.Session, act store.Action) Dialog {
 			return actionDoneMsg{status: "imported into " + dir + " (listed)", added: listRecord(dir)}
 		})
 	})
+}
+
+// exportDialog writes the session as Dhara's JSON (j) or a markdown
+// transcript (m) into the folder skein was started in, under a name of
+// skein's, and says where (y copies the path).
+func exportDialog(s *model.Session) Dialog {
+	write := func(format, ext string) tea.Cmd {
+		return startWrite("exporting the session", func(store.WriteOption) actionDoneMsg {
+			path, err := exportTo(s, format, ext)
+			if err != nil {
+				return done("", err)
+			}
+			d := infoDialog("Exported", "The session is written to\n\n  "+sanitize.Inline(path))
+			d.hint = "y: copy the path · esc: close"
+			d.keys = []dialogKey{{DefaultKeyMap().CopyCommand, func() tea.Cmd {
+				return tea.Batch(tea.SetClipboard(path), status("path copied"))
+			}, true}}
+			return actionDoneMsg{status: "exported to " + path, dialog: d}
+		})
+	}
+	d := confirmDialog("Export the session", "j: Dhara's JSON (meta, entries, tree)\nm: a markdown transcript of every branch\n\nThe file goes in the folder skein was started in.", func(string) tea.Cmd { return write("markdown", "md") })
+	d.hint = "j: json · m/enter: markdown · esc: cancel"
+	d.keys = []dialogKey{
+		{key.NewBinding(key.WithKeys("j")), func() tea.Cmd { return write("json", "json") }, true},
+		{key.NewBinding(key.WithKeys("m")), func() tea.Cmd { return write("markdown", "md") }, true},
+	}
+	return d
+}
+
+// exportTo writes the export into the working folder, as
+// skein-<session id>.<ext> (a number added when that name is taken).
+func exportTo(s *model.Session, format, ext string) (string, error) {
+	var out bytes.Buffer
+	var err error
+	switch format {
+	case "json":
+		err = export.JSON(&out, s, time.Now())
+	default:
+		err = export.Markdown(&out, s, export.Options{AllBranches: true, Location: time.Local})
+	}
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	id := model.ShortID(s.Info.ID)
+	if id == "" {
+		id = "session"
+	}
+	name := filepath.Join(dir, "skein-"+sanitizeName(id)+"."+ext)
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(name); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		name = filepath.Join(dir, fmt.Sprintf("skein-%s-%d.%s", sanitizeName(id), n, ext))
+	}
+	return name, store.WriteFileAtomic(name, out.Bytes())
+}
+
+// sanitizeName keeps letters, digits, - and _ of an id for a file name.
+func sanitizeName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 128 && (r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() == 0 {
+		return "session"
+	}
+	return b.String()
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,5 +100,31 @@ func TestImportFirst(t *testing.T) {
 	}
 	if !listed {
 		t.Error("the imported session is not listed")
+	}
+}
+
+// x exports the session, j as Dhara's JSON and m as markdown, into the
+// folder skein was started in, and says where.
+func TestExportKeys(t *testing.T) {
+	dir := t.TempDir()
+	store, _ := filepath.Abs(dharaStore)
+	t.Chdir(dir)
+	m := loaded(t, 120, 40, true, store)
+	openFixture(t, m, "Paginate GET /orders")
+	for _, k := range []string{"j", "m"} {
+		run(m, press(m, "x"))
+		if !strings.Contains(ansi.Strip(m.View().Content), "Export the session") {
+			t.Fatalf("x: no export dialog:\n%s", ansi.Strip(m.View().Content))
+		}
+		run(m, press(m, k))
+		if v := ansi.Strip(m.View().Content); !strings.Contains(v, "Exported") {
+			t.Fatalf("%s: not exported:\n%s", k, v)
+		}
+		run(m, press(m, "esc"))
+	}
+	for _, name := range []string{"skein-branched.json", "skein-branched.md"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }

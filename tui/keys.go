@@ -18,6 +18,7 @@ type KeyMap struct {
 	NextMessage, PrevMessage                key.Binding
 	Thinking, Expand, History               key.Binding
 	Fork, Compact, Replay, Label, Rename    key.Binding
+	Export                                  key.Binding
 	Delete, Resume, Search, Problems        key.Binding
 	Stats                                   key.Binding
 
@@ -64,6 +65,7 @@ func DefaultKeyMap() KeyMap {
 		Replay:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "replay")),
 		Label:       key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "label")),
 		Rename:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rename")),
+		Export:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export (json, markdown)")),
 		Delete:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete (to trash)")),
 		Resume:      key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "resume in pi")),
 		Problems:    key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "problems")),
@@ -121,7 +123,7 @@ func (k KeyMap) sessionHelp(treeFocused bool) ([]key.Binding, [][]key.Binding) {
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
 		{k.FocusNext, k.Fold, k.Unfold, k.PrevBranch, k.NextBranch, k.TreeFilter},
 		{k.Search, k.NextMessage, k.Expand, k.Thinking, k.History, k.CopyMessage, k.CopyPath},
-		{k.Resume, k.Fork, k.Compact, k.Replay, k.Label, k.Rename},
+		{k.Resume, k.Fork, k.Compact, k.Replay, k.Label, k.Rename, k.Export},
 		{k.Stats, k.Problems, k.Help, k.Back, k.ForceQuit},
 		// The replay's keys are in its own help, r then ?.
 		{k.Yes, k.No, k.Save, k.Cancel, k.CopyCommand, k.ForkBefore, k.KeepFewer, k.KeepMore},

@@ -411,6 +411,8 @@ func (ss *sessionScreen) action(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return open(labelDialog(ss.info.Path, ss.s, ss.tree.view, t, ss.home)), true
 	case key.Matches(msg, k.Rename):
 		return open(renameDialog(ss.info.Path, ss.info.Format, ss.s.Name())), true
+	case key.Matches(msg, k.Export):
+		return open(exportDialog(ss.s)), true
 	case key.Matches(msg, k.Replay):
 		ss.replay = newReplay(ss, ss.tree.selected())
 		ss.replay.playing = true
