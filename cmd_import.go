@@ -15,7 +15,7 @@ import (
 var importCommand = command{
 	name: "session import",
 	args: "--file F [--format FORMAT] [--out DIR] [--json]",
-	help: "a new Dhara session from another agent's session file (FORMAT: pi, dhara-jsonl, codex, claude; guessed when left out); the same bytes again say where they went",
+	help: "a new Dhara session from another agent's session file (FORMAT: pi, dhara-jsonl, codex, claude, openai; guessed when left out); the same bytes again say where they went",
 	run:  (*cli).importSession,
 }
 

@@ -23,6 +23,8 @@ func TestImportCommand(t *testing.T) {
 		"testdata/claude/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl",
 		"testdata/claude/rewind-compact.jsonl",
 		"testdata/dhara05/sessions/b7e0d5a2-1c3f-4d8e-9b6a-0f4e2c8d7a13.jsonl",
+		"testdata/openai/tool-call.json",
+		"testdata/openai/plain-array.json",
 	}
 	named := regexp.MustCompile(`^[0-9a-f]{16}$`)
 	for _, src := range sources {

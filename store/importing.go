@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -23,7 +24,7 @@ import (
 
 // ImportFormats are the formats `session import --format` names, and what
 // each reads.
-var ImportFormats = []string{"pi", "dhara-jsonl", "codex", "claude"}
+var ImportFormats = []string{"pi", "dhara-jsonl", "codex", "claude", "openai"}
 
 // OpenAs reads the file at path as a session of the named import format,
 // whatever its name or folder.
@@ -59,6 +60,8 @@ func OpenAs(path, format string) (*model.Session, error) {
 			return nil, err
 		}
 		return s.Domain(s.Info(path, mtime)), nil
+	case "openai":
+		return openChat(path)
 	case "dhara":
 		return For(path).Open(path)
 	}
@@ -75,6 +78,9 @@ func GuessFormat(path string) (string, error) {
 	defer f.Close()
 	head := make([]byte, 256<<10)
 	n, _ := io.ReadFull(f, head)
+	if h := bytes.TrimSpace(head[:n]); len(h) > 0 && (h[0] == '[' || bytes.HasPrefix(h, []byte(`{"messages"`))) {
+		return "openai", nil
+	}
 	switch Detect(head[:n]) {
 	case FormatPi:
 		return "pi", nil
@@ -161,7 +167,7 @@ func Importable(format string) bool {
 // new session recording its source (its file's path and hash), or says
 // where the same bytes went before; it returns the session's folder.
 func ImportSession(s *model.Session, root string) (string, error) {
-	format := map[Format]string{FormatClaude: "claude", FormatCodex: "codex", FormatDhara05: "dhara-jsonl", FormatPi: "pi"}[Format(s.Info.Format)]
+	format := map[Format]string{FormatClaude: "claude", FormatCodex: "codex", FormatDhara05: "dhara-jsonl", FormatPi: "pi", "openai": "openai"}[Format(s.Info.Format)]
 	src, err := SourceOf(s.Info.Path, format)
 	if err != nil {
 		return "", err
