@@ -166,4 +166,3 @@ func jsonSafeName(s string) string {
 	}
 	return string(b)
 }
-
