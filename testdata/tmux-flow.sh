@@ -13,51 +13,7 @@
 #   2. on a fresh machine (empty HOME) the README's run command, `go run .`,
 #      opens the demo sessions.
 # Usage: testdata/tmux-flow.sh     (exit status 0 when every check holds)
-set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-work=$(mktemp -d)
-sock="$work/tmux.sock"
-t() { tmux -S "$sock" "$@"; }
-trap 't kill-server 2>/dev/null; rm -rf "$work"' EXIT
-passed=0
-failed=0
-check() { # check NAME COND...
-  local name=$1
-  shift
-  if "$@"; then
-    passed=$((passed + 1))
-    echo "ok   $name"
-  else
-    failed=$((failed + 1))
-    echo "FAIL $name"
-    echo "---- screen ----"
-    t capture-pane -p -t skein 2>/dev/null | sed 's/^/    /'
-    echo "----------------"
-  fi
-}
-screen() { t capture-pane -p -t skein; }
-# session ARGS...: a new session, once the server of the last one (killed
-# just before) is gone: tmux exits when its last session ends, and a new
-# one started while it does fails ("server exited unexpectedly").
-session() {
-  for _ in $(seq 50); do t ls >/dev/null 2>&1 || break; t kill-server 2>/dev/null; sleep 0.1; done
-  t new-session "$@" || { sleep 0.5; t new-session "$@"; }
-}
-# wait_for TEXT [SECONDS]: until the screen shows TEXT.
-wait_for() {
-  local deadline=$((SECONDS + ${2:-10}))
-  while [ $SECONDS -lt $deadline ]; do
-    screen | grep -qF -- "$1" && return 0
-    sleep 0.1
-  done
-  return 1
-}
-shows() { screen | grep -qF -- "$1"; }
-lacks() { ! screen | grep -qF -- "$1"; }
-
-# Build once; go keeps its caches where they are when HOME changes.
-export GOCACHE=$(go env GOCACHE) GOMODCACHE=$(go env GOMODCACHE) GOPATH=$(go env GOPATH)
-(cd "$root" && go build -o "$work/skein" .) || exit 1
+source "$(dirname "$0")/tmux-lib.sh"
 
 # 1. A store in the default place.
 home="$work/home"
