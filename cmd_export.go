@@ -13,8 +13,8 @@ import (
 
 var exportCommand = command{
 	name: "session export",
-	args: "REF --format json|markdown [-o FILE] [--all-branches]",
-	help: "the session as Dhara's JSON, or a markdown transcript, for a session of any format (stdout, or FILE written whole)",
+	args: "REF --format F [-o FILE] [--all-branches]",
+	help: "the session, of any format, as F: json (Dhara's model), markdown or html (one self-contained page); stdout, or FILE written whole",
 	run:  (*cli).export,
 }
 
@@ -23,12 +23,12 @@ func (c *cli) export(argv []string) error {
 	a, s, _, _, err := c.sessionArgs(argv, map[string]bool{"format": true, "o": true, "all-branches": false}, func(a *args) error {
 		format = a.get("format")
 		switch format {
-		case "json", "markdown", "md":
+		case "json", "markdown", "md", "html":
 			return nil
 		case "":
-			return usagef("export needs --format json or markdown")
+			return usagef("export needs --format json, markdown or html")
 		}
-		return usagef("--format is json or markdown, not %q", format)
+		return usagef("--format is json, markdown or html, not %q", format)
 	}, false)
 	if err != nil {
 		return err
@@ -37,6 +37,8 @@ func (c *cli) export(argv []string) error {
 	switch format {
 	case "json":
 		err = export.JSON(&out, s, time.Now())
+	case "html":
+		err = export.HTML(&out, s, export.Options{AllBranches: true, Location: time.Local})
 	default:
 		err = export.Markdown(&out, s, export.Options{AllBranches: a.has("all-branches"), Location: time.Local})
 	}

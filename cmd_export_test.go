@@ -35,6 +35,10 @@ func TestExportCommand(t *testing.T) {
 	if b, err := os.ReadFile(dst); err != nil || !strings.HasPrefix(string(b), "# ") {
 		t.Errorf("-o wrote %q %v", b, err)
 	}
+	page, _, code := skein(t, "session", "export", f, "--format", "html")
+	if code != 0 || !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.Contains(page, "Content-Security-Policy") {
+		t.Errorf("html: exit %d\n%.300s", code, page)
+	}
 	for _, bad := range [][]string{{"--format", "pdf"}, {}} {
 		if _, stderr, code := skein(t, append([]string{"session", "export", f}, bad...)...); code != 2 || !strings.Contains(stderr, "format") {
 			t.Errorf("%v: exit %d %s", bad, code, stderr)

@@ -513,9 +513,10 @@ func exportDialog(s *model.Session) Dialog {
 			return actionDoneMsg{status: "exported to " + path, dialog: d}
 		})
 	}
-	d := confirmDialog("Export the session", "j: Dhara's JSON (meta, entries, tree)\nm: a markdown transcript of every branch\n\nThe file goes in the folder skein was started in.", func(string) tea.Cmd { return write("markdown", "md") })
-	d.hint = "j: json · m/enter: markdown · esc: cancel"
+	d := confirmDialog("Export the session", "h: one HTML page (no network; every branch, collapsible calls)\nm: a markdown transcript of every branch\nj: Dhara's JSON (meta, entries, tree)\n\nThe file goes in the folder skein was started in.", func(string) tea.Cmd { return write("html", "html") })
+	d.hint = "h/enter: html · m: markdown · j: json · esc: cancel"
 	d.keys = []dialogKey{
+		{key.NewBinding(key.WithKeys("h")), func() tea.Cmd { return write("html", "html") }, true},
 		{key.NewBinding(key.WithKeys("j")), func() tea.Cmd { return write("json", "json") }, true},
 		{key.NewBinding(key.WithKeys("m")), func() tea.Cmd { return write("markdown", "md") }, true},
 	}
@@ -530,6 +531,8 @@ func exportTo(s *model.Session, format, ext string) (string, error) {
 	switch format {
 	case "json":
 		err = export.JSON(&out, s, time.Now())
+	case "html":
+		err = export.HTML(&out, s, export.Options{AllBranches: true, Location: time.Local})
 	default:
 		err = export.Markdown(&out, s, export.Options{AllBranches: true, Location: time.Local})
 	}

@@ -111,7 +111,7 @@ func TestExportKeys(t *testing.T) {
 	t.Chdir(dir)
 	m := loaded(t, 120, 40, true, store)
 	openFixture(t, m, "Paginate GET /orders")
-	for _, k := range []string{"j", "m"} {
+	for _, k := range []string{"j", "m", "h"} {
 		run(m, press(m, "x"))
 		if !strings.Contains(ansi.Strip(m.View().Content), "Export the session") {
 			t.Fatalf("x: no export dialog:\n%s", ansi.Strip(m.View().Content))
@@ -122,7 +122,7 @@ func TestExportKeys(t *testing.T) {
 		}
 		run(m, press(m, "esc"))
 	}
-	for _, name := range []string{"skein-branched.json", "skein-branched.md"} {
+	for _, name := range []string{"skein-branched.json", "skein-branched.md", "skein-branched.html"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}

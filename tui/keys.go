@@ -65,7 +65,7 @@ func DefaultKeyMap() KeyMap {
 		Replay:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "replay")),
 		Label:       key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "label")),
 		Rename:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rename")),
-		Export:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export (json, markdown)")),
+		Export:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export (html, markdown, json)")),
 		Delete:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete (to trash)")),
 		Resume:      key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "resume in pi")),
 		Problems:    key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "problems")),
