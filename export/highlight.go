@@ -220,4 +220,3 @@ func stringEnd(code string, i int) int {
 	}
 	return -1
 }
-
