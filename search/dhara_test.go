@@ -20,7 +20,27 @@ func TestIndexMixedStore(t *testing.T) {
 		t.Fatalf("discover: %v, %d folders", err, len(found))
 	}
 	files = append(files, found...)
-	queries := append([]string{"TOML", "tool:bash", "role:toolResult commit", `"config loader"`, "re:toml\\.\\w+", "größe"}, indexQueries...)
+	// Claude Code's and Codex's logs, read whole by the index.
+	claude := filepath.Join(dir, ".claude", "projects", "-path-to-Demo")
+	codex := filepath.Join(dir, "codex", "2026", "01", "02")
+	if err := synth.CopyTree("../testdata/claude", claude); err != nil {
+		t.Fatal(err)
+	}
+	if err := synth.CopyTree("../testdata/codex", codex); err != nil {
+		t.Fatal(err)
+	}
+	others, _ := store.Discover([]string{claude, codex})
+	n := 0
+	for _, f := range others {
+		if format := store.For(f).Format(); format == store.FormatClaude || format == store.FormatCodex {
+			files = append(files, f)
+			n++
+		}
+	}
+	if n < 5 {
+		t.Fatalf("%d Claude Code and Codex logs", n)
+	}
+	queries := append([]string{"TOML", "tool:bash", "role:toolResult commit", `"config loader"`, "re:toml\\.\\w+", "größe", "placeholders", "zsh", "tool:Bash", "TODOs"}, indexQueries...)
 	idx := t.TempDir()
 	bruteAll := func(query string, q *Query) []Hit { return brute(t, q, files) }
 	checkIndex(t, idx, files, queries, "cold", bruteAll)

@@ -36,7 +36,7 @@ var claudeBackend = readOnly{
 	// A sub-agent's file belongs to the session whose call started it.
 	listable: func(path string) error {
 		if claude.IsAgentFileName(filepath.Base(path)) {
-			return &NotSession{Reason: "a Claude Code sub-agent's log, shown with its session"}
+			return &PartOfSession{Reason: "a Claude Code sub-agent's log, shown with its session"}
 		}
 		return nil
 	},

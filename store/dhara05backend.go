@@ -52,7 +52,7 @@ var dhara05Backend = readOnly{
 	info: func(s *model.Session, path string, mtime float64) Info { return dhara05.Of(s).Info(path, mtime) },
 	listable: func(path string) error {
 		if !dhara05.IsSessionFileName(filepath.Base(path)) {
-			return &NotSession{Reason: "a temporary file Dhara writes while it saves"}
+			return &PartOfSession{Reason: "a temporary file Dhara writes while it saves"}
 		}
 		return nil
 	},

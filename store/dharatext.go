@@ -24,7 +24,15 @@ import (
 
 func isDharaPath(path string) bool {
 	f := For(path).Format()
-	return f == FormatDhara || f == FormatDhara05
+	return f == FormatDhara || f == FormatDhara05 || f == FormatClaude || f == FormatCodex
+}
+
+// wholeFormats are the file formats whose entries are not one record each
+// (Claude Code merges a reply's lines; Codex pairs calls by id): the text
+// index reads them whole, a record's place being its entry's index.
+func wholeFormat(path string) bool {
+	f := For(path).Format()
+	return f == FormatClaude || f == FormatCodex
 }
 
 // dharaTextToken is the folder's change token: the four files' stats
@@ -33,7 +41,7 @@ func dharaTextToken(path string) (TextState, bool) {
 	var t TextState
 	var b []byte
 	files := dharaFiles[:]
-	one := For(path).Format() == FormatDhara05
+	one := For(path).Format() != FormatDhara
 	if one {
 		files = []string{""}
 	}
@@ -62,6 +70,9 @@ func dharaTextToken(path string) (TextState, bool) {
 func readDharaText(path string) (*TextPart, error) {
 	if For(path).Format() == FormatDhara05 {
 		return readDhara05Text(path)
+	}
+	if wholeFormat(path) {
+		return readWholeText(path)
 	}
 	tok, ok := dharaTextToken(path)
 	if !ok {
@@ -97,6 +108,9 @@ func readDharaText(path string) (*TextPart, error) {
 func readDharaEntries(path string, recs [][2]int64, fn func(i int, s *model.Session)) error {
 	if For(path).Format() == FormatDhara05 {
 		return readDhara05Entries(path, recs, fn)
+	}
+	if wholeFormat(path) {
+		return readWholeEntries(path, recs, fn)
 	}
 	var names map[string]string // the tools of the calls, for results
 	var files *dhara.Files      // read once, when a result needs its call
@@ -228,3 +242,43 @@ func callName(path, callID string, files **dhara.Files) string {
 	}
 	return ""
 }
+
+// readWholeText reads a session of a whole format for the text index.
+func readWholeText(path string) (*TextPart, error) {
+	tok, ok := dharaTextToken(path)
+	if !ok {
+		return nil, &NotSession{Reason: "cannot stat " + path}
+	}
+	s, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	lines := make([][2]int64, s.Len())
+	for i := range lines {
+		lines[i] = [2]int64{int64(i), int64(len(s.Raw(i)))}
+	}
+	return &TextPart{Session: s, State: tok, Lines: lines}, nil
+}
+
+// readWholeEntries gives each record (an entry's index) as the last entry
+// of the session cut after it.
+func readWholeEntries(path string, recs [][2]int64, fn func(i int, s *model.Session)) error {
+	s, err := Open(path)
+	if err != nil {
+		return err
+	}
+	for k, r := range recs {
+		if i := int(r[0]); i >= 0 && i < s.Len() && int64(len(s.Raw(i))) == r[1] {
+			fn(k, model.NewSession(prefix{s.Source, i + 1}, s.Info))
+		}
+	}
+	return nil
+}
+
+// prefix is a session's first n entries.
+type prefix struct {
+	model.Source
+	n int
+}
+
+func (p prefix) Len() int { return p.n }

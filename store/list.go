@@ -41,6 +41,9 @@ func List(files []string, progress func(done, total int)) ([]pi.Info, []Problem)
 	var infos []pi.Info
 	var problems []Problem
 	for i, r := range results {
+		if isPart(r.err) {
+			continue // shown with its session
+		}
 		if r.err != nil {
 			problems = append(problems, Problem{files[i], r.err})
 			continue
@@ -174,9 +177,10 @@ func Scan(files []string, interval time.Duration, fn func(batch []pi.Info, left 
 	last := time.Now()
 	for r := range ch {
 		done++
-		if r.err == nil {
+		switch {
+		case r.err == nil:
 			batch = append(batch, r.info)
-		} else {
+		case !isPart(r.err):
 			left = append(left, Problem{r.info.Path, r.err})
 		}
 		if time.Since(last) >= interval {
@@ -185,4 +189,16 @@ func Scan(files []string, interval time.Duration, fn func(batch []pi.Info, left 
 		}
 	}
 	fn(batch, left, done, len(files))
+}
+
+// PartOfSession is a file that is a part of another session (a Claude Code
+// sub-agent's log), or a writer's temporary file: not a session of its own,
+// and no problem either. The list leaves it out without a word.
+type PartOfSession struct{ Reason string }
+
+func (e *PartOfSession) Error() string { return e.Reason }
+
+func isPart(err error) bool {
+	var p *PartOfSession
+	return errors.As(err, &p)
 }
