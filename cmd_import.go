@@ -65,8 +65,9 @@ func (c *cli) importSession(argv []string) error {
 		if a.has("json") {
 			return c.writeJSON(struct {
 				Path    string `json:"path"`
+				Format  string `json:"format"`
 				Already bool   `json:"already"`
-			}{valid(same), true})
+			}{valid(same), format, true})
 		}
 		fmt.Fprintf(c.stdout, "already imported: %s\n", sanitize.Inline(same))
 		return nil
@@ -83,8 +84,9 @@ func (c *cli) importSession(argv []string) error {
 	}
 	if a.has("json") {
 		return c.writeJSON(struct {
-			Path string `json:"path"`
-		}{valid(dir)})
+			Path   string `json:"path"`
+			Format string `json:"format"`
+		}{valid(dir), format})
 	}
 	if earlier != "" {
 		fmt.Fprintf(c.stdout, "the file changed since it was imported into %s: imported anew\n", sanitize.Inline(earlier))

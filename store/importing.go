@@ -164,16 +164,18 @@ func Importable(format string) bool {
 }
 
 // ImportSession writes the open session s into the Dhara folder root as a
-// new session recording its source (its file's path and hash), or says
-// where the same bytes went before; it returns the session's folder.
-func ImportSession(s *model.Session, root string) (string, error) {
+// new session recording its source (its file's path and hash), or finds
+// where the same bytes went before (already); it returns the session's
+// folder.
+func ImportSession(s *model.Session, root string) (dir string, already bool, err error) {
 	format := map[Format]string{FormatClaude: "claude", FormatCodex: "codex", FormatDhara05: "dhara-jsonl", FormatPi: "pi", "openai": "openai"}[Format(s.Info.Format)]
 	src, err := SourceOf(s.Info.Path, format)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if same, _ := Imported(root, src); same != "" {
-		return same, nil
+		return same, true, nil
 	}
-	return WriteDhara(root, DharaModel(s, time.Now(), map[string][]byte{"importedFrom": src.JSON()}))
+	dir, err = WriteDhara(root, DharaModel(s, time.Now(), map[string][]byte{"importedFrom": src.JSON()}))
+	return dir, false, err
 }

@@ -486,9 +486,12 @@ func importFirstDialog(s *model.Session, act store.Action) Dialog {
 	body := fmt.Sprintf("%s sessions are read-only in skein (their agent writes them without a lock), so skein leaves them as they are (no %s).\n\nImport this one into Dhara's store, as a new session that keeps every message, call and result? The original is not touched.", agent, act)
 	return confirmDialog("Import it first?", body, func(string) tea.Cmd {
 		return startWrite("importing the session", func(store.WriteOption) actionDoneMsg {
-			dir, err := store.ImportSession(s, store.OSEnv().DharaSessionRoot())
+			dir, already, err := store.ImportSession(s, store.OSEnv().DharaSessionRoot())
 			if err != nil {
 				return done("", err)
+			}
+			if already {
+				return actionDoneMsg{status: "already imported: " + dir}
 			}
 			return actionDoneMsg{status: "imported into " + dir + " (listed)", added: listRecord(dir)}
 		})

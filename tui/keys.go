@@ -147,11 +147,17 @@ func (k KeyMap) writes() []writeKey {
 // session at path does not support.
 func unavailable(k KeyMap, path string, keys []key.Binding) []key.Binding {
 	out := make([]key.Binding, len(keys))
+	agent := agentName(store.For(path).Format())
 	for i, b := range keys {
 		out[i] = b
+		desc := b.Help().Desc
+		if b.Help() == k.Resume.Help() && agent != "pi" {
+			desc = "resume in " + agent
+			out[i] = key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
+		}
 		for _, w := range k.writes() {
 			if b.Help() == w.b.Help() && !store.Supports(path, w.act) {
-				out[i] = key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, b.Help().Desc+" (unavailable)"))
+				out[i] = key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc+" (unavailable)"))
 			}
 		}
 	}
@@ -164,4 +170,18 @@ func unavailableRows(k KeyMap, path string, rows [][]key.Binding) [][]key.Bindin
 		out[i] = unavailable(k, path, r)
 	}
 	return out
+}
+
+// agentName is the agent that resumes sessions of a format, as help names
+// it.
+func agentName(f store.Format) string {
+	switch f {
+	case store.FormatClaude:
+		return "Claude Code"
+	case store.FormatCodex:
+		return "Codex"
+	case store.FormatDhara, store.FormatDhara05:
+		return "Dhara"
+	}
+	return "pi"
 }
