@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"skein/internal/sanitize"
@@ -41,6 +42,7 @@ func (c *cli) search(argv []string) (err error) {
 		}
 	}
 	files, unreadable, err := c.files(a.pos[1:])
+	files = slices.DeleteFunc(files, store.IsPart) // shown with their sessions
 	if err != nil {
 		return err
 	}

@@ -51,6 +51,7 @@ func (c *cli) stats(argv []string) (err error) {
 		return usagef("--by wants session, project, model or day, not %q", by)
 	}
 	files, unreadable, err := c.files(a.pos)
+	files = slices.DeleteFunc(files, store.IsPart) // shown with their sessions
 	if err != nil {
 		return err
 	}

@@ -119,3 +119,12 @@ func (b readOnly) Trashable(path string) error {
 }
 
 func (b readOnly) SessionName(name string) string { return name }
+
+// IsPart reports whether the file at path is a part of another session (a
+// Claude Code sub-agent's log, a Dhara 0.5 save's temporary file): the list
+// leaves it out, and so do stats and search, which show it with its
+// session.
+func IsPart(path string) bool {
+	b, ok := For(path).(readOnly)
+	return ok && b.listable != nil && isPart(b.listable(path))
+}
