@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"time"
 )
@@ -155,4 +156,64 @@ func SortTools(ts []ToolCount) {
 		}
 		return cmp.Compare(a.Name, b.Name)
 	})
+}
+
+// Days gathers the totals of each local day, for Stats.Days. Entries come
+// mostly in time order: the day of the last one is kept with its bounds, so
+// that most entries cost no date arithmetic.
+type Days struct {
+	list       []DayTotals
+	index      map[string]int
+	cur        int     // index of the day of [from, to)
+	from, to   float64 // ms
+	haveBounds bool
+}
+
+// Add adds d to the totals of the local day of t (ms; NaN or infinite: the
+// day "", entries without a time).
+func (ds *Days) Add(t float64, d Totals) {
+	if ds.index == nil {
+		ds.index = map[string]int{}
+	}
+	if !(ds.haveBounds && t >= ds.from && t < ds.to) {
+		day := ""
+		if t == t && !math.IsInf(t, 0) {
+			lt := time.UnixMilli(int64(t)).In(time.Local)
+			day = lt.Format("2006-01-02")
+			start := time.Date(lt.Year(), lt.Month(), lt.Day(), 0, 0, 0, 0, time.Local)
+			ds.from, ds.to, ds.haveBounds = float64(start.UnixMilli()), float64(start.AddDate(0, 0, 1).UnixMilli()), true
+		} else {
+			ds.haveBounds = false
+		}
+		i, ok := ds.index[day]
+		if !ok {
+			i = len(ds.list)
+			ds.index[day] = i
+			ds.list = append(ds.list, DayTotals{Day: day})
+		}
+		ds.cur = i
+	}
+	ds.list[ds.cur].Add(d)
+}
+
+// Sorted is the days oldest first, the entries without a time last.
+func (ds *Days) Sorted() []DayTotals {
+	slices.SortFunc(ds.list, func(a, b DayTotals) int {
+		if (a.Day == "") != (b.Day == "") {
+			return cmp.Compare(b.Day, a.Day)
+		}
+		return cmp.Compare(a.Day, b.Day)
+	})
+	return ds.list
+}
+
+// ToolCounts are calls by tool name as Stats.Tools: most called first,
+// ties by name.
+func ToolCounts(calls map[string]int) []ToolCount {
+	var out []ToolCount
+	for name, n := range calls {
+		out = append(out, ToolCount{Name: name, Calls: n})
+	}
+	SortTools(out)
+	return out
 }

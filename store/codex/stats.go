@@ -78,7 +78,7 @@ func (s *Session) Stats() model.Stats {
 	}
 	byModel := map[string]int{}
 	tools := map[string]int{}
-	days := map[string]int{}
+	var days model.Days
 	prev := math.NaN()
 	var last tokens
 	for i := range s.Entries {
@@ -151,29 +151,11 @@ func (s *Session) Stats() model.Stats {
 			}
 		}
 		st.Totals.Add(d)
-		day := ""
-		if t == t && !math.IsInf(t, 0) {
-			day = time.UnixMilli(int64(t)).In(time.Local).Format("2006-01-02")
-		}
-		k, ok := days[day]
-		if !ok {
-			k = len(st.Days)
-			days[day] = k
-			st.Days = append(st.Days, model.DayTotals{Day: day})
-		}
-		st.Days[k].Add(d)
+		days.Add(t, d)
 	}
 	model.SortModels(st.ByModel)
-	for name, n := range tools {
-		st.Tools = append(st.Tools, model.ToolCount{Name: name, Calls: n})
-	}
-	model.SortTools(st.Tools)
-	slices.SortFunc(st.Days, func(a, b model.DayTotals) int {
-		if (a.Day == "") != (b.Day == "") {
-			return cmp.Compare(b.Day, a.Day)
-		}
-		return cmp.Compare(a.Day, b.Day)
-	})
+	st.Tools = model.ToolCounts(tools)
+	st.Days = days.Sorted()
 	st.Context = s.contextSeries()
 	return st
 }

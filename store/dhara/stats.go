@@ -34,7 +34,7 @@ func (s *Session) Stats() model.Stats {
 	addModel(s.Meta.Provider, s.Meta.Model)
 	byModel := map[string]int{}
 	tools := map[string]int{}
-	days := map[string]int{}
+	var days model.Days
 	prev := math.NaN()
 	// In time order: the archive's lines come first in the file order, and
 	// a session's active time must not depend on what was archived.
@@ -110,17 +110,7 @@ func (s *Session) Stats() model.Stats {
 			st.Compactions++
 		}
 		st.Totals.Add(d)
-		day := ""
-		if t == t && !math.IsInf(t, 0) {
-			day = time.UnixMilli(int64(t)).In(time.Local).Format("2006-01-02")
-		}
-		k, ok := days[day]
-		if !ok {
-			k = len(st.Days)
-			days[day] = k
-			st.Days = append(st.Days, model.DayTotals{Day: day})
-		}
-		st.Days[k].Add(d)
+		days.Add(t, d)
 	}
 	st.Labels = len(s.labels)
 	if len(s.Tree.Branches) > 0 {
@@ -128,16 +118,8 @@ func (s *Session) Stats() model.Stats {
 	}
 	st.ByModel = slices.DeleteFunc(st.ByModel, func(m model.ModelUsage) bool { return !(m.Cost > 0 || m.Tokens() > 0) })
 	model.SortModels(st.ByModel)
-	for name, n := range tools {
-		st.Tools = append(st.Tools, model.ToolCount{Name: name, Calls: n})
-	}
-	model.SortTools(st.Tools)
-	slices.SortFunc(st.Days, func(a, b model.DayTotals) int {
-		if (a.Day == "") != (b.Day == "") {
-			return cmp.Compare(b.Day, a.Day)
-		}
-		return cmp.Compare(a.Day, b.Day)
-	})
+	st.Tools = model.ToolCounts(tools)
+	st.Days = days.Sorted()
 	st.Context = s.contextSeries()
 	return st
 }

@@ -1,7 +1,6 @@
 package pi
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -51,7 +50,7 @@ func (s *Session) Stats() model.Stats {
 	}
 	tools := map[string]int{}
 	sizes := map[int]float64{} // the context size each assistant message's usage gives
-	var days days
+	var days model.Days
 	prev := math.NaN() // the time of the last entry that had one
 	st.Virtual = s.virtualModels()
 	for i := range s.Entries {
@@ -186,7 +185,7 @@ func (s *Session) Stats() model.Stats {
 			usage(e.Field("usage"), false, toolsKey)
 		}
 		st.Totals.Add(d)
-		days.add(t, d)
+		days.Add(t, d)
 	}
 	st.Labels = len(s.labels)
 	// pi's breakdown: only what cost or counted something, costliest first.
@@ -196,7 +195,7 @@ func (s *Session) Stats() model.Stats {
 		st.Tools = append(st.Tools, model.ToolCount{Name: strings.Clone(name), Calls: n})
 	}
 	model.SortTools(st.Tools)
-	st.Days = days.sorted()
+	st.Days = days.Sorted()
 	st.Context = s.contextSeries(s.Leaf(), sizes)
 	return st
 }
@@ -245,53 +244,6 @@ func templateString(raw []byte) string {
 		return "null"
 	}
 	return jsString(raw)
-}
-
-// days gathers the totals of each local day. Entries come mostly in time
-// order: the day of the last one is kept with its bounds, so that most
-// entries cost no date arithmetic.
-type days struct {
-	list       []model.DayTotals
-	index      map[string]int
-	cur        int     // index of the day of [from, to)
-	from, to   float64 // ms
-	haveBounds bool
-}
-
-func (ds *days) add(t float64, d model.Totals) {
-	if ds.index == nil {
-		ds.index = map[string]int{}
-	}
-	if !(ds.haveBounds && t >= ds.from && t < ds.to) {
-		day := ""
-		if t == t && !math.IsInf(t, 0) {
-			lt := time.UnixMilli(int64(t)).In(time.Local)
-			day = lt.Format("2006-01-02")
-			start := time.Date(lt.Year(), lt.Month(), lt.Day(), 0, 0, 0, 0, time.Local)
-			ds.from, ds.to, ds.haveBounds = float64(start.UnixMilli()), float64(start.AddDate(0, 0, 1).UnixMilli()), true
-		} else {
-			ds.haveBounds = false
-		}
-		i, ok := ds.index[day]
-		if !ok {
-			i = len(ds.list)
-			ds.index[day] = i
-			ds.list = append(ds.list, model.DayTotals{Day: day})
-		}
-		ds.cur = i
-	}
-	ds.list[ds.cur].Add(d)
-}
-
-// sorted is the days oldest first, the entries without a time last.
-func (ds *days) sorted() []model.DayTotals {
-	slices.SortFunc(ds.list, func(a, b model.DayTotals) int {
-		if (a.Day == "") != (b.Day == "") {
-			return cmp.Compare(b.Day, a.Day)
-		}
-		return cmp.Compare(a.Day, b.Day)
-	})
-	return ds.list
 }
 
 // contextSeries is the size of the context along the path to leaf: after
