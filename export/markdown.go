@@ -242,8 +242,8 @@ func inline(s string) string { return escapeLine(sanitize.Line(s)) }
 // escapeLine escapes a line so that CommonMark (and GFM's extensions) read
 // it as its text: each ASCII punctuation character that can begin or end
 // markup backslash-escaped (CommonMark allows it for each; those that
-// never can, , ; : ' " ? % $ @ ^, stay as they are: with . and / escaped no
-// autolink can form), and leading spaces and tabs as character
+// never can, , ; : ' " ? % $ @ ^, stay as they are, but a line's first
+// ':'; with . and / escaped no autolink can form), and leading spaces and tabs as character
 // references, so that no indentation makes a code block.
 func escapeLine(l string) string {
 	var b strings.Builder
@@ -258,10 +258,12 @@ func escapeLine(l string) string {
 			b.WriteString("&#9;")
 			continue
 		}
-		lead = false
-		if isPunct(c) {
+		// A line's first ':' would begin a definition (the extension
+		// GFM readers often add), so it is escaped there too.
+		if isPunct(c) || lead && c == ':' {
 			b.WriteByte('\\')
 		}
+		lead = false
 		b.WriteByte(c)
 	}
 	return b.String()
