@@ -2,11 +2,9 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"skein/internal/sanitize"
 	"skein/store"
@@ -14,13 +12,13 @@ import (
 
 var importCommand = command{
 	name: "session import",
-	args: "--file F [--format FORMAT] [--out DIR] [--json]",
-	help: "a new Dhara session from another agent's session file (FORMAT: pi, dhara-jsonl, codex, claude, openai; guessed when left out); the same bytes again say where they went",
+	args: "--file F [--format X] [--to T] [--out D] [--cwd D]",
+	help: "a new session in store T (dhara, the default, or pi) from another agent's file F of format X (" + strings.Join(store.ImportFormats, ", ") + "; guessed when left out); --out D: into folder D; --cwd D: the session's cwd when the file names none (pi's folder for it); the same bytes again say where they went; --json: {path, format}",
 	run:  (*cli).importSession,
 }
 
 func (c *cli) importSession(argv []string) error {
-	a, err := parseArgs(argv, map[string]bool{"format": true, "file": true, "to": true, "out": true, "json": false})
+	a, err := parseArgs(argv, map[string]bool{"format": true, "file": true, "to": true, "out": true, "cwd": true, "json": false})
 	if err != nil {
 		return err
 	}
@@ -31,66 +29,56 @@ func (c *cli) importSession(argv []string) error {
 	if file == "" {
 		return usagef("import needs --file F")
 	}
-	if to := a.get("to"); a.has("to") && to != "dhara" {
-		return usagef("--to %s: skein imports into Dhara's store for now", to)
-	}
-	st, err := os.Stat(file)
-	if err != nil {
-		return fail(1, "%v", err)
-	}
-	if !st.Mode().IsRegular() {
-		return fail(1, "%s is not a regular file", sanitize.Inline(file))
+	to := a.get("to")
+	if a.has("to") && !slices.Contains(store.ImportTargets, to) {
+		return usagef("--to %s: skein imports into %s", to, strings.Join(store.ImportTargets, " or "))
 	}
 	format := a.get("format")
-	if format == "" {
-		if format, err = store.GuessFormat(file); err != nil {
-			return fail(1, "%s: %v", sanitize.Inline(file), err)
-		}
-		if !a.has("json") {
-			fmt.Fprintf(c.stderr, "reading %s as %s\n", sanitize.Inline(file), format)
-		}
-	}
-	if !slices.Contains(store.ImportFormats, format) {
+	if a.has("format") && !slices.Contains(store.ImportFormats, format) {
 		return fail(1, "no importer for the format %q (formats: %s)", format, strings.Join(store.ImportFormats, ", "))
 	}
-	root := c.env.DharaSessionRoot()
-	if a.has("out") {
-		root = a.get("out")
+	env := c.env
+	results, err := store.ImportFile(file, store.ImportOptions{Format: format, To: to, Out: a.get("out"), Cwd: a.get("cwd"), Env: env})
+	if err != nil && len(results) == 0 {
+		return fail(1, "%s: %v", sanitize.Inline(file), err)
 	}
-	src, err := store.SourceOf(file, format)
-	if err != nil {
-		return fail(1, "%v", err)
-	}
-	if same, _ := store.Imported(root, src); same != "" {
-		if a.has("json") {
-			return c.writeJSON(struct {
-				Path    string `json:"path"`
-				Format  string `json:"format"`
-				Already bool   `json:"already"`
-			}{valid(same), format, true})
+	if a.has("json") {
+		for k := range results {
+			results[k].Path, results[k].Earlier, results[k].Title = valid(results[k].Path), valid(results[k].Earlier), valid(results[k].Title)
 		}
-		fmt.Fprintf(c.stdout, "already imported: %s\n", sanitize.Inline(same))
-		return nil
+		var werr error
+		if len(results) == 1 {
+			werr = c.writeJSON(results[0])
+		} else {
+			werr = c.writeJSON(struct {
+				store.ImportResult
+				Sessions []store.ImportResult `json:"sessions"`
+			}{results[0], results})
+		}
+		if err != nil {
+			return fail(1, "%s: %v", sanitize.Inline(file), err)
+		}
+		return werr
 	}
-	_, earlier := store.Imported(root, src)
-	s, err := store.OpenAs(file, format)
+	if len(results) > 0 && results[0].Guessed {
+		fmt.Fprintf(c.stderr, "reading %s as %s\n", sanitize.Inline(file), results[0].Format)
+	}
+	for _, r := range results {
+		what := sanitize.Inline(filepath.Base(file))
+		if r.Title != "" && len(results) > 1 {
+			what = fmt.Sprintf("%q", sanitize.Line(r.Title))
+		}
+		switch {
+		case r.Already:
+			fmt.Fprintf(c.stdout, "already imported: %s\n", sanitize.Inline(r.Path))
+			continue
+		case r.Earlier != "":
+			fmt.Fprintf(c.stdout, "the file changed since it was imported into %s: imported anew\n", sanitize.Inline(r.Earlier))
+		}
+		fmt.Fprintf(c.stdout, "imported %s into %s\n", what, sanitize.Inline(r.Path))
+	}
 	if err != nil {
 		return fail(1, "%s: %v", sanitize.Inline(file), err)
 	}
-	built := store.DharaModel(s, time.Now(), map[string][]byte{"importedFrom": src.JSON()})
-	dir, err := store.WriteDhara(root, built)
-	if err != nil {
-		return fail(1, "%v", err)
-	}
-	if a.has("json") {
-		return c.writeJSON(struct {
-			Path   string `json:"path"`
-			Format string `json:"format"`
-		}{valid(dir), format})
-	}
-	if earlier != "" {
-		fmt.Fprintf(c.stdout, "the file changed since it was imported into %s: imported anew\n", sanitize.Inline(earlier))
-	}
-	fmt.Fprintf(c.stdout, "imported %s into %s\n", sanitize.Inline(filepath.Base(file)), sanitize.Inline(dir))
 	return nil
 }

@@ -2,6 +2,8 @@ package store
 
 import (
 	"errors"
+	"io"
+	"os"
 	"strconv"
 	"sync"
 
@@ -283,9 +285,33 @@ func Compact(path string, c model.Compaction, check func(now *model.Session) (st
 func piDomain(path string, open func(string) (*pi.Session, error)) (*model.Session, error) {
 	s, err := open(path)
 	if err != nil {
+		// A file of a read-only format outside its agent's folder (named
+		// on the command line): its own backend reads it.
+		if b := sniff(path); b != nil {
+			return b.Open(path)
+		}
 		return nil, err
 	}
 	return piSession(path, s), nil
+}
+
+// sniff is the read-only backend whose format the start of the file at
+// path is, nil for none (or pi's).
+func sniff(path string) Backend {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	head := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, head)
+	format := Detect(head[:n])
+	for _, b := range readOnlyBackends {
+		if b.Format() == format {
+			return b
+		}
+	}
+	return nil
 }
 
 // piSession is pi's session of the file at path, as the domain's.

@@ -99,6 +99,9 @@ func GuessFormat(path string) (string, error) {
 type Source struct {
 	Path, SHA256, Format string
 	Size                 int64
+	// Item is the conversation's id in an export that holds many; "" for
+	// a file of one session.
+	Item string
 }
 
 // SourceOf hashes the file at path.
@@ -119,7 +122,11 @@ func SourceOf(path, format string) (Source, error) {
 
 // JSON is the source as meta.json's "importedFrom" member.
 func (src Source) JSON() []byte {
-	return fmt.Appendf(nil, `{"path":%s,"sha256":%q,"size":%d,"format":%s}`, quote(src.Path), src.SHA256, src.Size, quote(src.Format))
+	b := fmt.Appendf(nil, `{"path":%s,"sha256":%q,"size":%d,"format":%s`, quote(src.Path), src.SHA256, src.Size, quote(src.Format))
+	if src.Item != "" {
+		b = append(append(b, `,"item":`...), quote(src.Item)...)
+	}
+	return append(b, '}')
 }
 
 func quote(s string) string { return string(jsjson.AppendString(nil, s)) }
@@ -140,13 +147,10 @@ func Imported(root string, src Source) (same, earlier string) {
 		if err != nil || len(data) > 1<<20 || !jscan.Valid(data) {
 			continue
 		}
-		from := jscan.Member(data, "importedFrom")
-		sha, _ := jscan.Unquote(jscan.Member(from, "sha256"))
-		path, _ := jscan.Unquote(jscan.Member(from, "path"))
-		switch {
-		case sha == src.SHA256 && sha != "":
+		switch match(jscan.Member(data, "importedFrom"), src) {
+		case 2:
 			return dir, ""
-		case path == src.Path && path != "":
+		case 1:
 			earlier = dir
 		}
 	}

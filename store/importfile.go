@@ -1,0 +1,241 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"skein/internal/jscan"
+	"skein/model"
+	"skein/store/pi"
+)
+
+// ImportOptions say how ImportFile reads a file and where it writes.
+type ImportOptions struct {
+	Format string // one of ImportFormats; "" guesses it from the file
+	To     string // "dhara" (the default) or "pi"
+	// Out is the folder the new sessions go in; "" is the target's
+	// default store (Dhara's sessions folder; for pi, the folder of the
+	// session's cwd in pi's store, or pi's session folder when one is set).
+	Out string
+	// Cwd is, for pi, the session's folder when the source names none; ""
+	// is Env's working folder.
+	Cwd string
+	Env Env
+	Now time.Time // zero: the time of the call
+}
+
+// ImportResult is one session an import wrote, or found written before.
+type ImportResult struct {
+	Path    string `json:"path"`
+	Format  string `json:"format"`
+	Guessed bool   `json:"guessed,omitempty"`
+	Title   string `json:"title,omitempty"`
+	// Already: the same bytes were imported before, into Path; nothing was
+	// written. Earlier: the same file was imported before with other bytes
+	// (it grew), into Earlier; this one is new.
+	Already bool   `json:"already,omitempty"`
+	Earlier string `json:"earlier,omitempty"`
+}
+
+// ImportTargets are the stores `session import --to` writes into.
+var ImportTargets = []string{"dhara", "pi"}
+
+// ImportFile imports the session (or, for an export holding many, each
+// conversation) of the file at path into a new session of the target
+// store, recording the file's path and hash; what was imported from the
+// same bytes before is found, not written again.
+func ImportFile(path string, o ImportOptions) ([]ImportResult, error) {
+	if o.To == "" {
+		o.To = "dhara"
+	}
+	if !slices.Contains(ImportTargets, o.To) {
+		return nil, fmt.Errorf("no store %q to import into (stores: %s)", o.To, strings.Join(ImportTargets, ", "))
+	}
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	guessed := false
+	if o.Format == "" {
+		if o.Format, err = GuessFormat(path); err != nil {
+			return nil, err
+		}
+		guessed = true
+	}
+	if !slices.Contains(ImportFormats, o.Format) {
+		return nil, fmt.Errorf("no importer for the format %q (formats: %s)", o.Format, strings.Join(ImportFormats, ", "))
+	}
+	src, err := SourceOf(path, o.Format)
+	if err != nil {
+		return nil, err
+	}
+	items, err := openItems(path, o.Format)
+	if err != nil {
+		return nil, err
+	}
+	var out []ImportResult
+	for _, it := range items {
+		src := src
+		src.Item = it.item
+		r, err := importOne(it.s, src, o)
+		if err != nil {
+			return out, err
+		}
+		r.Format, r.Guessed = o.Format, guessed
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+type importItem struct {
+	s    *model.Session
+	item string // the conversation's id in an export of many; "" for a file of one
+}
+
+// openItems opens the sessions a file of the format holds.
+func openItems(path, format string) ([]importItem, error) {
+	s, err := OpenAs(path, format)
+	if err != nil {
+		return nil, err
+	}
+	return []importItem{{s: s}}, nil
+}
+
+func importOne(s *model.Session, src Source, o ImportOptions) (ImportResult, error) {
+	title := s.Name()
+	if title == "" {
+		title = s.Info.Name
+	}
+	if o.To == "pi" {
+		cwd := s.Info.Cwd
+		if cwd == "" {
+			cwd = o.Cwd
+		}
+		if cwd == "" {
+			cwd = o.Env.WorkingDirPath
+		}
+		if abs, err := filepath.Abs(cwd); err == nil {
+			cwd = abs
+		}
+		root, dir := o.Out, o.Out
+		if root == "" {
+			root = o.Env.PiSessionRoot()
+			dir = root
+			if o.Env.PiSessionDir == "" && !o.Env.piSettingsSessionDir() {
+				dir = pi.FolderFor(root, cwd)
+			}
+		}
+		same, earlier := ImportedPi(root, src)
+		if same != "" {
+			return ImportResult{Path: same, Already: true, Title: title}, nil
+		}
+		b, err := pi.FromSession(s, o.Now, cwd, src.JSON())
+		if err != nil {
+			return ImportResult{}, err
+		}
+		path, err := pi.WriteNewFile(dir, b, o.Now)
+		return ImportResult{Path: path, Earlier: earlier, Title: title}, err
+	}
+	root := o.Out
+	if root == "" {
+		root = o.Env.DharaSessionRoot()
+	}
+	same, earlier := Imported(root, src)
+	if same != "" {
+		return ImportResult{Path: same, Already: true, Title: title}, nil
+	}
+	dir, err := WriteDhara(root, DharaModel(s, o.Now, map[string][]byte{"importedFrom": src.JSON()}))
+	return ImportResult{Path: dir, Earlier: earlier, Title: title}, err
+}
+
+// ImportedPi finds, under pi's folder root, the session imported from the
+// same bytes (same), and one imported from the same path with other bytes
+// (earlier): the data of a file's skein.importedFrom entry, its second
+// line.
+func ImportedPi(root string, src Source) (same, earlier string) {
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || same != "" {
+			return nil
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+			return nil
+		}
+		from := importedFromOf(p)
+		if from == nil {
+			return nil
+		}
+		switch match(from, src) {
+		case 2:
+			same = p
+		case 1:
+			earlier = p
+		}
+		return nil
+	})
+	return same, earlier
+}
+
+// importedFromOf is the data of the file's skein.importedFrom entry (its
+// second line), nil when it has none.
+func importedFromOf(path string) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 64<<10)
+	if _, err := r.ReadSlice('\n'); err != nil {
+		return nil
+	}
+	l, err := r.ReadSlice('\n')
+	if err != nil && len(l) == 0 {
+		return nil
+	}
+	l = bytes.TrimSpace(l)
+	if !jscan.Valid(l) {
+		return nil
+	}
+	if t, _ := jscan.Unquote(jscan.Member(l, "customType")); t != pi.ImportedFromType {
+		return nil
+	}
+	return bytes.Clone(jscan.Member(l, "data"))
+}
+
+// match is 2 when an import's record from names the same bytes (and the
+// same conversation) as src, 1 when it names the same file with other
+// bytes, else 0.
+func match(from []byte, src Source) int {
+	sha, _ := jscan.Unquote(jscan.Member(from, "sha256"))
+	path, _ := jscan.Unquote(jscan.Member(from, "path"))
+	item, _ := jscan.Unquote(jscan.Member(from, "item"))
+	if item != src.Item {
+		return 0
+	}
+	switch {
+	case sha == src.SHA256 && sha != "":
+		return 2
+	case path == src.Path && path != "":
+		return 1
+	}
+	return 0
+}
+
+// piSettingsSessionDir reports whether pi's settings.json names a session
+// folder (pi then keeps every session in it, with no folder per cwd).
+func (e Env) piSettingsSessionDir() bool {
+	return e.PiSessionRoot() != filepath.Join(e.agentDir(), "sessions")
+}

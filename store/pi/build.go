@@ -1,0 +1,711 @@
+package pi
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"skein/internal/jscan"
+	"skein/internal/jsdate"
+	"skein/internal/jsjson"
+	"skein/model"
+)
+
+// Built is a session of any format as a new pi v3 file: what `session
+// import --to pi` writes.
+type Built struct {
+	ID    string // the header's id, a uuid v7
+	Cwd   string
+	Lines []byte // the file's bytes
+	// Calls and Results count the tool calls written and the results that
+	// answer them (synthetic ones included); Kept counts the entries kept
+	// as custom data because pi has no place for them.
+	Calls, Results, Synthetic, Kept int
+}
+
+// ImportedFromType is the customType of the first entry of an imported
+// file: its data names the source (path, sha256, size, format).
+const ImportedFromType = "skein.importedFrom"
+
+// FromSession is the session s (of any format) as a pi v3 session:
+//   - a header with a new uuid v7, the time now and cwd;
+//   - a first custom entry, skein.importedFrom, whose data is importedFrom
+//     (when it is not nil), the parent of the source's roots;
+//   - every entry of the source in its tree, parents before children and
+//     the source's leaf last (pi resumes at the file's last entry), with
+//     new ids (the source's may collide or be anything);
+//   - messages in pi's shape: user (text and images), assistant (text,
+//     thinking, toolCall blocks with the source's call ids; usage with a
+//     cost, as pi's footer reads it), toolResult, bashExecution, and an
+//     extension's custom message; compactions (the first kept entry the
+//     first the source's own context keeps), branch summaries, model and
+//     thinking level changes, labels and the session's name;
+//   - what pi has no place for (a system prompt of another agent, a record
+//     of a kind pi does not know) as a custom entry holding the source's
+//     record, under a customType naming the source format and its kind; a
+//     custom entry that a Dhara import made of a pi record ("pi.<type>")
+//     is that record again;
+//   - every tool call answered on its path before the next message: a
+//     result the source does not have is written, saying so, and a result
+//     whose call is not in the session is kept as custom data.
+func FromSession(s *model.Session, now time.Time, cwd string, importedFrom []byte) (Built, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return Built{}, err
+	}
+	b := &piBuilder{s: s, out: Built{ID: id.String(), Cwd: cwd}, ids: map[string]bool{}, newID: make([]string, s.Len()), last: make([]string, s.Len()), open: map[string][]openCall{}}
+	nowISO := now.UTC().Format("2006-01-02T15:04:05.000Z")
+	b.lastTS = nowISO
+	if t, ok := jsdate.ISO(s.Info.Created); ok {
+		b.lastTS = t
+	}
+	var h []byte
+	h = append(h, `{"type":"session","version":3,"id":`...)
+	h = jsjson.AppendString(h, b.out.ID)
+	h = append(h, `,"timestamp":`...)
+	h = jsjson.AppendString(h, nowISO)
+	h = append(h, `,"cwd":`...)
+	h = jsjson.AppendString(h, cwd)
+	h = append(h, "}\n"...)
+	b.buf = h
+	root := ""
+	if importedFrom != nil {
+		root = b.fresh()
+		b.line(root, "", b.lastTS, "custom", func(l []byte) []byte {
+			l = append(l, `,"customType":`...)
+			l = jsjson.AppendString(l, ImportedFromType)
+			l = append(l, `,"data":`...)
+			return append(l, importedFrom...)
+		})
+	}
+	for _, i := range b.order() {
+		b.entry(i, root)
+	}
+	if name := s.Name(); name == "" && s.Info.Name != "" {
+		// A name the source's list gives but no entry holds (a title record
+		// of another format): pi's session_info, last, on the leaf's path.
+		b.line(b.fresh(), b.tip, b.lastTS, "session_info", func(l []byte) []byte {
+			return jsjson.AppendString(append(l, `,"name":`...), SessionName(s.Info.Name))
+		})
+	}
+	b.out.Lines = b.buf
+	return b.out, nil
+}
+
+type piBuilder struct {
+	s     *model.Session
+	out   Built
+	buf   []byte
+	ids   map[string]bool
+	newID []string // per source entry, its id in the new file ("" when none)
+	// last is, per source entry, the id of its last line: a result the
+	// source lacked goes after its call, and the entry's children after it.
+	last   []string
+	lastTS string
+	tip    string // the last line's id
+	// open are, by line id, the calls of its path that no result answers
+	// yet, in order.
+	open map[string][]openCall
+}
+
+type openCall struct{ id, name string }
+
+// fresh is a new entry id: 8 hex digits, as pi makes them, unique in the
+// file.
+func (b *piBuilder) fresh() string {
+	for {
+		var r [4]byte
+		_, _ = rand.Read(r[:])
+		id := hex.EncodeToString(r[:])
+		if !b.ids[id] {
+			b.ids[id] = true
+			return id
+		}
+	}
+}
+
+// line appends an entry: type, id, parentId, timestamp, then what body
+// adds.
+func (b *piBuilder) line(id, parent, ts, typ string, body func([]byte) []byte) {
+	l := b.buf
+	l = append(l, `{"type":`...)
+	l = jsjson.AppendString(l, typ)
+	l = append(l, `,"id":`...)
+	l = jsjson.AppendString(l, id)
+	l = append(l, `,"parentId":`...)
+	if parent == "" {
+		l = append(l, "null"...)
+	} else {
+		l = jsjson.AppendString(l, parent)
+	}
+	l = append(l, `,"timestamp":`...)
+	l = jsjson.AppendString(l, ts)
+	l = body(l)
+	b.buf = append(l, "}\n"...)
+	b.tip = id
+}
+
+// order is the source's entries, parents before children, each node's
+// children in their order but the one toward the leaf last, so that the
+// leaf's path ends the file.
+func (b *piBuilder) order() []int {
+	s := b.s
+	onPath := make([]bool, s.Len())
+	for _, j := range s.Path(s.Leaf()) {
+		onPath[j] = true
+	}
+	last := func(kids []int) []int {
+		out := make([]int, 0, len(kids))
+		toward := -1
+		for _, k := range kids {
+			if onPath[k] {
+				toward = k
+				continue
+			}
+			out = append(out, k)
+		}
+		if toward >= 0 {
+			out = append(out, toward)
+		}
+		return out
+	}
+	out := make([]int, 0, s.Len())
+	// Depth first without recursion: a chain may be 100,000 entries long.
+	stack := []int{}
+	push := func(kids []int) {
+		kids = last(kids)
+		for k := len(kids) - 1; k >= 0; k-- {
+			stack = append(stack, kids[k])
+		}
+	}
+	push(s.Roots())
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		out = append(out, i)
+		push(s.Children(i))
+	}
+	return out
+}
+
+// parentOf is the id the new line of source entry i hangs from: its
+// parent's last line (or the nearest ancestor's that gave one), else root.
+func (b *piBuilder) parentOf(i int, root string) string {
+	for p := b.s.Parent(i); p >= 0; p = b.s.Parent(p) {
+		if b.last[p] != "" {
+			return b.last[p]
+		}
+	}
+	return root
+}
+
+func (b *piBuilder) timestamp(i int) string {
+	ts := b.s.Entry(i).Timestamp
+	if ts == "" || jsdate.Parse(ts) != jsdate.Parse(ts) {
+		ts = ""
+		if m := b.s.MessageHead(model.ContextMessage{Entry: i}); m.HasTime {
+			ts, _ = jsdate.ISO(m.Time)
+		}
+	}
+	if ts == "" {
+		return b.lastTS
+	}
+	if t, ok := jsdate.ISO(jsdate.Parse(ts)); ok {
+		ts = t // pi's own shape: UTC, milliseconds
+	}
+	b.lastTS = ts
+	return ts
+}
+
+func (b *piBuilder) entry(i int, root string) {
+	s := b.s
+	parent := b.parentOf(i, root)
+	ts := b.timestamp(i)
+	id := b.fresh()
+	b.newID[i] = id
+	b.last[i] = id
+	pending := b.open[parent]
+	b.write(i, id, parent, ts, pending)
+	if len(s.Children(i)) == 0 && len(b.open[b.last[i]]) > 0 {
+		// The branch ends with calls no result answers.
+		b.last[i] = b.answer(b.last[i], ts)
+	}
+}
+
+// answer writes, after the line at parent, a result for each call open
+// there that says the source recorded none; it returns the last one's id.
+func (b *piBuilder) answer(parent, ts string) string {
+	for _, c := range b.open[parent] {
+		id := b.fresh()
+		b.line(id, parent, ts, "message", func(l []byte) []byte {
+			l = append(l, `,"message":{"role":"toolResult","toolCallId":`...)
+			l = jsjson.AppendString(l, c.id)
+			l = jsjson.AppendString(append(l, `,"toolName":`...), c.name)
+			l = append(l, `,"content":[{"type":"text","text":"(no result: the imported session recorded none)"}],"isError":true,"timestamp":`...)
+			l = jsjson.AppendNumber(l, jsdate.Parse(ts))
+			return append(l, `},"details":{"skein":"synthetic"}`...)
+		})
+		b.out.Synthetic++
+		b.out.Results++
+		parent = id
+	}
+	return parent
+}
+
+// opensAt says whether entry i is a message that must not come between
+// calls and their results (anything the model reads but a result).
+func (b *piBuilder) opensAt(i int) bool {
+	e := b.s.Entry(i)
+	switch e.Kind {
+	case model.EntryMessage:
+		return e.Role != model.RoleToolResult
+	case model.EntryCompaction, model.EntryBranchSummary, model.EntryCustomMessage:
+		return true
+	}
+	return false
+}
+
+func (b *piBuilder) write(i int, id, parent, ts string, pending []openCall) {
+	s := b.s
+	e := s.Entry(i)
+	if len(pending) > 0 && b.opensAt(i) {
+		parent = b.answer(parent, ts)
+		pending = nil
+	}
+	if len(pending) > 0 {
+		b.open[id] = pending // passed on by what is not a message
+	}
+	switch e.Kind {
+	case model.EntryMessage:
+		msg := s.Message(model.ContextMessage{Entry: i})
+		if msg.Role == model.RoleToolResult {
+			k := slices.IndexFunc(pending, func(c openCall) bool { return c.id == msg.ToolCallID })
+			if k < 0 {
+				b.unpaired(i, id, parent, ts)
+				return
+			}
+			rest := slices.Delete(slices.Clone(pending), k, k+1)
+			if len(rest) > 0 {
+				b.open[id] = rest
+			} else {
+				delete(b.open, id)
+			}
+			b.out.Results++
+		}
+		if b.message(i, id, parent, ts, &msg) {
+			if msg.Role == model.RoleAssistant {
+				var calls []openCall
+				for _, c := range msg.ToolCalls() {
+					calls = append(calls, openCall{c.ID, c.Name})
+				}
+				if len(calls) > 0 {
+					b.open[id] = calls
+				}
+			}
+			return
+		}
+	case model.EntryCompaction:
+		msg := s.Message(model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary})
+		kept := b.firstKept(i, id)
+		b.line(id, parent, ts, "compaction", func(l []byte) []byte {
+			l = jsjson.AppendString(append(l, `,"summary":`...), msg.Summary)
+			l = jsjson.AppendString(append(l, `,"firstKeptEntryId":`...), kept)
+			return jsjson.AppendNumber(append(l, `,"tokensBefore":`...), msg.TokensBefore)
+		})
+		return
+	case model.EntryBranchSummary:
+		msg := s.Message(model.ContextMessage{Entry: i, Kind: model.KindBranchSummary})
+		from := "root"
+		if p := s.Parent(i); p >= 0 && b.newID[p] != "" {
+			from = b.newID[p]
+		}
+		b.line(id, parent, ts, "branch_summary", func(l []byte) []byte {
+			l = jsjson.AppendString(append(l, `,"fromId":`...), from)
+			return jsjson.AppendString(append(l, `,"summary":`...), msg.Summary)
+		})
+		return
+	case model.EntryCustomMessage:
+		msg := s.Message(model.ContextMessage{Entry: i, Kind: model.KindCustom})
+		b.customMessage(id, parent, ts, &msg)
+		return
+	case model.EntryModelChange:
+		d := s.Detail(i)
+		b.line(id, parent, ts, "model_change", func(l []byte) []byte {
+			l = jsjson.AppendString(append(l, `,"provider":`...), d.Provider)
+			return jsjson.AppendString(append(l, `,"modelId":`...), d.Model)
+		})
+		return
+	case model.EntryThinkingLevel:
+		d := s.Detail(i)
+		b.line(id, parent, ts, "thinking_level_change", func(l []byte) []byte {
+			return jsjson.AppendString(append(l, `,"thinkingLevel":`...), d.ThinkingLevel)
+		})
+		return
+	case model.EntryLabel:
+		d := s.Detail(i)
+		target := d.Target
+		if j, ok := s.Index(d.Target); ok && b.newID[j] != "" {
+			target = b.newID[j]
+		} else {
+			break // a label of an entry the file does not have: data
+		}
+		b.line(id, parent, ts, "label", func(l []byte) []byte {
+			l = jsjson.AppendString(append(l, `,"targetId":`...), target)
+			if d.Label != "" {
+				l = jsjson.AppendString(append(l, `,"label":`...), d.Label)
+			}
+			return l
+		})
+		return
+	case model.EntryTitle:
+		d := s.Detail(i)
+		b.line(id, parent, ts, "session_info", func(l []byte) []byte {
+			return jsjson.AppendString(append(l, `,"name":`...), SessionName(d.Title))
+		})
+		return
+	case model.EntryCustom:
+		if b.restore(i, id, parent, ts) {
+			return
+		}
+	}
+	b.keep(i, id, parent, ts)
+}
+
+// message writes a message entry; false when pi has no such message
+// (the caller keeps it as data).
+func (b *piBuilder) message(i int, id, parent, ts string, msg *model.Message) bool {
+	ms := jsdate.Parse(ts)
+	if msg.HasTime {
+		ms = msg.Time
+	}
+	switch msg.Role {
+	case model.RoleUser:
+		b.line(id, parent, ts, "message", func(l []byte) []byte {
+			l = append(l, `,"message":{"role":"user","content":`...)
+			l = appendBlocks(l, msg.Blocks, false)
+			return append(jsjson.AppendNumber(append(l, `,"timestamp":`...), ms), '}')
+		})
+	case model.RoleAssistant:
+		calls := msg.ToolCalls()
+		stop := msg.StopReason
+		switch stop {
+		case "stop", "length", "toolUse", "error", "aborted":
+		default:
+			stop = "stop"
+			if len(calls) > 0 {
+				stop = "toolUse"
+			}
+		}
+		provider, modelID := msg.Provider, msg.Model
+		if provider == "" {
+			provider = b.format()
+		}
+		if modelID == "" {
+			modelID = b.format()
+		}
+		b.line(id, parent, ts, "message", func(l []byte) []byte {
+			l = append(l, `,"message":{"role":"assistant","content":`...)
+			l = appendBlocks(l, msg.Blocks, true)
+			l = jsjson.AppendString(append(l, `,"api":`...), "skein-import")
+			l = jsjson.AppendString(append(l, `,"provider":`...), provider)
+			l = jsjson.AppendString(append(l, `,"model":`...), modelID)
+			l = appendUsage(append(l, `,"usage":`...), msg.Usage)
+			l = jsjson.AppendString(append(l, `,"stopReason":`...), stop)
+			if msg.Error != "" {
+				l = jsjson.AppendString(append(l, `,"errorMessage":`...), msg.Error)
+			}
+			return append(jsjson.AppendNumber(append(l, `,"timestamp":`...), ms), '}')
+		})
+		b.out.Calls += len(calls)
+	case model.RoleToolResult:
+		b.line(id, parent, ts, "message", func(l []byte) []byte {
+			l = append(l, `,"message":{"role":"toolResult","toolCallId":`...)
+			l = jsjson.AppendString(l, msg.ToolCallID)
+			l = jsjson.AppendString(append(l, `,"toolName":`...), msg.ToolName)
+			l = append(l, `,"content":`...)
+			l = appendBlocks(l, msg.Blocks, false)
+			l = strconv.AppendBool(append(l, `,"isError":`...), msg.IsError)
+			return append(jsjson.AppendNumber(append(l, `,"timestamp":`...), ms), '}')
+		})
+	case model.RoleBashExecution:
+		b.line(id, parent, ts, "message", func(l []byte) []byte {
+			l = append(l, `,"message":{"role":"bashExecution","command":`...)
+			l = jsjson.AppendString(l, msg.Command)
+			l = jsjson.AppendString(append(l, `,"output":`...), msg.Output)
+			l = append(l, `,"exitCode":`...)
+			if n, err := strconv.Atoi(msg.ExitCode); err == nil {
+				l = strconv.AppendInt(l, int64(n), 10)
+			} else {
+				l = append(l, "null"...)
+			}
+			l = strconv.AppendBool(append(l, `,"cancelled":`...), msg.Cancelled)
+			l = append(l, `,"truncated":false`...)
+			if msg.Excluded {
+				l = append(l, `,"excludeFromContext":true`...)
+			}
+			return append(jsjson.AppendNumber(append(l, `,"timestamp":`...), ms), '}')
+		})
+	case model.RoleCustom:
+		b.line(id, parent, ts, "message", func(l []byte) []byte {
+			l = append(l, `,"message":{"role":"custom","customType":`...)
+			l = jsjson.AppendString(l, msg.CustomType)
+			l = append(l, `,"content":`...)
+			l = appendBlocks(l, msg.Blocks, false)
+			l = strconv.AppendBool(append(l, `,"display":`...), !msg.Hidden)
+			return append(jsjson.AppendNumber(append(l, `,"timestamp":`...), ms), '}')
+		})
+	default:
+		return false
+	}
+	return true
+}
+
+func (b *piBuilder) customMessage(id, parent, ts string, msg *model.Message) {
+	b.line(id, parent, ts, "custom_message", func(l []byte) []byte {
+		l = jsjson.AppendString(append(l, `,"customType":`...), msg.CustomType)
+		l = append(l, `,"content":`...)
+		l = appendBlocks(l, msg.Blocks, false)
+		return strconv.AppendBool(append(l, `,"display":`...), !msg.Hidden)
+	})
+}
+
+// firstKept is the id of the first entry a compaction at source entry i
+// keeps: the first entry before it on its path that the source's own
+// context at it holds, else the compaction itself (pi 1.6.0's retain-none).
+func (b *piBuilder) firstKept(i int, self string) string {
+	ctx := b.s.BuildContext(i)
+	for _, pe := range ctx.Entries {
+		if pe.Entry != i && b.newID[pe.Entry] != "" && b.s.Entry(pe.Entry).Kind != model.EntryCompaction {
+			return b.newID[pe.Entry]
+		}
+		if pe.Entry == i {
+			break
+		}
+	}
+	return self
+}
+
+// format names the source's format for what pi has no field of its own.
+func (b *piBuilder) format() string {
+	if f := b.s.Info.Format; f != "" {
+		return f
+	}
+	return "pi"
+}
+
+// unpaired keeps a result whose call is not open on its path (not in the
+// session, or answered already) as custom data.
+func (b *piBuilder) unpaired(i int, id, parent, ts string) {
+	msg := b.s.Message(model.ContextMessage{Entry: i})
+	b.line(id, parent, ts, "custom", func(l []byte) []byte {
+		l = append(l, `,"customType":"skein.unpairedToolResult","data":{"toolCallId":`...)
+		l = jsjson.AppendString(l, msg.ToolCallID)
+		l = jsjson.AppendString(append(l, `,"toolName":`...), msg.ToolName)
+		l = appendBlocks(append(l, `,"content":`...), msg.Blocks, false)
+		return append(strconv.AppendBool(append(l, `,"isError":`...), msg.IsError), '}')
+	})
+	b.out.Kept++
+	if p := b.open[parent]; len(p) > 0 {
+		b.open[id] = p
+	}
+}
+
+// keep writes entry i as custom data: its record as the source stored it.
+func (b *piBuilder) keep(i int, id, parent, ts string) {
+	e := b.s.Entry(i)
+	kind := e.Type
+	if e.Kind == model.EntryMessage && e.Role != "" {
+		kind = strings.Trim(e.Type+"."+e.Role, ".")
+	}
+	if kind == "" {
+		kind = "entry"
+	}
+	data := b.s.Raw(i)
+	if len(data) == 0 || !jscan.Valid(data) {
+		if e.Kind == model.EntryMessage {
+			msg := b.s.Message(model.ContextMessage{Entry: i})
+			data = append(appendBlocks([]byte(`{"content":`), msg.Blocks, true), '}')
+		} else {
+			data = jsjson.AppendString(nil, string(data))
+		}
+	}
+	b.line(id, parent, ts, "custom", func(l []byte) []byte {
+		l = jsjson.AppendString(append(l, `,"customType":`...), b.format()+"."+kind)
+		return append(append(l, `,"data":`...), data...)
+	})
+	b.out.Kept++
+}
+
+// restore writes again the pi record a Dhara import kept as a custom entry
+// ("pi.<type>", its data the pi line), with the new file's ids; false when
+// the entry is no such record.
+func (b *piBuilder) restore(i int, id, parent, ts string) bool {
+	d := b.s.Detail(i)
+	if !strings.HasPrefix(d.CustomType, "pi.") {
+		return false
+	}
+	data := jscan.Member(b.s.Raw(i), "data")
+	if len(data) == 0 || data[0] != '{' {
+		return false
+	}
+	// Only a whole pi entry under the customType a Dhara import gives it
+	// (pi.<type>, pi.message.<role>): an extension's own "pi.*" data stays
+	// data.
+	typ, ok := jscan.Unquote(jscan.Member(data, "type"))
+	if !ok || typ == "" || typ == "session" || jscan.Member(data, "id") == nil || jscan.Member(data, "timestamp") == nil {
+		return false
+	}
+	want := "pi." + typ
+	if typ == "message" {
+		role, _ := jscan.Unquote(jscan.Member(jscan.Member(data, "message"), "role"))
+		want += "." + role
+	}
+	if d.CustomType != want {
+		return false
+	}
+	mapID := func(key string) ([]byte, bool) {
+		v, ok := jscan.Unquote(jscan.Member(data, key))
+		if !ok {
+			return nil, true
+		}
+		if j, found := b.s.Index(v); found && b.newID[j] != "" {
+			return jsjson.AppendString(nil, b.newID[j]), true
+		}
+		return nil, false
+	}
+	// The record's members, its ids made this file's.
+	var body []byte
+	okAll := true
+	_ = jscan.Members(data, func(rawKey, val []byte) bool {
+		key, _ := jscan.Unquote(rawKey)
+		switch key {
+		case "type", "id", "parentId", "timestamp":
+			return true
+		case "targetId", "firstKeptEntryId", "fromId":
+			if v, ok := mapID(key); ok && v != nil {
+				val = v
+			} else if !ok && !(key == "fromId" && string(val) == `"root"`) {
+				okAll = false
+			}
+		}
+		body = append(append(body, ','), rawKey...)
+		body = append(append(body, ':'), val...)
+		return true
+	})
+	if !okAll {
+		return false
+	}
+	b.line(id, parent, ts, typ, func(l []byte) []byte { return append(l, body...) })
+	return true
+}
+
+// appendBlocks appends content blocks in pi's shape: text, thinking (an
+// assistant's), image, toolCall (an assistant's: id, name, arguments); a
+// block of another kind as text naming it, so that its text is not lost.
+func appendBlocks(l []byte, blocks []model.Block, assistant bool) []byte {
+	l = append(l, '[')
+	n := 0
+	for _, blk := range blocks {
+		start := len(l)
+		if n > 0 {
+			l = append(l, ',')
+		}
+		switch {
+		case blk.Type == model.BlockText:
+			l = jsjson.AppendString(append(l, `{"type":"text","text":`...), blk.Text)
+		case blk.Type == model.BlockThinking && assistant:
+			l = jsjson.AppendString(append(l, `{"type":"thinking","thinking":`...), blk.Text)
+		case blk.Type == model.BlockThinking:
+			l = jsjson.AppendString(append(l, `{"type":"text","text":`...), blk.Text)
+		case blk.Type == model.BlockToolCall && assistant:
+			l = jsjson.AppendString(append(l, `{"type":"toolCall","id":`...), blk.Call.ID)
+			l = jsjson.AppendString(append(l, `,"name":`...), blk.Call.Name)
+			input := bytes.TrimSpace(blk.Call.Input)
+			if len(input) == 0 || input[0] != '{' || !jscan.Valid(input) {
+				input = []byte("{}")
+			}
+			l = append(append(l, `,"arguments":`...), input...)
+		case blk.Type == model.BlockImage && blk.Data != "":
+			l = jsjson.AppendString(append(l, `{"type":"image","data":`...), blk.Data)
+			l = jsjson.AppendString(append(l, `,"mimeType":`...), blk.MimeType)
+		case blk.Type == model.BlockImage:
+			l = jsjson.AppendString(append(l, `{"type":"text","text":`...), "[image: "+blk.MimeType+", not in the source]")
+		default:
+			if blk.Text == "" && blk.Name == "" {
+				l = l[:start]
+				continue
+			}
+			text := blk.Text
+			if blk.Name != "" {
+				text = "[" + blk.Name + "] " + text
+			}
+			l = jsjson.AppendString(append(l, `{"type":"text","text":`...), text)
+		}
+		l = append(l, '}')
+		n++
+	}
+	return append(l, ']')
+}
+
+// appendUsage is a usage in pi's full shape, with a cost (pi's footer
+// reads usage.cost.total without a check): zeros where the source has
+// none.
+func appendUsage(l []byte, u *model.Usage) []byte {
+	var v model.Usage
+	if u != nil {
+		v = *u
+	}
+	total := v.Total
+	if total == 0 {
+		total = v.Input + v.Output + v.CacheRead + v.CacheWrite
+	}
+	num := func(l []byte, k string, x float64) []byte {
+		return jsjson.AppendNumber(append(jsjson.AppendString(l, k), ':'), x)
+	}
+	l = num(append(l, '{'), "input", v.Input)
+	l = num(append(l, ','), "output", v.Output)
+	l = num(append(l, ','), "cacheRead", v.CacheRead)
+	l = num(append(l, ','), "cacheWrite", v.CacheWrite)
+	l = num(append(l, ','), "totalTokens", total)
+	l = append(l, `,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,`...)
+	return append(num(l, "total", v.Cost), "}}"...)
+}
+
+// FolderFor is the folder of pi's default store for sessions of cwd:
+// --<cwd without its leading separator, / \ : as ->--, under root.
+func FolderFor(root, cwd string) string {
+	c := strings.TrimPrefix(strings.TrimPrefix(cwd, "/"), `\`)
+	c = strings.NewReplacer("/", "-", `\`, "-", ":", "-").Replace(c)
+	return filepath.Join(root, "--"+c+"--")
+}
+
+// WriteNewFile writes a built session as a new file in dir, named as pi
+// names them (<ISO time with : and . as ->_<id>.jsonl), whole or not at
+// all; it returns the path.
+func WriteNewFile(dir string, b Built, now time.Time) (string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	ts := now.UTC().Format("2006-01-02T15:04:05.000Z")
+	name := strings.NewReplacer(":", "-", ".", "-").Replace(ts) + "_" + b.ID + ".jsonl"
+	path := filepath.Join(dir, name)
+	if _, err := os.Lstat(path); err == nil {
+		return "", fmt.Errorf("%s exists", path)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	if err := writeNew(path, b.Lines, 0o600); err != nil {
+		return "", err
+	}
+	return path, nil
+}
