@@ -88,7 +88,11 @@ func FromSession(s *model.Session, now time.Time, cwd string, importedFrom []byt
 			return append(l, importedFrom...)
 		})
 	}
+	b.folds()
 	for _, i := range b.order() {
+		if b.skip[i] {
+			continue // a call its message holds
+		}
 		b.entry(i, root)
 	}
 	if name := s.Name(); name == "" && s.Info.Name != "" {
@@ -116,6 +120,43 @@ type piBuilder struct {
 	// open are, by line id, the calls of its path that no result answers
 	// yet, in order.
 	open map[string][]openCall
+	// fold is, by message entry, how its format shows it with its calls
+	// (Dhara's calls are entries of their own, folded into their message);
+	// skip marks the call entries so folded.
+	fold map[int]model.ContextMessage
+	skip []bool
+}
+
+// folds finds the messages a format shows with calls that are entries of
+// their own, from each branch's history.
+func (b *piBuilder) folds() {
+	s := b.s
+	b.fold = map[int]model.ContextMessage{}
+	b.skip = make([]bool, s.Len())
+	for i := range s.Len() {
+		if len(s.Children(i)) > 0 {
+			continue
+		}
+		h := s.BuildHistory(i)
+		calls := map[string]bool{}
+		for _, m := range h.Messages {
+			if m.Kind != model.KindMessage || m.Content >= 0 {
+				continue
+			}
+			if f, ok := b.fold[m.Entry]; !ok || m.Content < f.Content {
+				b.fold[m.Entry] = m
+			}
+			msg := s.Message(m)
+			for _, c := range msg.ToolCalls() {
+				calls[c.ID] = true
+			}
+		}
+		for _, pe := range h.Entries {
+			if e := s.Entry(pe.Entry); pe.N == 0 && e.Kind == model.EntryMessage && calls[e.ID] {
+				b.skip[pe.Entry] = true
+			}
+		}
+	}
 }
 
 type openCall struct{ id, name string }
@@ -287,7 +328,11 @@ func (b *piBuilder) write(i int, id, parent, ts string, pending []openCall) {
 	}
 	switch e.Kind {
 	case model.EntryMessage:
-		msg := s.Message(model.ContextMessage{Entry: i})
+		cm, ok := b.fold[i]
+		if !ok {
+			cm = model.ContextMessage{Entry: i}
+		}
+		msg := s.Message(cm)
 		if msg.Role == model.RoleToolResult {
 			k := slices.IndexFunc(pending, func(c openCall) bool { return c.id == msg.ToolCallID })
 			if k < 0 {
