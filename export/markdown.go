@@ -228,7 +228,14 @@ func paragraphs(text string) string {
 		}
 		b.WriteString(escapeLine(l))
 		if k+1 < len(lines) && strings.TrimSpace(lines[k+1]) != "" {
-			b.WriteString("\\") // a hard line break
+			// A hard line break: a backslash, but two spaces after an
+			// escaped backslash (goldmark then misreads an escape at the
+			// start of the next line as markup).
+			if strings.HasSuffix(l, "\\") {
+				b.WriteString("  ")
+			} else {
+				b.WriteString("\\")
+			}
 		}
 		b.WriteString("\n")
 	}
