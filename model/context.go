@@ -132,3 +132,18 @@ type Compaction struct {
 	Plan *Plan
 	From *Session
 }
+
+// CompactionKeeps are the messages compaction entry i itself gives in its
+// format's context beside its summary (Codex's replacement history keeps
+// the user's prompts and the instructions), in order: what a format whose
+// compaction keeps only a run of the entries before it must write again
+// after it.
+func CompactionKeeps(s *Session, i int) []ContextMessage {
+	var out []ContextMessage
+	for _, m := range s.BuildContext(i).Messages {
+		if m.Entry == i && m.Kind == KindMessage {
+			out = append(out, m)
+		}
+	}
+	return out
+}

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"skein/internal/jscan"
 	"skein/internal/jsjson"
 	"skein/model"
 	"skein/store/dhara"
@@ -376,6 +379,19 @@ type DharaBuilt = dhara.Built
 // import into Dhara writes and the json export prints. extra are members
 // for meta.json (raw JSON values).
 func DharaModel(s *model.Session, now time.Time, extra map[string][]byte) DharaBuilt {
+	// A Dhara session is its own files: the archive's entries, then the
+	// working file's, as stored.
+	if d := dhara.Of(s); d != nil && len(extra) == 0 && jscan.Valid(d.Meta.Raw) && jscan.Valid(d.Tree.Raw) {
+		b := DharaBuilt{ID: d.Meta.ID, Meta: compactJSON(d.Meta.Raw), Tree: compactJSON(d.Tree.Raw)}
+		for _, archived := range []bool{true, false} {
+			for k := range d.Entries {
+				if e := &d.Entries[k]; e.Archived == archived && jscan.Valid(e.Raw) {
+					b.Entries = append(b.Entries, e.Raw)
+				}
+			}
+		}
+		return b
+	}
 	var fields []dhara.Field
 	for _, k := range sortedKeys(extra) {
 		fields = append(fields, dhara.Field{Key: k, Value: extra[k]})
@@ -386,6 +402,15 @@ func DharaModel(s *model.Session, now time.Time, extra map[string][]byte) DharaB
 // WriteDhara writes a built session as a new folder in root (whole or not
 // at all) and returns its path.
 func WriteDhara(root string, b DharaBuilt) (string, error) { return dhara.WriteNew(root, b) }
+
+// compactJSON is a valid JSON document without its insignificant space.
+func compactJSON(raw []byte) []byte {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return raw
+	}
+	return b.Bytes()
+}
 
 func sortedKeys(m map[string][]byte) []string {
 	keys := make([]string, 0, len(m))

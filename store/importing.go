@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -78,8 +80,8 @@ func GuessFormat(path string) (string, error) {
 	defer f.Close()
 	head := make([]byte, 256<<10)
 	n, _ := io.ReadFull(f, head)
-	if h := bytes.TrimSpace(head[:n]); len(h) > 0 && (h[0] == '[' || bytes.HasPrefix(h, []byte(`{"messages"`))) {
-		return "openai", nil
+	if f := guessJSON(head[:n]); f != "" {
+		return f, nil
 	}
 	switch Detect(head[:n]) {
 	case FormatPi:
@@ -92,6 +94,40 @@ func GuessFormat(path string) (string, error) {
 		return "claude", nil
 	}
 	return "", errors.New("its format is none skein knows: name it with --format")
+}
+
+// jsonKeys match the members that tell the JSON documents of the import
+// formats apart, in the order they are tried: a ChatGPT export's
+// conversations have a "mapping", a claude.ai export's "chat_messages",
+// OpenAI Chat's messages a "role" (in an array, or under "messages").
+var jsonKeys = []struct {
+	format string
+	key    *regexp.Regexp
+}{
+	{"chatgpt", regexp.MustCompile(`"mapping"\s*:\s*\{`)},
+	{"claude-ai", regexp.MustCompile(`"chat_messages"\s*:\s*\[`)},
+	{"openai", regexp.MustCompile(`"role"\s*:`)},
+}
+
+// guessJSON names the import format of a file that is one JSON document
+// (an array or an object, not lines) from its first bytes; "" for none.
+func guessJSON(head []byte) string {
+	h := bytes.TrimSpace(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")))
+	if len(h) == 0 || h[0] != '[' && h[0] != '{' {
+		return ""
+	}
+	// JSON lines are one object per line: the first line is a whole one.
+	if first, rest, ok := bytes.Cut(h, []byte("\n")); ok && h[0] == '{' && jscan.Valid(bytes.TrimSpace(first)) {
+		if rest = bytes.TrimSpace(rest); len(rest) > 0 && rest[0] == '{' {
+			return ""
+		}
+	}
+	for _, k := range jsonKeys {
+		if slices.Contains(ImportFormats, k.format) && k.key.Match(h) {
+			return k.format
+		}
+	}
+	return ""
 }
 
 // Source is what an import records of the file it read: where it was, its

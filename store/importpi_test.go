@@ -241,7 +241,7 @@ func canon(m model.Message) string {
 		case model.BlockThinking:
 			fmt.Fprintf(&b, " thinking:%q", blk.Text)
 		case model.BlockToolCall:
-			fmt.Fprintf(&b, " call:%s/%s/%s", blk.Call.ID, blk.Call.Name, compactJSON(blk.Call.Input))
+			fmt.Fprintf(&b, " call:%s/%s/%s", blk.Call.ID, blk.Call.Name, callInput(blk.Call.Input))
 		case model.BlockImage:
 			fmt.Fprintf(&b, " image:%s/%d", blk.MimeType, len(blk.Data))
 		}
@@ -249,7 +249,7 @@ func canon(m model.Message) string {
 	return b.String()
 }
 
-func compactJSON(raw []byte) string {
+func callInput(raw []byte) string {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return "{}"
 	}

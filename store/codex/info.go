@@ -68,7 +68,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 				}
 			}
 			first = strings.Join(parts, " ")
-			haveFirst = first != "" && !strings.HasPrefix(first, summaryPrefix)
+			haveFirst = first != "" && !hasSummaryPrefix(first)
 		}
 	}
 	info.FirstMessage = first

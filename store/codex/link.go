@@ -429,7 +429,7 @@ func (s *Session) userText(m model.ContextMessage) (string, bool) {
 		}
 	}
 	text := strings.Join(parts, "\n")
-	if strings.HasPrefix(text, summaryPrefix+"\n") {
+	if rest, ok := cutSummaryPrefix(text); ok && strings.HasPrefix(rest, "\n") {
 		return "", false
 	}
 	return text, true
@@ -472,3 +472,15 @@ func contextual(blocks []model.Block) bool {
 	}
 	return false
 }
+
+// cutSummaryPrefix is text without Codex's summary prefix, and whether it
+// had it: as Codex writes it (with two spaces before "assist"), or with
+// one, as tools that copied it write it.
+func cutSummaryPrefix(text string) (string, bool) {
+	if rest, ok := strings.CutPrefix(text, summaryPrefix); ok {
+		return rest, true
+	}
+	return strings.CutPrefix(text, strings.Replace(summaryPrefix, "to  assist", "to assist", 1))
+}
+
+func hasSummaryPrefix(text string) bool { _, ok := cutSummaryPrefix(text); return ok }

@@ -164,7 +164,7 @@ func (s *Session) item(m model.ContextMessage) ritem {
 func (s *Session) summaryItem(items []ritem) int {
 	for k := len(items) - 1; k >= 0; k-- {
 		if it := items[k]; it.itemType == "message" && it.role == "user" &&
-			strings.HasPrefix(textOf(blocksOf(member(it.raw, "content"))), summaryPrefix) {
+			hasSummaryPrefix(textOf(blocksOf(member(it.raw, "content")))) {
 			return k
 		}
 	}
@@ -182,7 +182,9 @@ func (s *Session) summaryOf(i int) string {
 			}
 		}
 	}
-	msg = strings.TrimPrefix(msg, summaryPrefix)
+	if rest, ok := cutSummaryPrefix(msg); ok {
+		msg = rest
+	}
 	return strings.TrimPrefix(msg, "\n")
 }
 

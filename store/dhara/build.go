@@ -240,6 +240,18 @@ func (b *builder) entry(i int) {
 			{"summary", jsonString(msg.Summary)},
 			{"tokensBefore", []byte(jsjson.FormatNumber(msg.TokensBefore))}})
 		b.compact = append(b.compact, len(b.lines)-1)
+		// What the compaction itself keeps in its format's context (Codex's
+		// replacement history: the prompts, the instructions), which a
+		// Dhara compaction, hiding the entries before it, cannot name:
+		// written again after it.
+		for _, m := range model.CompactionKeeps(s, i) {
+			msg := s.Message(m)
+			typ, fields := TypeMessage, []Field{{"role", jsonString(msg.Role)}, {"content", contentJSON(msg.Blocks)}}
+			if msg.Role != model.RoleUser && msg.Role != model.RoleAssistant {
+				typ, fields = TypeSystem, fields[1:]
+			}
+			b.add(i, b.unique("", typ), typ, ts, fields)
+		}
 	case model.EntryModelChange:
 		d := s.Detail(i)
 		b.add(i, b.unique(e.ID, TypeModelChange), TypeModelChange, ts, []Field{

@@ -367,6 +367,7 @@ func (b *piBuilder) write(i int, id, parent, ts string, pending []openCall) {
 			l = jsjson.AppendString(append(l, `,"firstKeptEntryId":`...), kept)
 			return jsjson.AppendNumber(append(l, `,"tokensBefore":`...), msg.TokensBefore)
 		})
+		b.kept(i, ts)
 		return
 	case model.EntryBranchSummary:
 		msg := s.Message(model.ContextMessage{Entry: i, Kind: model.KindBranchSummary})
@@ -522,6 +523,31 @@ func (b *piBuilder) customMessage(id, parent, ts string, msg *model.Message) {
 		l = appendBlocks(l, msg.Blocks, false)
 		return strconv.AppendBool(append(l, `,"display":`...), !msg.Hidden)
 	})
+}
+
+// kept writes, after compaction i, the messages the compaction itself
+// keeps in its format's context (Codex's replacement history: the user's
+// prompts, the instructions), which pi's compaction, keeping a run of the
+// entries before it, cannot name: so that pi's context holds them too.
+func (b *piBuilder) kept(i int, ts string) {
+	for _, m := range model.CompactionKeeps(b.s, i) {
+		msg := b.s.Message(m)
+		id := b.fresh()
+		parent := b.last[i]
+		if !b.message(i, id, parent, ts, &msg) {
+			// Another agent's instructions: data, as pi keeps its own
+			// prompt.
+			b.line(id, parent, ts, "custom", func(l []byte) []byte {
+				l = jsjson.AppendString(append(l, `,"customType":`...), b.format()+".kept."+msg.Role)
+				l = append(l, `,"data":{"role":`...)
+				l = jsjson.AppendString(l, msg.Role)
+				l = appendBlocks(append(l, `,"content":`...), msg.Blocks, false)
+				return append(l, '}')
+			})
+			b.out.Kept++
+		}
+		b.last[i] = id
+	}
 }
 
 // firstKept is the id of the first entry a compaction at source entry i
