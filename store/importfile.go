@@ -3,6 +3,8 @@ package store
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +16,8 @@ import (
 
 	"skein/internal/jscan"
 	"skein/model"
+	"skein/store/chatgpt"
+	"skein/store/claudeai"
 	"skein/store/pi"
 )
 
@@ -90,7 +94,7 @@ func ImportFile(path string, o ImportOptions) ([]ImportResult, error) {
 	var out []ImportResult
 	for _, it := range items {
 		src := src
-		src.Item = it.item
+		src.Item, src.ItemSHA256 = it.item, it.sha
 		r, err := importOne(it.s, src, o)
 		if err != nil {
 			return out, err
@@ -104,15 +108,62 @@ func ImportFile(path string, o ImportOptions) ([]ImportResult, error) {
 type importItem struct {
 	s    *model.Session
 	item string // the conversation's id in an export of many; "" for a file of one
+	sha  string // the hash of the conversation as read (an export of many)
 }
 
-// openItems opens the sessions a file of the format holds.
+// openItems opens the sessions a file of the format holds: an export of
+// many conversations gives one each (read as the pi lines its reader
+// writes), every other file one.
 func openItems(path, format string) ([]importItem, error) {
-	s, err := OpenAs(path, format)
-	if err != nil {
-		return nil, err
+	var convs []conversation
+	switch format {
+	case "chatgpt":
+		cs, err := chatgpt.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cs {
+			convs = append(convs, conversation{c.ID, c.Title, c.Lines})
+		}
+	case "claude-ai":
+		cs, err := claudeai.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cs {
+			convs = append(convs, conversation{c.ID, c.Title, c.Lines})
+		}
+	default:
+		s, err := OpenAs(path, format)
+		if err != nil {
+			return nil, err
+		}
+		return []importItem{{s: s}}, nil
 	}
-	return []importItem{{s: s}}, nil
+	out := make([]importItem, 0, len(convs))
+	for k, c := range convs {
+		s, err := pi.Parse(c.lines)
+		if err != nil {
+			return nil, fmt.Errorf("conversation %d: %w", k+1, err)
+		}
+		info, _ := pi.ScanInfo(c.lines, 0)
+		info.Path, info.Format, info.Cwd = path, format, ""
+		if c.title != "" {
+			info.Name = c.title
+		}
+		item := c.id
+		if item == "" {
+			item = fmt.Sprintf("#%d", k+1)
+		}
+		sum := sha256.Sum256(c.lines)
+		out = append(out, importItem{s: s.Domain(info), item: item, sha: hex.EncodeToString(sum[:])})
+	}
+	return out, nil
+}
+
+type conversation struct {
+	id, title string
+	lines     []byte
 }
 
 func importOne(s *model.Session, src Source, o ImportOptions) (ImportResult, error) {
@@ -224,6 +275,14 @@ func match(from []byte, src Source) int {
 	item, _ := jscan.Unquote(jscan.Member(from, "item"))
 	if item != src.Item {
 		return 0
+	}
+	if src.Item != "" {
+		// A conversation of an export: the same if it is, whatever else
+		// of the export changed.
+		sha, _ = jscan.Unquote(jscan.Member(from, "itemSha256"))
+		if sha == src.ItemSHA256 && sha != "" {
+			return 2
+		}
 	}
 	switch {
 	case sha == src.SHA256 && sha != "":

@@ -26,7 +26,7 @@ import (
 
 // ImportFormats are the formats `session import --format` names, and what
 // each reads.
-var ImportFormats = []string{"pi", "dhara-jsonl", "codex", "claude", "openai"}
+var ImportFormats = []string{"pi", "dhara-jsonl", "codex", "claude", "claude-ai", "openai", "chatgpt"}
 
 // OpenAs reads the file at path as a session of the named import format,
 // whatever its name or folder.
@@ -64,6 +64,15 @@ func OpenAs(path, format string) (*model.Session, error) {
 		return s.Domain(s.Info(path, mtime)), nil
 	case "openai":
 		return openChat(path)
+	case "chatgpt", "claude-ai":
+		items, err := openItems(path, format)
+		if err != nil {
+			return nil, err
+		}
+		if len(items) == 0 {
+			return nil, &NotSession{Reason: "no conversation in it"}
+		}
+		return items[0].s, nil // the first: an import reads them all
 	case "dhara":
 		return For(path).Open(path)
 	}
@@ -136,8 +145,8 @@ type Source struct {
 	Path, SHA256, Format string
 	Size                 int64
 	// Item is the conversation's id in an export that holds many; "" for
-	// a file of one session.
-	Item string
+	// a file of one session. ItemSHA256 is the conversation's hash.
+	Item, ItemSHA256 string
 }
 
 // SourceOf hashes the file at path.
@@ -161,6 +170,7 @@ func (src Source) JSON() []byte {
 	b := fmt.Appendf(nil, `{"path":%s,"sha256":%q,"size":%d,"format":%s`, quote(src.Path), src.SHA256, src.Size, quote(src.Format))
 	if src.Item != "" {
 		b = append(append(b, `,"item":`...), quote(src.Item)...)
+		b = fmt.Appendf(b, `,"itemSha256":%q`, src.ItemSHA256)
 	}
 	return append(b, '}')
 }

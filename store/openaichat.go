@@ -44,15 +44,23 @@ func openChat(path string) (*model.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	var msgs []chatMessage
-	if err := json.Unmarshal(data, &msgs); err != nil {
+	var raws []json.RawMessage
+	if err := json.Unmarshal(data, &raws); err != nil {
 		var wrapped struct {
-			Messages []chatMessage `json:"messages"`
+			Messages []json.RawMessage `json:"messages"`
 		}
 		if err2 := json.Unmarshal(data, &wrapped); err2 != nil || wrapped.Messages == nil {
 			return nil, &NotSession{Reason: "not OpenAI Chat JSON (an array of messages, or {\"messages\": [...]}): " + err.Error()}
 		}
-		msgs = wrapped.Messages
+		raws = wrapped.Messages
+	}
+	// A message that is not one (a role that is no string, calls that are
+	// no list) is kept as data, under the role "invalid".
+	msgs := make([]chatMessage, len(raws))
+	for k, r := range raws {
+		if json.Unmarshal(r, &msgs[k]) != nil {
+			msgs[k] = chatMessage{Role: "invalid", Content: r}
+		}
 	}
 	start := time.Now()
 	if st, err := os.Stat(path); err == nil {
@@ -101,7 +109,7 @@ func openChat(path string) (*model.Session, error) {
 			}
 			msg = fmt.Appendf(nil, `{"role":"toolResult","toolCallId":%s,"toolName":%s,"content":%s,"isError":false,"timestamp":%d}`, jsjson.AppendString(nil, m.ToolCallID), jsjson.AppendString(nil, name), content, ms)
 		default:
-			raw, _ := json.Marshal(m)
+			raw := bytes.TrimSpace(raws[k]) // the message as the file has it
 			fmt.Fprintf(&lines, `{"type":"custom","id":%q,"parentId":%s,"timestamp":%q,"customType":"openai.%s","data":%s}`+"\n", id, parent, iso, jsonSafeName(m.Role), raw)
 			parent = strconv.Quote(id)
 			continue

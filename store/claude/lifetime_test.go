@@ -1,6 +1,8 @@
 package claude
 
 import (
+	"skein/internal/synth"
+
 	"bytes"
 	"os"
 	"path/filepath"
@@ -19,7 +21,7 @@ import (
 // if a change maps the file or reuses its buffer.
 func TestValuesOutlive(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "6f1d2c3b-4a59-4e87-9d10-2b3c4d5e6f70.jsonl")
-	if err := os.WriteFile(p, genLog(8<<20), 0o644); err != nil {
+	if err := os.WriteFile(p, synth.ClaudeLog(8<<20), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s, err := Open(p)

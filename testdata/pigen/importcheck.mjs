@@ -12,9 +12,9 @@
 //     imported conversation, every call paired, and appends its reply after
 //     the imported leaf.
 // Usage: ./node22 importcheck.mjs --skein BIN SOURCE...
-import { mkdtempSync, readFileSync, rmSync, copyFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, copyFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve, basename } from "node:path";
+import { join, resolve, basename, dirname } from "node:path";
 import { spawnSync } from "node:child_process";
 import { Agent, VirtualMachine, SessionManager, text } from "./lib.mjs";
 
@@ -65,8 +65,11 @@ for (const src of sources) {
   if (!check(`import ${src}`, res.status === 0, res.stderr)) continue;
   const got = JSON.parse(res.stdout);
   const sessions = got.sessions ?? [got];
-  const expectFile = `${src}.expect.json`;
-  const expect = existsSync(expectFile) ? JSON.parse(readFileSync(expectFile, "utf8")).sessions : null;
+  // A split ChatGPT export is one export: its sessions are every part's.
+  const parts = /conversations-\d+\.json$/.test(src)
+    ? readdirSync(dirname(src)).filter((n) => /^conversations-\d+\.json\.expect\.json$/.test(n)).sort().map((n) => join(dirname(src), n))
+    : [`${src}.expect.json`];
+  const expect = parts.every((f) => existsSync(f)) ? parts.flatMap((f) => JSON.parse(readFileSync(f, "utf8")).sessions) : null;
   if (expect) check(`${src}: one session per conversation`, sessions.length === expect.length, `${sessions.length} sessions, expected ${expect.length}`);
   const srcBytes = readFileSync(src, "utf8");
   for (const [k, s] of sessions.entries()) {
