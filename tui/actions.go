@@ -35,6 +35,10 @@ type actionDoneMsg struct {
 	removed string      // a session file gone to the trash
 	dialog  Dialog      // a note to show
 	w       *writing    // the write this ends, if one
+
+	// imported are the sessions an import wrote or found: listed, the
+	// first selected and opened.
+	imported []store.Info
 }
 
 func done(status string, err error) actionDoneMsg { return actionDoneMsg{status: status, err: err} }
@@ -45,6 +49,8 @@ func done(status string, err error) actionDoneMsg { return actionDoneMsg{status:
 type writing struct {
 	what    string // "writing the label"
 	waiting bool   // it waits for another writer's line to end
+	// importing: an import of a file (i), which a second waits for.
+	importing bool
 }
 
 // writeStartedMsg says a write began; what it says next comes on next.

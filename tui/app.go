@@ -253,6 +253,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statsLoadedMsg:
 		msg.v.loaded(msg) // the view that asked, open or closed since
 		return m, nil
+	case pickerReadMsg:
+		if !slices.Contains(m.dialogs, Dialog(msg.p)) {
+			return m, nil // closed since: its keys go nowhere
+		}
+		cmd, done := msg.p.loaded(msg, m.keys)
+		if done {
+			m.dialogs = slices.DeleteFunc(m.dialogs, func(d Dialog) bool { return d == msg.p })
+		}
+		return m, cmd
 	case closeDialogMsg:
 		m.dialogs = slices.DeleteFunc(m.dialogs, func(d Dialog) bool { return d == msg.d })
 		return m, status("edits thrown away: nothing written")
@@ -322,6 +331,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		d := 1
 		if msg.Button == tea.MouseWheelUp {
 			d = -1
+		}
+		if p, ok := m.top().(*filePicker); ok {
+			p.move(d)
+			return m, nil
 		}
 		if m.screen == screenSession && m.session != nil {
 			return m, m.session.wheel(msg.X, msg.Y, d)
@@ -412,6 +425,15 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			return nil
 		}
+		if !typing && key.Matches(msg, k.Import) {
+			if slices.ContainsFunc(m.writes, func(w *writing) bool { return w.importing }) {
+				return status("an import is under way: wait for it to finish")
+			}
+			home := m.opts.Home
+			p, read := newFilePicker(k, m.opts.Cwd, home, func(path string) tea.Cmd { return importFile(path, home) })
+			m.dialogs = append(m.dialogs, p)
+			return read
+		}
 		if !typing && key.Matches(msg, k.Problems) {
 			m.dialogs = append(m.dialogs, leftOutDialog(m.list.left, m.opts.Home))
 			return nil
@@ -464,6 +486,9 @@ func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
 	if msg.removed != "" {
 		m.list.remove(msg.removed)
 	}
+	if len(msg.imported) > 0 {
+		cmds = append(cmds, m.showImported(msg.imported))
+	}
 	if msg.reload != "" && m.session != nil && m.session.info.Path == msg.reload {
 		if msg.relist != nil {
 			m.session.info = *msg.relist
@@ -488,10 +513,39 @@ func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) env() store.Env {
+// showImported lists the sessions an import wrote or found (or brings
+// their records up to date) and selects the first. On the list, with
+// nothing else open, it clears a filter that hides it and opens it as
+// enter would; elsewhere (a session read meanwhile, a filter being typed)
+// it is only selected, if shown.
+func (m *Model) showImported(infos []store.Info) tea.Cmd {
+	for _, in := range infos {
+		if m.list.has(in.Path) {
+			m.list.replace(in)
+		} else {
+			m.list.addInfo(in)
+		}
+	}
+	path := infos[0].Path
+	if m.screen != screenList || m.top() != nil || m.showHelp || m.list.typing {
+		m.list.selectPath(path)
+		return m.list.previewCmd()
+	}
+	cmd := m.list.show(path)
+	if in := m.list.selected(); in != nil && in.Path == path {
+		return tea.Batch(cmd, func() tea.Msg { return openMsg{info: in} })
+	}
+	return cmd
+}
+
+func (m *Model) env() store.Env { return appEnv(m.opts.Home) }
+
+// appEnv is the store's Env as the UI uses it: the process's, with the
+// UI's home folder when one is set.
+func appEnv(home string) store.Env {
 	e := store.OSEnv()
-	if m.opts.Home != "" {
-		e.Home = m.opts.Home
+	if home != "" {
+		e.Home = home
 	}
 	return e
 }

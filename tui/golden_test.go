@@ -38,6 +38,16 @@ func TestGoldenSizes(t *testing.T) {
 		}, "correlate"},
 		{"list-delete", func(m *Model) { run(m, press(m, "d")) }, "trash"},
 		{"list-left-out", func(m *Model) { run(m, press(m, "!")) }, "Nothing left out"},
+		{"import-picker", func(m *Model) {
+			press(m, "i") // its read is not run: the folder is this one
+			p := m.top().(*filePicker)
+			m.Update(pickerReadMsg{p: p, seq: p.seq, dir: "/home/dev/exports", entries: []pickEntry{
+				{name: "claude", dir: true}, {name: "openai", dir: true},
+				{name: "\x1b[2Jchat\x07.json", size: 12}, {name: "conversations.json", size: 4_812_133},
+				{name: "rewind-compact.jsonl", size: 5120}, {name: "tool-call.json", size: 412},
+			}})
+			press(m, "j", "j")
+		}, "Import a session"},
 		{"session", open, "tree"},
 		{"session-help", func(m *Model) { open(m); press(m, "?") }, "skein · keys"},
 		{"session-messages", func(m *Model) { open(m); press(m, "tab") }, "messages"},

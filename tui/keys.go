@@ -21,6 +21,11 @@ type KeyMap struct {
 	Export                                  key.Binding
 	Delete, Resume, Search, Problems        key.Binding
 	Stats                                   key.Binding
+	Import                                  key.Binding
+
+	// The file picker's keys (with Up, Down, Top, Bottom, the pages, Open
+	// and Back).
+	PickInto, PickUp, PickHidden key.Binding
 
 	// The replay's keys.
 	PlayPause, StepNext, StepPrev, ReplayStart, ReplayEnd, Faster, Slower key.Binding
@@ -71,6 +76,11 @@ func DefaultKeyMap() KeyMap {
 		Problems:    key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "problems")),
 		Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search (n/N: matches)")),
 		Stats:       key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "stats")),
+		Import:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "import a file")),
+
+		PickInto:   key.NewBinding(key.WithKeys("l", "right"), key.WithHelp("→/l", "into the folder")),
+		PickUp:     key.NewBinding(key.WithKeys("h", "left", "backspace"), key.WithHelp("←/h", "up a folder")),
+		PickHidden: key.NewBinding(key.WithKeys("."), key.WithHelp(".", "hidden files")),
 
 		PlayPause:   key.NewBinding(key.WithKeys("space", "p"), key.WithHelp("space/p", "play/pause")),
 		StepNext:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next step")),
@@ -96,7 +106,7 @@ func (k KeyMap) listHelp() ([]key.Binding, [][]key.Binding) {
 	return []key.Binding{k.Help, k.Open, k.Filter, k.Sort, k.Project, k.Quit},
 		[][]key.Binding{
 			{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
-			{k.Open, k.Filter, k.ClearFilter, k.Sort, k.Project},
+			{k.Open, k.Filter, k.ClearFilter, k.Sort, k.Project, k.Import},
 			{k.Resume, k.Delete, k.CopyPath, k.Stats, k.Problems, k.Help, k.Quit, k.ForceQuit},
 		}
 }

@@ -232,6 +232,26 @@ func (l *listScreen) selectPath(path string) {
 	l.clamp()
 }
 
+// show selects the session at path, clearing the filter, then the project
+// scope, when they hide it.
+func (l *listScreen) show(path string) tea.Cmd {
+	shown := func() bool {
+		return slices.ContainsFunc(l.rows, func(r listRow) bool { return r.info.Path == path })
+	}
+	var cmd tea.Cmd
+	if !shown() && l.filter != "" {
+		l.filter, l.typing = "", false
+		l.rebuild()
+		cmd = l.textChanged()
+	}
+	if !shown() && l.project != "" {
+		l.project = ""
+		l.rebuild()
+	}
+	l.selectPath(path)
+	return tea.Batch(cmd, l.previewCmd())
+}
+
 // listBase is what the rows are made from before the filter: the sessions
 // of the project, sorted, with their forks. It is made again only when the
 // sessions, the sort or the project change, not at each letter typed.
@@ -838,7 +858,7 @@ func (l *listScreen) viewRows(w int) string {
 	}
 	lines = append(lines, st.Dim.Render(fit(hdr, w)))
 	if len(l.rows) == 0 {
-		msg := "no sessions found"
+		msg := "no sessions found · i imports one from a file"
 		switch {
 		case l.scanning:
 			msg = "scanning…"

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -198,6 +199,13 @@ type relistedMsg struct {
 func relist(paths []string) tea.Cmd {
 	cmds := make([]tea.Cmd, 0, len(paths))
 	for _, p := range paths {
+		if strings.HasPrefix(filepath.Base(p), ".") {
+			// A writer's temporary folder (an import's .import-ID-N, renamed
+			// into place once whole). Read while it was being written, it
+			// was listed, and stayed listed beside the session when that
+			// read came back after the one that found it gone.
+			continue
+		}
 		cmds = append(cmds, func() tea.Msg {
 			_, err := os.Lstat(p)
 			in, why := listRecordWhy(p)
