@@ -124,3 +124,56 @@ func (s *Session) EntryMessage(i int) Message {
 	}
 	return s.Message(ContextMessage{Entry: i, Kind: k})
 }
+
+// SideNotes marks the entries that are data left beside a conversation
+// rather than a branch of it: an entry that is no message (a record of
+// the format's own, a label, a title), has no children and is not on the
+// path to the leaf (Claude Code hangs a file-history snapshot or a turn's
+// duration off a message whose conversation goes on in another child). A
+// writer whose branches are paths (Dhara's tree.json) puts each in the
+// conversation's run instead of making it a branch.
+func (s *Session) SideNotes() []bool {
+	out := make([]bool, s.Len())
+	onPath := make([]bool, s.Len())
+	for _, j := range s.Path(s.Leaf()) {
+		onPath[j] = true
+	}
+	for i := range s.Len() {
+		switch s.Entry(i).Kind {
+		case EntryMessage, EntryCompaction, EntryBranchSummary, EntryCustomMessage:
+			continue
+		}
+		out[i] = !onPath[i] && len(s.Children(i)) == 0
+	}
+	return out
+}
+
+// ParentsFirst is the entries in their order, but each after its parent:
+// an entry that comes before its parent (Claude Code writes a snapshot
+// before the prompt it is of) comes right after it.
+func (s *Session) ParentsFirst() []int {
+	n := s.Len()
+	out := make([]int, 0, n)
+	done := make([]bool, n)
+	waiting := map[int][]int{}
+	var stack []int
+	for i := range n {
+		if p := s.Parent(i); p >= 0 && !done[p] {
+			waiting[p] = append(waiting[p], i)
+			continue
+		}
+		stack = append(stack[:0], i)
+		for len(stack) > 0 {
+			j := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			out = append(out, j)
+			done[j] = true
+			w := waiting[j]
+			delete(waiting, j)
+			for k := len(w) - 1; k >= 0; k-- {
+				stack = append(stack, w[k])
+			}
+		}
+	}
+	return out
+}

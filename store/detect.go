@@ -22,6 +22,7 @@ const (
 // importers can name them.
 func Detect(head []byte) Format {
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	first := true
 	for len(head) > 0 {
 		line := head
 		if i := bytes.IndexByte(head, '\n'); i >= 0 {
@@ -55,18 +56,25 @@ func Detect(head []byte) Format {
 			continue // pi skips lines that do not parse; so does detection
 		}
 		switch {
-		case typ == "session" && hasID:
+		case typ == "session" && hasID && first:
 			return FormatPi
-		case typ == "meta":
+		case typ == "meta" && first:
 			return FormatDhara05 // the real Dhara agent's one-file sessions
 		case hasPayload && (typ == "session_meta" || typ == "response_item" || typ == "event_msg" || typ == "turn_context"):
 			return FormatCodex
 		case hasUUID || hasSessionID || typ == "summary":
 			return FormatClaude
-		case hasID && id != "" && typ == "":
+		case hasID && id != "" && typ == "" && first:
 			return FormatCodex // a legacy bare rollout's first line {id, timestamp}
 		}
-		return FormatUnknown
+		// A first record that says nothing of its format (Claude Code
+		// starts some logs with a file-history snapshot, which has no
+		// uuid): the next lines tell, for the formats whose every line
+		// does.
+		if !first {
+			return FormatUnknown
+		}
+		first = false
 	}
 	return FormatUnknown
 }

@@ -36,11 +36,12 @@ type Built struct {
 func FromSession(s *model.Session, now time.Time, meta []Field) Built {
 	b := builder{s: s, ids: map[string]bool{}, last: make([]string, s.Len()), first: make([]string, s.Len()), calls: map[string]string{}}
 	b.id = newFolderID()
+	b.notes = s.SideNotes()
 	b.lastTS = now.UTC().Format("2006-01-02T15:04:05.000Z")
 	if t, ok := jsdate.ISO(s.Info.Created); ok {
 		b.lastTS = t
 	}
-	for i := range s.Len() {
+	for _, i := range s.ParentsFirst() {
 		b.entry(i)
 	}
 	b.pairTools()
@@ -133,6 +134,8 @@ type builder struct {
 	compact     []int             // lines that are compactions, filled in last
 	calls       map[string]string // a source call id -> its tool_call's id
 	lastTS      string            // the last timestamp given
+	bySource    map[int][]string  // linesOf's, made once the lines are
+	notes       []bool            // the source's side notes (model.Session.SideNotes)
 }
 
 // unique is id when no line has it yet, else id with a suffix.
@@ -175,6 +178,13 @@ func (b *builder) add(i int, id, typ, ts string, fields []Field) {
 		b.first[i] = id
 	}
 	b.last[i] = id
+	if b.notes[i] {
+		// A side note: what follows its parent follows it, so that it is
+		// no branch of its own.
+		if p := b.s.Parent(i); p >= 0 && b.last[p] != "" {
+			b.last[p] = id
+		}
+	}
 }
 
 func (b *builder) entry(i int) {
@@ -397,23 +407,13 @@ func (b *builder) compactions() {
 
 // linesOf are the Dhara ids a source entry gave, in order.
 func (b *builder) linesOf(j int) []string {
-	var out []string
-	if b.first[j] == "" {
-		return nil
-	}
-	on := false
-	for _, l := range b.lines {
-		if l.id == b.first[j] {
-			on = true
-		}
-		if on && l.source == j {
-			out = append(out, l.id)
-		}
-		if l.id == b.last[j] {
-			break
+	if b.bySource == nil {
+		b.bySource = map[int][]string{}
+		for _, l := range b.lines {
+			b.bySource[l.source] = append(b.bySource[l.source], l.id)
 		}
 	}
-	return out
+	return b.bySource[j]
 }
 
 // tree is tree.json: a branch per leaf of the lines' tree, its full path,
@@ -438,7 +438,9 @@ func (b *builder) tree(now string) []byte {
 		return out
 	}
 	var leaves []string
+	ts := make(map[string]string, len(b.lines))
 	for _, l := range b.lines {
+		ts[l.id] = l.ts
 		if len(children[l.id]) == 0 {
 			leaves = append(leaves, l.id)
 		}
@@ -455,8 +457,15 @@ func (b *builder) tree(now string) []byte {
 		created    string
 	}
 	var branches []branch
+	// owner is the first branch that holds a line: a branch's parent is
+	// the owner of its fork point, the last line it shares with the
+	// branches before it (one walk per branch, up to that point).
+	owner := map[string]int{}
 	if active != "" || len(b.lines) == 0 {
 		branches = append(branches, branch{id: "branch_main", ids: pathTo(active), created: now})
+		for _, id := range branches[0].ids {
+			owner[id] = 0
+		}
 	}
 	n := 1
 	for _, leaf := range leaves {
@@ -464,38 +473,41 @@ func (b *builder) tree(now string) []byte {
 			continue
 		}
 		ids := pathTo(leaf)
-		best, shared := -1, -1
-		for k, br := range branches {
-			m := 0
-			for m < len(ids) && m < len(br.ids) && ids[m] == br.ids[m] {
-				m++
-			}
-			if m > shared {
-				best, shared = k, m
+		fork := -1
+		for k := len(ids) - 1; k >= 0; k-- {
+			if o, ok := owner[ids[k]]; ok {
+				fork = o
+				break
 			}
 		}
-		created := b.lines[len(b.lines)-1].ts
-		for _, l := range b.lines {
-			if l.id == leaf {
-				created = l.ts
-			}
-		}
+		created := ts[leaf]
 		if created == "" {
 			created = now
 		}
 		br := branch{id: "branch_" + strconv.Itoa(n), ids: ids, created: created}
 		n++
-		if best >= 0 && shared > 0 {
-			br.parent = branches[best].id
+		if fork >= 0 {
+			br.parent = branches[fork].id
+		}
+		for _, id := range ids {
+			if _, ok := owner[id]; !ok {
+				owner[id] = len(branches)
+			}
 		}
 		branches = append(branches, br)
 	}
 	// The active branch is the one with the latest activity: every other
 	// one must be older than now, which it is unless its entries are from
 	// the future.
+	compactAt := make(map[string]int, len(b.compact))
+	for _, k := range b.compact {
+		compactAt[b.lines[k].id] = k
+	}
 	for k := range branches {
 		for _, id := range branches[k].ids {
-			b.setBranch(id, branches[k].id)
+			if c, ok := compactAt[id]; ok {
+				b.setBranch(c, branches[k].id)
+			}
 		}
 	}
 	var t bytes.Buffer
@@ -528,13 +540,10 @@ func (b *builder) tree(now string) []byte {
 	return t.Bytes()
 }
 
-// setBranch gives a compaction line the first branch that holds it.
-func (b *builder) setBranch(id, branch string) {
-	for _, k := range b.compact {
-		l := &b.lines[k]
-		if l.id == id && !hasField(l.fields, "branchId") {
-			l.fields = append(l.fields, Field{"branchId", jsonString(branch)})
-		}
+// setBranch gives compaction line k the first branch that holds it.
+func (b *builder) setBranch(k int, branch string) {
+	if l := &b.lines[k]; !hasField(l.fields, "branchId") {
+		l.fields = append(l.fields, Field{"branchId", jsonString(branch)})
 	}
 }
 

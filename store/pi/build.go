@@ -89,6 +89,7 @@ func FromSession(s *model.Session, now time.Time, cwd string, importedFrom []byt
 		})
 	}
 	b.folds()
+	b.notes = s.SideNotes()
 	for _, i := range b.order() {
 		if b.skip[i] {
 			continue // a call its message holds
@@ -123,8 +124,9 @@ type piBuilder struct {
 	// fold is, by message entry, how its format shows it with its calls
 	// (Dhara's calls are entries of their own, folded into their message);
 	// skip marks the call entries so folded.
-	fold map[int]model.ContextMessage
-	skip []bool
+	fold  map[int]model.ContextMessage
+	skip  []bool
+	notes []bool // the source's side notes (model.Session.SideNotes)
 }
 
 // folds finds the messages a format shows with calls that are entries of
@@ -133,6 +135,9 @@ func (b *piBuilder) folds() {
 	s := b.s
 	b.fold = map[int]model.ContextMessage{}
 	b.skip = make([]bool, s.Len())
+	if s.Info.Format != "dhara" {
+		return // the one format whose calls are entries of their own
+	}
 	for i := range s.Len() {
 		if len(s.Children(i)) > 0 {
 			continue
@@ -277,6 +282,13 @@ func (b *piBuilder) entry(i int, root string) {
 	b.last[i] = id
 	pending := b.open[parent]
 	b.write(i, id, parent, ts, pending)
+	if b.notes[i] {
+		// A side note: what follows its parent follows it, so that pi's
+		// tree shows no branch for it.
+		if p := s.Parent(i); p >= 0 && b.last[p] != "" {
+			b.last[p] = b.last[i]
+		}
+	}
 	if len(s.Children(i)) == 0 && len(b.open[b.last[i]]) > 0 {
 		// The branch ends with calls no result answers.
 		b.last[i] = b.answer(b.last[i], ts)
