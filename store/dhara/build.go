@@ -421,66 +421,79 @@ func (b *builder) linesOf(j int) []string {
 // created now (so it is the active one), each other branch's parent the
 // earlier one it shares the longest prefix with.
 func (b *builder) tree(now string) []byte {
-	children := map[string][]int{}
-	parent := map[string]string{}
+	// Lines by index: a line's parent's index (-1 for a root), whether it
+	// has children, the first branch that holds it (-1 for none).
+	at := make(map[string]int32, len(b.lines))
 	for k, l := range b.lines {
-		children[l.parent] = append(children[l.parent], k)
-		parent[l.id] = l.parent
+		at[l.id] = int32(k)
 	}
-	pathTo := func(id string) []string {
-		var out []string
-		for ; id != ""; id = parent[id] {
-			out = append(out, id)
+	parent := make([]int32, len(b.lines))
+	hasKids := make([]bool, len(b.lines))
+	for k, l := range b.lines {
+		parent[k] = -1
+		if p, ok := at[l.parent]; ok && l.parent != "" {
+			parent[k] = p
+			hasKids[p] = true
 		}
-		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-			out[i], out[j] = out[j], out[i]
+	}
+	pathTo := func(k int32) []int32 {
+		n := 0
+		for j := k; j >= 0; j = parent[j] {
+			n++
+		}
+		out := make([]int32, n)
+		for j := k; j >= 0; j = parent[j] {
+			n--
+			out[n] = j
 		}
 		return out
 	}
-	var leaves []string
-	ts := make(map[string]string, len(b.lines))
-	for _, l := range b.lines {
-		ts[l.id] = l.ts
-		if len(children[l.id]) == 0 {
-			leaves = append(leaves, l.id)
-		}
-	}
-	active := ""
+	active := int32(-1)
 	if leaf := b.s.Leaf(); leaf >= 0 {
-		for j := leaf; j >= 0 && active == ""; j = b.s.Parent(j) {
-			active = b.last[j]
+		for j := leaf; j >= 0 && active < 0; j = b.s.Parent(j) {
+			if id := b.last[j]; id != "" {
+				active = at[id]
+			}
 		}
 	}
 	type branch struct {
 		id, parent string
-		ids        []string
+		ids        []int32
 		created    string
 	}
 	var branches []branch
 	// owner is the first branch that holds a line: a branch's parent is
 	// the owner of its fork point, the last line it shares with the
 	// branches before it (one walk per branch, up to that point).
-	owner := map[string]int{}
-	if active != "" || len(b.lines) == 0 {
-		branches = append(branches, branch{id: "branch_main", ids: pathTo(active), created: now})
-		for _, id := range branches[0].ids {
-			owner[id] = 0
+	owner := make([]int32, len(b.lines))
+	for k := range owner {
+		owner[k] = -1
+	}
+	if active >= 0 || len(b.lines) == 0 {
+		var ids []int32
+		if active >= 0 {
+			ids = pathTo(active)
+		}
+		branches = append(branches, branch{id: "branch_main", ids: ids, created: now})
+		for _, k := range ids {
+			owner[k] = 0
 		}
 	}
 	n := 1
-	for _, leaf := range leaves {
-		if leaf == active {
+	for k := range b.lines {
+		leaf := int32(k)
+		if hasKids[k] || leaf == active {
 			continue
 		}
 		ids := pathTo(leaf)
-		fork := -1
-		for k := len(ids) - 1; k >= 0; k-- {
-			if o, ok := owner[ids[k]]; ok {
+		fork := int32(-1)
+		for j := len(ids) - 1; j >= 0; j-- {
+			if o := owner[ids[j]]; o >= 0 {
 				fork = o
 				break
 			}
 		}
-		created := ts[leaf]
+		created := b.lines[k].ts
 		if created == "" {
 			created = now
 		}
@@ -489,54 +502,68 @@ func (b *builder) tree(now string) []byte {
 		if fork >= 0 {
 			br.parent = branches[fork].id
 		}
-		for _, id := range ids {
-			if _, ok := owner[id]; !ok {
-				owner[id] = len(branches)
+		for _, j := range ids {
+			if owner[j] < 0 {
+				owner[j] = int32(len(branches))
 			}
 		}
 		branches = append(branches, br)
 	}
-	// The active branch is the one with the latest activity: every other
-	// one must be older than now, which it is unless its entries are from
-	// the future.
-	compactAt := make(map[string]int, len(b.compact))
+	// A compaction's branch is the first that holds it.
 	for _, k := range b.compact {
-		compactAt[b.lines[k].id] = k
-	}
-	for k := range branches {
-		for _, id := range branches[k].ids {
-			if c, ok := compactAt[id]; ok {
-				b.setBranch(c, branches[k].id)
-			}
+		if o := owner[k]; o >= 0 {
+			b.setBranch(k, branches[o].id)
 		}
 	}
+	// tree.json as it is stored (indent's shape: id lists on one line).
 	var t bytes.Buffer
-	t.WriteString(`{"root":`)
+	size := 64
+	for _, br := range branches {
+		size += 128 + len(br.ids)*4
+		for _, k := range br.ids {
+			size += len(b.lines[k].id)
+		}
+	}
+	t.Grow(size)
 	root := "branch_main"
 	if len(branches) > 0 {
 		root = branches[0].id
 	}
+	t.WriteString("{\n  \"root\": ")
 	t.Write(jsonString(root))
-	t.WriteString(`,"branches":[`)
+	t.WriteString(",\n  \"branches\": [")
+	// Each line's id quoted once: a line is on many branches.
+	quoted := make([][]byte, len(b.lines))
 	for k, br := range branches {
 		if k > 0 {
 			t.WriteByte(',')
 		}
-		t.WriteString(`{"id":`)
+		t.WriteString("\n    {\n      \"id\": ")
 		t.Write(jsonString(br.id))
-		t.WriteString(`,"parentBranchId":`)
+		t.WriteString(",\n      \"parentBranchId\": ")
 		if br.parent == "" {
 			t.WriteString("null")
 		} else {
 			t.Write(jsonString(br.parent))
 		}
-		t.WriteString(`,"entryIds":`)
-		t.Write(jsonStrings(br.ids))
-		t.WriteString(`,"createdAt":`)
+		t.WriteString(",\n      \"entryIds\": [")
+		for j, k := range br.ids {
+			if j > 0 {
+				t.WriteString(", ")
+			}
+			if quoted[k] == nil {
+				quoted[k] = jsjson.AppendString(nil, b.lines[k].id)
+			}
+			t.Write(quoted[k])
+		}
+		t.WriteString("],\n      \"createdAt\": ")
 		t.Write(jsonString(br.created))
-		t.WriteByte('}')
+		t.WriteString("\n    }")
 	}
-	t.WriteString("]}")
+	if len(branches) > 0 {
+		t.WriteString("\n  ")
+	}
+	t.WriteString("]\n}\n")
 	return t.Bytes()
 }
 
@@ -640,7 +667,11 @@ func WriteNew(root string, b Built) (string, error) {
 			os.RemoveAll(tmp)
 		}
 	}()
-	var entries []byte
+	n := 0
+	for _, l := range b.Entries {
+		n += len(l) + 1
+	}
+	entries := make([]byte, 0, n)
 	for _, l := range b.Entries {
 		entries = append(entries, l...)
 		entries = append(entries, '\n')
@@ -648,7 +679,7 @@ func WriteNew(root string, b Built) (string, error) {
 	for _, f := range []struct {
 		name string
 		data []byte
-	}{{EntriesFile, entries}, {TreeFile, indent(b.Tree)}, {MetaFile, indent(b.Meta)}} {
+	}{{EntriesFile, entries}, {TreeFile, indented(b.Tree)}, {MetaFile, indent(b.Meta)}} {
 		if err := writeSynced(filepath.Join(tmp, f.name), f.data); err != nil {
 			return "", err
 		}
@@ -661,6 +692,14 @@ func WriteNew(root string, b Built) (string, error) {
 	}
 	ok = true
 	return dir, syncDir(root)
+}
+
+// indented is a tree.json as it is stored: FromSession's is already.
+func indented(tree []byte) []byte {
+	if bytes.HasPrefix(tree, []byte("{\n  ")) && bytes.HasSuffix(tree, []byte("\n}\n")) {
+		return tree
+	}
+	return indent(tree)
 }
 
 func writeSynced(path string, data []byte) error {

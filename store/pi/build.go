@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -90,6 +92,7 @@ func FromSession(s *model.Session, now time.Time, cwd string, importedFrom []byt
 	}
 	b.folds()
 	b.notes = s.SideNotes()
+	b.prepare()
 	for _, i := range b.order() {
 		if b.skip[i] {
 			continue // a call its message holds
@@ -127,6 +130,43 @@ type piBuilder struct {
 	fold  map[int]model.ContextMessage
 	skip  []bool
 	notes []bool // the source's side notes (model.Session.SideNotes)
+	pre   []prepared
+}
+
+// prepared is a message entry read and its content written ahead, by
+// several goroutines: the work of an import that does not depend on the
+// entries before.
+type prepared struct {
+	msg     model.Message
+	content []byte
+	ok      bool
+}
+
+// prepare reads the message entries and writes their content in pi's
+// shape, on every core.
+func (b *piBuilder) prepare() {
+	s := b.s
+	n := s.Len()
+	b.pre = make([]prepared, n)
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	chunk := (n + workers - 1) / workers
+	for w := range workers {
+		lo, hi := w*chunk, min(n, (w+1)*chunk)
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				if s.Entry(i).Kind != model.EntryMessage || b.skip[i] {
+					continue
+				}
+				if _, folded := b.fold[i]; folded {
+					continue
+				}
+				msg := s.Message(model.ContextMessage{Entry: i})
+				b.pre[i] = prepared{msg: msg, content: appendBlocks(nil, msg.Blocks, msg.Role == model.RoleAssistant), ok: true}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // folds finds the messages a format shows with calls that are entries of
@@ -340,11 +380,18 @@ func (b *piBuilder) write(i int, id, parent, ts string, pending []openCall) {
 	}
 	switch e.Kind {
 	case model.EntryMessage:
-		cm, ok := b.fold[i]
-		if !ok {
-			cm = model.ContextMessage{Entry: i}
+		var msg model.Message
+		var content []byte
+		if b.pre != nil && b.pre[i].ok {
+			msg, content = b.pre[i].msg, b.pre[i].content
+			b.pre[i] = prepared{}
+		} else {
+			cm, ok := b.fold[i]
+			if !ok {
+				cm = model.ContextMessage{Entry: i}
+			}
+			msg = s.Message(cm)
 		}
-		msg := s.Message(cm)
 		if msg.Role == model.RoleToolResult {
 			k := slices.IndexFunc(pending, func(c openCall) bool { return c.id == msg.ToolCallID })
 			if k < 0 {
@@ -359,7 +406,7 @@ func (b *piBuilder) write(i int, id, parent, ts string, pending []openCall) {
 			}
 			b.out.Results++
 		}
-		if b.message(i, id, parent, ts, &msg) {
+		if b.message(i, id, parent, ts, &msg, content) {
 			if msg.Role == model.RoleAssistant {
 				var calls []openCall
 				for _, c := range msg.ToolCalls() {
@@ -441,7 +488,13 @@ func (b *piBuilder) write(i int, id, parent, ts string, pending []openCall) {
 
 // message writes a message entry; false when pi has no such message
 // (the caller keeps it as data).
-func (b *piBuilder) message(i int, id, parent, ts string, msg *model.Message) bool {
+func (b *piBuilder) message(i int, id, parent, ts string, msg *model.Message, content []byte) bool {
+	blocks := func(l []byte, assistant bool) []byte {
+		if content != nil {
+			return append(l, content...)
+		}
+		return appendBlocks(l, msg.Blocks, assistant)
+	}
 	ms := jsdate.Parse(ts)
 	if msg.HasTime {
 		ms = msg.Time
@@ -450,7 +503,7 @@ func (b *piBuilder) message(i int, id, parent, ts string, msg *model.Message) bo
 	case model.RoleUser:
 		b.line(id, parent, ts, "message", func(l []byte) []byte {
 			l = append(l, `,"message":{"role":"user","content":`...)
-			l = appendBlocks(l, msg.Blocks, false)
+			l = blocks(l, false)
 			return append(jsjson.AppendNumber(append(l, `,"timestamp":`...), ms), '}')
 		})
 	case model.RoleAssistant:
@@ -473,7 +526,7 @@ func (b *piBuilder) message(i int, id, parent, ts string, msg *model.Message) bo
 		}
 		b.line(id, parent, ts, "message", func(l []byte) []byte {
 			l = append(l, `,"message":{"role":"assistant","content":`...)
-			l = appendBlocks(l, msg.Blocks, true)
+			l = blocks(l, true)
 			l = jsjson.AppendString(append(l, `,"api":`...), "skein-import")
 			l = jsjson.AppendString(append(l, `,"provider":`...), provider)
 			l = jsjson.AppendString(append(l, `,"model":`...), modelID)
@@ -491,7 +544,7 @@ func (b *piBuilder) message(i int, id, parent, ts string, msg *model.Message) bo
 			l = jsjson.AppendString(l, msg.ToolCallID)
 			l = jsjson.AppendString(append(l, `,"toolName":`...), msg.ToolName)
 			l = append(l, `,"content":`...)
-			l = appendBlocks(l, msg.Blocks, false)
+			l = blocks(l, false)
 			l = strconv.AppendBool(append(l, `,"isError":`...), msg.IsError)
 			return append(jsjson.AppendNumber(append(l, `,"timestamp":`...), ms), '}')
 		})
@@ -518,7 +571,7 @@ func (b *piBuilder) message(i int, id, parent, ts string, msg *model.Message) bo
 			l = append(l, `,"message":{"role":"custom","customType":`...)
 			l = jsjson.AppendString(l, msg.CustomType)
 			l = append(l, `,"content":`...)
-			l = appendBlocks(l, msg.Blocks, false)
+			l = blocks(l, false)
 			l = strconv.AppendBool(append(l, `,"display":`...), !msg.Hidden)
 			return append(jsjson.AppendNumber(append(l, `,"timestamp":`...), ms), '}')
 		})
@@ -546,7 +599,7 @@ func (b *piBuilder) kept(i int, ts string) {
 		msg := b.s.Message(m)
 		id := b.fresh()
 		parent := b.last[i]
-		if !b.message(i, id, parent, ts, &msg) {
+		if !b.message(i, id, parent, ts, &msg, nil) {
 			// Another agent's instructions: data, as pi keeps its own
 			// prompt.
 			b.line(id, parent, ts, "custom", func(l []byte) []byte {
