@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -39,6 +40,9 @@ func (c *cli) importSession(argv []string) error {
 	}
 	env := c.env
 	results, err := store.ImportFile(file, store.ImportOptions{Format: format, To: to, Out: a.get("out"), Cwd: a.get("cwd"), Env: env})
+	if errors.Is(err, store.ErrUnknownFormat) {
+		return fail(1, "%s: %v: name it with --format", sanitize.Inline(file), err)
+	}
 	if err != nil && len(results) == 0 {
 		return fail(1, "%s: %v", sanitize.Inline(file), err)
 	}

@@ -335,6 +335,9 @@ func SessionOf(path string) (string, bool) {
 	dir, base := filepath.Dir(path), filepath.Base(path)
 	for _, f := range dharaFiles {
 		if base == f { // pi names its files <time>_<id>.jsonl
+			if strings.HasPrefix(filepath.Base(dir), ".import-") {
+				return "", false // an import being written
+			}
 			return dir, true
 		}
 	}

@@ -148,6 +148,9 @@ func Discover(roots []string) ([]string, error) {
 				mode = fi.Mode().Type()
 			}
 			switch {
+			case mode.IsDir() && strings.HasPrefix(de.Name(), ".import-"):
+				// An import being written (dhara.WriteNew): it appears
+				// whole, under its own name, when it is done.
 			case mode.IsDir() && isSessionDir(p):
 				add(p)
 			case mode.IsDir():

@@ -79,6 +79,9 @@ func OpenAs(path, format string) (*model.Session, error) {
 	return nil, fmt.Errorf("no importer for the format %q (formats: %s)", format, strings.Join(ImportFormats, ", "))
 }
 
+// ErrUnknownFormat says GuessFormat could not tell a file's format.
+var ErrUnknownFormat = errors.New("its format is none skein knows")
+
 // GuessFormat names the import format of the file at path from its first
 // lines.
 func GuessFormat(path string) (string, error) {
@@ -102,7 +105,7 @@ func GuessFormat(path string) (string, error) {
 	case FormatClaude:
 		return "claude", nil
 	}
-	return "", errors.New("its format is none skein knows: name it with --format")
+	return "", ErrUnknownFormat
 }
 
 // jsonKeys match the members that tell the JSON documents of the import

@@ -435,8 +435,5 @@ func importStatus(name string, results []store.ImportResult, err error, home str
 	return s
 }
 
-// importError is an import's error for the UI: the command line's advice
-// to name the format with --format has no meaning here.
-func importError(err error) string {
-	return strings.TrimSuffix(err.Error(), ": name it with --format")
-}
+// importError is an import's error for the UI.
+func importError(err error) string { return err.Error() }

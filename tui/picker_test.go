@@ -227,7 +227,7 @@ func TestImportStatus(t *testing.T) {
 		{[]store.ImportResult{{Path: dir("a1")}, {Path: dir("b2"), Already: true}}, nil, "imported 1 conversation (1 already imported)"},
 		{[]store.ImportResult{{Path: dir("a1"), Already: true}, {Path: dir("b2"), Already: true}}, nil, "already imported: 2 conversations"},
 		{[]store.ImportResult{{Path: dir("a1")}, {Path: dir("b2")}}, errors.New("disk full"), "imported 2 conversations · then failed: disk full"},
-		{nil, errors.New("its format is none skein knows: name it with --format"), "import failed: f.json: its format is none skein knows"},
+		{nil, store.ErrUnknownFormat, "import failed: f.json: its format is none skein knows"},
 	} {
 		if got := importStatus("f.json", c.results, c.err, home); got != c.want {
 			t.Errorf("got  %q\nwant %q", got, c.want)
