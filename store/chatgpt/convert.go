@@ -332,6 +332,7 @@ func (c *converter) appendModel(b []byte, meta map[string]json.RawMessage) []byt
 	if model == "" {
 		return b
 	}
+	b = append(b, `,"provider":"openai"`...)
 	return jsjson.AppendString(append(b, `,"model":`...), model)
 }
 

@@ -376,7 +376,7 @@ func (m *msg) flush(stop string, force bool) {
 		w.buf = append(w.buf, m.blocks...)
 		w.buf = append(w.buf, ']')
 		if m.role == "assistant" {
-			w.buf = append(w.buf, `,"model":"claude.ai"`...)
+			w.buf = append(w.buf, `,"provider":"anthropic","model":"claude.ai"`...)
 			if stop != "" {
 				w.buf = append(w.buf, `,"stopReason":`...)
 				w.buf = jsjson.AppendString(w.buf, stop)
