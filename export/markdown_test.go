@@ -15,6 +15,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"skein/internal/sanitize"
+	"skein/model"
 	"skein/store"
 )
 
@@ -71,18 +72,26 @@ func checkMarkdown(t *testing.T, h string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	src, doc := checkMarkdownShape(t, h, s, Options{})
+	checkMarkdownText(t, h, s, src, doc)
+}
+
+// checkMarkdownShape exports s as markdown and checks that it holds no
+// control byte and that its parse holds only the exporter's structure.
+func checkMarkdownShape(t *testing.T, h string, s *model.Session, o Options) ([]byte, ast.Node) {
+	t.Helper()
 	var out bytes.Buffer
-	if err := Markdown(&out, s, Options{}); err != nil {
+	if err := Markdown(&out, s, o); err != nil {
 		t.Fatal(err)
 	}
 	src := out.Bytes()
 	for _, c := range src {
 		if c < 0x20 && c != '\n' || c == 0x7f {
-			t.Fatalf("%q: a control byte %#x in the markdown", h, c)
+			t.Fatalf("%.200q: a control byte %#x in the markdown", h, c)
 		}
 	}
 	doc := md.Parser().Parse(text.NewReader(src))
-	err = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
@@ -118,8 +127,16 @@ func checkMarkdown(t *testing.T, h string) {
 		return ast.WalkContinue, nil
 	})
 	if err != nil {
-		t.Errorf("%q: %v\n%s", h, err, src)
+		t.Errorf("%.200q: %v\n%.2000s", h, err, src)
 	}
+	return src, doc
+}
+
+// checkMarkdownText checks that every line of the session's first
+// message is in the markdown's text three times (the prompt, the answer,
+// the result).
+func checkMarkdownText(t *testing.T, h string, s *model.Session, src []byte, doc ast.Node) {
+	t.Helper()
 	// Every prompt, answer and result is there, as text: each of its
 	// lines, as the parse reads it back.
 	var plain strings.Builder
