@@ -89,14 +89,18 @@ func follow(roots []string, out chan<- []string) {
 				events = nil
 				continue
 			}
-			if ev.Op&fsnotify.Create != 0 && isDir(ev.Name) && w != nil {
-				// A new project folder: follow it too, and what is in it.
-				if w.Add(ev.Name) != nil {
-					polled = append(polled, ev.Name)
-				}
-				for _, f := range store.SessionFiles(ev.Name) {
-					if p, ok := store.SessionOf(f); ok {
-						pending[p] = true
+			if ev.Op&fsnotify.Create != 0 && isDir(ev.Name) && w != nil && !strings.HasPrefix(filepath.Base(ev.Name), ".") {
+				// A new folder (a project's, a day's): follow it too, and the
+				// folders made in it before it was followed, and what is in
+				// them.
+				for _, d := range subDirs(ev.Name, watchDepth-1) {
+					if w.Add(d) != nil {
+						polled = append(polled, d)
+					}
+					for _, f := range store.SessionFiles(d) {
+						if p, ok := store.SessionOf(f); ok {
+							pending[p] = true
+						}
 					}
 				}
 			}
@@ -134,16 +138,30 @@ func watchedDirs(roots []string) []string {
 		if !isDir(r) {
 			r = filepath.Dir(r)
 		}
-		dirs = append(dirs, r)
-		entries, _ := os.ReadDir(r)
-		for _, e := range entries {
-			if e.IsDir() {
-				dirs = append(dirs, filepath.Join(r, e.Name()))
-			}
-		}
+		dirs = append(dirs, subDirs(r, watchDepth)...)
 	}
 	slices.Sort(dirs)
 	return slices.Compact(dirs)
+}
+
+// watchDepth is how deep under a root folders are followed: pi's and
+// Claude Code's folder per project (and a session's sub-agents under it),
+// Codex's sessions/YYYY/MM/DD.
+const watchDepth = 3
+
+// subDirs is dir and the folders under it, depth levels down.
+func subDirs(dir string, depth int) []string {
+	out := []string{dir}
+	if depth == 0 {
+		return out
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			out = append(out, subDirs(filepath.Join(dir, e.Name()), depth-1)...)
+		}
+	}
+	return out
 }
 
 func isDir(p string) bool {

@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -238,4 +239,56 @@ func TestFirstScreenFromTheIndex(t *testing.T) {
 	if seen[files[0]] || !seen[fresh] || len(m.list.infos) != len(files) {
 		t.Errorf("after the scan: gone listed %v, new listed %v, %d listed (want %d)", seen[files[0]], seen[fresh], len(m.list.infos), len(files))
 	}
+}
+
+// Codex keeps its rollouts three folders down (sessions/YYYY/MM/DD), and
+// makes a new day's folders at once: a rollout written in an existing day
+// and one in a day made while skein runs are both told.
+func TestFollowsCodexDayFolders(t *testing.T) {
+	root := t.TempDir()
+	old := filepath.Join(root, "2026", "11", "30")
+	if err := os.MkdirAll(old, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := watch([]string{root})
+	got := make(chan []string, 16)
+	go func() {
+		for c := cmd; c != nil; {
+			msg, ok := c().(changesMsg)
+			if !ok {
+				return
+			}
+			got <- msg.paths
+			c = waitChanges(msg.next)
+		}
+	}()
+	time.Sleep(200 * time.Millisecond)
+	data, err := os.ReadFile("../testdata/codex/compacted.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait := func(want string) {
+		t.Helper()
+		deadline := time.After(5 * time.Second)
+		for {
+			select {
+			case paths := <-got:
+				if slices.Contains(paths, want) {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("no change told for %s", want)
+			}
+		}
+	}
+	inOld := filepath.Join(old, "rollout-2026-11-30T10-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl")
+	os.WriteFile(inOld, data, 0o644)
+	wait(inOld)
+	day := filepath.Join(root, "2026", "12", "01")
+	if err := os.MkdirAll(day, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	inNew := filepath.Join(day, "rollout-2026-12-01T10-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c.jsonl")
+	os.WriteFile(inNew, data, 0o644)
+	wait(inNew)
 }
