@@ -128,11 +128,10 @@ func guessJSON(head []byte) string {
 	if len(h) == 0 || h[0] != '[' && h[0] != '{' {
 		return ""
 	}
-	// JSON lines are one object per line: the first line is a whole one.
-	if first, rest, ok := bytes.Cut(h, []byte("\n")); ok && h[0] == '{' && jscan.Valid(bytes.TrimSpace(first)) {
-		if rest = bytes.TrimSpace(rest); len(rest) > 0 && rest[0] == '{' {
-			return ""
-		}
+	// JSON lines are one object per line: a line that starts an object at
+	// its first column (a JSON document indents what it nests).
+	if h[0] == '{' && (bytes.Contains(h, []byte("\n{")) || bytes.Contains(h, []byte("\r\n{"))) {
+		return ""
 	}
 	for _, k := range jsonKeys {
 		if slices.Contains(ImportFormats, k.format) && k.key.Match(h) {

@@ -313,3 +313,31 @@ func closest(a string, others map[string]bool) string {
 	}
 	return fmt.Sprintf("%d lines, line %d %q; the closest has %q", len(al), at+1, short(al[at]), other)
 }
+
+// The format of every fixture is guessed from its first bytes, the hostile
+// ones' too (a first line that does not parse, a byte-order mark).
+func TestGuessFormat(t *testing.T) {
+	want := map[string]string{
+		"../testdata/codex/hostile.jsonl":                                                                 "codex",
+		"../testdata/codex/legacy.jsonl":                                                                  "codex",
+		"../testdata/claude/rewind-compact.jsonl":                                                         "claude",
+		"../testdata/openai/tool-call.json":                                                               "openai",
+		"../testdata/openai/plain-array.json":                                                             "openai",
+		"../testdata/unseen/openai/chat.json":                                                             "openai",
+		"../testdata/unseen/claude-ai/conversations.json":                                                 "claude-ai",
+		"../testdata/unseen/chatgpt/conversations.json":                                                   "chatgpt",
+		"../testdata/unseen/chatgpt-split/conversations-001.json":                                         "chatgpt",
+		"../testdata/unseen/claude-code/f1223443-4724-4b0d-9b6a-1f1b8a55e1fc.jsonl":                       "claude",
+		"../testdata/unseen/codex/rollout-2026-05-04T10-11-12-019df2c4-7a31-7d52-9b0e-4c1f6a2e8d93.jsonl": "codex",
+		"../testdata/dhara05/sessions/b7e0d5a2-1c3f-4d8e-9b6a-0f4e2c8d7a13.jsonl":                         "dhara-jsonl",
+	}
+	pis, _ := filepath.Glob("../testdata/pi/store/*/*.jsonl")
+	for _, p := range pis {
+		want[p] = "pi"
+	}
+	for path, format := range want {
+		if got, err := GuessFormat(path); got != format {
+			t.Errorf("%s: guessed %q (%v), want %s", path, got, err, format)
+		}
+	}
+}
