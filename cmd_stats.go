@@ -145,6 +145,9 @@ func newSessionStats(s *model.Session) *sessionStats {
 	st := s.Stats()
 	st.Context = nil // only the TUI draws it
 	title := s.Name()
+	if title == "" && s.Info.FirstMessage != "" && s.Info.FirstMessage != "(no messages)" {
+		title = s.Info.FirstMessage // the format's own (Codex's leaves out its instructions)
+	}
 	if title == "" {
 		for i := range s.Len() {
 			if e := s.Entry(i); e.IsMessage(model.RoleUser) {

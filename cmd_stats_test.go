@@ -144,3 +144,12 @@ func TestStatsTextAndIncomplete(t *testing.T) {
 		t.Errorf("empty: exit %d %q", code, out)
 	}
 }
+
+// A Codex session's title in stats is its first prompt, as the list has
+// it, not the AGENTS.md instructions Codex puts first.
+func TestStatsCodexTitle(t *testing.T) {
+	out, _, code := skein(t, "stats", "testdata/codex/rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl")
+	if code != 0 || !strings.Contains(out, "what is current repository about?") || strings.Contains(out, "AGENTS.md") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+}

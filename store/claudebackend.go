@@ -30,7 +30,9 @@ var claudeBackend = readOnly{
 			}
 			return nil, err
 		}
-		return s.Domain(model.SessionInfo{Path: path, Format: string(FormatClaude)}), nil
+		// The list record's fields too (its first prompt, not the
+		// instructions the agent put first), from what is parsed.
+		return s.Domain(s.Info(path, 0)), nil
 	},
 	info: func(s *model.Session, path string, mtime float64) Info { return claude.Of(s).Info(path, mtime) },
 	// A sub-agent's file belongs to the session whose call started it.

@@ -25,7 +25,9 @@ var codexBackend = readOnly{
 			}
 			return nil, err
 		}
-		return s.Domain(model.SessionInfo{Path: path, Format: string(FormatCodex)}), nil
+		// The list record's fields too (its first prompt, not the
+		// instructions the agent put first), from what is parsed.
+		return s.Domain(s.Info(path, 0)), nil
 	},
 	info: func(s *model.Session, path string, mtime float64) Info { return codex.Of(s).Info(path, mtime) },
 	// codex resume <id> goes on with a rollout.
