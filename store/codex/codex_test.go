@@ -767,3 +767,19 @@ func TestFork(t *testing.T) {
 		t.Errorf("info %+v", info)
 	}
 }
+
+// A shell output that Codex wrote as JSON in the string is its text (and
+// its exit code when it failed).
+func TestShellOutputJSON(t *testing.T) {
+	blocks, failed := outputBlocks([]byte(`"{\"output\":\"a\\nb\\n\",\"metadata\":{\"exit_code\":0,\"duration_seconds\":0.1}}"`))
+	if failed || len(blocks) != 1 || blocks[0].Text != "a\nb\n" {
+		t.Errorf("%v %+v", failed, blocks)
+	}
+	blocks, failed = outputBlocks([]byte(`"{\"output\":\"boom\",\"metadata\":{\"exit_code\":2}}"`))
+	if !failed || len(blocks) != 1 || blocks[0].Text != "boom\n(exit code 2)" {
+		t.Errorf("%v %+v", failed, blocks)
+	}
+	if blocks, _ := outputBlocks([]byte(`"{\"output\": not json"`)); blocks[0].Text != `{"output": not json` {
+		t.Errorf("%+v", blocks)
+	}
+}

@@ -468,6 +468,19 @@ func outputBlocks(v []byte) ([]model.Block, bool) {
 	switch {
 	case jscan.IsString(v):
 		t, _ := jscan.Unquote(v)
+		// Codex's shell tool wrote its output as JSON in the string
+		// ({"output", "metadata": {"exit_code"}}): its text, and its
+		// exit code when it failed.
+		if strings.HasPrefix(t, `{"output":`) && jscan.Valid([]byte(t)) {
+			if out, ok := stringOf(member([]byte(t), "output")); ok {
+				code := string(member(member([]byte(t), "metadata"), "exit_code"))
+				failed := code != "" && code != "0"
+				if failed {
+					out += "\n(exit code " + code + ")"
+				}
+				return []model.Block{{Type: model.BlockText, Name: "output", Text: out}}, failed
+			}
+		}
 		return []model.Block{{Type: model.BlockText, Name: "output", Text: t}}, false
 	case len(v) > 0 && v[0] == '[':
 		return blocksOf(v), false
