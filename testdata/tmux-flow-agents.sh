@@ -153,7 +153,7 @@ open "what is current"
 check "Enter opens the Codex session" wait_for "what is current repository about? summarize purpuse and exp…  /Users/Nikita_Levyankov/"
 check "its tree shows the prompt and the calls" wait_for "tree · 12/12"
 check "its tree shows a function_call" shows "• assistant: → shell bash -lc ls"
-check "its tree shows the call's output next" follows "• assistant: → shell bash -lc ls" '• ← {"output":"_bmad'
+check "its tree shows the call's output next, its text (not Codex's JSON of it)" follows "• assistant: → shell bash -lc ls" '• ← _bmad'
 check "its tree shows the encrypted reasoning" shows "• assistant: (reasoning, encrypted)"
 check "its tree shows the reasoning summary" shows "• assistant: (thinking) **Clarifying documentat"
 tree_at 6/12
@@ -161,7 +161,7 @@ check "the messages show the prompt" wait_for "│  what is current repository a
 check "the messages show the model of turn_context" shows "── model: preview-codex/gpt-5-1-codex-2025-11-13 ──"
 check "the messages show the function_call" shows "│  → shell bash -lc ls"
 check "the function_call_output is under its call" below "│  → shell bash -lc ls" "│  ← shell · 2026-01-02 16:39:49" 2
-check "the output's text is shown" follows "│  ← shell · 2026-01-02 16:39:49" '│  {"output":"_bmad'
+check "the output's text is shown (not Codex's JSON of it)" follows "│  ← shell · 2026-01-02 16:39:49" '│  _bmad'
 to_list
 open "Open the synthetic"
 check "Enter opens the legacy bare Codex file" wait_for "tree · 2/2"
