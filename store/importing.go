@@ -90,7 +90,7 @@ func GuessFormat(path string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	head := make([]byte, 256<<10)
+	head := make([]byte, 4<<20) // a first prompt may hold a pasted image
 	n, _ := io.ReadFull(f, head)
 	if f := guessJSON(head[:n]); f != "" {
 		return f, nil

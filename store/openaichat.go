@@ -94,6 +94,8 @@ func openChat(path string) (*model.Session, error) {
 				args := []byte(c.Function.Arguments)
 				if !json.Valid(args) || len(bytes.TrimSpace(args)) == 0 || bytes.TrimSpace(args)[0] != '{' {
 					args = fmt.Appendf(nil, `{"arguments":%s}`, jsjson.AppendString(nil, c.Function.Arguments))
+				} else {
+					args = jsjson.AppendValue(nil, bytes.TrimSpace(args)) // on one line
 				}
 				if len(blocks) > 1 {
 					blocks = append(blocks, ',')
@@ -109,7 +111,7 @@ func openChat(path string) (*model.Session, error) {
 			}
 			msg = fmt.Appendf(nil, `{"role":"toolResult","toolCallId":%s,"toolName":%s,"content":%s,"isError":false,"timestamp":%d}`, jsjson.AppendString(nil, m.ToolCallID), jsjson.AppendString(nil, name), content, ms)
 		default:
-			raw := bytes.TrimSpace(raws[k]) // the message as the file has it
+			raw := jsjson.AppendValue(nil, bytes.TrimSpace(raws[k])) // the message as the file has it, on one line
 			fmt.Fprintf(&lines, `{"type":"custom","id":%q,"parentId":%s,"timestamp":%q,"customType":"openai.%s","data":%s}`+"\n", id, parent, iso, jsonSafeName(m.Role), raw)
 			parent = strconv.Quote(id)
 			continue

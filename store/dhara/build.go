@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"skein/internal/jscan"
 	"skein/internal/jsdate"
 	"skein/internal/jsjson"
 	"skein/model"
@@ -218,10 +219,11 @@ func (b *builder) entry(i int) {
 			}
 			b.add(i, id, typ, ts, fields)
 			for _, c := range msg.ToolCalls() {
-				input := c.Input
-				if len(input) == 0 {
+				input := bytes.TrimSpace(c.Input)
+				if len(input) == 0 || !jscan.Valid(input) {
 					input = []byte("{}")
 				}
+				input = jsjson.AppendValue(nil, input) // on one line
 				callID := b.unique(c.ID, TypeToolCall)
 				b.calls[c.ID] = callID
 				b.add(i, callID, TypeToolCall, ts, []Field{
@@ -290,6 +292,7 @@ func (b *builder) custom(i int, e model.Entry, ts string) {
 	if len(data) == 0 || !validJSON(data) {
 		data = jsonString(string(data))
 	}
+	data = jsjson.AppendValue(nil, data) // on one line
 	b.add(i, b.unique(e.ID, TypeCustom), TypeCustom, ts, []Field{
 		{"customType", jsonString(format + "." + kind)}, {"data", data}})
 }

@@ -94,6 +94,13 @@ func FromSession(s *model.Session, now time.Time, cwd string, importedFrom []byt
 		}
 		b.entry(i, root)
 	}
+	// pi resumes at the last line: when the source's leaf has children
+	// (written after it), a last entry under it that is in no context.
+	if leaf := s.Leaf(); leaf >= 0 && b.last[leaf] != "" && b.tip != b.last[leaf] {
+		b.line(b.fresh(), b.last[leaf], b.lastTS, "custom", func(l []byte) []byte {
+			return append(l, `,"customType":"skein.resumesHere","data":{}`...)
+		})
+	}
 	if name := s.Name(); name == "" && s.Info.Name != "" {
 		// A name the source's list gives but no entry holds (a title record
 		// of another format): pi's session_info, last, on the leaf's path.
@@ -324,8 +331,9 @@ func (b *piBuilder) entry(i int, root string) {
 			b.last[p] = b.last[i]
 		}
 	}
-	if len(s.Children(i)) == 0 && len(b.open[b.last[i]]) > 0 {
-		// The branch ends with calls no result answers.
+	if len(s.Children(i)) == 0 && len(b.open[b.last[i]]) > 0 && !b.notes[i] {
+		// The branch ends with calls no result answers (a side note is no
+		// branch: the conversation goes on after it).
 		b.last[i] = b.answer(b.last[i], ts)
 	}
 }
@@ -402,7 +410,9 @@ func (b *piBuilder) write(i int, id, parent, ts string, pending []openCall) {
 			b.out.Results++
 		}
 		if b.message(i, id, parent, ts, &msg, content) {
-			if msg.Role == model.RoleAssistant {
+			// pi drops an answer that failed or was stopped from what it
+			// sends, calls and all: its calls want no result.
+			if msg.Role == model.RoleAssistant && msg.StopReason != "error" && msg.StopReason != "aborted" {
 				var calls []openCall
 				for _, c := range msg.ToolCalls() {
 					calls = append(calls, openCall{c.ID, c.Name})
@@ -475,6 +485,20 @@ func (b *piBuilder) write(i int, id, parent, ts string, pending []openCall) {
 		return
 	case model.EntryCustom:
 		if b.restore(i, id, parent, ts) {
+			return
+		}
+	case model.EntryContextEdit:
+		// A pi 1.6.0 edit of an earlier entry's content: the same edit of
+		// the same entry, by its new id.
+		d := s.Detail(i)
+		raw := s.Raw(i)
+		replacement := jscan.Member(raw, "replacement")
+		if j, ok := s.Index(d.Target); ok && b.newID[j] != "" && replacement != nil {
+			target := b.newID[j]
+			b.line(id, parent, ts, "context_edit", func(l []byte) []byte {
+				l = jsjson.AppendString(append(l, `,"targetId":`...), target)
+				return jsjson.AppendValue(append(l, `,"replacement":`...), replacement)
+			})
 			return
 		}
 	}
@@ -592,21 +616,51 @@ func (b *piBuilder) customMessage(id, parent, ts string, msg *model.Message) {
 func (b *piBuilder) kept(i int, ts string) {
 	for _, m := range model.CompactionKeeps(b.s, i) {
 		msg := b.s.Message(m)
-		id := b.fresh()
 		parent := b.last[i]
-		if !b.message(i, id, parent, ts, &msg, nil) {
-			// Another agent's instructions: data, as pi keeps its own
-			// prompt.
-			b.line(id, parent, ts, "custom", func(l []byte) []byte {
-				l = jsjson.AppendString(append(l, `,"customType":`...), b.format()+".kept."+msg.Role)
-				l = append(l, `,"data":{"role":`...)
-				l = jsjson.AppendString(l, msg.Role)
-				l = appendBlocks(append(l, `,"content":`...), msg.Blocks, false)
-				return append(l, '}')
-			})
-			b.out.Kept++
+		pending := b.open[parent]
+		if len(pending) > 0 && msg.Role != model.RoleToolResult {
+			parent, pending = b.answer(parent, ts), nil
 		}
+		id := b.fresh()
 		b.last[i] = id
+		if msg.Role == model.RoleToolResult {
+			k := slices.IndexFunc(pending, func(c openCall) bool { return c.id == msg.ToolCallID })
+			if k < 0 {
+				b.unpairedMsg(&msg, id, parent, ts)
+				if len(pending) > 0 {
+					b.open[id] = pending
+				}
+				continue
+			}
+			if rest := slices.Delete(slices.Clone(pending), k, k+1); len(rest) > 0 {
+				b.open[id] = rest
+			}
+			b.out.Results++
+		}
+		if b.message(i, id, parent, ts, &msg, nil) {
+			if msg.Role == model.RoleAssistant && msg.StopReason != "error" && msg.StopReason != "aborted" {
+				var calls []openCall
+				for _, c := range msg.ToolCalls() {
+					calls = append(calls, openCall{c.ID, c.Name})
+				}
+				if len(calls) > 0 {
+					b.open[id] = calls
+				}
+			}
+			continue
+		}
+		// Another agent's instructions: data, as pi keeps its own prompt.
+		b.line(id, parent, ts, "custom", func(l []byte) []byte {
+			l = jsjson.AppendString(append(l, `,"customType":`...), b.format()+".kept."+msg.Role)
+			l = append(l, `,"data":{"role":`...)
+			l = jsjson.AppendString(l, msg.Role)
+			l = appendBlocks(append(l, `,"content":`...), msg.Blocks, false)
+			return append(l, '}')
+		})
+		b.out.Kept++
+		if len(pending) > 0 {
+			b.open[id] = pending
+		}
 	}
 }
 
@@ -616,11 +670,10 @@ func (b *piBuilder) kept(i int, ts string) {
 func (b *piBuilder) firstKept(i int, self string) string {
 	ctx := b.s.BuildContext(i)
 	for _, pe := range ctx.Entries {
+		// The context at the compaction starts with it (its summary), then
+		// what it keeps, in order.
 		if pe.Entry != i && b.newID[pe.Entry] != "" && b.s.Entry(pe.Entry).Kind != model.EntryCompaction {
 			return b.newID[pe.Entry]
-		}
-		if pe.Entry == i {
-			break
 		}
 	}
 	return self
@@ -638,6 +691,13 @@ func (b *piBuilder) format() string {
 // session, or answered already) as custom data.
 func (b *piBuilder) unpaired(i int, id, parent, ts string) {
 	msg := b.s.Message(model.ContextMessage{Entry: i})
+	b.unpairedMsg(&msg, id, parent, ts)
+	if p := b.open[parent]; len(p) > 0 {
+		b.open[id] = p
+	}
+}
+
+func (b *piBuilder) unpairedMsg(msg *model.Message, id, parent, ts string) {
 	b.line(id, parent, ts, "custom", func(l []byte) []byte {
 		l = append(l, `,"customType":"skein.unpairedToolResult","data":{"toolCallId":`...)
 		l = jsjson.AppendString(l, msg.ToolCallID)
@@ -672,7 +732,7 @@ func (b *piBuilder) keep(i int, id, parent, ts string) {
 	}
 	b.line(id, parent, ts, "custom", func(l []byte) []byte {
 		l = jsjson.AppendString(append(l, `,"customType":`...), b.format()+"."+kind)
-		return append(append(l, `,"data":`...), data...)
+		return jsjson.AppendValue(append(l, `,"data":`...), data)
 	})
 	b.out.Kept++
 }
@@ -698,7 +758,13 @@ func (b *piBuilder) restore(i int, id, parent, ts string) bool {
 	}
 	want := "pi." + typ
 	if typ == "message" {
+		// Only the roles a Dhara import keeps as data: a user's, an
+		// answer's or a result's record is never one, and restoring one
+		// would skip the pairing of its calls.
 		role, _ := jscan.Unquote(jscan.Member(jscan.Member(data, "message"), "role"))
+		if role != model.RoleBashExecution && role != model.RoleCustom {
+			return false
+		}
 		want += "." + role
 	}
 	if d.CustomType != want {
@@ -730,7 +796,7 @@ func (b *piBuilder) restore(i int, id, parent, ts string) bool {
 			}
 		}
 		body = append(append(body, ','), rawKey...)
-		body = append(append(body, ':'), val...)
+		body = jsjson.AppendValue(append(body, ':'), val)
 		return true
 	})
 	if !okAll {

@@ -39,7 +39,9 @@ func appendBlocks(l []byte, blocks []model.Block, assistant bool) []byte {
 			if len(input) == 0 || input[0] != '{' || !jscan.Valid(input) {
 				input = []byte("{}")
 			}
-			l = append(append(l, `,"arguments":`...), input...)
+			// As JSON.stringify writes it: one line, whatever space the
+			// source's arguments had.
+			l = jsjson.AppendValue(append(l, `,"arguments":`...), input)
 		case blk.Type == model.BlockImage && blk.Data != "":
 			l = jsjson.AppendString(append(l, `{"type":"image","data":`...), blk.Data)
 			l = jsjson.AppendString(append(l, `,"mimeType":`...), blk.MimeType)
