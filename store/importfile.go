@@ -34,6 +34,8 @@ type ImportOptions struct {
 	Cwd string
 	Env Env
 	Now time.Time // zero: the time of the call
+
+	piImports piImports // what pi's folder holds from imports, read once
 }
 
 // ImportResult is one session an import wrote, or found written before.
@@ -95,7 +97,7 @@ func ImportFile(path string, o ImportOptions) ([]ImportResult, error) {
 	for _, it := range items {
 		src := src
 		src.Item, src.ItemSHA256 = it.item, it.sha
-		r, err := importOne(it.s, src, o)
+		r, err := importOne(it.s, src, &o)
 		if err != nil {
 			return out, err
 		}
@@ -166,21 +168,23 @@ type conversation struct {
 	lines     []byte
 }
 
-func importOne(s *model.Session, src Source, o ImportOptions) (ImportResult, error) {
+func importOne(s *model.Session, src Source, o *ImportOptions) (ImportResult, error) {
 	title := s.Name()
 	if title == "" {
 		title = s.Info.Name
 	}
 	if o.To == "pi" {
+		// The source's cwd as it recorded it (another machine's, maybe
+		// Windows'), else the folder named here, made absolute.
 		cwd := s.Info.Cwd
 		if cwd == "" {
 			cwd = o.Cwd
-		}
-		if cwd == "" {
-			cwd = o.Env.WorkingDirPath
-		}
-		if abs, err := filepath.Abs(cwd); err == nil {
-			cwd = abs
+			if cwd == "" {
+				cwd = o.Env.WorkingDirPath
+			}
+			if abs, err := filepath.Abs(cwd); err == nil {
+				cwd = abs
+			}
 		}
 		root, dir := o.Out, o.Out
 		if root == "" {
@@ -190,7 +194,10 @@ func importOne(s *model.Session, src Source, o ImportOptions) (ImportResult, err
 				dir = pi.FolderFor(root, cwd)
 			}
 		}
-		same, earlier := ImportedPi(root, src)
+		if o.piImports == nil {
+			o.piImports = piImportsUnder(root) // once for every conversation of an export
+		}
+		same, earlier := o.piImports.find(src)
 		if same != "" {
 			return ImportResult{Path: same, Already: true, Title: title}, nil
 		}
@@ -218,26 +225,43 @@ func importOne(s *model.Session, src Source, o ImportOptions) (ImportResult, err
 // (earlier): the data of a file's skein.importedFrom entry, its second
 // line.
 func ImportedPi(root string, src Source) (same, earlier string) {
+	return piImportsUnder(root).find(src)
+}
+
+// piImports are the sessions under a pi folder that an import wrote, with
+// their import records.
+type piImports []struct {
+	path string
+	from []byte
+}
+
+func piImportsUnder(root string) piImports {
+	out := piImports{}
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || same != "" {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
 			return nil
 		}
-		if d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
-			return nil
-		}
-		from := importedFromOf(p)
-		if from == nil {
-			return nil
-		}
-		switch match(from, src) {
-		case 2:
-			same = p
-		case 1:
-			earlier = p
+		if from := importedFromOf(p); from != nil {
+			out = append(out, struct {
+				path string
+				from []byte
+			}{p, from})
 		}
 		return nil
 	})
-	return same, earlier
+	return out
+}
+
+func (im piImports) find(src Source) (same, earlier string) {
+	for _, r := range im {
+		switch match(r.from, src) {
+		case 2:
+			return r.path, ""
+		case 1:
+			earlier = r.path
+		}
+	}
+	return "", earlier
 }
 
 // importedFromOf is the data of the file's skein.importedFrom entry (its
