@@ -410,17 +410,7 @@ func (b *piBuilder) write(i int, id, parent, ts string, pending []openCall) {
 			b.out.Results++
 		}
 		if b.message(i, id, parent, ts, &msg, content) {
-			// pi drops an answer that failed or was stopped from what it
-			// sends, calls and all: its calls want no result.
-			if msg.Role == model.RoleAssistant && msg.StopReason != "error" && msg.StopReason != "aborted" {
-				var calls []openCall
-				for _, c := range msg.ToolCalls() {
-					calls = append(calls, openCall{c.ID, c.Name})
-				}
-				if len(calls) > 0 {
-					b.open[id] = calls
-				}
-			}
+			b.openCalls(id, &msg)
 			return
 		}
 	case model.EntryCompaction:
@@ -638,15 +628,7 @@ func (b *piBuilder) kept(i int, ts string) {
 			b.out.Results++
 		}
 		if b.message(i, id, parent, ts, &msg, nil) {
-			if msg.Role == model.RoleAssistant && msg.StopReason != "error" && msg.StopReason != "aborted" {
-				var calls []openCall
-				for _, c := range msg.ToolCalls() {
-					calls = append(calls, openCall{c.ID, c.Name})
-				}
-				if len(calls) > 0 {
-					b.open[id] = calls
-				}
-			}
+			b.openCalls(id, &msg)
 			continue
 		}
 		// Another agent's instructions: data, as pi keeps its own prompt.
@@ -685,6 +667,22 @@ func (b *piBuilder) format() string {
 		return f
 	}
 	return "pi"
+}
+
+// openCalls notes the calls of the answer written as line id as waiting
+// for their results. pi drops an answer that failed or was stopped from
+// what it sends, calls and all: its calls want none.
+func (b *piBuilder) openCalls(id string, msg *model.Message) {
+	if msg.Role != model.RoleAssistant || msg.StopReason == "error" || msg.StopReason == "aborted" {
+		return
+	}
+	var calls []openCall
+	for _, c := range msg.ToolCalls() {
+		calls = append(calls, openCall{c.ID, c.Name})
+	}
+	if len(calls) > 0 {
+		b.open[id] = calls
+	}
 }
 
 // unpaired keeps a result whose call is not open on its path (not in the
