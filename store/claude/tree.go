@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"bufio"
 	"io"
 	"strings"
 
@@ -131,50 +130,8 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 // "summary", ...; null for none), role the model's (null when not a
 // message), label null (Claude Code labels nothing).
 func (s *Session) WriteTreeJSON(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	type frame struct {
-		nodes []int
-		next  int
-	}
-	var buf []byte
-	str := func(v string, ok bool) {
-		if !ok {
-			buf = append(buf, "null"...)
-			return
-		}
-		buf = jsjson.AppendString(buf, v)
-	}
-	stack := []frame{{nodes: s.Roots()}}
-	buf = append(buf, '[')
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.next == len(top.nodes) {
-			stack = stack[:len(stack)-1]
-			buf = append(buf, ']')
-			if len(stack) > 0 {
-				buf = append(buf, '}')
-			}
-			continue
-		}
-		i := top.nodes[top.next]
-		if top.next > 0 {
-			buf = append(buf, ',')
-		}
-		top.next++
+	return model.WriteTree(w, s.Roots(), s.Children, func(buf []byte, i int) []byte {
 		e := &s.Entries[i]
-		buf = append(buf, `{"id":`...)
-		str(e.ID, true)
-		buf = append(buf, `,"type":`...)
-		str(e.Type, e.Type != "")
-		buf = append(buf, `,"role":`...)
-		str(e.role, e.role != "")
-		buf = append(buf, `,"label":null,"children":[`...)
-		stack = append(stack, frame{nodes: s.Children(i)})
-		if len(buf) > 64<<10 {
-			bw.Write(buf)
-			buf = buf[:0]
-		}
-	}
-	bw.Write(buf)
-	return bw.Flush()
+		return model.AppendTreeNode(buf, e.ID, true, e.Type, e.role, e.role != "", "", false)
+	})
 }

@@ -1,7 +1,6 @@
 package dhara
 
 import (
-	"bufio"
 	"io"
 	"strings"
 
@@ -81,46 +80,10 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 // WriteTreeJSON writes the tree as an array of root nodes {id, type, role,
 // label, branches, children}: branches names those that end at the entry.
 func (s *Session) WriteTreeJSON(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	type frame struct {
-		nodes []int
-		next  int
-	}
-	var buf []byte
-	str := func(v string, ok bool) {
-		if !ok {
-			buf = append(buf, "null"...)
-			return
-		}
-		buf = jsjson.AppendString(buf, v)
-	}
-	stack := []frame{{nodes: s.Roots()}}
-	buf = append(buf, '[')
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.next == len(top.nodes) {
-			stack = stack[:len(stack)-1]
-			buf = append(buf, ']')
-			if len(stack) > 0 {
-				buf = append(buf, '}')
-			}
-			continue
-		}
-		i := top.nodes[top.next]
-		if top.next > 0 {
-			buf = append(buf, ',')
-		}
-		top.next++
+	return model.WriteTree(w, s.Roots(), s.Children, func(buf []byte, i int) []byte {
 		e := &s.Entries[i]
-		buf = append(buf, `{"id":`...)
-		str(e.ID, e.ID != "")
-		buf = append(buf, `,"type":`...)
-		str(e.Type, e.Type != "")
-		buf = append(buf, `,"role":`...)
-		str(e.Role, e.Role != "")
-		buf = append(buf, `,"label":`...)
 		l, ok := s.labels[i]
-		str(l, ok)
+		buf = model.AppendTreeNode(buf, e.ID, e.ID != "", e.Type, e.Role, e.Role != "", l, ok)
 		buf = append(buf, `,"branches":[`...)
 		for k, b := range s.tips[i] {
 			if k > 0 {
@@ -128,13 +91,6 @@ func (s *Session) WriteTreeJSON(w io.Writer) error {
 			}
 			buf = jsjson.AppendString(buf, b)
 		}
-		buf = append(buf, `],"children":[`...)
-		stack = append(stack, frame{nodes: s.Children(i)})
-		if len(buf) > 64<<10 {
-			bw.Write(buf)
-			buf = buf[:0]
-		}
-	}
-	bw.Write(buf)
-	return bw.Flush()
+		return append(buf, ']')
+	})
 }
