@@ -15,7 +15,7 @@ func benchStore(b *testing.B) string {
 	if dir := os.Getenv("SKEIN_BENCH_STORE"); dir != "" {
 		return dir
 	}
-	dir := filepath.Join(os.TempDir(), "skein-bench-store-v1")
+	dir := filepath.Join(os.TempDir(), "skein-bench-store-v2")
 	if _, err := os.Stat(filepath.Join(dir, "done")); err != nil {
 		os.RemoveAll(dir)
 		if err := synth.Store(dir, 1500, 100<<20, 1); err != nil {

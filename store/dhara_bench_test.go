@@ -55,7 +55,7 @@ func benchPair(b *testing.B) (pi, dh string) {
 		b.Skip("writes a 100 MB pi session and a Dhara folder of the same conversation")
 	}
 	benchPairOnce.Do(func() {
-		root := filepath.Join(os.TempDir(), "skein-bench-dhara-100m-v1")
+		root := filepath.Join(os.TempDir(), "skein-bench-dhara-100m-v2")
 		benchPairPi, benchPairDh = filepath.Join(root, "pi.jsonl"), filepath.Join(root, "dhara-100m")
 		if _, err := os.Stat(filepath.Join(root, "done")); err == nil {
 			return

@@ -31,7 +31,7 @@ func synthSession(b *testing.B, name string, size int64) string {
 // to its last screen drawn at 120x40. Target: 300 ms; the whole file loads
 // behind it.
 func BenchmarkOpenLastScreen(b *testing.B) {
-	path := synthSession(b, "skein-bench-100mb-v1.jsonl", 100<<20)
+	path := synthSession(b, "skein-bench-100mb-v2.jsonl", 100<<20)
 	st := New(Options{}).styles
 	for b.Loop() {
 		ss := newSessionScreen(store.Info{Path: path, Name: "huge"}, &shared{keys: DefaultKeyMap(), styles: st, color: true})
@@ -52,7 +52,7 @@ func BenchmarkOpenLastScreen(b *testing.B) {
 
 // benchScreen opens a session of about 10,000 messages at 120x40.
 func benchScreen(b *testing.B) *sessionScreen {
-	path := synthSession(b, "skein-bench-10k-v1.jsonl", 7<<20)
+	path := synthSession(b, "skein-bench-10k-v2.jsonl", 7<<20)
 	st := New(Options{}).styles
 	ss := newSessionScreen(store.Info{Path: path}, &shared{keys: DefaultKeyMap(), styles: st, color: true})
 	ss.SetSize(120, 39)

@@ -31,7 +31,7 @@ import (
 
 // bigSessions are the 100 MB sessions the targets are measured on.
 func bigSessions(b *testing.B) map[string]string {
-	out := map[string]string{"synth": synthSession(b, "skein-bench-100mb-v1.jsonl", 100<<20)}
+	out := map[string]string{"synth": synthSession(b, "skein-bench-100mb-v2.jsonl", 100<<20)}
 	pi := os.Getenv("SKEIN_BENCH_PI_SESSION")
 	if pi == "" {
 		pi = filepath.Join(os.TempDir(), "skein-pi-100mb.jsonl")

@@ -35,6 +35,9 @@ type gen struct {
 	// marks and longs are the marker tokens and long lowercase runs owed
 	// to the next text written (varied vocabulary only).
 	marks, longs int
+	// ids are the ids handed out: pi draws a new one when an id is taken
+	// (a repeated id would send the path back), and so does synth.
+	ids map[uint32]bool
 }
 
 func (g *gen) prose(n int) string {
@@ -74,7 +77,7 @@ func q(s string) string {
 func (g *gen) entry(typ, body string) {
 	g.n++
 	g.t = g.t.Add(time.Duration(1000+g.r.IntN(30000)) * time.Millisecond)
-	id := fmt.Sprintf("%08x", g.r.Uint32())
+	id := fmt.Sprintf("%08x", g.newID())
 	parent := "null"
 	if g.prev != "" {
 		parent = q(g.prev)
@@ -89,6 +92,19 @@ func (g *gen) entry(typ, body string) {
 	g.prev = id
 	if g.v != nil {
 		g.owe()
+	}
+}
+
+// newID is an 8-hex id no entry has yet, as pi's generateId gives.
+func (g *gen) newID() uint32 {
+	if g.ids == nil {
+		g.ids = map[uint32]bool{}
+	}
+	for {
+		if x := g.r.Uint32(); !g.ids[x] {
+			g.ids[x] = true
+			return x
+		}
 	}
 }
 

@@ -238,7 +238,7 @@ func (s *Session) Movable() map[string]bool {
 			preserved[id] = true
 		}
 		for _, id := range stringList(jscan.Member(e.Raw, "entryIds")) {
-			if j, ok := s.byID[id]; ok && !preserved[id] && !s.Entries[j].Archived && s.Entries[j].Type != TypeCompaction {
+			if j, ok := s.byID.get(id); ok && !preserved[id] && !s.Entries[j].Archived && s.Entries[j].Type != TypeCompaction {
 				if out == nil {
 					out = map[string]bool{}
 				}

@@ -150,7 +150,7 @@ func (s *Session) checkSelf(dir string, ptr atPointer, errAt, warnAt atLine) {
 	for b, br := range s.Tree.Branches {
 		base := "/branches/" + strconv.Itoa(b)
 		for k, id := range br.EntryIDs {
-			if i, ok := s.byID[id]; ok {
+			if i, ok := s.byID.get(id); ok {
 				inBranch[i] = true
 			} else {
 				ptr(TreeFile, base+"/entryIds/"+strconv.Itoa(k), false, "no entry has the id %s", id)
@@ -221,7 +221,7 @@ func (s *Session) checkSelf(dir string, ptr atPointer, errAt, warnAt atLine) {
 					errAt(e.File(), e.Line, "the tool call %s has no tool_result", e.ID)
 				}
 			}
-			if _, ok := s.byID[e.Ref]; !ok && e.Ref != "" {
+			if _, ok := s.byID.get(e.Ref); !ok && e.Ref != "" {
 				warnAt(e.File(), e.Line, "parentMessageId %s names no entry", e.Ref)
 			}
 		case TypeToolResult:
@@ -229,7 +229,7 @@ func (s *Session) checkSelf(dir string, ptr atPointer, errAt, warnAt atLine) {
 				errAt(e.File(), e.Line, "the tool result %s answers %s, which is no tool_call", e.ID, e.Ref)
 			}
 		case TypeLabel:
-			if _, ok := s.byID[e.Ref]; !ok {
+			if _, ok := s.byID.get(e.Ref); !ok {
 				errAt(e.File(), e.Line, "label of missing entry %s", e.Ref)
 			}
 		case TypeCompaction:
@@ -258,12 +258,12 @@ func (s *Session) checkCompaction(i int, branches map[string]int, errAt atLine) 
 	inRange := map[string]bool{}
 	for _, id := range ids {
 		inRange[id] = true
-		if _, ok := s.byID[id]; !ok {
+		if _, ok := s.byID.get(id); !ok {
 			errAt(e.File(), e.Line, "the compaction's entryIds name %s, which no entry has", id)
 		}
 	}
 	for _, id := range stringList(jsonMember(raw, "preservedEntryIds")) {
-		j, ok := s.byID[id]
+		j, ok := s.byID.get(id)
 		switch {
 		case !ok:
 			errAt(e.File(), e.Line, "the compaction's preservedEntryIds name %s, which no entry has", id)

@@ -26,36 +26,52 @@ func (s *Session) path(i int) []int {
 
 // compactions are what the compactions on a path do to its context.
 type compactions struct {
-	newest    int             // the newest compaction's entry, -1 for none
-	hidden    map[string]bool // the ids their ranges replace
-	preserved map[string]bool // the ids they keep verbatim
+	newest int    // the newest compaction's entry, -1 for none
+	ranged []bool // per entry: in a compaction's range; nil for none
+	out    []bool // per entry: in a range and preserved by none; nil for none
 }
 
 func (s *Session) compactionsOn(path []int) compactions {
 	c := compactions{newest: -1}
+	var hidden, preserved []int
 	for _, i := range path {
-		e := &s.Entries[i]
-		if e.Type != TypeCompaction {
+		if s.typ[i] != tCompaction {
 			continue
 		}
-		if c.hidden == nil {
-			c.hidden, c.preserved = map[string]bool{}, map[string]bool{}
-		}
 		c.newest = i
-		for _, id := range stringList(jscan.Member(e.Raw, "entryIds")) {
-			c.hidden[id] = true
+		raw := s.Entries[i].Raw
+		hidden = s.appendIndexes(hidden, jscan.Member(raw, "entryIds"))
+		preserved = s.appendIndexes(preserved, jscan.Member(raw, "preservedEntryIds"))
+	}
+	if c.newest >= 0 {
+		c.ranged = make([]bool, len(s.Entries))
+		for _, i := range hidden {
+			c.ranged[i] = true
 		}
-		for _, id := range stringList(jscan.Member(e.Raw, "preservedEntryIds")) {
-			c.preserved[id] = true
+		c.out = slices.Clone(c.ranged)
+		for _, i := range preserved {
+			c.out[i] = false
 		}
 	}
 	return c
 }
 
-// hides reports whether the compactions take entry i out of the context.
-func (c *compactions) hides(e *Entry) bool {
-	return c.hidden != nil && e.ID != "" && c.hidden[e.ID] && !c.preserved[e.ID]
+// appendIndexes appends the entries a JSON list of ids names (ids that
+// name none left out).
+func (s *Session) appendIndexes(out []int, list []byte) []int {
+	_ = jscan.Elements(list, func(v []byte) bool {
+		if id, ok := stringOf(v); ok && id != "" {
+			if i, ok := s.byID.get(id); ok {
+				out = append(out, i)
+			}
+		}
+		return true
+	})
+	return out
 }
+
+// hides reports whether the compactions take entry i out of the context.
+func (c *compactions) hides(i int) bool { return c.out != nil && c.out[i] }
 
 func stringList(v []byte) []string {
 	var out []string
@@ -102,12 +118,11 @@ func (s *Session) build(leaf int, compact bool) model.Context {
 	// The calls folded into their message: those whose message is on the
 	// path and in the context.
 	folded := func(call int) (owner int, ok bool) {
-		e := &s.Entries[call]
-		if e.Type != TypeToolCall {
+		if s.typ[call] != tToolCall {
 			return -1, false
 		}
 		j := int(s.owner[call])
-		if j < 0 || !onPath[call] || !onPath[j] || c.hides(&s.Entries[j]) {
+		if j < 0 || !onPath[call] || !onPath[j] || c.hides(j) {
 			return -1, false
 		}
 		return j, true
@@ -140,19 +155,18 @@ func (s *Session) build(leaf int, compact bool) model.Context {
 	}
 	summaryPlaced := false
 	for _, i := range path {
-		e := &s.Entries[i]
 		if done[i] {
 			continue
 		}
-		if c.hides(e) {
+		if c.hides(i) {
 			if !summaryPlaced {
 				add(c.newest, model.ContextMessage{Entry: c.newest, Kind: model.KindCompactionSummary}, 1)
 				summaryPlaced = true
 			}
 			continue
 		}
-		switch {
-		case e.Type == TypeCompaction:
+		switch t := s.typ[i]; {
+		case t == tCompaction:
 			switch {
 			case !compact:
 				add(i, model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary}, 1)
@@ -160,13 +174,13 @@ func (s *Session) build(leaf int, compact bool) model.Context {
 				add(i, model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary}, 1)
 				summaryPlaced = true
 			}
-		case e.Type == TypeToolCall:
+		case t == tToolCall:
 			if owner, ok := folded(i); ok {
 				addMessage(owner) // the message stands where its first call does
 			} else {
 				add(i, model.ContextMessage{Entry: i}, 1)
 			}
-		case e.kind == model.EntryMessage:
+		case t.message():
 			addMessage(i)
 		default:
 			add(i, model.ContextMessage{}, 0)
@@ -207,7 +221,7 @@ func (s *Session) Summarized(leaf int, ctx model.Context) int {
 	c := s.compactionsOn(ctx.Path)
 	n := 0
 	for _, i := range ctx.Path {
-		if e := &s.Entries[i]; e.kind == model.EntryMessage && !s.owned(i) && c.hides(e) {
+		if s.typ[i].message() && !s.owned(i) && c.hides(i) {
 			n++
 		}
 	}
@@ -221,6 +235,10 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx model.Context) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	given := func(pe model.Projected) bool { return pe.N > 0 || s.Entries[pe.Entry].Type == TypeToolCall }
 	bw.WriteString(`{"messages":[`)
+	// The ids are gathered as the lines are written, while each line is
+	// in the cache: a second walk over 100 MB of lines missed it at every
+	// id.
+	ids := make([]byte, 0, 24*len(ctx.Entries))
 	first := true
 	for _, pe := range ctx.Entries {
 		if !given(pe) {
@@ -228,31 +246,19 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx model.Context) error {
 		}
 		if !first {
 			bw.WriteByte(',')
+			ids = append(ids, ',')
 		}
 		first = false
-		bw.Write(s.Entries[pe.Entry].Raw)
+		e := &s.Entries[pe.Entry]
+		bw.Write(e.Raw)
+		if plainID(e.ID) {
+			ids = append(append(append(ids, '"'), e.ID...), '"')
+		} else {
+			ids = jsjson.AppendString(ids, e.ID)
+		}
 	}
 	bw.WriteString(`],"entryIds":[`)
-	var buf []byte
-	first = true
-	for _, pe := range ctx.Entries {
-		if !given(pe) {
-			continue
-		}
-		if !first {
-			bw.WriteByte(',')
-		}
-		first = false
-		id := s.Entries[pe.Entry].ID
-		if plainID(id) {
-			bw.WriteByte('"')
-			bw.WriteString(id)
-			bw.WriteByte('"')
-		} else {
-			buf = jsjson.AppendString(buf[:0], id)
-			bw.Write(buf)
-		}
-	}
+	bw.Write(ids)
 	bw.WriteString(`],"model":`)
 	if m := ctx.Model; m != nil {
 		bw.WriteString(`{"provider":`)
@@ -406,7 +412,7 @@ func (s *Session) Range(p *model.Plan) (entryIDs, preserved []string) {
 	for _, i := range p.Path {
 		e := &s.Entries[i]
 		// A system entry is prompt state, not conversation: it stays.
-		if !inRange[i] || e.ID == "" || e.Type == TypeCompaction || e.Type == TypeSystem || c.hidden[e.ID] {
+		if !inRange[i] || e.ID == "" || e.Type == TypeCompaction || e.Type == TypeSystem || (c.ranged != nil && c.ranged[i]) {
 			continue
 		}
 		entryIDs = append(entryIDs, e.ID)

@@ -2,12 +2,12 @@ package dhara
 
 import (
 	"errors"
-
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"skein/internal/hugemem"
 	"skein/model"
 )
 
@@ -123,12 +123,10 @@ func readRegular(path string, tail int64) ([]byte, error) {
 	if tail > 0 && size > tail {
 		off = size - tail
 	}
-	data := make([]byte, size-off)
-	n, err := f.ReadAt(data, off)
-	if err != nil && err != io.EOF {
+	data, err := hugemem.ReadAt(f, off, int(size-off))
+	if err != nil {
 		return nil, err
 	}
-	data = data[:n]
 	if off > 0 {
 		// Start at a line: the partial first line is not the tail's (unless
 		// the tail begins right after a newline).

@@ -11,8 +11,8 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 
 	"skein/internal/jscan"
@@ -86,6 +86,8 @@ type Entry struct {
 	Off      int    // the offset of its first byte in its file
 	Archived bool   // the line is in archive.jsonl
 	kind     model.EntryKind
+	hash     uint64 // idHash(ID), made while the line is parsed
+	code     entryType
 }
 
 // File is the name of the file the entry's line is in.
@@ -111,7 +113,8 @@ type Session struct {
 	// (a record read alone, for a snippet): call id -> tool name.
 	CallNames map[string]string
 
-	byID   map[string]int
+	byID   idTable
+	typ    []entryType // each entry's type, dense: the context walks read only it
 	parent []int32
 	leaf   int
 	active int              // the active branch, -1 for none
@@ -140,28 +143,41 @@ func Parse(f Files) *Session {
 	if f.Meta != nil {
 		s.Meta = parseMeta(f.Meta, &s.Diagnostics)
 	}
-	var lineDiags []model.Diagnostic
-	all := parseLines(f.Archive, f.Entries, &lineDiags)
 	// tree.json (16 MB for a 100 MB session of three branches) is read
-	// while the ids are indexed: the lines took both cores.
+	// beside the lines, which take a goroutine per core: one more goroutine
+	// keeps both cores busy through the id table and the lines' last chunk.
 	var treeDiags []model.Diagnostic
 	var wg sync.WaitGroup
 	if f.Tree != nil {
 		wg.Go(func() { s.Tree = parseTree(f.Tree, &treeDiags) })
 	}
-	s.byID = make(map[string]int, len(all))
-	kept := all[:0]
-	for i := range all {
-		e := &all[i]
-		if e.ID != "" {
-			if j, ok := s.byID[e.ID]; ok {
-				s.Duplicates = append(s.Duplicates, Duplicate{Entry: *e, First: j, SameBytes: bytes.Equal(e.Raw, kept[j].Raw)})
-				continue
-			}
-			s.byID[e.ID] = len(kept)
+	var lineDiags []model.Diagnostic
+	all := parseLines(f.Archive, f.Entries, &lineDiags)
+	table, dups := buildIDTable(all)
+	kept := all
+	if len(dups) > 0 {
+		// Lines dropped as copies (an interrupted archive move, or
+		// damage): the rest move up, and are indexed again.
+		drop := make([]bool, len(all))
+		for _, d := range dups {
+			drop[d.at] = true
 		}
-		kept = append(kept, *e)
+		// A kept entry's index among the kept: its own, less the lines
+		// dropped before it (an earlier copy is never itself dropped).
+		for _, d := range dups {
+			before, _ := slices.BinarySearchFunc(dups, d.first, func(e idDup, at int) int { return e.at - at })
+			first := d.first - before
+			s.Duplicates = append(s.Duplicates, Duplicate{Entry: all[d.at], First: first, SameBytes: bytes.Equal(all[d.at].Raw, all[d.first].Raw)})
+		}
+		kept = all[:0]
+		for i := range all {
+			if !drop[i] {
+				kept = append(kept, all[i])
+			}
+		}
+		table, _ = buildIDTable(kept)
 	}
+	s.byID = table
 	s.Entries = kept
 	wg.Wait()
 	s.Diagnostics = append(append(s.Diagnostics, treeDiags...), lineDiags...)
@@ -206,12 +222,10 @@ func parseTree(data []byte, diags *[]model.Diagnostic) Tree {
 		case "root":
 			t.Root, _ = stringOf(v)
 		case "branches":
-			// Members validated it: the walks inside need not again.
-			t.Branches = t.Branches[:0]
-			jscan.Items(v, func(b []byte) bool {
-				t.Branches = append(t.Branches, parseBranch(b))
-				return true
-			})
+			// Members validated it: the walk inside need not again, and
+			// reads each branch once (tree.json of a 100 MB session lists
+			// 677,000 ids).
+			t.Branches = parseBranches(t.Branches[:0], v)
 		}
 		return true
 	})
@@ -221,28 +235,115 @@ func parseTree(data []byte, diags *[]model.Diagnostic) Tree {
 	return t
 }
 
-// parseBranch reads a branch of a tree that is valid JSON.
-func parseBranch(b []byte) Branch {
-	var br Branch
-	jscan.Fields(b, func(k, v []byte) bool {
-		switch jscan.Key(k) {
-		case "id":
-			br.ID, _ = stringOf(v)
-		case "parentBranchId":
-			br.ParentBranchID, _ = stringOf(v)
-		case "createdAt":
-			br.CreatedAt, _ = stringOf(v)
-		case "entryIds":
-			br.EntryIDs = br.EntryIDs[:0]
-			jscan.Items(v, func(id []byte) bool {
-				s, _ := str(id)
-				br.EntryIDs = append(br.EntryIDs, s)
-				return true
-			})
+// parseBranches appends the branches of arr, a valid JSON array; an
+// element that is not an object is an empty branch.
+func parseBranches(out []Branch, arr []byte) []Branch {
+	i := jscan.SkipSpace(arr, 0)
+	if i >= len(arr) || arr[i] != '[' {
+		return out
+	}
+	for i = jscan.SkipSpace(arr, i+1); i < len(arr) && arr[i] != ']'; {
+		var br Branch
+		end := -1
+		if arr[i] == '{' {
+			br, end = parseBranch(arr, i)
+		} else {
+			end = jscan.SkipValid(arr, i)
 		}
-		return true
-	})
-	return br
+		if end < 0 {
+			return out
+		}
+		out = append(out, br)
+		if i = jscan.SkipSpace(arr, end); i < len(arr) && arr[i] == ',' {
+			i = jscan.SkipSpace(arr, i+1)
+		}
+	}
+	return out
+}
+
+// parseBranch reads the valid JSON object at data[i] as a branch and
+// returns the index past it.
+func parseBranch(data []byte, i int) (Branch, int) {
+	var br Branch
+	for i = jscan.SkipSpace(data, i+1); i < len(data) && data[i] == '"'; {
+		kend := jscan.SkipValid(data, i)
+		if kend < 0 {
+			return br, -1
+		}
+		key := jscan.Key(data[i:kend])
+		i = jscan.SkipSpace(data, kend)
+		if i >= len(data) || data[i] != ':' {
+			return br, -1
+		}
+		i = jscan.SkipSpace(data, i+1)
+		var end int
+		if key == "entryIds" && i < len(data) && data[i] == '[' {
+			br.EntryIDs, end = appendIDs(br.EntryIDs[:0], data, i)
+		} else {
+			end = jscan.SkipValid(data, i)
+			if end < 0 {
+				return br, -1
+			}
+			switch v := data[i:end]; key {
+			case "id":
+				br.ID, _ = stringOf(v)
+			case "parentBranchId":
+				br.ParentBranchID, _ = stringOf(v)
+			case "createdAt":
+				br.CreatedAt, _ = stringOf(v)
+			case "entryIds":
+				br.EntryIDs = br.EntryIDs[:0]
+			}
+		}
+		if end < 0 {
+			return br, -1
+		}
+		if i = jscan.SkipSpace(data, end); i < len(data) && data[i] == ',' {
+			i = jscan.SkipSpace(data, i+1)
+		}
+	}
+	if i >= len(data) || data[i] != '}' {
+		return br, -1
+	}
+	return br, i + 1
+}
+
+// appendIDs appends the elements of the valid JSON array at data[i] as
+// strings ("" for an element that is not one) and returns the index past
+// it. A plain id (ASCII, no escape) is read to its closing quote a byte at
+// a time: ids are short, and a branch lists hundreds of thousands.
+func appendIDs(out []string, data []byte, i int) ([]string, int) {
+	for i = jscan.SkipSpace(data, i+1); i < len(data) && data[i] != ']'; {
+		end := -1
+		if data[i] == '"' {
+			j := i + 1
+			for j < len(data) && data[j] != '"' && data[j] != '\\' && data[j] < 0x80 {
+				j++
+			}
+			if j < len(data) && data[j] == '"' {
+				end = j + 1
+				if j == i+1 {
+					out = append(out, "")
+				} else {
+					out = append(out, unsafe.String(&data[i+1], j-i-1))
+				}
+			}
+		}
+		if end < 0 {
+			if end = jscan.SkipValid(data, i); end < 0 {
+				return out, -1
+			}
+			s, _ := str(data[i:end])
+			out = append(out, s)
+		}
+		if i = jscan.SkipSpace(data, end); i < len(data) && data[i] == ',' {
+			i = jscan.SkipSpace(data, i+1)
+		}
+	}
+	if i >= len(data) {
+		return out, -1
+	}
+	return out, i + 1
 }
 
 var bom = []byte("\xef\xbb\xbf")
@@ -266,7 +367,7 @@ func str(raw []byte) (string, bool) {
 		return "", false
 	}
 	body := raw[1 : len(raw)-1]
-	if !jscan.Plain(body) || !utf8.Valid(body) {
+	if !jscan.Plain(body) { // else ASCII with no escape: valid, and its own value
 		return jscan.Unquote(raw)
 	}
 	if len(body) == 0 {
@@ -366,6 +467,7 @@ func parseChunk(data []byte, out []Entry, lineNo, off int, archived, last bool) 
 		file = ArchiveFile
 	}
 	n := 0
+	var ids idArena
 	for lineNo--; len(data) > 0; {
 		lineNo++
 		start := off
@@ -383,7 +485,11 @@ func parseChunk(data []byte, out []Entry, lineNo, off int, archived, last bool) 
 		}
 		line = line[:len(line):len(line)] // an append to it must not write the file's buffer
 		e := &out[n]
-		if err := parseEntry(e, line); err != nil {
+		err := parseEntry(e, line)
+		if err == nil {
+			e.ID = ids.copy(e.ID)
+		}
+		if err != nil {
 			*e = Entry{}
 			msg := "malformed JSON"
 			if last && len(data) == 0 {
@@ -467,6 +573,10 @@ func parseEntry(e *Entry, line []byte) error {
 		return err
 	}
 	e.kind = kinds[e.Type]
+	e.code = typeCodes[e.Type]
+	if e.ID != "" {
+		e.hash = idHash(e.ID)
+	}
 	switch e.Type {
 	case TypeToolCall:
 		e.Role = model.RoleAssistant
@@ -490,6 +600,17 @@ func parseEntry(e *Entry, line []byte) error {
 // link builds the entry tree from tree.json, the active branch and leaf,
 // labels, and which calls belong to which message.
 func (s *Session) link() {
+	// The tree and the calls are built at once: each writes its own
+	// slices, and both only read the entries and the id table.
+	var wg sync.WaitGroup
+	wg.Go(s.linkCalls)
+	s.linkTree()
+	wg.Wait()
+}
+
+// linkTree builds the entry tree from tree.json, the active branch and its
+// leaf.
+func (s *Session) linkTree() {
 	n := len(s.Entries)
 	s.parent = make([]int32, n)
 	for i := range s.parent {
@@ -531,7 +652,7 @@ func (s *Session) link() {
 			case prev+1 < n && prev+1 >= 0 && s.Entries[prev+1].ID == id && id != "":
 				i = prev + 1
 			default:
-				if j, ok := s.byID[id]; ok {
+				if j, ok := s.byID.get(id); ok {
 					i = j
 				}
 			}
@@ -567,6 +688,13 @@ func (s *Session) link() {
 	if len(s.Tree.Branches) > 0 {
 		s.active = best
 	}
+}
+
+// linkCalls finds each entry's type, labels, and which calls belong to
+// which message.
+func (s *Session) linkCalls() {
+	n := len(s.Entries)
+	s.typ = make([]entryType, n)
 	s.firstCall = make([]int32, n)
 	s.nextCall = make([]int32, n)
 	s.owner = make([]int32, n)
@@ -574,6 +702,7 @@ func (s *Session) link() {
 	s.labels = map[int]string{}
 	for i := range s.Entries {
 		s.firstCall[i], s.nextCall[i], s.owner[i] = -1, -1, -1
+		s.typ[i] = s.Entries[i].code
 	}
 	for i := range s.Entries {
 		e := &s.Entries[i]
@@ -585,7 +714,7 @@ func (s *Session) link() {
 			}
 			if !ok {
 				var x int
-				x, ok = s.byID[e.Ref]
+				x, ok = s.byID.get(e.Ref)
 				j = int32(x)
 			}
 			if ok && s.Entries[j].Type == TypeMessage {
@@ -598,7 +727,7 @@ func (s *Session) link() {
 				lastCall[j] = int32(i)
 			}
 		case TypeLabel:
-			if j, ok := s.byID[e.Ref]; ok {
+			if j, ok := s.byID.get(e.Ref); ok {
 				label, _ := stringOf(jscan.Member(e.Raw, "label"))
 				if label == "" {
 					delete(s.labels, j)

@@ -86,7 +86,7 @@ func (s *Session) buildChildren() {
 }
 
 func (s *Session) Index(id string) (int, bool) {
-	i, ok := s.byID[id]
+	i, ok := s.byID.get(id)
 	return i, ok
 }
 
@@ -148,7 +148,7 @@ func (s *Session) message(m model.ContextMessage, content bool) model.Message {
 		return msg
 	case TypeToolResult:
 		msg.ToolCallID = e.Ref
-		if j, ok := s.byID[e.Ref]; ok {
+		if j, ok := s.byID.get(e.Ref); ok {
 			msg.ToolName = s.Entries[j].ToolName
 		} else {
 			msg.ToolName = s.CallNames[e.Ref]

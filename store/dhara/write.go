@@ -33,7 +33,7 @@ func newID(s *Session, kind string) string {
 		var b [8]byte
 		_, _ = rand.Read(b[:])
 		id := kind + "_" + hex.EncodeToString(b[:])
-		if _, taken := s.byID[id]; !taken && !s.hasBranch(id) {
+		if _, taken := s.byID.get(id); !taken && !s.hasBranch(id) {
 			return id
 		}
 	}
@@ -589,7 +589,7 @@ func (s *Session) forkBranch(i int) *Branch {
 func Label(dir, id, text string) (string, error) {
 	var newEntry string
 	err := update(dir, func(s *Session) (change, error) {
-		if _, ok := s.byID[id]; !ok {
+		if _, ok := s.byID.get(id); !ok {
 			return change{}, &RefusedError{fmt.Sprintf("no entry %s in %s; nothing was written", id, dir)}
 		}
 		var c change
@@ -630,7 +630,7 @@ type Forked struct {
 func Fork(dir, id string) (Forked, error) {
 	var b *Branch
 	err := update(dir, func(s *Session) (change, error) {
-		i, ok := s.byID[id]
+		i, ok := s.byID.get(id)
 		if !ok {
 			return change{}, &RefusedError{fmt.Sprintf("no entry %s in %s; nothing was written", id, dir)}
 		}
@@ -660,7 +660,7 @@ func Append(dir string, build func(s *Session) (typ, parent string, fields []Fie
 		at := s.leaf
 		if parent != "" {
 			var ok bool
-			if at, ok = s.byID[parent]; !ok {
+			if at, ok = s.byID.get(parent); !ok {
 				return change{}, &RefusedError{fmt.Sprintf("no entry %s in %s; nothing was written", parent, dir)}
 			}
 		}
@@ -707,12 +707,12 @@ func Compact(dir string, c Compaction, check func(s *Session) (parent string, er
 		if err != nil {
 			return change{}, err
 		}
-		at, ok := s.byID[parent]
+		at, ok := s.byID.get(parent)
 		if !ok {
 			return change{}, &RefusedError{fmt.Sprintf("no entry %s in %s; nothing was written", parent, dir)}
 		}
 		for _, x := range append(append([]string(nil), c.EntryIDs...), c.PreservedIDs...) {
-			if _, ok := s.byID[x]; !ok {
+			if _, ok := s.byID.get(x); !ok {
 				return change{}, &RefusedError{fmt.Sprintf("the entry %s to compact is gone from %s; nothing was written", x, dir)}
 			}
 		}

@@ -15,7 +15,7 @@ import (
 func bigSession(b *testing.B) string {
 	path := os.Getenv("SKEIN_BENCH_SESSION")
 	if path == "" {
-		path = filepath.Join(os.TempDir(), "skein-bench-100mb-v1.jsonl")
+		path = filepath.Join(os.TempDir(), "skein-bench-100mb-v2.jsonl")
 		if _, err := os.Stat(path); err != nil {
 			tmp := path + ".tmp" + time.Now().Format(".150405.000000000")
 			if err := synth.Session(tmp, "/home/dev/huge", 100<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 3); err != nil {

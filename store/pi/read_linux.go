@@ -4,9 +4,6 @@ package pi
 
 import (
 	"io"
-	"os"
-	"runtime"
-	"sync"
 	"syscall"
 
 	"skein/internal/hugemem"
@@ -35,7 +32,7 @@ func readFile(path string) ([]byte, error) {
 	// Room for a file that grew since the stat.
 	mem := make([]byte, int(size)+int(size)/8+1<<20)
 	hugemem.Advise(mem)
-	n, err := readAtParallel(f, mem, int(size))
+	n, err := hugemem.ReadParallel(f, mem[:size], 0)
 	if err != nil {
 		return nil, err
 	}
@@ -57,37 +54,6 @@ func readFile(path string) ([]byte, error) {
 		return io.ReadAll(f)
 	}
 	return mem[:n:n], nil
-}
-
-// readAtParallel reads the first size bytes of f into mem in a part per core
-// (copying from the page cache is most of the cost of reading, and each core
-// copies its own part), and returns how many bytes are in place: size, or
-// fewer when the file was shorter than that.
-func readAtParallel(f *os.File, mem []byte, size int) (int, error) {
-	parts := min(runtime.GOMAXPROCS(0), 8, max(1, size/(4<<20)))
-	start := func(k int) int { return size * k / parts }
-	got := make([]int, parts)
-	errs := make([]error, parts)
-	var wg sync.WaitGroup
-	for k := range parts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			got[k], errs[k] = f.ReadAt(mem[start(k):start(k+1)], int64(start(k)))
-		}()
-	}
-	wg.Wait()
-	n := 0
-	for k := range parts {
-		n += got[k]
-		if errs[k] == io.EOF || got[k] < start(k+1)-start(k) {
-			return n, nil // the file ends in this part: later parts read nothing
-		}
-		if errs[k] != nil {
-			return n, errs[k]
-		}
-	}
-	return n, nil
 }
 
 // mapFile maps a large file read-only for as long as the process lives and
