@@ -125,6 +125,57 @@ func BenchmarkTarget100MOpen(b *testing.B) {
 	})
 }
 
+// BenchmarkTarget100MOpenSameSize is store.Open of a 100 MB pi session
+// and of a Dhara folder of 100 MB (its files together): the words,
+// where BenchmarkTarget100MOpen compares one conversation (whose Dhara
+// folder is 14% larger).
+func BenchmarkTarget100MOpenSameSize(b *testing.B) {
+	pi, dh := benchPair(b)
+	sized := sameSizeDhara(b, sizeOf(b, pi), sizeOf(b, dh))
+	for _, c := range []struct{ name, path string }{{"pi", pi}, {"dhara", sized}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(sizeOf(b, c.path))
+			b.ReportAllocs()
+			for b.Loop() {
+				s, err := Open(c.path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if s.Leaf() < 0 {
+					b.Fatal("no leaf")
+				}
+			}
+		})
+	}
+}
+
+var (
+	sameSizeOnce sync.Once
+	sameSizePath string
+	sameSizeErr  error
+)
+
+// sameSizeDhara is a Dhara folder of about the pi session's size: the
+// conversation scaled by the pair's sizes (written once, beside the pair).
+func sameSizeDhara(b *testing.B, piSize, dhSize int64) string {
+	sameSizeOnce.Do(func() {
+		root := filepath.Join(os.TempDir(), "skein-bench-dhara-100m-v2")
+		sameSizePath = filepath.Join(root, "dhara-100m-total")
+		if _, err := os.Stat(filepath.Join(root, "done-total")); err == nil {
+			return
+		}
+		os.RemoveAll(sameSizePath)
+		size := piSize * piSize / dhSize
+		if sameSizeErr = synth.DharaSession(sameSizePath, "/home/dev/huge", size, benchStart, 3); sameSizeErr == nil {
+			os.WriteFile(filepath.Join(root, "done-total"), nil, 0o644)
+		}
+	})
+	if sameSizeErr != nil {
+		b.Fatal(sameSizeErr)
+	}
+	return sameSizePath
+}
+
 // BenchmarkTarget100MList is the list's record of one session, with no
 // index: its backend's ListInfo.
 func BenchmarkTarget100MList(b *testing.B) {

@@ -132,11 +132,6 @@ const (
 	tCompaction
 )
 
-var typeCodes = map[string]entryType{
-	TypeMessage: tMessage, TypeToolCall: tToolCall, TypeToolResult: tToolResult,
-	TypeSystem: tSystem, TypeCompaction: tCompaction,
-}
-
 // message reports whether entries of the type give a message (their kind
 // is model.EntryMessage).
 func (t entryType) message() bool { return t >= tMessage && t <= tSystem }

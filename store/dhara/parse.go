@@ -313,6 +313,13 @@ func parseBranch(data []byte, i int) (Branch, int) {
 // it. A plain id (ASCII, no escape) is read to its closing quote a byte at
 // a time: ids are short, and a branch lists hundreds of thousands.
 func appendIDs(out []string, data []byte, i int) ([]string, int) {
+	// Room for them all at once: the quotes up to the first ']' count
+	// them (an estimate when an id holds a ']').
+	end := bytes.IndexByte(data[i:], ']')
+	if end < 0 {
+		end = len(data) - i
+	}
+	out = slices.Grow(out, bytes.Count(data[i:i+end], []byte{'"'})/2)
 	for i = jscan.SkipSpace(data, i+1); i < len(data) && data[i] != ']'; {
 		end := -1
 		if data[i] == '"' {
@@ -534,6 +541,30 @@ func init() {
 	}
 }
 
+// canonType is an entry type read from a line as one of the types' own
+// strings (so that the line's memory is not held by it), with its code and
+// kind: a switch, not maps, for it runs once a line.
+func canonType(t string) (string, entryType, model.EntryKind) {
+	switch t {
+	case TypeMessage:
+		return TypeMessage, tMessage, model.EntryMessage
+	case TypeToolCall:
+		return TypeToolCall, tToolCall, model.EntryMessage
+	case TypeToolResult:
+		return TypeToolResult, tToolResult, model.EntryMessage
+	case TypeSystem:
+		return TypeSystem, tSystem, model.EntryMessage
+	case TypeCompaction:
+		return TypeCompaction, tCompaction, model.EntryCompaction
+	case TypeCustom:
+		return TypeCustom, tOther, model.EntryCustom
+	}
+	if c, ok := types[t]; ok {
+		return c, tOther, kinds[c]
+	}
+	return t, tOther, kinds[t]
+}
+
 // parseEntry reads the members of a line that the session needs into e.
 func parseEntry(e *Entry, line []byte) error {
 	e.Raw = line
@@ -548,10 +579,7 @@ func parseEntry(e *Entry, line []byte) error {
 			dst = &e.ID
 		case "type":
 			t, _ := str(v)
-			if c, ok := types[t]; ok {
-				t = c
-			}
-			e.Type = t
+			e.Type, e.code, e.kind = canonType(t)
 			continue
 		case "role":
 			dst = &e.Role
@@ -572,8 +600,6 @@ func parseEntry(e *Entry, line []byte) error {
 		}
 		return err
 	}
-	e.kind = kinds[e.Type]
-	e.code = typeCodes[e.Type]
 	if e.ID != "" {
 		e.hash = idHash(e.ID)
 	}
