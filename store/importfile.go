@@ -85,11 +85,19 @@ func ImportFile(path string, o ImportOptions) ([]ImportResult, error) {
 	if !slices.Contains(ImportFormats, o.Format) {
 		return nil, fmt.Errorf("no importer for the format %q (formats: %s)", o.Format, strings.Join(ImportFormats, ", "))
 	}
-	src, err := SourceOf(path, o.Format)
-	if err != nil {
-		return nil, err
-	}
+	// The file's hash is made while it is parsed: each takes a core.
+	var src Source
+	var srcErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		src, srcErr = SourceOf(path, o.Format)
+	}()
 	items, err := openItems(path, o.Format)
+	<-done
+	if srcErr != nil {
+		return nil, srcErr
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"skein/internal/nodecases"
+	"skein/internal/utf8js"
 )
 
 // TestValueAsNode: AppendValue writes what JSON.stringify(JSON.parse(text))
@@ -223,5 +224,68 @@ func BenchmarkAppendString(b *testing.B) {
 	buf := make([]byte, 0, 1024)
 	for b.Loop() {
 		buf = AppendString(buf[:0], "/home/dev/code/site/src/header.css")
+	}
+}
+
+// appendStringBytewise is AppendString as it was, a byte a step: the
+// reference plainRun's eight-byte steps must agree with.
+func appendStringBytewise(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r != utf8.RuneError || size != 1 {
+				i += size
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\uFFFD"...)
+			_, size = utf8js.DecodeRuneInString(s[i:])
+			i += size
+			start = i
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		dst = appendEscaped(dst, rune(c))
+		i++
+		start = i
+	}
+	return append(append(dst, s[start:]...), '"')
+}
+
+// Every byte that needs care, alone and in runs, at every offset of an
+// eight-byte step, among plain bytes either side.
+func TestAppendStringSteps(t *testing.T) {
+	special := []string{"\x00", "\x1f", "\x20", "\"", "\\", "\x7f", "\x80", "\xff", "é", "\xe2\x80\xa8", "\xed\xa0\x80", "!", "#", "[", "]", "\x21\x22"}
+	for _, sp := range special {
+		for pre := range 20 {
+			for post := range 10 {
+				s := strings.Repeat("a", pre) + sp + strings.Repeat("z", post) + sp
+				if got, want := string(AppendString(nil, s)), string(appendStringBytewise(nil, s)); got != want {
+					t.Fatalf("%q: %s, want %s", s, got, want)
+				}
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := make([]byte, r.IntN(40))
+		for k := range b {
+			switch r.IntN(4) {
+			case 0:
+				b[k] = byte(r.IntN(256))
+			default:
+				b[k] = byte(0x20 + r.IntN(0x60))
+			}
+		}
+		if got, want := string(AppendString(nil, string(b))), string(appendStringBytewise(nil, string(b))); got != want {
+			t.Fatalf("%q: %s, want %s", b, got, want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package jsjson
 
 import (
+	"math/bits"
 	"unicode/utf8"
 
 	"skein/internal/utf8js"
@@ -12,25 +13,17 @@ const hexDigits = "0123456789abcdef"
 // hold bytes that are not UTF-8 (a file name, a command-line argument): each
 // ill-formed sequence is written as one U+FFFD, as Node reads it.
 func AppendString(dst []byte, s string) []byte {
-	plain, ascii := true, true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
-			plain = false
-			break
-		} else if c >= utf8.RuneSelf {
-			ascii = false
-		}
-	}
+	i := plainRun(s, 0)
 	dst = append(dst, '"')
-	if plain && (ascii || utf8.ValidString(s)) {
+	if i == len(s) {
 		dst = append(dst, s...)
 		return append(dst, '"')
 	}
 	start := 0 // s[start:i] is still to be copied
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
+			i = plainRun(s, i+1)
 			continue
 		}
 		if c >= utf8.RuneSelf {
@@ -53,6 +46,31 @@ func AppendString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// plainRun is the index of the first byte from i that JSON.stringify does
+// not copy as it is (a control character, a quote, a backslash) or that
+// starts a multi-byte sequence, len(s) for none: eight bytes a step.
+func plainRun(s string, i int) int {
+	const lsb, msb = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		q, b := x^(lsb*'"'), x^(lsb*'\\')
+		// A byte below 0x20, a zero byte of q or b (a quote, a backslash),
+		// a high bit: the lowest byte flagged is exact, since a borrow
+		// runs only upward, past a byte that is flagged itself.
+		m := ((x-lsb*0x20)&^x | (q-lsb)&^q | (b-lsb)&^b | x) & msb
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return i
 }
 
 // appendEscaped writes a quote, a backslash or a control character (below

@@ -7,9 +7,11 @@ import (
 	"strconv"
 	"time"
 
+	"skein/internal/hugemem"
 	"skein/internal/jscan"
 	"skein/internal/jsdate"
 	"skein/internal/jsjson"
+	"skein/internal/par"
 	"skein/model"
 )
 
@@ -38,6 +40,7 @@ func FromSession(s *model.Session, now time.Time, meta []Field) Built {
 	if t, ok := jsdate.ISO(s.Info.Created); ok {
 		b.lastTS = t
 	}
+	b.prepare()
 	for _, i := range s.ParentsFirst() {
 		b.entry(i)
 	}
@@ -133,6 +136,55 @@ type builder struct {
 	lastTS      string            // the last timestamp given
 	bySource    map[int][]string  // linesOf's, made once the lines are
 	notes       []bool            // the source's side notes (model.Session.SideNotes)
+	pre         []prepared        // per source entry, what prepare made of it
+}
+
+// prepared is what an entry gives that does not depend on the entries
+// before it, made on every core ahead of the walk: a message and its
+// content (and its calls' inputs) in Dhara's shape, or the record a custom
+// entry keeps.
+type prepared struct {
+	msg     model.Message
+	content []byte
+	inputs  [][]byte // a message's calls' inputs, on one line
+	data    []byte   // a custom entry's data
+	ok      bool
+}
+
+func (b *builder) prepare() {
+	s := b.s
+	b.pre = make([]prepared, s.Len())
+	par.Range(s.Len(), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			p := &b.pre[i]
+			switch e := s.Entry(i); e.Kind {
+			case model.EntryMessage:
+				p.msg, p.ok = s.Message(model.ContextMessage{Entry: i}), true
+				switch p.msg.Role {
+				case model.RoleUser, model.RoleAssistant, model.RoleSystem, model.RoleToolResult:
+					p.content = contentJSON(p.msg.Blocks)
+					for _, c := range p.msg.ToolCalls() {
+						p.inputs = append(p.inputs, oneLineInput(c.Input))
+					}
+				default:
+					p.data = b.customData(i)
+				}
+			case model.EntryCompaction, model.EntryModelChange, model.EntryLabel:
+			default:
+				p.data = b.customData(i)
+			}
+		}
+	})
+}
+
+// oneLineInput is a call's input as Dhara's entry holds it: the object on
+// one line, {} when it is none.
+func oneLineInput(raw []byte) []byte {
+	input := bytes.TrimSpace(raw)
+	if len(input) == 0 || !jscan.Valid(input) {
+		return []byte("{}")
+	}
+	return jsjson.AppendValue(make([]byte, 0, len(input)), input)
 }
 
 // unique is id when no line has it yet, else id with a suffix.
@@ -195,12 +247,13 @@ func (b *builder) entry(i int) {
 	}
 	switch e.Kind {
 	case model.EntryMessage:
-		msg := s.Message(model.ContextMessage{Entry: i})
+		p := b.prepared(i)
+		msg := p.msg
 		switch msg.Role {
 		case model.RoleUser, model.RoleAssistant, model.RoleSystem:
 			id := b.unique(e.ID, TypeMessage)
 			typ := TypeMessage
-			fields := []Field{{"role", jsonString(msg.Role)}, {"content", contentJSON(msg.Blocks)}}
+			fields := []Field{{"role", jsonString(msg.Role)}, {"content", p.content}}
 			if msg.Role == model.RoleSystem {
 				typ = TypeSystem
 				fields = fields[1:]
@@ -218,12 +271,8 @@ func (b *builder) entry(i int) {
 				fields = append(fields, Field{"usage", usageJSON(msg.Usage)})
 			}
 			b.add(i, id, typ, ts, fields)
-			for _, c := range msg.ToolCalls() {
-				input := bytes.TrimSpace(c.Input)
-				if len(input) == 0 || !jscan.Valid(input) {
-					input = []byte("{}")
-				}
-				input = jsjson.AppendValue(nil, input) // on one line
+			for k, c := range msg.ToolCalls() {
+				input := p.inputs[k]
 				callID := b.unique(c.ID, TypeToolCall)
 				b.calls[c.ID] = callID
 				b.add(i, callID, TypeToolCall, ts, []Field{
@@ -234,7 +283,7 @@ func (b *builder) entry(i int) {
 			if id, ok := b.calls[callID]; ok {
 				callID = id
 			}
-			fields := []Field{{"callId", jsonString(callID)}, {"content", contentJSON(msg.Blocks)}, {"isError", []byte(strconv.FormatBool(msg.IsError))}}
+			fields := []Field{{"callId", jsonString(callID)}, {"content", p.content}, {"isError", []byte(strconv.FormatBool(msg.IsError))}}
 			if msg.ToolName != "" {
 				fields = append(fields, Field{"toolName", jsonString(msg.ToolName)})
 			}
@@ -288,13 +337,38 @@ func (b *builder) custom(i int, e model.Entry, ts string) {
 	if e.Kind == model.EntryMessage && e.Role != "" {
 		kind = e.Type + "." + e.Role
 	}
+	data := b.pre[i].data
+	if data == nil {
+		data = b.customData(i)
+	}
+	b.pre[i].data = nil
+	b.add(i, b.unique(e.ID, TypeCustom), TypeCustom, ts, []Field{
+		{"customType", jsonString(format + "." + kind)}, {"data", data}})
+}
+
+// customData is the data of the custom entry that keeps entry i: its
+// record on one line (a JSON string of its bytes when it is no JSON).
+func (b *builder) customData(i int) []byte {
 	data := b.s.Raw(i)
 	if len(data) == 0 || !validJSON(data) {
 		data = jsonString(string(data))
 	}
-	data = jsjson.AppendValue(nil, data) // on one line
-	b.add(i, b.unique(e.ID, TypeCustom), TypeCustom, ts, []Field{
-		{"customType", jsonString(format + "." + kind)}, {"data", data}})
+	return jsjson.AppendValue(make([]byte, 0, len(data)), data)
+}
+
+// prepared is what prepare made of entry i, given once (its memory goes
+// with the line that holds it).
+func (b *builder) prepared(i int) prepared {
+	p := b.pre[i]
+	if !p.ok {
+		p.msg = b.s.Message(model.ContextMessage{Entry: i})
+		p.content = contentJSON(p.msg.Blocks)
+		for _, c := range p.msg.ToolCalls() {
+			p.inputs = append(p.inputs, oneLineInput(c.Input))
+		}
+	}
+	b.pre[i] = prepared{}
+	return p
 }
 
 // pairTools makes every call and result a pair, as Dhara's model wants:
@@ -374,28 +448,59 @@ func (b *builder) pairTools() {
 
 // compactions give each compaction its range: the entries of its path that
 // the source's own context at it leaves out (for pi, those before its first
-// kept entry), as Dhara ids; none is preserved, as the source kept none.
+// kept entry), as Dhara ids, less what an earlier compaction on the path
+// already replaced (a context leaves out every range on its path,
+// DECISIONS.md 7, so a range need not name them again: naming them made
+// the ranges of a long session quadratic in its length); none is
+// preserved, as the source kept none.
 func (b *builder) compactions() {
+	// hiddenBy is, per source entry, the first compaction whose range
+	// holds it (-1: none); it is replaced for this compaction when that
+	// one is on its path.
+	hiddenBy := make([]int32, b.s.Len())
+	for k := range hiddenBy {
+		hiddenBy[k] = -1
+	}
 	for _, k := range b.compact {
 		l := &b.lines[k]
 		i := l.source
 		ctx := b.s.BuildContext(i)
-		kept := map[int]bool{}
+		kept := make(map[int]bool, len(ctx.Entries))
 		for _, pe := range ctx.Entries {
 			kept[pe.Entry] = true
 		}
+		path := b.s.Path(i)
+		earlier := map[int32]bool{}
+		for _, j := range path {
+			if j != i && b.s.Entry(j).Kind == model.EntryCompaction {
+				earlier[int32(j)] = true
+			}
+		}
 		var ids []string
-		for _, j := range b.s.Path(i) {
+		again := "" // an entry an earlier range holds: naming it again changes nothing
+		for _, j := range path {
 			if j == i || kept[j] || b.s.Entry(j).Kind == model.EntryCompaction {
 				continue
 			}
-			for _, dl := range b.linesOf(j) {
-				ids = append(ids, dl)
+			if h := hiddenBy[j]; h >= 0 && earlier[h] {
+				if again == "" && len(b.linesOf(j)) > 0 {
+					again = b.linesOf(j)[0]
+				}
+				continue
 			}
+			if hiddenBy[j] < 0 {
+				hiddenBy[j] = int32(i)
+			}
+			ids = append(ids, b.linesOf(j)...)
+		}
+		if len(ids) == 0 && again != "" {
+			// A compaction that replaced nothing new still names a range
+			// (the schema wants one): one an earlier range holds.
+			ids = append(ids, again)
 		}
 		if len(ids) == 0 && b.first[i] != "" {
-			// A compaction that replaced nothing still names a range (the
-			// schema wants one): the entry before it, if any.
+			// One that replaced nothing at all: the entry before it, if
+			// any.
 			if p := l.parent; p != "" {
 				ids = append(ids, p)
 			}
@@ -515,7 +620,10 @@ func (b *builder) tree(now string) []byte {
 		}
 	}
 	// tree.json as it is stored (indent's shape: id lists on one line).
-	var t bytes.Buffer
+	// A branch's ids up to its fork point are the bytes its fork point's
+	// owner wrote for them (a path from the root is one path): copied at
+	// once, so that each id is written once, by the first branch that
+	// holds it.
 	size := 64
 	for _, br := range branches {
 		size += 128 + len(br.ids)*4
@@ -523,47 +631,57 @@ func (b *builder) tree(now string) []byte {
 			size += len(b.lines[k].id)
 		}
 	}
-	t.Grow(size)
+	t := make([]byte, 0, size)
+	hugemem.Advise(t[:size]) // 100 MB of ids: fresh pages are most of the cost
 	root := "branch_main"
 	if len(branches) > 0 {
 		root = branches[0].id
 	}
-	t.WriteString("{\n  \"root\": ")
-	t.Write(jsonString(root))
-	t.WriteString(",\n  \"branches\": [")
-	// Each line's id quoted once: a line is on many branches.
-	quoted := make([][]byte, len(b.lines))
-	for k, br := range branches {
-		if k > 0 {
-			t.WriteByte(',')
+	t = append(t, "{\n  \"root\": "...)
+	t = append(t, jsonString(root)...)
+	t = append(t, ",\n  \"branches\": ["...)
+	listStart := make([]int, len(branches)) // where a branch's first id starts
+	endOf := make([]int, len(b.lines))      // where the id its owner wrote ends
+	for n, br := range branches {
+		if n > 0 {
+			t = append(t, ',')
 		}
-		t.WriteString("\n    {\n      \"id\": ")
-		t.Write(jsonString(br.id))
-		t.WriteString(",\n      \"parentBranchId\": ")
+		t = append(t, "\n    {\n      \"id\": "...)
+		t = append(t, jsonString(br.id)...)
+		t = append(t, ",\n      \"parentBranchId\": "...)
 		if br.parent == "" {
-			t.WriteString("null")
+			t = append(t, "null"...)
 		} else {
-			t.Write(jsonString(br.parent))
+			t = append(t, jsonString(br.parent)...)
 		}
-		t.WriteString(",\n      \"entryIds\": [")
-		for j, k := range br.ids {
+		t = append(t, ",\n      \"entryIds\": ["...)
+		listStart[n] = len(t)
+		from := 0
+		for j := len(br.ids) - 1; j >= 0; j-- {
+			if o := owner[br.ids[j]]; o >= 0 && int(o) < n {
+				t = append(t, t[listStart[o]:endOf[br.ids[j]]]...)
+				from = j + 1
+				break
+			}
+		}
+		for j := from; j < len(br.ids); j++ {
+			k := br.ids[j]
 			if j > 0 {
-				t.WriteString(", ")
+				t = append(t, ", "...)
 			}
-			if quoted[k] == nil {
-				quoted[k] = jsjson.AppendString(nil, b.lines[k].id)
+			t = jsjson.AppendString(t, b.lines[k].id)
+			if owner[k] == int32(n) {
+				endOf[k] = len(t)
 			}
-			t.Write(quoted[k])
 		}
-		t.WriteString("],\n      \"createdAt\": ")
-		t.Write(jsonString(br.created))
-		t.WriteString("\n    }")
+		t = append(t, "],\n      \"createdAt\": "...)
+		t = append(t, jsonString(br.created)...)
+		t = append(t, "\n    }"...)
 	}
 	if len(branches) > 0 {
-		t.WriteString("\n  ")
+		t = append(t, "\n  "...)
 	}
-	t.WriteString("]\n}\n")
-	return t.Bytes()
+	return append(t, "]\n}\n"...)
 }
 
 // setBranch gives compaction line k the first branch that holds it.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"skein/internal/hugemem"
 	"skein/internal/jsjson"
 	"skein/model"
 )
@@ -99,6 +100,7 @@ func WriteNew(root string, b Built) (string, error) {
 		n += len(l) + 1
 	}
 	entries := make([]byte, 0, n)
+	hugemem.Advise(entries[:n])
 	for _, l := range b.Entries {
 		entries = append(entries, l...)
 		entries = append(entries, '\n')

@@ -3,18 +3,18 @@ package pi
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
 
+	"skein/internal/hugemem"
 	"skein/internal/jscan"
 	"skein/internal/jsdate"
 	"skein/internal/jsjson"
+	"skein/internal/par"
 	"skein/model"
 )
 
@@ -142,6 +142,13 @@ type prepared struct {
 	msg     model.Message
 	content []byte
 	ok      bool
+	// data is, for an entry that is not a message prepared, its record on
+	// one line (jsjson.AppendValue), as keep writes it; nil when its
+	// record is no JSON.
+	data []byte
+	// ts is the entry's ownTime, when timed.
+	ts    string
+	timed bool
 }
 
 // prepare reads the message entries and writes their content in pi's
@@ -150,25 +157,58 @@ func (b *piBuilder) prepare() {
 	s := b.s
 	n := s.Len()
 	b.pre = make([]prepared, n)
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	chunk := (n + workers - 1) / workers
-	for w := range workers {
-		lo, hi := w*chunk, min(n, (w+1)*chunk)
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				if s.Entry(i).Kind != model.EntryMessage || b.skip[i] {
-					continue
-				}
-				if _, folded := b.fold[i]; folded {
-					continue
-				}
-				msg := s.Message(model.ContextMessage{Entry: i})
-				b.pre[i] = prepared{msg: msg, content: appendBlocks(nil, msg.Blocks, msg.Role == model.RoleAssistant), ok: true}
+	par.Range(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if b.skip[i] {
+				continue
 			}
-		})
+			b.pre[i].ts, b.pre[i].timed = b.ownTime(i), true
+			if s.Entry(i).Kind != model.EntryMessage {
+				// Most of what pi has no place for is kept (keep):
+				// its record is made one line here.
+				if raw := s.Raw(i); len(raw) > 0 && jscan.Valid(raw) {
+					b.pre[i].data = jsjson.AppendValue(make([]byte, 0, len(raw)), raw)
+				}
+				continue
+			}
+			if _, folded := b.fold[i]; folded {
+				continue
+			}
+			msg := s.Message(model.ContextMessage{Entry: i})
+			content := appendBlocks(make([]byte, 0, blocksSize(msg.Blocks)), msg.Blocks, msg.Role == model.RoleAssistant)
+			b.pre[i].msg, b.pre[i].content, b.pre[i].ok = msg, content, true
+		}
+	})
+	// The file at once: what was prepared, and a few hundred bytes a line
+	// for the rest (an append past it grows it, as before).
+	size := len(b.buf) + 256*n
+	for k := range b.pre {
+		size += len(b.pre[k].content) + len(b.pre[k].data)
 	}
-	wg.Wait()
+	buf := make([]byte, 0, size)
+	hugemem.Advise(buf[:size]) // fresh pages are most of the cost of 100 MB
+	b.buf = append(buf, b.buf...)
+}
+
+// preparedData is the record prepare made one line for entry i, once.
+func (b *piBuilder) preparedData(i int) []byte {
+	if b.pre == nil {
+		return nil
+	}
+	d := b.pre[i].data
+	b.pre[i].data = nil
+	return d
+}
+
+// blocksSize is about what appendBlocks writes of blocks: their strings,
+// and some bytes a block for the rest.
+func blocksSize(blocks []model.Block) int {
+	n := 2
+	for _, blk := range blocks {
+		n += 64 + len(blk.Text) + len(blk.Data) + len(blk.MimeType) + len(blk.Name)
+		n += len(blk.Call.ID) + len(blk.Call.Name) + len(blk.Call.Input)
+	}
+	return n + n/16 // escapes
 }
 
 // folds finds the messages a format shows with calls that are entries of
@@ -298,6 +338,22 @@ func (b *piBuilder) parentOf(i int, root string) string {
 }
 
 func (b *piBuilder) timestamp(i int) string {
+	var ts string
+	if b.pre != nil && b.pre[i].timed {
+		ts = b.pre[i].ts
+	} else {
+		ts = b.ownTime(i)
+	}
+	if ts == "" {
+		return b.lastTS
+	}
+	b.lastTS = ts
+	return ts
+}
+
+// ownTime is entry i's time in pi's shape (UTC, milliseconds), from the
+// entry or else its message; "" when it has none.
+func (b *piBuilder) ownTime(i int) string {
 	ts := b.s.Entry(i).Timestamp
 	if ts == "" || jsdate.Parse(ts) != jsdate.Parse(ts) {
 		ts = ""
@@ -306,12 +362,11 @@ func (b *piBuilder) timestamp(i int) string {
 		}
 	}
 	if ts == "" {
-		return b.lastTS
+		return ""
 	}
 	if t, ok := jsdate.ISO(jsdate.Parse(ts)); ok {
-		ts = t // pi's own shape: UTC, milliseconds
+		ts = t
 	}
-	b.lastTS = ts
 	return ts
 }
 
@@ -387,7 +442,7 @@ func (b *piBuilder) write(i int, id, parent, ts string, pending []openCall) {
 		var content []byte
 		if b.pre != nil && b.pre[i].ok {
 			msg, content = b.pre[i].msg, b.pre[i].content
-			b.pre[i] = prepared{}
+			b.pre[i].msg, b.pre[i].content = model.Message{}, nil
 		} else {
 			cm, ok := b.fold[i]
 			if !ok {
@@ -718,6 +773,14 @@ func (b *piBuilder) keep(i int, id, parent, ts string) {
 	}
 	if kind == "" {
 		kind = "entry"
+	}
+	if d := b.preparedData(i); d != nil {
+		b.line(id, parent, ts, "custom", func(l []byte) []byte {
+			l = jsjson.AppendString(append(l, `,"customType":`...), b.format()+"."+kind)
+			return append(append(l, `,"data":`...), d...)
+		})
+		b.out.Kept++
+		return
 	}
 	data := b.s.Raw(i)
 	if len(data) == 0 || !jscan.Valid(data) {
