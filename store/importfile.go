@@ -209,11 +209,7 @@ func importOne(s *model.Session, src Source, o *ImportOptions) (ImportResult, er
 		if same != "" {
 			return ImportResult{Path: same, Already: true, Title: title}, nil
 		}
-		b, err := pi.FromSession(s, o.Now, cwd, src.JSON())
-		if err != nil {
-			return ImportResult{}, err
-		}
-		path, err := pi.WriteNewFile(dir, b, o.Now)
+		path, _, err := pi.WriteFromSession(dir, s, o.Now, cwd, src.JSON())
 		return ImportResult{Path: path, Earlier: earlier, Title: title}, err
 	}
 	root := o.Out

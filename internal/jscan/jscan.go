@@ -590,14 +590,7 @@ func LastNumberMember(obj []byte, keyColon string) ([]byte, bool) {
 	return num, true
 }
 
-func hasBackslash(b []byte) bool {
-	for _, c := range b {
-		if c == '\\' {
-			return true
-		}
-	}
-	return false
-}
+func hasBackslash(b []byte) bool { return bytes.IndexByte(b, '\\') >= 0 }
 
 // IsString reports whether raw is a string literal.
 func IsString(raw []byte) bool { return len(raw) > 0 && raw[0] == '"' }
@@ -620,11 +613,16 @@ func Unquote(raw []byte) (string, bool) {
 	}
 	out := make([]byte, 0, len(body))
 	for i := 0; i < len(body); {
-		c := body[i]
-		if c != '\\' {
-			if c < utf8.RuneSelf {
-				out = append(out, c)
-				i++
+		if j := plainEnd(body, i); j > i {
+			out = append(out, body[i:j]...) // a run that is its own value
+			if i = j; i >= len(body) {
+				break
+			}
+		}
+		if c := body[i]; c != '\\' {
+			if r, size := utf8.DecodeRune(body[i:]); r != utf8.RuneError || size > 1 {
+				out = append(out, body[i:i+size]...) // well-formed: its bytes
+				i += size
 				continue
 			}
 			r, size := utf8js.DecodeRune(body[i:])

@@ -104,3 +104,21 @@ func Plain(b []byte) bool {
 	}
 	return true
 }
+
+// plainEnd is the index of the first backslash or byte from 0x80 at or
+// after i in b, len(b) for none: Plain's test, eight bytes a step.
+func plainEnd(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		bs := x ^ (lsb * '\\')
+		if m := (x | (bs-lsb)&^bs) & msb; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] == '\\' || b[i] >= 0x80 {
+			return i
+		}
+	}
+	return i
+}

@@ -48,10 +48,12 @@ func FromSession(s *model.Session, now time.Time, meta []Field) Built {
 	b.compactions()
 	nowISO := now.UTC().Format("2006-01-02T15:04:05.000Z")
 	tree := b.tree(nowISO)
-	out := Built{ID: b.id, Tree: tree}
-	for _, l := range b.lines {
-		out.Entries = append(out.Entries, l.build())
-	}
+	out := Built{ID: b.id, Tree: tree, Entries: make([][]byte, len(b.lines))}
+	par.Range(len(b.lines), func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			out.Entries[k] = b.lines[k].build()
+		}
+	})
 	// meta.json: the seed's members, then the extras.
 	m := []byte(`{"id":`)
 	m = jsjson.AppendString(m, b.id)
@@ -105,6 +107,12 @@ func FromSession(s *model.Session, now time.Time, meta []Field) Built {
 }
 
 func jsonStr(raw []byte) (string, bool) { return stringOf(raw) }
+
+// timed reports whether ts is a time JavaScript's Date reads.
+func timed(ts string) bool {
+	t := jsdate.Parse(ts)
+	return t == t
+}
 
 // newFolderID is a new session's id and folder name: 16 hex digits, never
 // anything a file says.
@@ -213,7 +221,7 @@ func (b *builder) parentOf(i int) string {
 func (b *builder) add(i int, id, typ, ts string, fields []Field) {
 	// Every entry has a timestamp: one the source gives none takes the
 	// entry's before it (or the import's time).
-	if ts == "" || jsdate.Parse(ts) != jsdate.Parse(ts) {
+	if ts == "" || !timed(ts) {
 		ts = b.lastTS
 	} else {
 		b.lastTS = ts
@@ -240,7 +248,7 @@ func (b *builder) entry(i int) {
 	s := b.s
 	e := s.Entry(i)
 	ts := e.Timestamp
-	if ts == "" || jsdate.Parse(ts) != jsdate.Parse(ts) {
+	if ts == "" || !timed(ts) {
 		if m := s.MessageHead(model.ContextMessage{Entry: i}); m.HasTime {
 			ts, _ = jsdate.ISO(m.Time)
 		}

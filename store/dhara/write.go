@@ -57,7 +57,11 @@ type Field struct {
 // entryLine is a new entry's line as the seed writes one: id, type, its
 // fields, timestamp.
 func entryLine(id, typ string, fields []Field, timestamp string) []byte {
-	b := []byte(`{"id":`)
+	n := 48 + len(id) + len(typ) + len(timestamp)
+	for _, f := range fields {
+		n += len(f.Key) + len(f.Value) + 4
+	}
+	b := append(make([]byte, 0, n), `{"id":`...)
 	b = jsjson.AppendString(b, id)
 	b = append(b, `,"type":`...)
 	b = jsjson.AppendString(b, typ)

@@ -95,23 +95,31 @@ func WriteNew(root string, b Built) (string, error) {
 			os.RemoveAll(tmp)
 		}
 	}()
-	n := 0
-	for _, l := range b.Entries {
-		n += len(l) + 1
-	}
-	entries := make([]byte, 0, n)
-	hugemem.Advise(entries[:n])
-	for _, l := range b.Entries {
-		entries = append(entries, l...)
-		entries = append(entries, '\n')
-	}
-	for _, f := range []struct {
-		name string
-		data []byte
-	}{{EntriesFile, entries}, {TreeFile, indented(b.Tree)}, {MetaFile, indent(b.Meta)}} {
-		if err := writeSynced(filepath.Join(tmp, f.name), f.data); err != nil {
-			return "", err
+	// The three files at once: the disk syncs one while another is
+	// written.
+	errs := make(chan error, 2)
+	go func() {
+		n := 0
+		for _, l := range b.Entries {
+			n += len(l) + 1
 		}
+		entries := make([]byte, 0, n)
+		hugemem.Advise(entries[:n])
+		for _, l := range b.Entries {
+			entries = append(entries, l...)
+			entries = append(entries, '\n')
+		}
+		errs <- writeSynced(filepath.Join(tmp, EntriesFile), entries)
+	}()
+	go func() { errs <- writeSynced(filepath.Join(tmp, TreeFile), indented(b.Tree)) }()
+	err = writeSynced(filepath.Join(tmp, MetaFile), indent(b.Meta))
+	for range 2 {
+		if e := <-errs; err == nil {
+			err = e
+		}
+	}
+	if err != nil {
+		return "", err
 	}
 	if err := syncDir(tmp); err != nil {
 		return "", err

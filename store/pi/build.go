@@ -60,7 +60,18 @@ func FromSession(s *model.Session, now time.Time, cwd string, importedFrom []byt
 	if err != nil {
 		return Built{}, err
 	}
-	b := &piBuilder{s: s, out: Built{ID: id.String(), Cwd: cwd}, ids: map[string]bool{}, newID: make([]string, s.Len()), last: make([]string, s.Len()), open: map[string][]openCall{}}
+	return fromSession(s, id.String(), now, cwd, importedFrom, nil), nil
+}
+
+// flushEvery is how many bytes the builder makes before it hands them to
+// its flush.
+const flushEvery = 4 << 20
+
+// fromSession is FromSession with the header's id given; flush, when set,
+// is given the file's bytes as they are made, in order, several MB at a
+// time (the last ones are not: they are what Lines holds past them all).
+func fromSession(s *model.Session, id string, now time.Time, cwd string, importedFrom []byte, flush func([]byte)) Built {
+	b := &piBuilder{s: s, out: Built{ID: id, Cwd: cwd}, flush: flush, ids: map[string]bool{}, newID: make([]string, s.Len()), last: make([]string, s.Len()), open: map[string][]openCall{}}
 	nowISO := now.UTC().Format("2006-01-02T15:04:05.000Z")
 	b.lastTS = nowISO
 	if t, ok := jsdate.ISO(s.Info.Created); ok {
@@ -93,6 +104,10 @@ func FromSession(s *model.Session, now time.Time, cwd string, importedFrom []byt
 			continue // a call its message holds
 		}
 		b.entry(i, root)
+		if b.flush != nil && len(b.buf)-b.flushed >= flushEvery {
+			b.flush(b.buf[b.flushed:])
+			b.flushed = len(b.buf)
+		}
 	}
 	// pi resumes at the last line: when the source's leaf has children
 	// (written after it), a last entry under it that is in no context.
@@ -109,13 +124,15 @@ func FromSession(s *model.Session, now time.Time, cwd string, importedFrom []byt
 		})
 	}
 	b.out.Lines = b.buf
-	return b.out, nil
+	return b.out
 }
 
 type piBuilder struct {
-	s     *model.Session
-	out   Built
-	buf   []byte
+	s       *model.Session
+	out     Built
+	buf     []byte
+	flush   func([]byte) // fromSession's
+	flushed int          // how much of buf flush was given
 	ids   map[string]bool
 	newID []string // per source entry, its id in the new file ("" when none)
 	// last is, per source entry, the id of its last line: a result the
@@ -355,7 +372,7 @@ func (b *piBuilder) timestamp(i int) string {
 // entry or else its message; "" when it has none.
 func (b *piBuilder) ownTime(i int) string {
 	ts := b.s.Entry(i).Timestamp
-	if ts == "" || jsdate.Parse(ts) != jsdate.Parse(ts) {
+	if t := jsdate.Parse(ts); ts == "" || t != t {
 		ts = ""
 		if m := b.s.MessageHead(model.ContextMessage{Entry: i}); m.HasTime {
 			ts, _ = jsdate.ISO(m.Time)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
 	"skein/model"
@@ -96,19 +98,103 @@ func FolderFor(root, cwd string) string {
 	return filepath.Join(root, "--"+c+"--")
 }
 
-// WriteNewFile writes a built session as a new file in dir, named as pi
-// names them (<ISO time with : and . as ->_<id>.jsonl), whole or not at
-// all; it returns the path.
-func WriteNewFile(dir string, b Built, now time.Time) (string, error) {
+// WriteFromSession is FromSession written as a new file in dir (as
+// WriteNewFile writes one): its bytes go to the file as they are made, and
+// the disk writes them while the rest is built, so that the sync at the
+// end waits for little. It returns the path and what was built.
+func WriteFromSession(dir string, s *model.Session, now time.Time, cwd string, importedFrom []byte) (string, Built, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return "", Built{}, err
+	}
+	path, err := newFilePath(dir, id.String(), now)
+	if err != nil {
+		return "", Built{}, err
+	}
+	var b Built
+	err = writeNewWith(path, 0o600, func(f *os.File) ([]byte, error) {
+		st := newStreamer(f)
+		sent := 0
+		b = fromSession(s, id.String(), now, cwd, importedFrom, func(p []byte) {
+			st.write(p)
+			sent += len(p)
+		})
+		st.write(b.Lines[sent:])
+		return b.Lines, st.close()
+	})
+	if err != nil {
+		return "", Built{}, err
+	}
+	return path, b, nil
+}
+
+// newFilePath is where a new session of id goes in dir (made if need be),
+// named as pi names them; an error when a file is there.
+func newFilePath(dir, id string, now time.Time) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
 	ts := now.UTC().Format("2006-01-02T15:04:05.000Z")
-	name := strings.NewReplacer(":", "-", ".", "-").Replace(ts) + "_" + b.ID + ".jsonl"
+	name := strings.NewReplacer(":", "-", ".", "-").Replace(ts) + "_" + id + ".jsonl"
 	path := filepath.Join(dir, name)
 	if _, err := os.Lstat(path); err == nil {
 		return "", fmt.Errorf("%s exists", path)
 	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	return path, nil
+}
+
+// streamer writes the parts of a new file given to it, in order, in a
+// goroutine of its own, and starts the disk's writeback of each
+// (startWriteback).
+type streamer struct {
+	f     *os.File
+	parts chan []byte
+	done  chan struct{}
+	off   int64
+	err   error
+}
+
+func newStreamer(f *os.File) *streamer {
+	st := &streamer{f: f, parts: make(chan []byte, 16), done: make(chan struct{})}
+	go func() {
+		defer close(st.done)
+		for p := range st.parts {
+			if st.err != nil {
+				continue
+			}
+			n, err := st.f.Write(p)
+			if err != nil {
+				st.err = err
+				continue
+			}
+			startWriteback(st.f, st.off, int64(n))
+			st.off += int64(n)
+		}
+	}()
+	return st
+}
+
+func (st *streamer) write(p []byte) {
+	if len(p) > 0 {
+		st.parts <- p
+	}
+}
+
+// close waits for every part to be written and reports the first error.
+func (st *streamer) close() error {
+	close(st.parts)
+	<-st.done
+	return st.err
+}
+
+// WriteNewFile writes a built session as a new file in dir, named as pi
+// names them (<ISO time with : and . as ->_<id>.jsonl), whole or not at
+// all; it returns the path.
+func WriteNewFile(dir string, b Built, now time.Time) (string, error) {
+	path, err := newFilePath(dir, b.ID, now)
+	if err != nil {
 		return "", err
 	}
 	if err := writeNew(path, b.Lines, 0o600); err != nil {

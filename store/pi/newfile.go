@@ -23,46 +23,62 @@ var testHookBeforeLink func(tmp string)
 // the folder removes once its writer is gone. An existing file is never
 // replaced. The folder is synced.
 func writeNew(path string, data []byte, perm os.FileMode) error {
+	return writeNewWith(path, perm, func(f *os.File) ([]byte, error) {
+		_, err := f.Write(data)
+		return data, err
+	})
+}
+
+// writeNewWith is writeNew of the bytes produce writes to the new file
+// (and returns, all of them): produce runs once; when an unnamed file
+// cannot be named, its bytes go again to a named one.
+func writeNewWith(path string, perm os.FileMode, produce func(f *os.File) ([]byte, error)) error {
 	dir := filepath.Dir(path)
 	removeStaleTemps(dir)
 	f, err := openUnnamed(dir)
 	switch {
 	case err == nil:
-		err = writeUnnamed(f, path, data, perm)
+		var data []byte
+		data, err = writeUnnamed(f, path, perm, produce)
 		if !errors.Is(err, errNoLink) {
 			return err
+		}
+		produce = func(f *os.File) ([]byte, error) {
+			_, err := f.Write(data)
+			return data, err
 		}
 	case !unnamedUnsupported(err):
 		return fmt.Errorf("create in %s: %w", dir, err)
 	}
-	return writeNamed(dir, path, data, perm)
+	return writeNamed(dir, path, perm, produce)
 }
 
 // errNoLink says an unnamed file cannot be given a name here (no /proc).
 var errNoLink = errors.New("cannot link an unnamed file")
 
-func writeUnnamed(f *os.File, path string, data []byte, perm os.FileMode) error {
+func writeUnnamed(f *os.File, path string, perm os.FileMode, produce func(*os.File) ([]byte, error)) ([]byte, error) {
 	defer f.Close()
-	if err := fill(f, data, perm); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	data, err := fill(f, perm, produce)
+	if err != nil {
+		return data, fmt.Errorf("write %s: %w", path, err)
 	}
 	if testHookBeforeLink != nil {
 		testHookBeforeLink("")
 	}
 	if err := linkUnnamed(f, path); err != nil {
 		if errors.Is(err, os.ErrExist) {
-			return fmt.Errorf("%s exists already", path)
+			return data, fmt.Errorf("%s exists already", path)
 		}
-		return err
+		return data, err
 	}
-	return syncDir(filepath.Dir(path))
+	return data, syncDir(filepath.Dir(path))
 }
 
 // tempPrefix and tempSuffix frame a temporary name: .skein-PID-RANDOM.tmp.
 // The pid lets the next writer tell a dead writer's file from a live one's.
 const tempPrefix, tempSuffix = ".skein-", ".tmp"
 
-func writeNamed(dir, path string, data []byte, perm os.FileMode) error {
+func writeNamed(dir, path string, perm os.FileMode, produce func(*os.File) ([]byte, error)) error {
 	var r [8]byte
 	_, _ = rand.Read(r[:])
 	tmp := filepath.Join(dir, tempPrefix+strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(r[:])+tempSuffix)
@@ -77,7 +93,7 @@ func writeNamed(dir, path string, data []byte, perm os.FileMode) error {
 		os.Remove(tmp) // a no-op once renamed; after a link, the new name stays
 		f.Close()
 	}()
-	if err := fill(f, data, perm); err != nil {
+	if _, err := fill(f, perm, produce); err != nil {
 		return fmt.Errorf("write %s: %w", tmp, err)
 	}
 	if testHookBeforeLink != nil {
@@ -99,15 +115,16 @@ func writeNamed(dir, path string, data []byte, perm os.FileMode) error {
 	return syncDir(dir)
 }
 
-// fill writes data to a new file, sets its mode and syncs it.
-func fill(f *os.File, data []byte, perm os.FileMode) error {
+// fill sets a new file's mode, has produce write its bytes, and syncs it.
+func fill(f *os.File, perm os.FileMode, produce func(*os.File) ([]byte, error)) ([]byte, error) {
 	if err := f.Chmod(perm); err != nil {
-		return err
+		return nil, err
 	}
-	if _, err := f.Write(data); err != nil {
-		return err
+	data, err := produce(f)
+	if err != nil {
+		return data, err
 	}
-	return f.Sync()
+	return data, f.Sync()
 }
 
 func syncDir(dir string) error {
