@@ -133,8 +133,8 @@ type piBuilder struct {
 	buf     []byte
 	flush   func([]byte) // fromSession's
 	flushed int          // how much of buf flush was given
-	ids   map[string]bool
-	newID []string // per source entry, its id in the new file ("" when none)
+	ids     map[string]bool
+	newID   []string // per source entry, its id in the new file ("" when none)
 	// last is, per source entry, the id of its last line: a result the
 	// source lacked goes after its call, and the entry's children after it.
 	last   []string
