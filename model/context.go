@@ -138,9 +138,12 @@ type Compaction struct {
 // the user's prompts and the instructions), in order: what a format whose
 // compaction keeps only a run of the entries before it must write again
 // after it.
-func CompactionKeeps(s *Session, i int) []ContextMessage {
+func CompactionKeeps(s *Session, i int) []ContextMessage { return KeptIn(s.BuildContext(i), i) }
+
+// KeptIn is CompactionKeeps of compaction i, from the context at it.
+func KeptIn(ctx Context, i int) []ContextMessage {
 	var out []ContextMessage
-	for _, m := range s.BuildContext(i).Messages {
+	for _, m := range ctx.Messages {
 		if m.Entry == i && m.Kind == KindMessage {
 			out = append(out, m)
 		}

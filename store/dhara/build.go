@@ -139,12 +139,14 @@ type builder struct {
 	// first and last are, per source entry, the Dhara ids of its first and
 	// last lines ("" when it gave none); a child goes after the last.
 	first, last []string
-	compact     []int             // lines that are compactions, filled in last
-	calls       map[string]string // a source call id -> its tool_call's id
-	lastTS      string            // the last timestamp given
-	bySource    map[int][]string  // linesOf's, made once the lines are
-	notes       []bool            // the source's side notes (model.Session.SideNotes)
-	pre         []prepared        // per source entry, what prepare made of it
+	compact     []int                 // lines that are compactions, filled in last
+	calls       map[string]string     // a source call id -> its tool_call's id
+	lastTS      string                // the last timestamp given
+	bySource    map[int][]string      // linesOf's, made once the lines are
+	notes       []bool                // the source's side notes (model.Session.SideNotes)
+	pre         []prepared            // per source entry, what prepare made of it
+	kind        []model.EntryKind     // per source entry, its kind (a source's Entry can cost)
+	ctxAt       map[int]model.Context // the source's context at a compaction, made once
 }
 
 // prepared is what an entry gives that does not depend on the entries
@@ -162,10 +164,14 @@ type prepared struct {
 func (b *builder) prepare() {
 	s := b.s
 	b.pre = make([]prepared, s.Len())
+	b.kind = make([]model.EntryKind, s.Len())
+	b.ctxAt = map[int]model.Context{}
 	par.Range(s.Len(), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			p := &b.pre[i]
-			switch e := s.Entry(i); e.Kind {
+			e := s.Entry(i)
+			b.kind[i] = e.Kind
+			switch e.Kind {
 			case model.EntryMessage:
 				p.msg, p.ok = s.Message(model.ContextMessage{Entry: i}), true
 				switch p.msg.Role {
@@ -309,7 +315,9 @@ func (b *builder) entry(i int) {
 		// replacement history: the prompts, the instructions), which a
 		// Dhara compaction, hiding the entries before it, cannot name:
 		// written again after it.
-		for _, m := range model.CompactionKeeps(s, i) {
+		ctx := s.BuildContext(i)
+		b.ctxAt[i] = ctx // compactions wants it again
+		for _, m := range model.KeptIn(ctx, i) {
 			msg := s.Message(m)
 			typ, fields := TypeMessage, []Field{{"role", jsonString(msg.Role)}, {"content", contentJSON(msg.Blocks)}}
 			if msg.Role != model.RoleUser && msg.Role != model.RoleAssistant {
@@ -472,7 +480,11 @@ func (b *builder) compactions() {
 	for _, k := range b.compact {
 		l := &b.lines[k]
 		i := l.source
-		ctx := b.s.BuildContext(i)
+		ctx, ok := b.ctxAt[i]
+		if !ok {
+			ctx = b.s.BuildContext(i)
+		}
+		delete(b.ctxAt, i)
 		kept := make(map[int]bool, len(ctx.Entries))
 		for _, pe := range ctx.Entries {
 			kept[pe.Entry] = true
@@ -480,14 +492,14 @@ func (b *builder) compactions() {
 		path := b.s.Path(i)
 		earlier := map[int32]bool{}
 		for _, j := range path {
-			if j != i && b.s.Entry(j).Kind == model.EntryCompaction {
+			if j != i && b.kind[j] == model.EntryCompaction {
 				earlier[int32(j)] = true
 			}
 		}
 		var ids []string
 		again := "" // an entry an earlier range holds: naming it again changes nothing
 		for _, j := range path {
-			if j == i || kept[j] || b.s.Entry(j).Kind == model.EntryCompaction {
+			if j == i || kept[j] || b.kind[j] == model.EntryCompaction {
 				continue
 			}
 			if h := hiddenBy[j]; h >= 0 && earlier[h] {
