@@ -147,6 +147,8 @@ type builder struct {
 	pre         []prepared            // per source entry, what prepare made of it
 	kind        []model.EntryKind     // per source entry, its kind (a source's Entry can cost)
 	ctxAt       map[int]model.Context // the source's context at a compaction, made once
+	sourceID    string                // entryID's: the source id the next add keeps
+	seq         int                   // the last number entryID gave
 }
 
 // prepared is what an entry gives that does not depend on the entries
@@ -201,6 +203,24 @@ func oneLineInput(raw []byte) []byte {
 	return jsjson.AppendValue(make([]byte, 0, len(input)), input)
 }
 
+// maxSourceID is the longest source id a line keeps as its own.
+const maxSourceID = 16
+
+// entryID is the id of the line of a source entry whose id is id: that id
+// when it is short, else a short one of skein's, and the next add keeps
+// the source's as sourceId. tree.json lists a line's id once for each
+// branch through it, and a Claude Code UUID is 36 bytes: a 100 MB log of
+// 117 rewinds gave 105 MB of tree.json, 37 MB with short ids. A call's
+// id is never replaced: results and providers name it.
+func (b *builder) entryID(id, kind string) string {
+	if len(id) <= maxSourceID {
+		return b.unique(id, kind)
+	}
+	b.sourceID = id
+	b.seq++
+	return b.unique(kindPrefix(kind)+"_"+strconv.Itoa(b.seq), kind)
+}
+
 // unique is id when no line has it yet, else id with a suffix.
 func (b *builder) unique(id, kind string) string {
 	if id == "" {
@@ -236,6 +256,10 @@ func (b *builder) add(i int, id, typ, ts string, fields []Field) {
 	if b.last[i] != "" {
 		parent = b.last[i]
 	}
+	if b.sourceID != "" {
+		fields = append(fields, Field{"sourceId", jsonString(b.sourceID)})
+		b.sourceID = ""
+	}
 	b.lines = append(b.lines, line{id: id, typ: typ, ts: ts, fields: fields, parent: parent, source: i})
 	if b.first[i] == "" {
 		b.first[i] = id
@@ -265,7 +289,7 @@ func (b *builder) entry(i int) {
 		msg := p.msg
 		switch msg.Role {
 		case model.RoleUser, model.RoleAssistant, model.RoleSystem:
-			id := b.unique(e.ID, TypeMessage)
+			id := b.entryID(e.ID, TypeMessage)
 			typ := TypeMessage
 			fields := []Field{{"role", jsonString(msg.Role)}, {"content", p.content}}
 			if msg.Role == model.RoleSystem {
@@ -301,13 +325,13 @@ func (b *builder) entry(i int) {
 			if msg.ToolName != "" {
 				fields = append(fields, Field{"toolName", jsonString(msg.ToolName)})
 			}
-			b.add(i, b.unique(e.ID, TypeToolResult), TypeToolResult, ts, fields)
+			b.add(i, b.entryID(e.ID, TypeToolResult), TypeToolResult, ts, fields)
 		default:
 			b.custom(i, e, ts)
 		}
 	case model.EntryCompaction:
 		msg := s.Message(model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary})
-		b.add(i, b.unique(e.ID, TypeCompaction), TypeCompaction, ts, []Field{
+		b.add(i, b.entryID(e.ID, TypeCompaction), TypeCompaction, ts, []Field{
 			{"summary", jsonString(msg.Summary)},
 			{"tokensBefore", []byte(jsjson.FormatNumber(msg.TokensBefore))}})
 		b.compact = append(b.compact, len(b.lines)-1)
@@ -327,7 +351,7 @@ func (b *builder) entry(i int) {
 		}
 	case model.EntryModelChange:
 		d := s.Detail(i)
-		b.add(i, b.unique(e.ID, TypeModelChange), TypeModelChange, ts, []Field{
+		b.add(i, b.entryID(e.ID, TypeModelChange), TypeModelChange, ts, []Field{
 			{"provider", jsonString(d.Provider)}, {"model", jsonString(d.Model)}})
 	case model.EntryLabel:
 		d := s.Detail(i)
@@ -335,7 +359,7 @@ func (b *builder) entry(i int) {
 		if j, ok := s.Index(d.Target); ok && b.first[j] != "" {
 			target = b.first[j]
 		}
-		b.add(i, b.unique(e.ID, TypeLabel), TypeLabel, ts, []Field{
+		b.add(i, b.entryID(e.ID, TypeLabel), TypeLabel, ts, []Field{
 			{"targetId", jsonString(target)}, {"label", jsonString(d.Label)}})
 	default:
 		b.custom(i, e, ts)
@@ -358,7 +382,7 @@ func (b *builder) custom(i int, e model.Entry, ts string) {
 		data = b.customData(i)
 	}
 	b.pre[i].data = nil
-	b.add(i, b.unique(e.ID, TypeCustom), TypeCustom, ts, []Field{
+	b.add(i, b.entryID(e.ID, TypeCustom), TypeCustom, ts, []Field{
 		{"customType", jsonString(format + "." + kind)}, {"data", data}})
 }
 
