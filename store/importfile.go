@@ -18,6 +18,7 @@ import (
 	"skein/model"
 	"skein/store/chatgpt"
 	"skein/store/claudeai"
+	"skein/store/dhara"
 	"skein/store/pi"
 )
 
@@ -220,7 +221,7 @@ func importOne(s *model.Session, src Source, o *ImportOptions) (ImportResult, er
 	if same != "" {
 		return ImportResult{Path: same, Already: true, Title: title}, nil
 	}
-	dir, err := WriteDhara(root, DharaModel(s, o.Now, map[string][]byte{"importedFrom": src.JSON()}))
+	dir, err := dhara.WriteFromSession(root, s, o.Now, []dhara.Field{{Key: "importedFrom", Value: src.JSON()}})
 	return ImportResult{Path: dir, Earlier: earlier, Title: title}, err
 }
 

@@ -33,10 +33,26 @@ type Built struct {
 // source tree's leaves, the one the source resumes at last (the active
 // one). meta holds extra members for meta.json (an import's source).
 func FromSession(s *model.Session, now time.Time, meta []Field) Built {
-	b := builder{s: s, ids: map[string]bool{}, last: make([]string, s.Len()), first: make([]string, s.Len()), calls: map[string]string{}}
+	b := build(s, now)
+	out := Built{ID: b.id, Tree: b.treeBytes(b.branches(isoMs(now))), Entries: make([][]byte, len(b.lines))}
+	par.Range(len(b.lines), func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			out.Entries[k] = b.lines[k].build()
+		}
+	})
+	out.Meta = b.metaJSON(now, meta)
+	return out
+}
+
+func isoMs(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// build makes the lines of s in Dhara's model: everything but their bytes
+// and tree.json's.
+func build(s *model.Session, now time.Time) *builder {
+	b := &builder{s: s, ids: make(map[string]bool, s.Len()), last: make([]string, s.Len()), first: make([]string, s.Len()), calls: map[string]string{}, lines: make([]line, 0, s.Len()+s.Len()/4)}
 	b.id = newFolderID()
 	b.notes = s.SideNotes()
-	b.lastTS = now.UTC().Format("2006-01-02T15:04:05.000Z")
+	b.lastTS = isoMs(now)
 	if t, ok := jsdate.ISO(s.Info.Created); ok {
 		b.lastTS = t
 	}
@@ -46,15 +62,13 @@ func FromSession(s *model.Session, now time.Time, meta []Field) Built {
 	}
 	b.pairTools()
 	b.compactions()
-	nowISO := now.UTC().Format("2006-01-02T15:04:05.000Z")
-	tree := b.tree(nowISO)
-	out := Built{ID: b.id, Tree: tree, Entries: make([][]byte, len(b.lines))}
-	par.Range(len(b.lines), func(lo, hi int) {
-		for k := lo; k < hi; k++ {
-			out.Entries[k] = b.lines[k].build()
-		}
-	})
-	// meta.json: the seed's members, then the extras.
+	return b
+}
+
+// metaJSON is meta.json's object: the seed's members, then meta's.
+func (b *builder) metaJSON(now time.Time, meta []Field) []byte {
+	s := b.s
+	nowISO := isoMs(now)
 	m := []byte(`{"id":`)
 	m = jsjson.AppendString(m, b.id)
 	title := s.Name()
@@ -102,8 +116,7 @@ func FromSession(s *model.Session, now time.Time, meta []Field) Built {
 			m = append(m, f.Value...)
 		}
 	}
-	out.Meta = append(m, '}')
-	return out
+	return append(m, '}')
 }
 
 func jsonStr(raw []byte) (string, bool) { return stringOf(raw) }
@@ -130,6 +143,9 @@ type line struct {
 }
 
 func (l *line) build() []byte { return entryLine(l.id, l.typ, l.fields, l.ts) }
+
+// appendTo appends the line's bytes to dst.
+func (l *line) appendTo(dst []byte) []byte { return appendEntryLine(dst, l.id, l.typ, l.fields, l.ts) }
 
 type builder struct {
 	s     *model.Session
@@ -161,6 +177,21 @@ type prepared struct {
 	inputs  [][]byte // a message's calls' inputs, on one line
 	data    []byte   // a custom entry's data
 	ok      bool
+	ts      string // the entry's ownTime, when timed
+	timed   bool
+}
+
+// ownTime is entry e's time (at index i): its own when JavaScript's Date
+// reads it, else its message's, else "" (add gives it the one before).
+func (b *builder) ownTime(i int, e model.Entry) string {
+	if ts := e.Timestamp; ts != "" && timed(ts) {
+		return ts
+	}
+	if m := b.s.MessageHead(model.ContextMessage{Entry: i}); m.HasTime {
+		ts, _ := jsdate.ISO(m.Time)
+		return ts
+	}
+	return ""
 }
 
 func (b *builder) prepare() {
@@ -173,6 +204,7 @@ func (b *builder) prepare() {
 			p := &b.pre[i]
 			e := s.Entry(i)
 			b.kind[i] = e.Kind
+			p.ts, p.timed = b.ownTime(i, e), true
 			switch e.Kind {
 			case model.EntryMessage:
 				p.msg, p.ok = s.Message(model.ContextMessage{Entry: i}), true
@@ -245,9 +277,9 @@ func (b *builder) parentOf(i int) string {
 }
 
 func (b *builder) add(i int, id, typ, ts string, fields []Field) {
-	// Every entry has a timestamp: one the source gives none takes the
-	// entry's before it (or the import's time).
-	if ts == "" || !timed(ts) {
+	// Every entry has a timestamp: one the source gives none (ts is
+	// ownTime's) takes the entry's before it (or the import's time).
+	if ts == "" {
 		ts = b.lastTS
 	} else {
 		b.lastTS = ts
@@ -277,11 +309,9 @@ func (b *builder) add(i int, id, typ, ts string, fields []Field) {
 func (b *builder) entry(i int) {
 	s := b.s
 	e := s.Entry(i)
-	ts := e.Timestamp
-	if ts == "" || !timed(ts) {
-		if m := s.MessageHead(model.ContextMessage{Entry: i}); m.HasTime {
-			ts, _ = jsdate.ISO(m.Time)
-		}
+	ts := b.pre[i].ts
+	if !b.pre[i].timed {
+		ts = b.ownTime(i, e)
 	}
 	switch e.Kind {
 	case model.EntryMessage:
@@ -568,7 +598,21 @@ func (b *builder) linesOf(j int) []string {
 // the path to the source's leaf first (the root, "branch_main") and
 // created now (so it is the active one), each other branch's parent the
 // earlier one it shares the longest prefix with.
-func (b *builder) tree(now string) []byte {
+// treeBranch is a branch of tree.json: its ids are line indexes.
+type treeBranch struct {
+	id, parent string
+	ids        []int32
+	created    string
+}
+
+// treeBranches are tree.json's branches, and each line's owner: the first
+// branch that holds it.
+type treeBranches struct {
+	list  []treeBranch
+	owner []int32
+}
+
+func (b *builder) branches(now string) treeBranches {
 	// Lines by index: a line's parent's index (-1 for a root), whether it
 	// has children, the first branch that holds it (-1 for none).
 	at := make(map[string]int32, len(b.lines))
@@ -604,11 +648,7 @@ func (b *builder) tree(now string) []byte {
 			}
 		}
 	}
-	type branch struct {
-		id, parent string
-		ids        []int32
-		created    string
-	}
+	type branch = treeBranch
 	var branches []branch
 	// owner is the first branch that holds a line: a branch's parent is
 	// the owner of its fork point, the last line it shares with the
@@ -663,7 +703,13 @@ func (b *builder) tree(now string) []byte {
 			b.setBranch(k, branches[o].id)
 		}
 	}
-	// tree.json as it is stored (indent's shape: id lists on one line).
+	return treeBranches{branches, owner}
+}
+
+// treeBytes is tree.json as it is stored (indent's shape: id lists on one
+// line).
+func (b *builder) treeBytes(tb treeBranches) []byte {
+	branches, owner := tb.list, tb.owner
 	// A branch's ids up to its fork point are the bytes its fork point's
 	// owner wrote for them (a path from the root is one path): copied at
 	// once, so that each id is written once, by the first branch that

@@ -61,7 +61,12 @@ func entryLine(id, typ string, fields []Field, timestamp string) []byte {
 	for _, f := range fields {
 		n += len(f.Key) + len(f.Value) + 4
 	}
-	b := append(make([]byte, 0, n), `{"id":`...)
+	return appendEntryLine(make([]byte, 0, n), id, typ, fields, timestamp)
+}
+
+// appendEntryLine appends entryLine's bytes to b.
+func appendEntryLine(b []byte, id, typ string, fields []Field, timestamp string) []byte {
+	b = append(b, `{"id":`...)
 	b = jsjson.AppendString(b, id)
 	b = append(b, `,"type":`...)
 	b = jsjson.AppendString(b, typ)

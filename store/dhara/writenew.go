@@ -5,9 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync/atomic"
+	"time"
 
 	"skein/internal/hugemem"
 	"skein/internal/jsjson"
+	"skein/internal/writeback"
 	"skein/model"
 )
 
@@ -76,16 +80,117 @@ func usageJSON(u *model.Usage) []byte {
 // all: its files in a hidden temporary folder, each synced, the folder
 // synced and renamed to the session's id. It returns the folder.
 func WriteNew(root string, b Built) (string, error) {
+	return writeNewFolder(root, b.ID, func(tmp string) error {
+		return writeAtOnce(tmp, func(path string) error {
+			n := 0
+			for _, l := range b.Entries {
+				n += len(l) + 1
+			}
+			entries := make([]byte, 0, n)
+			hugemem.Advise(entries[:n])
+			for _, l := range b.Entries {
+				entries = append(entries, l...)
+				entries = append(entries, '\n')
+			}
+			return writeSynced(path, entries)
+		}, indented(b.Tree), b.Meta)
+	})
+}
+
+// WriteFromSession is FromSession written as a new folder in root (as
+// WriteNew writes one), its lines going to entries.jsonl as they are made,
+// a part at a time on every core, while tree.json is made: the disk
+// writes the first parts while the rest are built.
+func WriteFromSession(root string, s *model.Session, now time.Time, meta []Field) (string, error) {
+	b := build(s, now)
+	tb := b.branches(isoMs(now))
+	m := b.metaJSON(now, meta)
+	return writeNewFolder(root, b.id, func(tmp string) error {
+		return writeAtOnce(tmp, b.streamEntries, b.treeBytes(tb), m)
+	})
+}
+
+// writeAtOnce writes a session's three files in folder tmp at once (the
+// disk syncs one while another is written): entries.jsonl by entries,
+// tree.json and meta.json (an object, indented as stored).
+func writeAtOnce(tmp string, entries func(path string) error, tree, meta []byte) error {
+	errs := make(chan error, 2)
+	go func() { errs <- entries(filepath.Join(tmp, EntriesFile)) }()
+	go func() { errs <- writeSynced(filepath.Join(tmp, TreeFile), tree) }()
+	err := writeSynced(filepath.Join(tmp, MetaFile), indent(meta))
+	for range 2 {
+		if e := <-errs; err == nil {
+			err = e
+		}
+	}
+	return err
+}
+
+// streamEntries writes the lines to a new file at path, synced: parts of
+// linesPerPart built on every core, written in order as they are done,
+// the disk's writeback started for each.
+func (b *builder) streamEntries(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	const linesPerPart = 4096
+	parts := (len(b.lines) + linesPerPart - 1) / linesPerPart
+	ready := make([]chan []byte, parts)
+	for k := range ready {
+		ready[k] = make(chan []byte, 1)
+	}
+	var next atomic.Int64
+	stop := make(chan struct{})
+	defer close(stop)
+	for range runtime.GOMAXPROCS(0) {
+		go func() {
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= parts {
+					return
+				}
+				var buf []byte
+				for _, l := range b.lines[k*linesPerPart : min(len(b.lines), (k+1)*linesPerPart)] {
+					buf = append(l.appendTo(buf), '\n')
+				}
+				select {
+				case ready[k] <- buf:
+				case <-stop:
+					return
+				}
+			}
+		}()
+	}
+	var off int64
+	for k := range parts {
+		buf := <-ready[k]
+		if _, err := f.Write(buf); err != nil {
+			return err
+		}
+		writeback.Start(f, off, int64(len(buf)))
+		off += int64(len(buf))
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// writeNewFolder makes a session folder in root named id, whole or not at
+// all: write fills a hidden temporary folder, which is synced and renamed.
+func writeNewFolder(root, id string, write func(tmp string) error) (string, error) {
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return "", err
 	}
-	dir := filepath.Join(root, b.ID)
+	dir := filepath.Join(root, id)
 	if _, err := os.Lstat(dir); err == nil {
 		return "", fmt.Errorf("%s exists", dir)
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
-	tmp, err := os.MkdirTemp(root, ".import-"+b.ID+"-")
+	tmp, err := os.MkdirTemp(root, ".import-"+id+"-")
 	if err != nil {
 		return "", err
 	}
@@ -95,30 +200,7 @@ func WriteNew(root string, b Built) (string, error) {
 			os.RemoveAll(tmp)
 		}
 	}()
-	// The three files at once: the disk syncs one while another is
-	// written.
-	errs := make(chan error, 2)
-	go func() {
-		n := 0
-		for _, l := range b.Entries {
-			n += len(l) + 1
-		}
-		entries := make([]byte, 0, n)
-		hugemem.Advise(entries[:n])
-		for _, l := range b.Entries {
-			entries = append(entries, l...)
-			entries = append(entries, '\n')
-		}
-		errs <- writeSynced(filepath.Join(tmp, EntriesFile), entries)
-	}()
-	go func() { errs <- writeSynced(filepath.Join(tmp, TreeFile), indented(b.Tree)) }()
-	err = writeSynced(filepath.Join(tmp, MetaFile), indent(b.Meta))
-	for range 2 {
-		if e := <-errs; err == nil {
-			err = e
-		}
-	}
-	if err != nil {
+	if err := write(tmp); err != nil {
 		return "", err
 	}
 	if err := syncDir(tmp); err != nil {

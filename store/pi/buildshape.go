@@ -13,6 +13,7 @@ import (
 
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
+	"skein/internal/writeback"
 	"skein/model"
 )
 
@@ -147,7 +148,7 @@ func newFilePath(dir, id string, now time.Time) (string, error) {
 
 // streamer writes the parts of a new file given to it, in order, in a
 // goroutine of its own, and starts the disk's writeback of each
-// (startWriteback).
+// (writeback.Start).
 type streamer struct {
 	f     *os.File
 	parts chan []byte
@@ -169,7 +170,7 @@ func newStreamer(f *os.File) *streamer {
 				st.err = err
 				continue
 			}
-			startWriteback(st.f, st.off, int64(n))
+			writeback.Start(st.f, st.off, int64(n))
 			st.off += int64(n)
 		}
 	}()

@@ -45,10 +45,3 @@ func linkUnnamed(f *os.File, path string) error {
 	}
 	return &os.LinkError{Op: "link", Old: proc, New: path, Err: err}
 }
-
-// startWriteback asks the kernel to start writing n bytes of f at off to
-// the disk, without waiting: a sync after it waits only for what is still
-// in flight. A failure only means the sync does all the work.
-func startWriteback(f *os.File, off, n int64) {
-	_ = unix.SyncFileRange(int(f.Fd()), off, n, unix.SYNC_FILE_RANGE_WRITE)
-}

@@ -14,6 +14,3 @@ var openUnnamed = func(dir string) (*os.File, error) { return nil, errors.ErrUns
 func unnamedUnsupported(err error) bool { return errors.Is(err, errors.ErrUnsupported) }
 
 func linkUnnamed(*os.File, string) error { return errNoLink }
-
-// startWriteback does nothing here: the sync at the end writes it all.
-func startWriteback(*os.File, int64, int64) {}
