@@ -71,6 +71,33 @@ type line struct {
 	results   []string // a user line's tool_result blocks: their tool_use_id
 	flags     uint16
 	badParent bool // parentUuid neither a string nor null
+	// msgAt, msgEnd are where the message object is in raw, contentAt,
+	// contentEnd where its content is (0, 0: none), found as the line is
+	// parsed: reading them again by name scanned the whole line (the last
+	// member of a name wins), past a tool result's copy of its output.
+	msgAt, msgEnd, contentAt, contentEnd int32
+}
+
+// message is the line's message object, nil when it has none.
+func (l *line) message() []byte {
+	if l.msgEnd == 0 {
+		return nil
+	}
+	return l.raw[l.msgAt:l.msgEnd]
+}
+
+// content is the line's message.content, nil when it has none.
+func (l *line) content() []byte {
+	if l.contentEnd == 0 {
+		return nil
+	}
+	return l.raw[l.contentAt:l.contentEnd]
+}
+
+// span is where sub, a part of raw, is in it.
+func span(raw, sub []byte) (at, end int32) {
+	off := cap(raw) - cap(sub)
+	return int32(off), int32(off + len(sub))
 }
 
 func (l *line) has(f uint16) bool { return l.flags&f != 0 }
@@ -392,10 +419,15 @@ func parseLine(l *line, raw []byte) error {
 		case "message":
 			hasMessage = true
 			l.msgID, content = "", nil
+			l.msgAt, l.msgEnd, l.contentAt, l.contentEnd = 0, 0, 0, 0
 			l.flags &^= flagMessageBad
 			if len(v) > 0 && v[0] == '{' {
 				l.msgID, _ = str(mid)
 				content = mcontent
+				l.msgAt, l.msgEnd = span(raw, v)
+				if len(mcontent) > 0 {
+					l.contentAt, l.contentEnd = span(raw, mcontent)
+				}
 			} else {
 				l.flags |= flagMessageBad
 			}

@@ -299,8 +299,7 @@ func (s *Session) message(k int, content bool) model.Message {
 			msg.Provider = Provider
 			for j := e.first; j >= 0; j = s.next[j] {
 				l := &s.lines[j]
-				m := jscan.Member(l.raw, "message")
-				jscan.Fields(m, func(k, v []byte) bool {
+				jscan.Fields(l.message(), func(k, v []byte) bool {
 					switch jscan.Key(k) {
 					case "model":
 						if t, ok := stringOf(v); ok {
@@ -333,7 +332,7 @@ func (s *Session) message(k int, content bool) model.Message {
 		case model.RoleUser:
 			msg.Hidden, msg.Excluded = e.meta, e.excluded
 			if content {
-				msg.Blocks = appendBlocks(nil, messageContent(first.raw), true)
+				msg.Blocks = appendBlocks(nil, first.content(), true)
 			}
 		case model.RoleToolResult:
 			msg.ToolCallID = e.ToolCallID
@@ -341,7 +340,7 @@ func (s *Session) message(k int, content bool) model.Message {
 				msg.ToolName = c.name
 			}
 			msg.Excluded = e.excluded
-			b := resultBlock(messageContent(first.raw), int(e.piece))
+			b := resultBlock(first.content(), int(e.piece))
 			msg.IsError = string(jscan.Member(b, "is_error")) == "true"
 			if content {
 				rc := jscan.Member(b, "content")
@@ -362,7 +361,7 @@ func (s *Session) message(k int, content bool) model.Message {
 				}
 				continue
 			}
-			sum := model.Message{Blocks: appendBlocks(nil, messageContent(l.raw), true)}
+			sum := model.Message{Blocks: appendBlocks(nil, l.content(), true)}
 			msg.Summary = sum.Text("\n")
 		}
 	case model.EntryTitle:
@@ -374,15 +373,6 @@ func (s *Session) message(k int, content bool) model.Message {
 		}
 	}
 	return msg
-}
-
-// messageContent is a line's message.content.
-func messageContent(raw []byte) []byte {
-	m := jscan.Member(raw, "message")
-	if len(m) == 0 || m[0] != '{' {
-		return nil
-	}
-	return jscan.Member(m, "content")
 }
 
 // resultBlock is the k-th tool_result block of a content array.
@@ -488,7 +478,7 @@ func appendBlocks(dst []model.Block, content []byte, skipResults bool) []model.B
 func (s *Session) callsOf(k int) []model.ToolCall {
 	var out []model.ToolCall
 	for j := s.Entries[k].first; j >= 0; j = s.next[j] {
-		jscan.Items(messageContent(s.lines[j].raw), func(b []byte) bool {
+		jscan.Items(s.lines[j].content(), func(b []byte) bool {
 			if len(b) == 0 || b[0] != '{' {
 				return true
 			}

@@ -37,7 +37,7 @@ func (s *Session) tips() int {
 func (s *Session) replyUsage(k int) []byte {
 	var out []byte
 	for j := s.Entries[k].first; j >= 0; j = s.next[j] {
-		if u := jscan.Member(jscan.Member(s.lines[j].raw, "message"), "usage"); len(u) > 0 && u[0] == '{' {
+		if u := jscan.Member(s.lines[j].message(), "usage"); len(u) > 0 && u[0] == '{' {
 			out = u
 		}
 	}
