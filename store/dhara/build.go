@@ -144,6 +144,9 @@ type line struct {
 
 func (l *line) build() []byte { return entryLine(l.id, l.typ, l.fields, l.ts) }
 
+// size is about how many bytes the line is (no fewer).
+func (l *line) size() int { return entryLineSize(l.id, l.typ, l.fields, l.ts) }
+
 // appendTo appends the line's bytes to dst.
 func (l *line) appendTo(dst []byte) []byte { return appendEntryLine(dst, l.id, l.typ, l.fields, l.ts) }
 

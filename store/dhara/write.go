@@ -57,11 +57,17 @@ type Field struct {
 // entryLine is a new entry's line as the seed writes one: id, type, its
 // fields, timestamp.
 func entryLine(id, typ string, fields []Field, timestamp string) []byte {
+	return appendEntryLine(make([]byte, 0, entryLineSize(id, typ, fields, timestamp)), id, typ, fields, timestamp)
+}
+
+// entryLineSize is room for entryLine's bytes: its strings' escapes
+// aside, which id, type, keys and timestamp rarely have.
+func entryLineSize(id, typ string, fields []Field, timestamp string) int {
 	n := 48 + len(id) + len(typ) + len(timestamp)
 	for _, f := range fields {
 		n += len(f.Key) + len(f.Value) + 4
 	}
-	return appendEntryLine(make([]byte, 0, n), id, typ, fields, timestamp)
+	return n
 }
 
 // appendEntryLine appends entryLine's bytes to b.

@@ -19,36 +19,40 @@ import (
 // (with its data); a block of another kind as {"type", "text"} when it
 // has text. Tool calls are entries of their own.
 func contentJSON(blocks []model.Block) []byte {
-	out := []byte{'['}
-	n := 0
+	n := 2
 	for _, blk := range blocks {
-		var b []byte
+		n += 48 + len(blk.Text) + len(blk.Data) + len(blk.MimeType) + len(blk.Name)
+	}
+	out := append(make([]byte, 0, n+n/16), '[')
+	first := true
+	sep := func() {
+		if !first {
+			out = append(out, ',')
+		}
+		first = false
+	}
+	for _, blk := range blocks {
 		switch blk.Type {
 		case model.BlockText:
-			b = append(jsjson.AppendString(append([]byte(nil), `{"type":"text","text":`...), blk.Text), '}')
+			sep()
+			out = append(jsjson.AppendString(append(out, `{"type":"text","text":`...), blk.Text), '}')
 		case model.BlockThinking:
-			b = append(jsjson.AppendString(append([]byte(nil), `{"type":"thinking","thinking":`...), blk.Text), '}')
+			sep()
+			out = append(jsjson.AppendString(append(out, `{"type":"thinking","thinking":`...), blk.Text), '}')
 		case model.BlockImage:
-			b = append([]byte(nil), `{"type":"image","mimeType":`...)
-			b = jsjson.AppendString(b, blk.MimeType)
-			b = append(b, `,"data":`...)
-			b = append(jsjson.AppendString(b, blk.Data), '}')
+			sep()
+			out = jsjson.AppendString(append(out, `{"type":"image","mimeType":`...), blk.MimeType)
+			out = append(jsjson.AppendString(append(out, `,"data":`...), blk.Data), '}')
 		case model.BlockToolCall:
 			continue
 		default:
 			if blk.Text == "" && blk.Name == "" {
 				continue
 			}
-			b = append([]byte(nil), `{"type":`...)
-			b = jsjson.AppendString(b, blk.Name)
-			b = append(b, `,"text":`...)
-			b = append(jsjson.AppendString(b, blk.Text), '}')
+			sep()
+			out = jsjson.AppendString(append(out, `{"type":`...), blk.Name)
+			out = append(jsjson.AppendString(append(out, `,"text":`...), blk.Text), '}')
 		}
-		if n > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, b...)
-		n++
 	}
 	return append(out, ']')
 }
@@ -151,8 +155,13 @@ func (b *builder) streamEntries(path string) error {
 				if k >= parts {
 					return
 				}
-				var buf []byte
-				for _, l := range b.lines[k*linesPerPart : min(len(b.lines), (k+1)*linesPerPart)] {
+				part := b.lines[k*linesPerPart : min(len(b.lines), (k+1)*linesPerPart)]
+				n := 0
+				for _, l := range part {
+					n += l.size() + 1
+				}
+				buf := make([]byte, 0, n)
+				for _, l := range part {
 					buf = append(l.appendTo(buf), '\n')
 				}
 				select {
