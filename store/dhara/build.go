@@ -477,22 +477,24 @@ func (b *builder) pairTools() {
 		l.typ = TypeCustom
 		l.fields = []Field{{"customType", jsonString("skein.unpairedToolResult")}, {"data", obj}}
 	}
-	var out []line
+	// Each unanswered call gets its result after it, and what named the
+	// call as its parent names the result (one walk for them all: a
+	// session stopped in the middle of many calls has many).
+	rids := map[string]string{}
 	for _, l := range b.lines {
+		if l.typ == TypeToolCall && !answered[l.id] {
+			rids[l.id] = b.unique("", TypeToolResult)
+		}
+	}
+	out := make([]line, 0, len(b.lines)+len(rids))
+	for _, l := range b.lines {
+		if rid, ok := rids[l.parent]; ok {
+			l.parent = rid
+		}
 		out = append(out, l)
-		if l.typ != TypeToolCall || answered[l.id] {
+		rid, ok := rids[l.id]
+		if !ok {
 			continue
-		}
-		rid := b.unique("", TypeToolResult)
-		for k := range b.lines {
-			if b.lines[k].parent == l.id {
-				b.lines[k].parent = rid
-			}
-		}
-		for k := range out {
-			if out[k].parent == l.id {
-				out[k].parent = rid
-			}
 		}
 		out = append(out, line{id: rid, typ: TypeToolResult, ts: l.ts, parent: l.id, source: l.source, fields: []Field{
 			{"callId", jsonString(l.id)},
@@ -503,14 +505,7 @@ func (b *builder) pairTools() {
 			b.last[l.source] = rid
 		}
 	}
-	// The lines after an inserted result that named the call as parent were
-	// moved above; those not yet copied were fixed in b.lines.
 	b.lines = out
-	for k, l := range b.lines {
-		if l.typ == TypeCompaction {
-			_ = k
-		}
-	}
 	b.compact = b.compact[:0]
 	for k, l := range b.lines {
 		if l.typ == TypeCompaction {
@@ -719,7 +714,7 @@ func (b *builder) treeBytes(tb treeBranches) []byte {
 	// holds it.
 	size := 64
 	for _, br := range branches {
-		size += 128 + len(br.ids)*4
+		size += 192 + len(br.id) + len(br.parent) + len(br.created) + len(br.ids)*4
 		for _, k := range br.ids {
 			size += len(b.lines[k].id)
 		}
@@ -774,7 +769,7 @@ func (b *builder) treeBytes(tb treeBranches) []byte {
 	if len(branches) > 0 {
 		t = append(t, "\n  "...)
 	}
-	return append(t, "]\n}\n"...)
+	return append(t, "]\n}\n"...) // within size: a growth here copied it all
 }
 
 // setBranch gives compaction line k the first branch that holds it.
