@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"skein/internal/jscan"
+	"skein/internal/readfile"
 	"skein/model"
 )
 
@@ -155,28 +156,7 @@ func SessionIDOf(data []byte) string {
 	return ""
 }
 
-func readRegular(path string) ([]byte, error) {
-	f, fi, err := openRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	// Claude Code appends while it runs: read to the end as it is now.
-	data := make([]byte, 0, fi.Size()+1)
-	for {
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-	}
-}
+func readRegular(path string) ([]byte, error) { return readfile.Regular(path) }
 
 func openRegular(path string) (*os.File, os.FileInfo, error) {
 	fi, err := os.Stat(path)

@@ -2,9 +2,9 @@ package codex
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
+
+	"skein/internal/readfile"
 )
 
 // SessionsDir is where Codex keeps its rollouts: $CODEX_HOME/sessions,
@@ -32,39 +32,4 @@ func Open(path string) (*Session, error) {
 	return s, nil
 }
 
-func readRegular(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	// Codex appends while we read: what is read is a prefix of the file,
-	// and a last line cut off is reported as partial.
-	data := make([]byte, 0, fi.Size()+1)
-	for {
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-	}
-}
+func readRegular(path string) ([]byte, error) { return readfile.Regular(path) }
