@@ -8,8 +8,10 @@ package dhara
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -323,10 +325,7 @@ func appendIDs(out []string, data []byte, i int) ([]string, int) {
 	for i = jscan.SkipSpace(data, i+1); i < len(data) && data[i] != ']'; {
 		end := -1
 		if data[i] == '"' {
-			j := i + 1
-			for j < len(data) && data[j] != '"' && data[j] != '\\' && data[j] < 0x80 {
-				j++
-			}
+			j := plainIDEnd(data, i+1)
 			if j < len(data) && data[j] == '"' {
 				end = j + 1
 				if j == i+1 {
@@ -343,6 +342,10 @@ func appendIDs(out []string, data []byte, i int) ([]string, int) {
 			s, _ := str(data[i:end])
 			out = append(out, s)
 		}
+		if end+2 < len(data) && data[end] == ',' && data[end+1] == ' ' && data[end+2] == '"' {
+			i = end + 2 // as skein writes them
+			continue
+		}
 		if i = jscan.SkipSpace(data, end); i < len(data) && data[i] == ',' {
 			i = jscan.SkipSpace(data, i+1)
 		}
@@ -351,6 +354,26 @@ func appendIDs(out []string, data []byte, i int) ([]string, int) {
 		return out, -1
 	}
 	return out, i + 1
+}
+
+// plainIDEnd is the index of the first byte from i that is a quote, a
+// backslash, a control character or from 0x80, len(data) for none: eight
+// bytes a step (the lowest flag is exact, borrows running only upward).
+func plainIDEnd(data []byte, i int) int {
+	const lsb, msb = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(data); i += 8 {
+		x := binary.LittleEndian.Uint64(data[i:])
+		q, b := x^(lsb*'"'), x^(lsb*'\\')
+		if m := ((x-lsb*0x20)&^x | (q-lsb)&^q | (b-lsb)&^b | x) & msb; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(data); i++ {
+		if c := data[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+			return i
+		}
+	}
+	return i
 }
 
 var bom = []byte("\xef\xbb\xbf")
