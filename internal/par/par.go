@@ -4,6 +4,7 @@ package par
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // Range calls f with the parts [lo, hi) of [0, n), a part per core, at
@@ -23,4 +24,40 @@ func Range(n int, f func(lo, hi int)) {
 		}
 	}
 	wg.Wait()
+}
+
+// Ahead runs f over the parts [lo, hi) of [0, n), part items each, on
+// every core, the parts in order, while its caller goes on: ready(i)
+// waits until i's part is done (and what f wrote for it is visible), and
+// all waits for every part. The caller walks the items as they are made
+// instead of after them all.
+func Ahead(n, part int, f func(lo, hi int)) (ready func(i int), all func()) {
+	if part < 1 {
+		part = 1
+	}
+	parts := (n + part - 1) / part
+	done := make([]chan struct{}, parts)
+	for k := range done {
+		done[k] = make(chan struct{})
+	}
+	var next atomic.Int64
+	for range max(1, min(runtime.GOMAXPROCS(0), parts)) {
+		go func() {
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= parts {
+					return
+				}
+				f(k*part, min(n, (k+1)*part))
+				close(done[k])
+			}
+		}()
+	}
+	ready = func(i int) { <-done[i/part] }
+	all = func() {
+		for _, d := range done {
+			<-d
+		}
+	}
+	return ready, all
 }

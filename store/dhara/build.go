@@ -56,10 +56,13 @@ func build(s *model.Session, now time.Time) *builder {
 	if t, ok := jsdate.ISO(s.Info.Created); ok {
 		b.lastTS = t
 	}
-	b.prepare()
-	for _, i := range s.ParentsFirst() {
+	order := s.ParentsFirst()
+	ready, all := b.prepare()
+	for _, i := range order {
+		ready(i)
 		b.entry(i)
 	}
+	all()
 	b.pairTools()
 	b.compactions()
 	return b
@@ -197,12 +200,15 @@ func (b *builder) ownTime(i int, e model.Entry) string {
 	return ""
 }
 
-func (b *builder) prepare() {
+// prepare makes each entry's prepared, on every core, ahead of the walk
+// over the entries, which waits on ready(i) before it reads what prepare
+// made of entry i; all waits for it all.
+func (b *builder) prepare() (ready func(i int), all func()) {
 	s := b.s
 	b.pre = make([]prepared, s.Len())
 	b.kind = make([]model.EntryKind, s.Len())
 	b.ctxAt = map[int]model.Context{}
-	par.Range(s.Len(), func(lo, hi int) {
+	return par.Ahead(s.Len(), 512, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			p := &b.pre[i]
 			e := s.Entry(i)
