@@ -340,10 +340,18 @@ func (s *Session) message(k int, content bool) model.Message {
 				msg.ToolName = c.name
 			}
 			msg.Excluded = e.excluded
-			b := resultBlock(first.content(), int(e.piece))
-			msg.IsError = string(jscan.Member(b, "is_error")) == "true"
+			// The block's members in one walk: its content is most of it.
+			var rc []byte
+			jscan.Fields(resultBlock(first.content(), int(e.piece)), func(k, v []byte) bool {
+				switch jscan.Key(k) {
+				case "is_error":
+					msg.IsError = string(v) == "true"
+				case "content":
+					rc = v
+				}
+				return true
+			})
 			if content {
-				rc := jscan.Member(b, "content")
 				if t, ok := stringOf(rc); ok {
 					msg.Blocks = []model.Block{{Type: model.BlockText, Name: "text", Text: t}}
 				} else {
