@@ -223,6 +223,7 @@ func (b *builder) prepare() (ready func(i int), all func()) {
 					for _, c := range p.msg.ToolCalls() {
 						p.inputs = append(p.inputs, oneLineInput(c.Input))
 					}
+					p.msg.Blocks = callsOnly(p.msg.Blocks)
 				default:
 					p.data = b.customData(i)
 				}
@@ -232,6 +233,20 @@ func (b *builder) prepare() (ready func(i int), all func()) {
 			}
 		}
 	})
+}
+
+// callsOnly is the tool calls of blocks, without their inputs: what the
+// walk still reads of a message once its content is made (the text goes
+// at once, not when the walk reaches it: less for the collector to scan).
+func callsOnly(blocks []model.Block) []model.Block {
+	var out []model.Block
+	for _, blk := range blocks {
+		if blk.Type == model.BlockToolCall {
+			blk.Call.Input = nil
+			out = append(out, model.Block{Type: blk.Type, Call: blk.Call})
+		}
+	}
+	return out
 }
 
 // oneLineInput is a call's input as Dhara's entry holds it: the object on
