@@ -97,7 +97,7 @@ func WriteNew(root string, b Built) (string, error) {
 				entries = append(entries, '\n')
 			}
 			return writeSynced(path, entries)
-		}, indented(b.Tree), b.Meta)
+		}, func() []byte { return indented(b.Tree) }, b.Meta)
 	})
 }
 
@@ -110,17 +110,18 @@ func WriteFromSession(root string, s *model.Session, now time.Time, meta []Field
 	tb := b.branches(isoMs(now))
 	m := b.metaJSON(now, meta)
 	return writeNewFolder(root, b.id, func(tmp string) error {
-		return writeAtOnce(tmp, b.streamEntries, b.treeBytes(tb), m)
+		return writeAtOnce(tmp, b.streamEntries, func() []byte { return b.treeBytes(tb) }, m)
 	})
 }
 
 // writeAtOnce writes a session's three files in folder tmp at once (the
-// disk syncs one while another is written): entries.jsonl by entries,
-// tree.json and meta.json (an object, indented as stored).
-func writeAtOnce(tmp string, entries func(path string) error, tree, meta []byte) error {
+// disk syncs one while another is written, and tree.json is made while
+// entries.jsonl is written): entries.jsonl by entries, tree.json of tree's
+// bytes, and meta.json (an object, indented as stored).
+func writeAtOnce(tmp string, entries func(path string) error, tree func() []byte, meta []byte) error {
 	errs := make(chan error, 2)
 	go func() { errs <- entries(filepath.Join(tmp, EntriesFile)) }()
-	go func() { errs <- writeSynced(filepath.Join(tmp, TreeFile), tree) }()
+	go func() { errs <- writeSynced(filepath.Join(tmp, TreeFile), tree()) }()
 	err := writeSynced(filepath.Join(tmp, MetaFile), indent(meta))
 	for range 2 {
 		if e := <-errs; err == nil {
