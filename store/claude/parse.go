@@ -12,7 +12,6 @@ import (
 	"errors"
 	"runtime"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 
 	"skein/internal/jscan"
@@ -121,7 +120,7 @@ func str(raw []byte) (string, bool) {
 		return "", false
 	}
 	body := raw[1 : len(raw)-1]
-	if !jscan.Plain(body) || !utf8.Valid(body) {
+	if !jscan.Plain(body) { // else ASCII with no escape: valid, and its own value
 		return jscan.Unquote(raw)
 	}
 	if len(body) == 0 {
