@@ -33,7 +33,7 @@ func TestAppendIDsReadsAnyList(t *testing.T) {
 		if err := json.Unmarshal([]byte(arr), &want); err != nil {
 			t.Fatalf("%s: %v", arr, err)
 		}
-		got, end := appendIDs(nil, []byte(arr), 0)
+		got, end := appendIDs(nil, []byte(arr), 0, true)
 		if end != len(arr) || len(got) != len(want) {
 			t.Fatalf("%s: %q (end %d of %d), want %q", arr, got, end, len(arr), want)
 		}

@@ -218,16 +218,23 @@ func parseMeta(data []byte, diags *[]model.Diagnostic) Meta {
 }
 
 func parseTree(data []byte, diags *[]model.Diagnostic) Tree {
+	if t, ok := parseTreeStrict(data); ok {
+		return t
+	}
+	return parseTreeMembers(data, diags)
+}
+
+// parseTreeMembers is parseTree validating first, then walking what it
+// validated: what says where a document that is no tree goes wrong.
+func parseTreeMembers(data []byte, diags *[]model.Diagnostic) Tree {
 	t := Tree{Raw: data}
 	err := jscan.Members(bytes.TrimPrefix(data, bom), func(k, v []byte) bool {
 		switch jscan.Key(k) {
 		case "root":
 			t.Root, _ = stringOf(v)
 		case "branches":
-			// Members validated it: the walk inside need not again, and
-			// reads each branch once (tree.json of a 100 MB session lists
-			// 677,000 ids).
-			t.Branches = parseBranches(t.Branches[:0], v)
+			// Members validated it: the walk inside need not again.
+			t.Branches, _ = parseBranches(t.Branches[:0], v, 0, false)
 		}
 		return true
 	})
@@ -237,38 +244,131 @@ func parseTree(data []byte, diags *[]model.Diagnostic) Tree {
 	return t
 }
 
-// parseBranches appends the branches of arr, a valid JSON array; an
-// element that is not an object is an empty branch.
-func parseBranches(out []Branch, arr []byte) []Branch {
-	i := jscan.SkipSpace(arr, 0)
-	if i >= len(arr) || arr[i] != '[' {
-		return out
+// parseTreeStrict reads a tree.json that is valid JSON in one walk that
+// validates as it reads (tree.json of a 100 MB session lists 677,000 ids:
+// validating it first was a walk more); false for anything else, which
+// parseTree then reads as before, to say what is wrong.
+func parseTreeStrict(data []byte) (Tree, bool) {
+	t := Tree{Raw: data}
+	d := bytes.TrimPrefix(data, bom)
+	i := jscan.SkipSpace(d, 0)
+	if i >= len(d) || d[i] != '{' {
+		return t, false
 	}
-	for i = jscan.SkipSpace(arr, i+1); i < len(arr) && arr[i] != ']'; {
-		var br Branch
-		end := -1
-		if arr[i] == '{' {
-			br, end = parseBranch(arr, i)
+	i = jscan.SkipSpace(d, i+1)
+	for first := true; i < len(d) && d[i] != '}'; first = false {
+		if !first {
+			if d[i] != ',' {
+				return t, false
+			}
+			i = jscan.SkipSpace(d, i+1)
+		}
+		kend, err := jscan.Skip(d, i)
+		if err != nil || d[i] != '"' {
+			return t, false
+		}
+		key := jscan.Key(d[i:kend])
+		if i = jscan.SkipSpace(d, kend); i >= len(d) || d[i] != ':' {
+			return t, false
+		}
+		i = jscan.SkipSpace(d, i+1)
+		var end int
+		if key == "branches" && i < len(d) && d[i] == '[' {
+			t.Branches, end = parseBranches(t.Branches[:0], d, i, true)
 		} else {
-			end = jscan.SkipValid(arr, i)
+			if end, err = jscan.Skip(d, i); err != nil {
+				return t, false
+			}
+			switch key {
+			case "root":
+				t.Root, _ = stringOf(d[i:end])
+			case "branches":
+				t.Branches = t.Branches[:0]
+			}
 		}
 		if end < 0 {
-			return out
+			return t, false
 		}
-		out = append(out, br)
-		if i = jscan.SkipSpace(arr, end); i < len(arr) && arr[i] == ',' {
-			i = jscan.SkipSpace(arr, i+1)
-		}
+		i = jscan.SkipSpace(d, end)
 	}
-	return out
+	if i >= len(d) || jscan.SkipSpace(d, i+1) != len(d) {
+		return t, false
+	}
+	return t, true
 }
 
-// parseBranch reads the valid JSON object at data[i] as a branch and
-// returns the index past it.
-func parseBranch(data []byte, i int) (Branch, int) {
+// skipper is jscan.SkipValid for what is known valid, else jscan.Skip,
+// which validates: -1 for a value that is not one.
+func skipper(strict bool) func(data []byte, i int) int {
+	if !strict {
+		return jscan.SkipValid
+	}
+	return func(data []byte, i int) int {
+		end, err := jscan.Skip(data, i)
+		if err != nil {
+			return -1
+		}
+		return end
+	}
+}
+
+// next is the index of what follows a value that ends at end in a list
+// closed by closer: past a comma, or at the closer; -1 when strict and it
+// is neither (or a comma before the closer).
+func next(data []byte, end int, closer byte, strict bool) int {
+	i := jscan.SkipSpace(data, end)
+	if i < len(data) && data[i] == ',' {
+		i = jscan.SkipSpace(data, i+1)
+		if strict && (i >= len(data) || data[i] == closer) {
+			return -1
+		}
+		return i
+	}
+	if strict && (i >= len(data) || data[i] != closer) {
+		return -1
+	}
+	return i
+}
+
+// parseBranches appends the branches of the JSON array at data[i] and
+// returns the index past it (-1 when it is not one, strict); an element
+// that is not an object is an empty branch. Unless strict the array is
+// known valid.
+func parseBranches(out []Branch, data []byte, i int, strict bool) ([]Branch, int) {
+	skip := skipper(strict)
+	if i = jscan.SkipSpace(data, i); i >= len(data) || data[i] != '[' {
+		return out, -1
+	}
+	for i = jscan.SkipSpace(data, i+1); i < len(data) && data[i] != ']'; {
+		var br Branch
+		end := -1
+		if data[i] == '{' {
+			br, end = parseBranch(data, i, strict)
+		} else {
+			end = skip(data, i)
+		}
+		if end < 0 {
+			return out, -1
+		}
+		out = append(out, br)
+		if i = next(data, end, ']', strict); i < 0 {
+			return out, -1
+		}
+	}
+	if i >= len(data) {
+		return out, -1
+	}
+	return out, i + 1
+}
+
+// parseBranch reads the JSON object at data[i] as a branch and returns the
+// index past it (-1 when it is not one, strict; unless strict it is known
+// valid).
+func parseBranch(data []byte, i int, strict bool) (Branch, int) {
 	var br Branch
+	skip := skipper(strict)
 	for i = jscan.SkipSpace(data, i+1); i < len(data) && data[i] == '"'; {
-		kend := jscan.SkipValid(data, i)
+		kend := skip(data, i)
 		if kend < 0 {
 			return br, -1
 		}
@@ -280,9 +380,9 @@ func parseBranch(data []byte, i int) (Branch, int) {
 		i = jscan.SkipSpace(data, i+1)
 		var end int
 		if key == "entryIds" && i < len(data) && data[i] == '[' {
-			br.EntryIDs, end = appendIDs(br.EntryIDs[:0], data, i)
+			br.EntryIDs, end = appendIDs(br.EntryIDs[:0], data, i, strict)
 		} else {
-			end = jscan.SkipValid(data, i)
+			end = skip(data, i)
 			if end < 0 {
 				return br, -1
 			}
@@ -300,8 +400,8 @@ func parseBranch(data []byte, i int) (Branch, int) {
 		if end < 0 {
 			return br, -1
 		}
-		if i = jscan.SkipSpace(data, end); i < len(data) && data[i] == ',' {
-			i = jscan.SkipSpace(data, i+1)
+		if i = next(data, end, '}', strict); i < 0 {
+			return br, -1
 		}
 	}
 	if i >= len(data) || data[i] != '}' {
@@ -314,7 +414,8 @@ func parseBranch(data []byte, i int) (Branch, int) {
 // strings ("" for an element that is not one) and returns the index past
 // it. A plain id (ASCII, no escape) is read to its closing quote a byte at
 // a time: ids are short, and a branch lists hundreds of thousands.
-func appendIDs(out []string, data []byte, i int) ([]string, int) {
+func appendIDs(out []string, data []byte, i int, strict bool) ([]string, int) {
+	skip := skipper(strict)
 	// Room for them all at once: the quotes up to the first ']' count
 	// them (an estimate when an id holds a ']').
 	end := bytes.IndexByte(data[i:], ']')
@@ -336,7 +437,7 @@ func appendIDs(out []string, data []byte, i int) ([]string, int) {
 			}
 		}
 		if end < 0 {
-			if end = jscan.SkipValid(data, i); end < 0 {
+			if end = skip(data, i); end < 0 {
 				return out, -1
 			}
 			s, _ := str(data[i:end])
@@ -346,8 +447,8 @@ func appendIDs(out []string, data []byte, i int) ([]string, int) {
 			i = end + 2 // as skein writes them
 			continue
 		}
-		if i = jscan.SkipSpace(data, end); i < len(data) && data[i] == ',' {
-			i = jscan.SkipSpace(data, i+1)
+		if i = next(data, end, ']', strict); i < 0 {
+			return out, -1
 		}
 	}
 	if i >= len(data) {
