@@ -185,6 +185,7 @@ type prepared struct {
 	ok      bool
 	ts      string // the entry's ownTime, when timed
 	timed   bool
+	ctx     *model.Context // a compaction's: the source's context at it
 }
 
 // ownTime is entry e's time (at index i): its own when JavaScript's Date
@@ -227,7 +228,11 @@ func (b *builder) prepare() (ready func(i int), all func()) {
 				default:
 					p.data = b.customData(i)
 				}
-			case model.EntryCompaction, model.EntryModelChange, model.EntryLabel:
+			case model.EntryCompaction:
+				// The source's context at it: what it keeps, and its range.
+				c := s.BuildContext(i)
+				p.ctx = &c
+			case model.EntryModelChange, model.EntryLabel:
 			default:
 				p.data = b.customData(i)
 			}
@@ -393,7 +398,12 @@ func (b *builder) entry(i int) {
 		// replacement history: the prompts, the instructions), which a
 		// Dhara compaction, hiding the entries before it, cannot name:
 		// written again after it.
-		ctx := s.BuildContext(i)
+		var ctx model.Context
+		if c := b.pre[i].ctx; c != nil {
+			ctx = *c
+		} else {
+			ctx = s.BuildContext(i)
+		}
 		b.ctxAt[i] = ctx // compactions wants it again
 		for _, m := range model.KeptIn(ctx, i) {
 			msg := s.Message(m)
