@@ -340,17 +340,8 @@ func (s *Session) message(k int, content bool) model.Message {
 				msg.ToolName = c.name
 			}
 			msg.Excluded = e.excluded
-			// The block's members in one walk: its content is most of it.
 			var rc []byte
-			jscan.Fields(resultBlock(first.content(), int(e.piece)), func(k, v []byte) bool {
-				switch jscan.Key(k) {
-				case "is_error":
-					msg.IsError = string(v) == "true"
-				case "content":
-					rc = v
-				}
-				return true
-			})
+			msg.IsError, rc = resultOf(first.content(), int(e.piece))
 			if content {
 				if t, ok := stringOf(rc); ok {
 					msg.Blocks = []model.Block{{Type: model.BlockText, Name: "text", Text: t}}
@@ -383,21 +374,39 @@ func (s *Session) message(k int, content bool) model.Message {
 	return msg
 }
 
-// resultBlock is the k-th tool_result block of a content array.
-func resultBlock(content []byte, k int) []byte {
-	var out []byte
+// resultOf is the k-th tool_result block of a content array: whether it
+// is an error, and its content. Each block's members are read in one walk
+// (its content is most of it).
+func resultOf(content []byte, k int) (isError bool, rc []byte) {
 	n := 0
 	jscan.Items(content, func(b []byte) bool {
-		if typ, _ := blockTypeID(b); typ == "tool_result" {
-			if n == k {
-				out = b
-				return false
-			}
-			n++
+		if len(b) == 0 || b[0] != '{' {
+			return true
 		}
+		var typ string
+		var errV, cV []byte
+		w := jscan.Walk(b)
+		for key, ok := w.Next(); ok; key, ok = w.Next() {
+			switch jscan.Key(key) {
+			case "type":
+				typ, _ = str(w.Value())
+			case "is_error":
+				errV = w.Value()
+			case "content":
+				cV = w.Value()
+			}
+		}
+		if typ != "tool_result" {
+			return true
+		}
+		if n == k {
+			isError, rc = string(errV) == "true", cV
+			return false
+		}
+		n++
 		return true
 	})
-	return out
+	return isError, rc
 }
 
 // appendBlocks appends the blocks of a content value: a string is one text
