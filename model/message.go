@@ -23,6 +23,10 @@ type Block struct {
 	MimeType string
 	DataLen  int    // an image's base64 data length
 	Data     string // an image's base64 data (for an import or an export)
+	// TextJSON, set only by MessageLiteral, is a text or thinking block's
+	// text as the JSON string literal JSON.stringify writes for it, in the
+	// source's memory (Text is "" then): a writer copies it as it is.
+	TextJSON []byte
 }
 
 // ToolCall is a tool call normalized as the first seed's normalize.ts does:

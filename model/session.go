@@ -72,6 +72,21 @@ type Session struct {
 	Info SessionInfo
 }
 
+// MessageLiteral is Message for a writer that writes the message out at
+// once, as an import does: a source that can gives a text or thinking
+// block as its JSON literal (Block.TextJSON) when that literal is what
+// JSON.stringify writes for it, so that it is neither decoded nor encoded
+// again. The literal is the source's memory: a message from it is not kept
+// past the session.
+func (s *Session) MessageLiteral(m ContextMessage) Message {
+	if l, ok := s.Source.(interface {
+		MessageLiteral(ContextMessage) Message
+	}); ok {
+		return l.MessageLiteral(m)
+	}
+	return s.Message(m)
+}
+
 // NewSession makes the session of a format's source.
 func NewSession(src Source, info SessionInfo) *Session {
 	return &Session{Source: src, Info: info}

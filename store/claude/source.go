@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"skein/internal/jscan"
+	"skein/internal/jsjson"
 	"skein/internal/jsdate"
 	"skein/internal/utf8js"
 	"skein/model"
@@ -275,6 +276,13 @@ func (s *Session) Omitted(model.Context, int) bool { return false }
 // Message is a context message's content, normalized.
 func (s *Session) Message(m model.ContextMessage) model.Message { return s.message(m.Entry, true) }
 
+// MessageLiteral is Message with the texts that JSON.stringify would write
+// as they are in the line given as their literals (model.Session's
+// MessageLiteral).
+func (s *Session) MessageLiteral(m model.ContextMessage) model.Message {
+	return s.messageAs(m.Entry, true, true)
+}
+
 // MessageHead is Message without its content blocks.
 func (s *Session) MessageHead(m model.ContextMessage) model.Message { return s.message(m.Entry, false) }
 
@@ -282,7 +290,11 @@ func (s *Session) MessageHead(m model.ContextMessage) model.Message { return s.m
 // in line order with its last line's model, usage and stop reason; a user
 // line's blocks but its tool results; a tool result's block, with the
 // name of its call; a compaction's summary.
-func (s *Session) message(k int, content bool) model.Message {
+func (s *Session) message(k int, content bool) model.Message { return s.messageAs(k, content, false) }
+
+// messageAs is message, its texts given as their literals when literal
+// (and JSON.stringify would write them so).
+func (s *Session) messageAs(k int, content, literal bool) model.Message {
 	if k < 0 || k >= len(s.Entries) {
 		return model.Message{}
 	}
@@ -315,7 +327,7 @@ func (s *Session) message(k int, content bool) model.Message {
 						}
 					case "content":
 						if content {
-							msg.Blocks = appendBlocks(msg.Blocks, v, false)
+							msg.Blocks = appendBlocksAs(msg.Blocks, v, false, literal)
 						}
 					}
 					return true
@@ -332,7 +344,7 @@ func (s *Session) message(k int, content bool) model.Message {
 		case model.RoleUser:
 			msg.Hidden, msg.Excluded = e.meta, e.excluded
 			if content {
-				msg.Blocks = appendBlocks(nil, first.content(), true)
+				msg.Blocks = appendBlocksAs(nil, first.content(), true, literal)
 			}
 		case model.RoleToolResult:
 			msg.ToolCallID = e.ToolCallID
@@ -343,11 +355,7 @@ func (s *Session) message(k int, content bool) model.Message {
 			var rc []byte
 			msg.IsError, rc = resultOf(first.content(), int(e.piece))
 			if content {
-				if t, ok := stringOf(rc); ok {
-					msg.Blocks = []model.Block{{Type: model.BlockText, Name: "text", Text: t}}
-				} else {
-					msg.Blocks = appendBlocks(nil, rc, false)
-				}
+				msg.Blocks = appendBlocksAs(nil, rc, false, literal)
 			}
 		}
 	case model.EntryCompaction:
@@ -417,8 +425,26 @@ func resultOf(content []byte, k int) (isError bool, rc []byte) {
 // tool_result blocks are left out when skipResults: they are entries of
 // their own.
 func appendBlocks(dst []model.Block, content []byte, skipResults bool) []model.Block {
-	if t, ok := stringOf(content); ok {
-		return append(dst, model.Block{Type: model.BlockText, Name: "text", Text: t})
+	return appendBlocksAs(dst, content, skipResults, false)
+}
+
+// textBlock is a block of the JSON string v: its text decoded, or when
+// literal and JSON.stringify would write v as it is, v itself.
+func textBlock(typ model.BlockType, name string, v []byte, literal bool) model.Block {
+	blk := model.Block{Type: typ, Name: name}
+	if literal && jscan.IsString(v) && jsjson.Copyable(v) {
+		blk.TextJSON = v
+	} else {
+		blk.Text, _ = stringOf(v)
+	}
+	return blk
+}
+
+// appendBlocksAs is appendBlocks, a text's or thinking's literal given
+// when literal (textBlock).
+func appendBlocksAs(dst []model.Block, content []byte, skipResults, literal bool) []model.Block {
+	if jscan.IsString(content) {
+		return append(dst, textBlock(model.BlockText, "text", content, literal))
 	}
 	if len(content) == 0 || content[0] != '[' {
 		return dst
@@ -456,13 +482,12 @@ func appendBlocks(dst []model.Block, content []byte, skipResults bool) []model.B
 				return true
 			}
 		case "text":
-			blk.Type = model.BlockText
-			blk.Text, _ = stringOf(text)
+			blk = textBlock(model.BlockText, blk.Name, text, literal)
 		case "thinking":
-			blk.Type = model.BlockThinking
-			if blk.Text, _ = stringOf(thinking); blk.Text == "" {
-				blk.Text, _ = stringOf(text)
+			if !jscan.IsString(thinking) || len(thinking) <= 2 {
+				thinking = text // an empty thinking (or none): its text, if any
 			}
+			blk = textBlock(model.BlockThinking, blk.Name, thinking, literal)
 		case "tool_use", "server_tool_use", "mcp_tool_use":
 			blk.Type = model.BlockToolCall
 			blk.Call.ID, _ = stringOf(id)

@@ -217,7 +217,7 @@ func (b *builder) prepare() (ready func(i int), all func()) {
 			p.ts, p.timed = b.ownTime(i, e), true
 			switch e.Kind {
 			case model.EntryMessage:
-				p.msg, p.ok = s.Message(model.ContextMessage{Entry: i}), true
+				p.msg, p.ok = s.MessageLiteral(model.ContextMessage{Entry: i}), true
 				switch p.msg.Role {
 				case model.RoleUser, model.RoleAssistant, model.RoleSystem, model.RoleToolResult:
 					p.content = contentJSON(p.msg.Blocks)

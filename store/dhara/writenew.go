@@ -21,7 +21,7 @@ import (
 func contentJSON(blocks []model.Block) []byte {
 	n := 2
 	for _, blk := range blocks {
-		n += 48 + len(blk.Text) + len(blk.Data) + len(blk.MimeType) + len(blk.Name)
+		n += 48 + len(blk.Text) + len(blk.TextJSON) + len(blk.Data) + len(blk.MimeType) + len(blk.Name)
 	}
 	out := append(make([]byte, 0, n+n/16), '[')
 	first := true
@@ -35,10 +35,10 @@ func contentJSON(blocks []model.Block) []byte {
 		switch blk.Type {
 		case model.BlockText:
 			sep()
-			out = append(jsjson.AppendString(append(out, `{"type":"text","text":`...), blk.Text), '}')
+			out = append(appendText(append(out, `{"type":"text","text":`...), &blk), '}')
 		case model.BlockThinking:
 			sep()
-			out = append(jsjson.AppendString(append(out, `{"type":"thinking","thinking":`...), blk.Text), '}')
+			out = append(appendText(append(out, `{"type":"thinking","thinking":`...), &blk), '}')
 		case model.BlockImage:
 			sep()
 			out = jsjson.AppendString(append(out, `{"type":"image","mimeType":`...), blk.MimeType)
@@ -55,6 +55,15 @@ func contentJSON(blocks []model.Block) []byte {
 		}
 	}
 	return append(out, ']')
+}
+
+// appendText appends a text or thinking block's text as a JSON string: its
+// literal when the source gave it (model.Block.TextJSON).
+func appendText(dst []byte, blk *model.Block) []byte {
+	if blk.TextJSON != nil {
+		return append(dst, blk.TextJSON...)
+	}
+	return jsjson.AppendString(dst, blk.Text)
 }
 
 // usageJSON is a usage in pi's shape, which Dhara's entries may carry.

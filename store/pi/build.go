@@ -191,7 +191,7 @@ func (b *piBuilder) prepare() {
 			if _, folded := b.fold[i]; folded {
 				continue
 			}
-			msg := s.Message(model.ContextMessage{Entry: i})
+			msg := s.MessageLiteral(model.ContextMessage{Entry: i})
 			content := appendBlocks(make([]byte, 0, blocksSize(msg.Blocks)), msg.Blocks, msg.Role == model.RoleAssistant)
 			b.pre[i].msg, b.pre[i].content, b.pre[i].ok = msg, content, true
 		}
@@ -222,7 +222,7 @@ func (b *piBuilder) preparedData(i int) []byte {
 func blocksSize(blocks []model.Block) int {
 	n := 2
 	for _, blk := range blocks {
-		n += 64 + len(blk.Text) + len(blk.Data) + len(blk.MimeType) + len(blk.Name)
+		n += 64 + len(blk.Text) + len(blk.TextJSON) + len(blk.Data) + len(blk.MimeType) + len(blk.Name)
 		n += len(blk.Call.ID) + len(blk.Call.Name) + len(blk.Call.Input)
 	}
 	return n + n/16 // escapes

@@ -17,6 +17,15 @@ import (
 	"skein/model"
 )
 
+// appendText appends a text or thinking block's text as a JSON string: its
+// literal when the source gave it (model.Block.TextJSON).
+func appendText(dst []byte, blk *model.Block) []byte {
+	if blk.TextJSON != nil {
+		return append(dst, blk.TextJSON...)
+	}
+	return jsjson.AppendString(dst, blk.Text)
+}
+
 // appendBlocks appends content blocks in pi's shape: text, thinking (an
 // assistant's), image, toolCall (an assistant's: id, name, arguments); a
 // block of another kind as text naming it, so that its text is not lost.
@@ -30,11 +39,11 @@ func appendBlocks(l []byte, blocks []model.Block, assistant bool) []byte {
 		}
 		switch {
 		case blk.Type == model.BlockText:
-			l = jsjson.AppendString(append(l, `{"type":"text","text":`...), blk.Text)
+			l = appendText(append(l, `{"type":"text","text":`...), &blk)
 		case blk.Type == model.BlockThinking && assistant:
-			l = jsjson.AppendString(append(l, `{"type":"thinking","thinking":`...), blk.Text)
+			l = appendText(append(l, `{"type":"thinking","thinking":`...), &blk)
 		case blk.Type == model.BlockThinking:
-			l = jsjson.AppendString(append(l, `{"type":"text","text":`...), blk.Text)
+			l = appendText(append(l, `{"type":"text","text":`...), &blk)
 		case blk.Type == model.BlockToolCall && assistant:
 			l = jsjson.AppendString(append(l, `{"type":"toolCall","id":`...), blk.Call.ID)
 			l = jsjson.AppendString(append(l, `,"name":`...), blk.Call.Name)
