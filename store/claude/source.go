@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"skein/internal/jscan"
-	"skein/internal/jsjson"
 	"skein/internal/jsdate"
+	"skein/internal/jsjson"
 	"skein/internal/utf8js"
 	"skein/model"
 )
