@@ -49,7 +49,7 @@ func isoMs(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z
 // build makes the lines of s in Dhara's model: everything but their bytes
 // and tree.json's.
 func build(s *model.Session, now time.Time) *builder {
-	b := &builder{s: s, ids: make(map[string]bool, s.Len()), last: make([]string, s.Len()), first: make([]string, s.Len()), calls: map[string]string{}, lines: make([]line, 0, s.Len()+s.Len()/4)}
+	b := &builder{s: s, ids: make(map[string]bool, s.Len()+s.Len()/4), last: make([]string, s.Len()), first: make([]string, s.Len()), calls: map[string]string{}, lines: make([]line, 0, s.Len()+s.Len()/4)}
 	b.id = newFolderID()
 	b.notes = s.SideNotes()
 	b.lastTS = isoMs(now)
@@ -171,6 +171,7 @@ type builder struct {
 	ctxAt       map[int]model.Context // the source's context at a compaction, made once
 	sourceID    string                // entryID's: the source id the next add keeps
 	seq         int                   // the last number entryID gave
+	quotes      map[string][]byte     // quoted's
 }
 
 // prepared is what an entry gives that does not depend on the entries
@@ -282,6 +283,23 @@ func (b *builder) entryID(id, kind string) string {
 	return b.unique(kindPrefix(kind)+"_"+strconv.Itoa(b.seq), kind)
 }
 
+// quoted is s as a JSON string, made once for each s: roles, models and
+// tool names repeat on every line.
+func (b *builder) quoted(s string) []byte {
+	if q, ok := b.quotes[s]; ok {
+		return q
+	}
+	q := jsonString(s)
+	q = q[:len(q):len(q)] // shared: an append to it copies
+	if b.quotes == nil {
+		b.quotes = map[string][]byte{}
+	}
+	if len(b.quotes) < 1024 {
+		b.quotes[s] = q
+	}
+	return q
+}
+
 // unique is id when no line has it yet, else id with a suffix.
 func (b *builder) unique(id, kind string) string {
 	if id == "" {
@@ -350,19 +368,19 @@ func (b *builder) entry(i int) {
 		case model.RoleUser, model.RoleAssistant, model.RoleSystem:
 			id := b.entryID(e.ID, TypeMessage)
 			typ := TypeMessage
-			fields := []Field{{"role", jsonString(msg.Role)}, {"content", p.content}}
+			fields := []Field{{"role", b.quoted(msg.Role)}, {"content", p.content}}
 			if msg.Role == model.RoleSystem {
 				typ = TypeSystem
 				fields = fields[1:]
 			}
 			if msg.Model != "" {
-				fields = append(fields, Field{"model", jsonString(msg.Model)})
+				fields = append(fields, Field{"model", b.quoted(msg.Model)})
 			}
 			if msg.Provider != "" {
-				fields = append(fields, Field{"provider", jsonString(msg.Provider)})
+				fields = append(fields, Field{"provider", b.quoted(msg.Provider)})
 			}
 			if msg.StopReason != "" {
-				fields = append(fields, Field{"stopReason", jsonString(msg.StopReason)})
+				fields = append(fields, Field{"stopReason", b.quoted(msg.StopReason)})
 			}
 			if msg.Usage != nil {
 				fields = append(fields, Field{"usage", usageJSON(msg.Usage)})
@@ -373,7 +391,7 @@ func (b *builder) entry(i int) {
 				callID := b.unique(c.ID, TypeToolCall)
 				b.calls[c.ID] = callID
 				b.add(i, callID, TypeToolCall, ts, []Field{
-					{"toolName", jsonString(c.Name)}, {"input", input}, {"parentMessageId", jsonString(id)}})
+					{"toolName", b.quoted(c.Name)}, {"input", input}, {"parentMessageId", jsonString(id)}})
 			}
 		case model.RoleToolResult:
 			callID := msg.ToolCallID
@@ -382,10 +400,11 @@ func (b *builder) entry(i int) {
 			}
 			fields := []Field{{"callId", jsonString(callID)}, {"content", p.content}, {"isError", []byte(strconv.FormatBool(msg.IsError))}}
 			if msg.ToolName != "" {
-				fields = append(fields, Field{"toolName", jsonString(msg.ToolName)})
+				fields = append(fields, Field{"toolName", b.quoted(msg.ToolName)})
 			}
 			b.add(i, b.entryID(e.ID, TypeToolResult), TypeToolResult, ts, fields)
 		default:
+			b.pre[i].data = p.data // prepared(i) gave it away with the rest
 			b.custom(i, e, ts)
 		}
 	case model.EntryCompaction:
@@ -407,7 +426,7 @@ func (b *builder) entry(i int) {
 		b.ctxAt[i] = ctx // compactions wants it again
 		for _, m := range model.KeptIn(ctx, i) {
 			msg := s.Message(m)
-			typ, fields := TypeMessage, []Field{{"role", jsonString(msg.Role)}, {"content", contentJSON(msg.Blocks)}}
+			typ, fields := TypeMessage, []Field{{"role", b.quoted(msg.Role)}, {"content", contentJSON(msg.Blocks)}}
 			if msg.Role != model.RoleUser && msg.Role != model.RoleAssistant {
 				typ, fields = TypeSystem, fields[1:]
 			}
