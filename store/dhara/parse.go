@@ -531,7 +531,7 @@ func parseLines(archive, working []byte, diags *[]model.Diagnostic) []Entry {
 		if len(data) == 0 {
 			continue
 		}
-		parts := splitChunks(data, runtime.GOMAXPROCS(0))
+		parts := splitChunks(data, 4*runtime.GOMAXPROCS(0)) // more than cores: tree.json is read beside them
 		line, off := 1, len(file.data)-len(data)
 		for k, c := range parts {
 			lines := bytes.Count(c, nl)
