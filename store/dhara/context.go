@@ -233,7 +233,7 @@ func (s *Session) Summarized(leaf int, ctx model.Context) int {
 // "entryIds": their ids, "model": {"provider", "model"} or null}.
 func (s *Session) WriteContextJSON(w io.Writer, ctx model.Context) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	given := func(pe model.Projected) bool { return pe.N > 0 || s.Entries[pe.Entry].Type == TypeToolCall }
+	given := func(pe model.Projected) bool { return pe.N > 0 || s.typ[pe.Entry] == tToolCall }
 	bw.WriteString(`{"messages":[`)
 	// The ids are gathered as the lines are written, while each line is
 	// in the cache: a second walk over 100 MB of lines missed it at every
@@ -251,7 +251,7 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx model.Context) error {
 		first = false
 		e := &s.Entries[pe.Entry]
 		bw.Write(e.Raw)
-		if plainID(e.ID) {
+		if e.idPlain {
 			ids = append(append(append(ids, '"'), e.ID...), '"')
 		} else {
 			ids = jsjson.AppendString(ids, e.ID)
@@ -421,16 +421,4 @@ func (s *Session) Range(p *model.Plan) (entryIDs, preserved []string) {
 		}
 	}
 	return entryIDs, preserved
-}
-
-// plainID reports whether an id is written in JSON as it is, between
-// quotes: printable ASCII without a quote or backslash (every id skein
-// writes, and most of any writer's).
-func plainID(id string) bool {
-	for i := 0; i < len(id); i++ {
-		if c := id[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
 }

@@ -90,6 +90,7 @@ type Entry struct {
 	kind     model.EntryKind
 	hash     uint64 // idHash(ID), made while the line is parsed
 	code     entryType
+	idPlain  bool // ID is written in JSON as it is, between quotes
 }
 
 // File is the name of the file the entry's line is in.
@@ -701,6 +702,7 @@ func parseEntry(e *Entry, line []byte) error {
 		switch it.Name(k) {
 		case "id":
 			dst = &e.ID
+			e.idPlain = len(v) >= 2 && jscan.Plain(v[1:len(v)-1]) // a valid literal: no quote or control byte either
 		case "type":
 			t, _ := str(v)
 			e.Type, e.code, e.kind = canonType(t)
