@@ -68,6 +68,7 @@ type line struct {
 	agentID   string
 	msgID     string   // message.id
 	results   []string // a user line's tool_result blocks: their tool_use_id
+	resultAt  []result // and, for each, where its content is in raw
 	flags     uint16
 	badParent bool // parentUuid neither a string nor null
 	// msgAt, msgEnd are where the message object is in raw, contentAt,
@@ -75,6 +76,13 @@ type line struct {
 	// parsed: reading them again by name scanned the whole line (the last
 	// member of a name wins), past a tool result's copy of its output.
 	msgAt, msgEnd, contentAt, contentEnd int32
+}
+
+// result is where a tool_result block's content is in its line (0, 0:
+// none), and whether the block says it failed.
+type result struct {
+	at, end int32
+	isError bool
 }
 
 // message is the line's message object, nil when it has none.
@@ -445,9 +453,16 @@ func parseLine(l *line, raw []byte) error {
 		switch {
 		case len(content) > 0 && content[0] == '[':
 			jscan.Items(content, func(b []byte) bool {
-				typ, id := blockTypeID(b)
+				typ, id, rc, isErr := blockInfo(b)
 				if typ == "tool_result" {
 					l.results = append(l.results, id)
+					// Where its content is, and whether it failed: what
+					// its message reads, without a walk of the block again.
+					r := result{isError: isErr}
+					if rc != nil {
+						r.at, r.end = span(raw, rc)
+					}
+					l.resultAt = append(l.resultAt, r)
 				} else {
 					l.flags |= flagOther
 				}
@@ -469,6 +484,28 @@ func setFlag(flags, f uint16, v []byte) uint16 {
 
 // blockTypeID reads a content block's type and tool_use_id (the last of
 // each, as JSON.parse keeps).
+// blockInfo is blockTypeID, and the block's content and whether its
+// is_error is true, in the same walk.
+func blockInfo(b []byte) (typ, id string, content []byte, isError bool) {
+	if len(b) == 0 || b[0] != '{' {
+		return "", "", nil, false
+	}
+	w := jscan.Walk(b)
+	for k, ok := w.Next(); ok; k, ok = w.Next() {
+		switch jscan.Key(k) {
+		case "type":
+			typ, _ = str(w.Value())
+		case "tool_use_id":
+			id, _ = str(w.Value())
+		case "content":
+			content = w.Value()
+		case "is_error":
+			isError = string(w.Value()) == "true"
+		}
+	}
+	return typ, id, content, isError
+}
+
 func blockTypeID(b []byte) (typ, id string) {
 	if len(b) == 0 || b[0] != '{' {
 		return "", ""

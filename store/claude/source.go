@@ -353,7 +353,15 @@ func (s *Session) messageAs(k int, content, literal bool) model.Message {
 			}
 			msg.Excluded = e.excluded
 			var rc []byte
-			msg.IsError, rc = resultOf(first.content(), int(e.piece))
+			if k := int(e.piece); k >= 0 && k < len(first.resultAt) {
+				r := first.resultAt[k]
+				msg.IsError = r.isError
+				if r.end > 0 {
+					rc = first.raw[r.at:r.end]
+				}
+			} else {
+				msg.IsError, rc = resultOf(first.content(), k)
+			}
 			if content {
 				msg.Blocks = appendBlocksAs(nil, rc, false, literal)
 			}
