@@ -663,15 +663,30 @@ type treeBranches struct {
 func (b *builder) branches(now string) treeBranches {
 	// Lines by index: a line's parent's index (-1 for a root), whether it
 	// has children, the first branch that holds it (-1 for none).
-	at := make(map[string]int32, len(b.lines))
-	for k, l := range b.lines {
-		at[l.id] = int32(k)
+	// Most lines follow their parent: the map is made only for the rest.
+	var at map[string]int32
+	lineOf := func(id string) (int32, bool) {
+		if at == nil {
+			at = make(map[string]int32, len(b.lines))
+			for k, l := range b.lines {
+				at[l.id] = int32(k)
+			}
+		}
+		k, ok := at[id]
+		return k, ok
 	}
 	parent := make([]int32, len(b.lines))
 	hasKids := make([]bool, len(b.lines))
 	for k, l := range b.lines {
 		parent[k] = -1
-		if p, ok := at[l.parent]; ok && l.parent != "" {
+		if l.parent == "" {
+			continue
+		}
+		p, ok := int32(k-1), k > 0 && b.lines[k-1].id == l.parent
+		if !ok {
+			p, ok = lineOf(l.parent)
+		}
+		if ok {
 			parent[k] = p
 			hasKids[p] = true
 		}
@@ -692,7 +707,19 @@ func (b *builder) branches(now string) treeBranches {
 	if leaf := b.s.Leaf(); leaf >= 0 {
 		for j := leaf; j >= 0 && active < 0; j = b.s.Parent(j) {
 			if id := b.last[j]; id != "" {
-				active = at[id]
+				active = -1
+				// Near the end, as a rule (the leaf's path is written last).
+				for k := len(b.lines) - 1; k >= 0 && k >= len(b.lines)-4096; k-- {
+					if b.lines[k].id == id {
+						active = int32(k)
+						break
+					}
+				}
+				if active < 0 {
+					if k, ok := lineOf(id); ok {
+						active = k
+					}
+				}
 			}
 		}
 	}
