@@ -482,10 +482,9 @@ func setFlag(flags, f uint16, v []byte) uint16 {
 	return flags &^ f
 }
 
-// blockTypeID reads a content block's type and tool_use_id (the last of
-// each, as JSON.parse keeps).
-// blockInfo is blockTypeID, and the block's content and whether its
-// is_error is true, in the same walk.
+// blockInfo reads a content block's type, tool_use_id and content, and
+// whether its is_error is true (the last of each, as JSON.parse keeps), in
+// one walk.
 func blockInfo(b []byte) (typ, id string, content []byte, isError bool) {
 	if len(b) == 0 || b[0] != '{' {
 		return "", "", nil, false
@@ -506,18 +505,8 @@ func blockInfo(b []byte) (typ, id string, content []byte, isError bool) {
 	return typ, id, content, isError
 }
 
+// blockTypeID is a content block's type and tool_use_id (blockInfo).
 func blockTypeID(b []byte) (typ, id string) {
-	if len(b) == 0 || b[0] != '{' {
-		return "", ""
-	}
-	w := jscan.Walk(b)
-	for k, ok := w.Next(); ok; k, ok = w.Next() {
-		switch jscan.Key(k) {
-		case "type":
-			typ, _ = str(w.Value())
-		case "tool_use_id":
-			id, _ = str(w.Value())
-		}
-	}
+	typ, id, _, _ = blockInfo(b)
 	return typ, id
 }

@@ -391,32 +391,17 @@ func (s *Session) messageAs(k int, content, literal bool) model.Message {
 }
 
 // resultOf is the k-th tool_result block of a content array: whether it
-// is an error, and its content. Each block's members are read in one walk
-// (its content is most of it).
+// is an error, and its content (for a line whose blocks its parse did not
+// note, see line.resultAt).
 func resultOf(content []byte, k int) (isError bool, rc []byte) {
 	n := 0
 	jscan.Items(content, func(b []byte) bool {
-		if len(b) == 0 || b[0] != '{' {
-			return true
-		}
-		var typ string
-		var errV, cV []byte
-		w := jscan.Walk(b)
-		for key, ok := w.Next(); ok; key, ok = w.Next() {
-			switch jscan.Key(key) {
-			case "type":
-				typ, _ = str(w.Value())
-			case "is_error":
-				errV = w.Value()
-			case "content":
-				cV = w.Value()
-			}
-		}
+		typ, _, c, isErr := blockInfo(b)
 		if typ != "tool_result" {
 			return true
 		}
 		if n == k {
-			isError, rc = string(errV) == "true", cV
+			isError, rc = isErr, c
 			return false
 		}
 		n++
