@@ -37,11 +37,11 @@ func ReadParallel(f *os.File, mem []byte, off int64) (int, error) {
 	n := 0
 	for k := range parts {
 		n += got[k]
+		if errs[k] != nil && errs[k] != io.EOF {
+			return n, errs[k] // a failed read is no short file
+		}
 		if errs[k] == io.EOF || got[k] < start(k+1)-start(k) {
 			return n, nil // the file ends in this part: later parts read nothing
-		}
-		if errs[k] != nil {
-			return n, errs[k]
 		}
 	}
 	return n, nil

@@ -572,14 +572,13 @@ func (b *builder) pairTools() {
 // the ranges of a long session quadratic in its length); none is
 // preserved, as the source kept none.
 func (b *builder) compactions() {
-	// hiddenBy is, per source entry, the first compaction whose range
-	// holds it (-1: none); it is replaced for this compaction when that
-	// one is on its path.
-	hiddenBy := make([]int32, b.s.Len())
-	for k := range hiddenBy {
-		hiddenBy[k] = -1
-	}
-	for _, k := range b.compact {
+	// ranged is, per compaction (a source entry), the source entries its
+	// range named; hidden marks, with the compaction's stamp, what the
+	// earlier compactions on its path named.
+	ranged := map[int][]int{}
+	hidden := make([]int32, b.s.Len())
+	for n, k := range b.compact {
+		stamp := int32(n + 1)
 		l := &b.lines[k]
 		i := l.source
 		ctx, ok := b.ctxAt[i]
@@ -592,29 +591,30 @@ func (b *builder) compactions() {
 			kept[pe.Entry] = true
 		}
 		path := b.s.Path(i)
-		earlier := map[int32]bool{}
 		for _, j := range path {
 			if j != i && b.kind[j] == model.EntryCompaction {
-				earlier[int32(j)] = true
+				for _, h := range ranged[j] {
+					hidden[h] = stamp
+				}
 			}
 		}
 		var ids []string
+		var mine []int
 		again := "" // an entry an earlier range holds: naming it again changes nothing
 		for _, j := range path {
 			if j == i || kept[j] || b.kind[j] == model.EntryCompaction {
 				continue
 			}
-			if h := hiddenBy[j]; h >= 0 && earlier[h] {
+			if hidden[j] == stamp {
 				if again == "" && len(b.linesOf(j)) > 0 {
 					again = b.linesOf(j)[0]
 				}
 				continue
 			}
-			if hiddenBy[j] < 0 {
-				hiddenBy[j] = int32(i)
-			}
+			mine = append(mine, j)
 			ids = append(ids, b.linesOf(j)...)
 		}
+		ranged[i] = mine
 		if len(ids) == 0 && again != "" {
 			// A compaction that replaced nothing new still names a range
 			// (the schema wants one): one an earlier range holds.
