@@ -217,12 +217,20 @@ func importOne(s *model.Session, src Source, o *ImportOptions) (ImportResult, er
 	if root == "" {
 		root = o.Env.DharaSessionRoot()
 	}
+	dir, earlier, already, err := importDhara(root, s, src, o.Now)
+	return ImportResult{Path: dir, Earlier: earlier, Already: already, Title: title}, err
+}
+
+// importDhara writes s into the Dhara folder root as a new session recording
+// its source src, or finds where the same bytes went before (already); earlier
+// is a session imported from the same path with other bytes.
+func importDhara(root string, s *model.Session, src Source, now time.Time) (dir, earlier string, already bool, err error) {
 	same, earlier := Imported(root, src)
 	if same != "" {
-		return ImportResult{Path: same, Already: true, Title: title}, nil
+		return same, "", true, nil
 	}
-	dir, err := dhara.WriteFromSession(root, s, o.Now, []dhara.Field{{Key: "importedFrom", Value: src.JSON()}})
-	return ImportResult{Path: dir, Earlier: earlier, Title: title}, err
+	dir, err = dhara.WriteFromSession(root, s, now, []dhara.Field{{Key: "importedFrom", Value: src.JSON()}})
+	return dir, earlier, false, err
 }
 
 // ImportedPi finds, under pi's folder root, the session imported from the

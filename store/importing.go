@@ -225,9 +225,6 @@ func ImportSession(s *model.Session, root string) (dir string, already bool, err
 	if err != nil {
 		return "", false, err
 	}
-	if same, _ := Imported(root, src); same != "" {
-		return same, true, nil
-	}
-	dir, err = WriteDhara(root, DharaModel(s, time.Now(), map[string][]byte{"importedFrom": src.JSON()}))
-	return dir, false, err
+	dir, _, already, err = importDhara(root, s, src, time.Now())
+	return dir, already, err
 }
