@@ -108,10 +108,11 @@ func FolderFor(root, cwd string) string {
 	return filepath.Join(root, "--"+c+"--")
 }
 
-// WriteFromSession is FromSession written as a new file in dir (as
-// WriteNewFile writes one): its bytes go to the file as they are made, and
-// the disk writes them while the rest is built, so that the sync at the
-// end waits for little. It returns the path and what was built.
+// WriteFromSession is FromSession written as a new file in dir, named as
+// pi names them (<ISO time with : and . as ->_<id>.jsonl), whole or not at
+// all: its bytes go to the file as they are made, and the disk writes them
+// while the rest is built, so that the sync at the end waits for little.
+// It returns the path and what was built.
 func WriteFromSession(dir string, s *model.Session, now time.Time, cwd string, importedFrom []byte) (string, Built, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -197,18 +198,4 @@ func (st *streamer) close() error {
 	close(st.parts)
 	<-st.done
 	return st.err
-}
-
-// WriteNewFile writes a built session as a new file in dir, named as pi
-// names them (<ISO time with : and . as ->_<id>.jsonl), whole or not at
-// all; it returns the path.
-func WriteNewFile(dir string, b Built, now time.Time) (string, error) {
-	path, err := newFilePath(dir, b.ID, now)
-	if err != nil {
-		return "", err
-	}
-	if err := writeNew(path, b.Lines, 0o600); err != nil {
-		return "", err
-	}
-	return path, nil
 }
