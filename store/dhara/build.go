@@ -161,17 +161,16 @@ type builder struct {
 	// first and last are, per source entry, the Dhara ids of its first and
 	// last lines ("" when it gave none); a child goes after the last.
 	first, last []string
-	compact     []int                 // lines that are compactions, filled in last
-	calls       map[string]string     // a source call id -> its tool_call's id
-	lastTS      string                // the last timestamp given
-	bySource    map[int][]string      // linesOf's, made once the lines are
-	notes       []bool                // the source's side notes (model.Session.SideNotes)
-	pre         []prepared            // per source entry, what prepare made of it
-	kind        []model.EntryKind     // per source entry, its kind (a source's Entry can cost)
-	ctxAt       map[int]model.Context // the source's context at a compaction, made once
-	sourceID    string                // entryID's: the source id the next add keeps
-	seq         int                   // the last number entryID gave
-	quotes      map[string][]byte     // quoted's
+	compact     []int             // lines that are compactions, filled in last
+	calls       map[string]string // a source call id -> its tool_call's id
+	lastTS      string            // the last timestamp given
+	bySource    map[int][]string  // linesOf's, made once the lines are
+	notes       []bool            // the source's side notes (model.Session.SideNotes)
+	pre         []prepared        // per source entry, what prepare made of it
+	kind        []model.EntryKind // per source entry, its kind (a source's Entry can cost)
+	sourceID    string            // entryID's: the source id the next add keeps
+	seq         int               // the last number entryID gave
+	quotes      map[string][]byte // quoted's
 }
 
 // prepared is what an entry gives that does not depend on the entries
@@ -181,11 +180,9 @@ type builder struct {
 type prepared struct {
 	msg     model.Message
 	content []byte
-	inputs  [][]byte // a message's calls' inputs, on one line
-	data    []byte   // a custom entry's data
-	ok      bool
-	ts      string // the entry's ownTime, when timed
-	timed   bool
+	inputs  [][]byte       // a message's calls' inputs, on one line
+	data    []byte         // a custom entry's data
+	ts      string         // the entry's ownTime
 	ctx     *model.Context // a compaction's: the source's context at it
 }
 
@@ -209,16 +206,15 @@ func (b *builder) prepare() (ready func(i int), all func()) {
 	s := b.s
 	b.pre = make([]prepared, s.Len())
 	b.kind = make([]model.EntryKind, s.Len())
-	b.ctxAt = map[int]model.Context{}
 	return par.Ahead(s.Len(), 512, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			p := &b.pre[i]
 			e := s.Entry(i)
 			b.kind[i] = e.Kind
-			p.ts, p.timed = b.ownTime(i, e), true
+			p.ts = b.ownTime(i, e)
 			switch e.Kind {
 			case model.EntryMessage:
-				p.msg, p.ok = s.MessageLiteral(model.ContextMessage{Entry: i}), true
+				p.msg = s.MessageLiteral(model.ContextMessage{Entry: i})
 				switch p.msg.Role {
 				case model.RoleUser, model.RoleAssistant, model.RoleSystem, model.RoleToolResult:
 					p.content = contentJSON(p.msg.Blocks)
@@ -356,10 +352,7 @@ func (b *builder) add(i int, id, typ, ts string, fields []Field) {
 func (b *builder) entry(i int) {
 	s := b.s
 	e := s.Entry(i)
-	ts := b.pre[i].ts
-	if !b.pre[i].timed {
-		ts = b.ownTime(i, e)
-	}
+	ts := b.pre[i].ts // prepare made it (the walk waited for it)
 	switch e.Kind {
 	case model.EntryMessage:
 		p := b.prepared(i)
@@ -417,14 +410,7 @@ func (b *builder) entry(i int) {
 		// replacement history: the prompts, the instructions), which a
 		// Dhara compaction, hiding the entries before it, cannot name:
 		// written again after it.
-		var ctx model.Context
-		if c := b.pre[i].ctx; c != nil {
-			ctx = *c
-		} else {
-			ctx = s.BuildContext(i)
-		}
-		b.ctxAt[i] = ctx // compactions wants it again
-		for _, m := range model.KeptIn(ctx, i) {
+		for _, m := range model.KeptIn(*b.pre[i].ctx, i) {
 			msg := s.Message(m)
 			typ, fields := TypeMessage, []Field{{"role", b.quoted(msg.Role)}, {"content", contentJSON(msg.Blocks)}}
 			if msg.Role != model.RoleUser && msg.Role != model.RoleAssistant {
@@ -483,13 +469,6 @@ func (b *builder) customData(i int) []byte {
 // with the line that holds it).
 func (b *builder) prepared(i int) prepared {
 	p := b.pre[i]
-	if !p.ok {
-		p.msg = b.s.Message(model.ContextMessage{Entry: i})
-		p.content = contentJSON(p.msg.Blocks)
-		for _, c := range p.msg.ToolCalls() {
-			p.inputs = append(p.inputs, oneLineInput(c.Input))
-		}
-	}
 	b.pre[i] = prepared{}
 	return p
 }
@@ -581,11 +560,8 @@ func (b *builder) compactions() {
 		stamp := int32(n + 1)
 		l := &b.lines[k]
 		i := l.source
-		ctx, ok := b.ctxAt[i]
-		if !ok {
-			ctx = b.s.BuildContext(i)
-		}
-		delete(b.ctxAt, i)
+		ctx := *b.pre[i].ctx
+		b.pre[i].ctx = nil // its last use
 		kept := make(map[int]bool, len(ctx.Entries))
 		for _, pe := range ctx.Entries {
 			kept[pe.Entry] = true
