@@ -163,9 +163,7 @@ type prepared struct {
 	// one line (jsjson.AppendValue), as keep writes it; nil when its
 	// record is no JSON.
 	data []byte
-	// ts is the entry's ownTime, when timed.
-	ts    string
-	timed bool
+	ts   string // the entry's ownTime
 }
 
 // prepare reads the message entries and writes their content in pi's
@@ -179,7 +177,7 @@ func (b *piBuilder) prepare() {
 			if b.skip[i] {
 				continue
 			}
-			b.pre[i].ts, b.pre[i].timed = b.ownTime(i), true
+			b.pre[i].ts = b.ownTime(i)
 			if s.Entry(i).Kind != model.EntryMessage {
 				// Most of what pi has no place for is kept (keep):
 				// its record is made one line here.
@@ -209,9 +207,6 @@ func (b *piBuilder) prepare() {
 
 // preparedData is the record prepare made one line for entry i, once.
 func (b *piBuilder) preparedData(i int) []byte {
-	if b.pre == nil {
-		return nil
-	}
 	d := b.pre[i].data
 	b.pre[i].data = nil
 	return d
@@ -355,12 +350,7 @@ func (b *piBuilder) parentOf(i int, root string) string {
 }
 
 func (b *piBuilder) timestamp(i int) string {
-	var ts string
-	if b.pre != nil && b.pre[i].timed {
-		ts = b.pre[i].ts
-	} else {
-		ts = b.ownTime(i)
-	}
+	ts := b.pre[i].ts // prepare made it for every entry the walk writes
 	if ts == "" {
 		return b.lastTS
 	}
@@ -457,7 +447,7 @@ func (b *piBuilder) write(i int, id, parent, ts string, pending []openCall) {
 	case model.EntryMessage:
 		var msg model.Message
 		var content []byte
-		if b.pre != nil && b.pre[i].ok {
+		if b.pre[i].ok {
 			msg, content = b.pre[i].msg, b.pre[i].content
 			b.pre[i].msg, b.pre[i].content = model.Message{}, nil
 		} else {
