@@ -352,15 +352,13 @@ func (s *Session) messageAs(k int, content, literal bool) model.Message {
 				msg.ToolName = c.name
 			}
 			msg.Excluded = e.excluded
-			var rc []byte
+			var rc []byte // its block, as the line's parse noted it
 			if k := int(e.piece); k >= 0 && k < len(first.resultAt) {
 				r := first.resultAt[k]
 				msg.IsError = r.isError
 				if r.end > 0 {
 					rc = first.raw[r.at:r.end]
 				}
-			} else {
-				msg.IsError, rc = resultOf(first.content(), k)
 			}
 			if content {
 				msg.Blocks = appendBlocksAs(nil, rc, false, literal)
@@ -388,26 +386,6 @@ func (s *Session) messageAs(k int, content, literal bool) model.Message {
 		}
 	}
 	return msg
-}
-
-// resultOf is the k-th tool_result block of a content array: whether it
-// is an error, and its content (for a line whose blocks its parse did not
-// note, see line.resultAt).
-func resultOf(content []byte, k int) (isError bool, rc []byte) {
-	n := 0
-	jscan.Items(content, func(b []byte) bool {
-		typ, _, c, isErr := blockInfo(b)
-		if typ != "tool_result" {
-			return true
-		}
-		if n == k {
-			isError, rc = isErr, c
-			return false
-		}
-		n++
-		return true
-	})
-	return isError, rc
 }
 
 // appendBlocks appends the blocks of a content value: a string is one text
