@@ -16,8 +16,8 @@ import (
 // a part per core. The hashes are computed where the lines are parsed, in
 // parallel, while each line is in the cache.
 type idTable struct {
-	parts []idPart // an id's part: its hash's low bits
-	ids   []string // the ids by index
+	parts   []idPart // an id's part: its hash's low bits
+	entries []Entry  // what the indexes index: an id is compared with its entry's
 }
 
 // idPart is an open-addressing table of its own, so that parts are built
@@ -48,7 +48,7 @@ func buildIDTable(entries []Entry) (idTable, []idDup) {
 	if n >= 1<<16 {
 		parts = 1 << bits.Len(uint(min(runtime.GOMAXPROCS(0), 8))-1)
 	}
-	t := idTable{parts: make([]idPart, parts), ids: make([]string, n)}
+	t := idTable{parts: make([]idPart, parts), entries: entries}
 	dups := make([][]idDup, parts)
 	size := 16
 	for size < 2*n/parts {
@@ -63,8 +63,7 @@ func buildIDTable(entries []Entry) (idTable, []idDup) {
 				if e.ID == "" || int(e.hash)&(parts-1) != p {
 					continue
 				}
-				t.ids[i] = e.ID
-				if j, isNew := pt.add(t.ids, e.ID, e.hash, i); !isNew {
+				if j, isNew := pt.add(entries, e.ID, e.hash, i); !isNew {
 					dups[p] = append(dups[p], idDup{i, j})
 				}
 			}
@@ -84,7 +83,7 @@ func buildIDTable(entries []Entry) (idTable, []idDup) {
 type idDup struct{ at, first int }
 
 // add gives id (of hash h) index i, or reports the index it has already.
-func (pt *idPart) add(ids []string, id string, h uint64, i int) (int, bool) {
+func (pt *idPart) add(entries []Entry, id string, h uint64, i int) (int, bool) {
 	tag := tagOf(h)
 	mask := len(pt.slots) - 1
 	for k := int(h >> pt.shift); ; k = (k + 1) & mask {
@@ -93,7 +92,7 @@ func (pt *idPart) add(ids []string, id string, h uint64, i int) (int, bool) {
 			sl.tag, sl.at = tag, int32(i+1)
 			return i, true
 		}
-		if sl.tag == tag && ids[sl.at-1] == id {
+		if sl.tag == tag && entries[sl.at-1].ID == id {
 			return int(sl.at - 1), false
 		}
 	}
@@ -113,7 +112,7 @@ func (t *idTable) get(id string) (int, bool) {
 		if sl.at == 0 {
 			return 0, false
 		}
-		if sl.tag == tag && t.ids[sl.at-1] == id {
+		if sl.tag == tag && t.entries[sl.at-1].ID == id {
 			return int(sl.at - 1), true
 		}
 	}
