@@ -1,26 +1,29 @@
 package main
 
 import (
-	"bytes"
+	"bufio"
+	"errors"
 	"fmt"
-	"os"
+	"io"
+	"strings"
 	"time"
 
 	"skein/export"
 	"skein/internal/sanitize"
+	"skein/model"
 	"skein/store"
 )
 
 var exportCommand = command{
 	name: "session export",
-	args: "REF --format F [-o FILE] [--all-branches]",
-	help: "the session, of any format, as F: json (Dhara's model), markdown or html (one self-contained page); stdout, or FILE written whole",
+	args: "REF --format F [-o FILE [--force]] [--all-branches]",
+	help: "the session, of any format, as F: json (Dhara's model), markdown or html (one self-contained page); stdout, or FILE written whole (never over a session; over another file only with --force or a yes)",
 	run:  (*cli).export,
 }
 
 func (c *cli) export(argv []string) error {
 	format := ""
-	a, s, _, _, err := c.sessionArgs(argv, map[string]bool{"format": true, "o": true, "all-branches": false}, func(a *args) error {
+	a, s, _, _, err := c.sessionArgs(argv, map[string]bool{"format": true, "o": true, "all-branches": false, "force": false}, func(a *args) error {
 		format = a.get("format")
 		switch format {
 		case "json", "markdown", "md", "html":
@@ -29,33 +32,49 @@ func (c *cli) export(argv []string) error {
 			return usagef("export needs --format json, markdown or html")
 		}
 		return usagef("--format is json, markdown or html, not %q", format)
-	}, false)
+	}, true)
 	if err != nil {
 		return err
 	}
-	var out bytes.Buffer
-	switch format {
-	case "json":
-		err = export.JSON(&out, s, time.Now())
-	case "html":
-		err = export.HTML(&out, s, export.Options{AllBranches: true, Location: time.Local})
-	default:
-		err = export.Markdown(&out, s, export.Options{AllBranches: a.has("all-branches"), Location: time.Local})
-	}
-	if err != nil {
-		return err
-	}
+	write := func(w io.Writer) error { return exportAs(w, s, format, a.has("all-branches")) }
 	if !a.has("o") || a.get("o") == "-" {
-		_, err = c.stdout.Write(out.Bytes())
-		return err
+		return write(c.stdout)
 	}
 	file := a.get("o")
-	if st, err := os.Stat(file); err == nil && !st.Mode().IsRegular() {
-		return fail(1, "%s is not a regular file", sanitize.Inline(file))
+	replace := a.has("force")
+	if err := c.env.CheckOutput(file, replace); err != nil {
+		var oe *store.OutputError
+		if !errors.As(err, &oe) || !oe.Exists || !c.confirm(fmt.Sprintf("%s exists; replace it? [y/N] ", sanitize.Inline(file))) {
+			return fail(1, "%s", sanitize.Inline(err.Error()))
+		}
+		replace = true
 	}
-	if err := store.WriteFileAtomic(file, out.Bytes()); err != nil {
-		return fail(1, "%v", err)
+	if err := store.WriteOutput(file, replace, write); err != nil {
+		return fail(1, "%s", sanitize.Inline(err.Error()))
 	}
 	fmt.Fprintf(c.stderr, "wrote %s\n", sanitize.Inline(file))
 	return nil
+}
+
+// exportAs writes the session as format (json, html, markdown or md).
+func exportAs(w io.Writer, s *model.Session, format string, allBranches bool) error {
+	switch format {
+	case "json":
+		return export.JSON(w, s, time.Now())
+	case "html":
+		return export.HTML(w, s, export.Options{AllBranches: true, Location: time.Local})
+	}
+	return export.Markdown(w, s, export.Options{AllBranches: allBranches, Location: time.Local})
+}
+
+// confirm asks a person at a terminal a yes-or-no question on stderr; with
+// no person there (stdin or stderr not a terminal) the answer is no.
+func (c *cli) confirm(question string) bool {
+	if c.stdin == nil || !isTerminal(c.stderr) || !isTerminalReader(c.stdin) {
+		return false
+	}
+	fmt.Fprint(c.stderr, question)
+	line, _ := bufio.NewReader(c.stdin).ReadString('\n')
+	answer := strings.ToLower(strings.TrimSpace(line))
+	return answer == "y" || answer == "yes"
 }

@@ -24,11 +24,17 @@ import (
 // cli runs the non-interactive commands.
 type cli struct {
 	env            store.Env
+	stdin          io.Reader
 	stdout, stderr io.Writer
 }
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+func isTerminalReader(r io.Reader) bool {
+	f, ok := r.(*os.File)
 	return ok && term.IsTerminal(f.Fd())
 }
 

@@ -115,7 +115,7 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if cmd, rest := lookup(argv); cmd != nil {
 		oneShot()
-		return cmd.run(&cli{env: env, stdout: stdout, stderr: stderr}, rest)
+		return cmd.run(&cli{env: env, stdin: stdin, stdout: stdout, stderr: stderr}, rest)
 	}
 	if argv[0] == "session" || argv[0] == "sessions" {
 		if len(argv) < 2 {

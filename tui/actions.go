@@ -1,10 +1,11 @@
 package tui
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -533,21 +534,11 @@ func exportDialog(s *model.Session) Dialog {
 }
 
 // exportTo writes the export into the working folder, as
-// skein-<session id>.<ext> (a number added when that name is taken).
+// skein-<session id>.<ext> (a number added when that name is taken). It
+// never replaces a file: a name taken, even while the export is written,
+// moves on to the next number. A working folder inside an agent's store or
+// a Dhara session folder is refused (store.CheckOutput).
 func exportTo(s *model.Session, format, ext string) (string, error) {
-	var out bytes.Buffer
-	var err error
-	switch format {
-	case "json":
-		err = export.JSON(&out, s, time.Now())
-	case "html":
-		err = export.HTML(&out, s, export.Options{AllBranches: true, Location: time.Local})
-	default:
-		err = export.Markdown(&out, s, export.Options{AllBranches: true, Location: time.Local})
-	}
-	if err != nil {
-		return "", err
-	}
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
@@ -556,14 +547,34 @@ func exportTo(s *model.Session, format, ext string) (string, error) {
 	if id == "" {
 		id = "session"
 	}
-	name := filepath.Join(dir, "skein-"+sanitizeName(id)+"."+ext)
-	for n := 2; ; n++ {
-		if _, err := os.Lstat(name); errors.Is(err, os.ErrNotExist) {
-			break
+	env := store.OSEnv()
+	for n := 1; n < 10000; n++ {
+		name := filepath.Join(dir, "skein-"+sanitizeName(id)+"."+ext)
+		if n > 1 {
+			name = filepath.Join(dir, fmt.Sprintf("skein-%s-%d.%s", sanitizeName(id), n, ext))
 		}
-		name = filepath.Join(dir, fmt.Sprintf("skein-%s-%d.%s", sanitizeName(id), n, ext))
+		if err := env.CheckOutput(name, false); err != nil {
+			var oe *store.OutputError
+			if errors.As(err, &oe) && oe.Exists {
+				continue
+			}
+			return "", err
+		}
+		err := store.WriteOutput(name, false, func(w io.Writer) error {
+			switch format {
+			case "json":
+				return export.JSON(w, s, time.Now())
+			case "html":
+				return export.HTML(w, s, export.Options{AllBranches: true, Location: time.Local})
+			}
+			return export.Markdown(w, s, export.Options{AllBranches: true, Location: time.Local})
+		})
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return name, err
 	}
-	return name, store.WriteFileAtomic(name, out.Bytes())
+	return "", fmt.Errorf("every skein-%s name in %s is taken", sanitizeName(id), dir)
 }
 
 // sanitizeName keeps letters, digits, - and _ of an id for a file name.

@@ -1,0 +1,192 @@
+package store
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// OutputError says why an output (an export) will not be written where it
+// was asked to go. Exists is set when the only reason is that a file of the
+// user's is there: replacing it is theirs to allow (--force, or a yes).
+type OutputError struct {
+	Path   string
+	Reason string
+	Exists bool
+}
+
+func (e *OutputError) Error() string { return e.Reason }
+
+// CheckOutput tells whether an output may be written at path. Never, with or
+// without replace: inside an agent's session store (the default roots), into
+// a Dhara session folder, through a link, over anything not a regular file,
+// or over a file that reads as a session or an export of any format skein
+// imports. Otherwise a path that exists needs replace.
+func (e Env) CheckOutput(path string, replace bool) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(abs)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	for _, root := range e.DefaultRoots() {
+		r := root
+		if real, err := filepath.EvalSymlinks(root); err == nil {
+			r = real
+		}
+		if within(dir, r) {
+			return &OutputError{Path: path, Reason: fmt.Sprintf("%s is inside an agent's session store (%s); skein writes no output there", path, root)}
+		}
+	}
+	if isSessionDir(dir) {
+		return &OutputError{Path: path, Reason: fmt.Sprintf("%s is inside a Dhara session folder; skein writes no output there", path)}
+	}
+	fi, err := os.Lstat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return &OutputError{Path: path, Reason: fmt.Sprintf("%s is a link; skein does not write through links (name a new file)", path)}
+	case fi.IsDir() && isSessionDir(abs):
+		return &OutputError{Path: path, Reason: fmt.Sprintf("%s is a Dhara session folder", path)}
+	case !fi.Mode().IsRegular():
+		return &OutputError{Path: path, Reason: fmt.Sprintf("%s is not a regular file", path)}
+	}
+	if f, err := GuessFormat(abs); err == nil {
+		return &OutputError{Path: path, Reason: fmt.Sprintf("%s is a session (%s); skein never writes over one", path, f)}
+	}
+	if !replace {
+		return &OutputError{Path: path, Reason: fmt.Sprintf("%s exists; --force replaces it", path), Exists: true}
+	}
+	return nil
+}
+
+// within reports whether path is root or inside it.
+func within(path, root string) bool {
+	if root == "" || root == "." {
+		return false
+	}
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// outputFS is the file system calls WriteOutput makes; tests fail them.
+var outputFS = struct {
+	create func(name string) (*os.File, error)
+	write  func(f *os.File, p []byte) (int, error)
+	sync   func(*os.File) error
+	link   func(old, new string) error
+	rename func(old, new string) error
+}{
+	create: func(name string) (*os.File, error) {
+		return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	},
+	write:  (*os.File).Write,
+	sync:   (*os.File).Sync,
+	link:   os.Link,
+	rename: os.Rename,
+}
+
+// WriteOutput writes what produce writes to a temporary file beside path,
+// synced, then puts it at path: with replace by a rename over what is
+// there; without, by a link that fails when path exists (fs.ErrExist), so
+// that a file made meanwhile is never replaced. On any failure nothing is
+// left at path that was not there, and the temporary file is removed. The
+// output streams: it is never held whole in memory.
+func WriteOutput(path string, replace bool, produce func(w io.Writer) error) error {
+	dir := filepath.Dir(path)
+	tmp := filepath.Join(dir, "."+filepath.Base(path)+".skein-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatInt(time.Now().UnixNano(), 36))
+	f, err := outputFS.create(tmp)
+	if err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		if !done {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	bw := bufio.NewWriterSize(outputWriter{f}, 1<<20)
+	if err := produce(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := outputFS.sync(f); err != nil {
+		return fmt.Errorf("sync %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	done = true
+	if replace {
+		err = outputFS.rename(tmp, path)
+	} else {
+		err = outputFS.link(tmp, path)
+		if err != nil && !errors.Is(err, fs.ErrExist) && (errors.Is(err, errors.ErrUnsupported) || errors.Is(err, fs.ErrPermission)) {
+			err = noLinkCopy(tmp, path)
+		}
+		os.Remove(tmp)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	syncDirOf(path)
+	return nil
+}
+
+// outputWriter writes through outputFS.write.
+type outputWriter struct{ f *os.File }
+
+func (w outputWriter) Write(p []byte) (int, error) { return outputFS.write(w.f, p) }
+
+// noLinkCopy puts tmp's bytes at path, made exclusively, where a file
+// system has no hard links; a failure removes what it made.
+func noLinkCopy(tmp, path string) (err error) {
+	src, err := os.Open(tmp)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := dst.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(path)
+		}
+	}()
+	if _, err = io.Copy(dst, src); err != nil {
+		return err
+	}
+	return dst.Sync()
+}
+
+// syncDirOf syncs path's folder, so that the new name survives a crash;
+// where a folder cannot be synced nothing more can be done.
+func syncDirOf(path string) {
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}

@@ -1,0 +1,95 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// WriteOutput fails at every byte count, and at its sync, link and rename:
+// afterwards the folder holds exactly what it held (the old file, or no
+// file), and no temporary file.
+func TestWriteOutputFaults(t *testing.T) {
+	data := bytes.Repeat([]byte("0123456789abcdef\n"), 100)
+	saved := outputFS
+	defer func() { outputFS = saved }()
+	errDisk := errors.New("injected: no space left on device")
+	root := t.TempDir()
+	for _, existing := range []bool{false, true} {
+		for n := 0; n <= len(data)+3; n++ {
+			dir := filepath.Join(root, fmt.Sprint(existing, n))
+			os.Mkdir(dir, 0o755)
+			path := filepath.Join(dir, "out.md")
+			if existing {
+				os.WriteFile(path, []byte("old\n"), 0o644)
+			}
+			outputFS = saved
+			step := ""
+			switch {
+			case n < len(data):
+				left := n
+				outputFS.write = func(f *os.File, p []byte) (int, error) {
+					if len(p) > left {
+						k, _ := f.Write(p[:left])
+						left = 0
+						return k, errDisk
+					}
+					left -= len(p)
+					return f.Write(p)
+				}
+				step = fmt.Sprintf("write after %d bytes", n)
+			case n == len(data):
+				outputFS.sync = func(*os.File) error { return errDisk }
+				step = "sync"
+			case n == len(data)+1:
+				outputFS.link = func(string, string) error { return errDisk }
+				step = "link"
+			case n == len(data)+2:
+				outputFS.rename = func(string, string) error { return errDisk }
+				step = "rename"
+			default:
+				step = "none"
+			}
+			err := WriteOutput(path, existing, func(w io.Writer) error { _, err := w.Write(data); return err })
+			got, rerr := os.ReadFile(path)
+			ents, _ := os.ReadDir(dir)
+			switch {
+			case step == "none" || step == "link" && existing || step == "rename" && !existing:
+				if err != nil || !bytes.Equal(got, data) || len(ents) != 1 {
+					t.Fatalf("%s (existing %v): %v, %d bytes, %d names", step, existing, err, len(got), len(ents))
+				}
+			case err == nil:
+				t.Fatalf("%s (existing %v): no error", step, existing)
+			case existing && string(got) != "old\n", !existing && !errors.Is(rerr, fs.ErrNotExist):
+				t.Fatalf("%s (existing %v): the file is now %q", step, existing, got)
+			case len(ents) != map[bool]int{true: 1, false: 0}[existing]:
+				t.Fatalf("%s (existing %v): left %v", step, existing, ents)
+			}
+		}
+	}
+}
+
+// Without replace, a file made at the path after the check is never
+// replaced: the write fails with fs.ErrExist.
+func TestWriteOutputNeverReplacesWithoutReplace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.md")
+	err := WriteOutput(path, false, func(w io.Writer) error {
+		os.WriteFile(path, []byte("theirs"), 0o644)
+		_, err := w.Write([]byte("ours"))
+		return err
+	})
+	if !errors.Is(err, fs.ErrExist) {
+		t.Errorf("err %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "theirs" {
+		t.Errorf("replaced: %q", b)
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(path)); len(ents) != 1 {
+		t.Errorf("left %v", ents)
+	}
+}
