@@ -133,6 +133,11 @@ func guessJSON(head []byte) string {
 	if h[0] == '{' && (bytes.Contains(h, []byte("\n{")) || bytes.Contains(h, []byte("\r\n{"))) {
 		return ""
 	}
+	// One line that is an agent's record (a Claude Code log of one line
+	// holds "role" inside its message): the record's own members tell.
+	if h[0] == '{' && Detect(h) != FormatUnknown {
+		return ""
+	}
 	for _, k := range jsonKeys {
 		if slices.Contains(ImportFormats, k.format) && k.key.Match(h) {
 			return k.format

@@ -50,7 +50,7 @@ func openChat(path string) (*model.Session, error) {
 			Messages []json.RawMessage `json:"messages"`
 		}
 		if err2 := json.Unmarshal(data, &wrapped); err2 != nil || wrapped.Messages == nil {
-			return nil, &NotSession{Reason: "not OpenAI Chat JSON (an array of messages, or {\"messages\": [...]}): " + err.Error()}
+			return nil, &NotSession{Reason: "not OpenAI Chat JSON (an array of messages, or {\"messages\": [...]}): " + err.Error(), Named: true}
 		}
 		raws = wrapped.Messages
 	}

@@ -18,10 +18,19 @@ import (
 // describes it: model's SessionInfo, which every format fills.
 type Info = model.SessionInfo
 
-// NotSession says a file is not a pi session.
-type NotSession struct{ Reason string }
+// NotSession says a file is not a pi session, or, with Named, is not the
+// session its Reason names (another format's reader refused it).
+type NotSession struct {
+	Reason string
+	Named  bool
+}
 
-func (e *NotSession) Error() string { return "not a pi session: " + e.Reason }
+func (e *NotSession) Error() string {
+	if e.Named {
+		return e.Reason
+	}
+	return "not a pi session: " + e.Reason
+}
 
 // ScanInfo computes a file's Info from its bytes, as pi's buildSessionInfo
 // does, decoding only what the record needs. mtimeMs is the file's
@@ -111,7 +120,7 @@ func (st *ScanState) Feed(data []byte) error {
 				continue // pi skips a first line that does not parse
 			}
 			if !ok {
-				return &NotSession{"the first entry is not a session header"}
+				return &NotSession{Reason: "the first entry is not a session header"}
 			}
 			st.Header = true
 			headerTime = jsdate.Parse(headerTimestamp(line))
@@ -216,7 +225,7 @@ func (st *ScanState) Feed(data []byte) error {
 func (st *ScanState) Result(mtimeMs float64) (Info, error) {
 	info := st.Info
 	if !st.Header {
-		return info, &NotSession{"no session header"}
+		return info, &NotSession{Reason: "no session header"}
 	}
 	switch {
 	case st.HasActivity && st.LastActivity > 0:

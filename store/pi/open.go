@@ -27,7 +27,7 @@ func parseSession(data []byte) (*Session, error) {
 	s, err := Parse(data)
 	var ns *NotSessionError
 	if errors.As(err, &ns) {
-		return nil, &NotSession{ns.Reason}
+		return nil, &NotSession{Reason: ns.Reason}
 	}
 	return s, err
 }
@@ -75,7 +75,7 @@ func ReadHeader(path string) (Header, error) {
 			var info Info
 			ok, stringID, herr := scanHeader(line, &info)
 			if herr != nil || !ok || !stringID {
-				return Header{}, &NotSession{"the first entry is not a session header"}
+				return Header{}, &NotSession{Reason: "the first entry is not a session header"}
 			}
 			e, _ := ParseEntry(line, 1)
 			h := Header{ID: info.ID, Cwd: info.Cwd, Timestamp: e.Timestamp, ParentSession: info.ParentSession, Version: 1}
@@ -85,7 +85,7 @@ func ReadHeader(path string) (Header, error) {
 			return h, nil
 		}
 		if err == io.EOF {
-			return Header{}, &NotSession{"no session header"}
+			return Header{}, &NotSession{Reason: "no session header"}
 		}
 		if err != nil {
 			return Header{}, err
