@@ -80,6 +80,9 @@ func (c *cli) importSession(argv []string) error {
 			fmt.Fprintf(c.stdout, "the file changed since it was imported into %s: imported anew\n", sanitize.Inline(r.Earlier))
 		}
 		fmt.Fprintf(c.stdout, "imported %s into %s\n", what, sanitize.Inline(r.Path))
+		if r.Note != "" {
+			fmt.Fprintf(c.stderr, "note: %s\n", r.Note)
+		}
 	}
 	if err != nil {
 		return fail(1, "%s: %v", sanitize.Inline(file), err)

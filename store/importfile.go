@@ -50,6 +50,9 @@ type ImportResult struct {
 	// (it grew), into Earlier; this one is new.
 	Already bool   `json:"already,omitempty"`
 	Earlier string `json:"earlier,omitempty"`
+	// Note is what the user should know of where it went (a folder name
+	// made safe).
+	Note string `json:"note,omitempty"`
 }
 
 // ImportTargets are the stores `session import --to` writes into.
@@ -183,6 +186,7 @@ func importOne(s *model.Session, src Source, o *ImportOptions) (ImportResult, er
 		title = s.Info.Name
 	}
 	if o.To == "pi" {
+		note := ""
 		// The source's cwd as it recorded it (another machine's, maybe
 		// Windows'), else the folder named here, made absolute.
 		cwd := s.Info.Cwd
@@ -200,7 +204,10 @@ func importOne(s *model.Session, src Source, o *ImportOptions) (ImportResult, er
 			root = o.Env.PiSessionRoot()
 			dir = root
 			if o.Env.PiSessionDir == "" && !o.Env.piSettingsSessionDir() {
-				dir = pi.FolderFor(root, cwd)
+				var changed bool
+				if dir, changed = pi.SafeFolderFor(root, cwd); changed {
+					note = "the session's cwd holds control characters, which became _ in its folder's name (pi's own name for the cwd would hold them; pi lists the session with all sessions, not in that cwd)"
+				}
 			}
 		}
 		if o.piImports == nil {
@@ -211,7 +218,7 @@ func importOne(s *model.Session, src Source, o *ImportOptions) (ImportResult, er
 			return ImportResult{Path: same, Already: true, Title: title}, nil
 		}
 		path, _, err := pi.WriteFromSession(dir, s, o.Now, cwd, src.JSON())
-		return ImportResult{Path: path, Earlier: earlier, Title: title}, err
+		return ImportResult{Path: path, Earlier: earlier, Title: title, Note: note}, err
 	}
 	root := o.Out
 	if root == "" {

@@ -108,6 +108,24 @@ func FolderFor(root, cwd string) string {
 	return filepath.Join(root, "--"+c+"--")
 }
 
+// SafeFolderFor is FolderFor with every control character (C0, DEL, C1)
+// of the name made a "_": a cwd may hold them (it is the source's text),
+// and a folder name holding ESC or a newline reaches every listing of the
+// store raw. pi would look in the other name for this cwd; changed says
+// the name is not pi's, so that the user can be told.
+func SafeFolderFor(root, cwd string) (dir string, changed bool) {
+	dir = FolderFor(root, cwd)
+	name := filepath.Base(dir)
+	safe := strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			changed = true
+			return '_'
+		}
+		return r
+	}, name)
+	return filepath.Join(filepath.Dir(dir), safe), changed
+}
+
 // WriteFromSession is FromSession written as a new file in dir, named as
 // pi names them (<ISO time with : and . as ->_<id>.jsonl), whole or not at
 // all: its bytes go to the file as they are made, and the disk writes them
