@@ -23,8 +23,9 @@ type Trashed struct {
 // trash specification says, so that desktop tools can restore it: the home
 // trash ($XDG_DATA_HOME/Trash, else ~/.local/share/Trash) when the file is on
 // the same file system, else $topdir/.Trash-$uid. The .trashinfo is written
-// first, exclusively; then the file is renamed into files/. Nothing is
-// unlinked: a file that cannot be moved stays where it is. Only a session
+// first, exclusively; then the file is renamed into files/. When no trash
+// takes it by a rename, it is copied into the home trash, synced, and only
+// then removed (moveByCopy); a file that cannot be moved stays where it is. Only a session
 // file moves: a folder, a file that is not a pi session, or a symbolic link
 // is refused (a link would go to the trash while its session stayed).
 func Trash(path string, env Env) (Trashed, error) {
@@ -40,19 +41,34 @@ func Trash(path string, env Env) (Trashed, error) {
 		home = filepath.Join(env.Home, ".local", "share")
 	}
 	dirs := []string{filepath.Join(home, "Trash")}
-	if top := mountTop(abs); top != "" {
+	if top := trashFS.mountTop(abs); top != "" {
 		dirs = append(dirs, filepath.Join(top, ".Trash-"+strconv.Itoa(os.Getuid())))
 	}
 	var errs []error
 	for _, dir := range dirs {
-		t, err := trashInto(dir, abs)
+		t, err := trashInto(dir, abs, trashFS.rename)
 		if err == nil {
 			return t, nil
 		}
 		errs = append(errs, err)
 	}
+	// No trash takes it by a rename (it is on another file system than
+	// the home trash, and its own file system's top folder is not the
+	// user's to write): copied into the home trash and synced, then
+	// removed, as desktop trash implementations do.
+	t, err := trashInto(dirs[0], abs, moveByCopy)
+	if err == nil {
+		return t, nil
+	}
+	errs = append(errs, err)
 	return Trashed{}, fmt.Errorf("cannot move %s to the trash: %w", path, errors.Join(errs...))
 }
+
+// trashFS is what Trash calls that tests fail.
+var trashFS = struct {
+	rename   func(old, new string) error
+	mountTop func(path string) string
+}{os.Rename, mountTop}
 
 // trashable refuses what delete must not move.
 func trashable(path string) error {
@@ -124,7 +140,9 @@ func trashName(base string, n int) string {
 	return stem + suffix
 }
 
-func trashInto(dir, abs string) (Trashed, error) {
+// trashInto moves abs into the trash at dir with move, its .trashinfo
+// written first.
+func trashInto(dir, abs string, move func(src, dst string) error) (Trashed, error) {
 	files, info := filepath.Join(dir, "files"), filepath.Join(dir, "info")
 	for _, d := range []string{files, info} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
@@ -156,7 +174,7 @@ func trashInto(dir, abs string) (Trashed, error) {
 			os.Remove(infoPath)
 			continue
 		}
-		if err := os.Rename(abs, dest); err != nil {
+		if err := move(abs, dest); err != nil {
 			os.Remove(infoPath) // the file stays where it was
 			return Trashed{}, err
 		}

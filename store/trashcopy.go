@@ -1,0 +1,139 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// moveByCopy moves a session file or a Dhara folder (regular files only)
+// to dst on another file system: copied under a temporary name beside dst,
+// each file synced, renamed to dst, then the source removed, but only when
+// nothing of it changed while it was copied (a writer still at work keeps
+// its session, and the copy goes). A failure before the removal leaves the
+// source as it was and no copy.
+func moveByCopy(src, dst string) error {
+	before, err := stamps(src)
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(filepath.Dir(dst), ".skein-copy-"+strconv.Itoa(os.Getpid())+"-"+filepath.Base(dst))
+	if err := copyTree(src, tmp); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	if err := trashFS.rename(tmp, dst); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	syncDirOf(dst)
+	after, err := stamps(src)
+	if err != nil || !sameStamps(before, after) {
+		os.RemoveAll(dst)
+		if err == nil {
+			err = fmt.Errorf("%s changed while it was copied to the trash (a program is still writing it); it stays where it is", src)
+		}
+		return err
+	}
+	if err := os.RemoveAll(src); err != nil {
+		return fmt.Errorf("copied to %s, but %s could not be removed: %w", dst, src, err)
+	}
+	syncDirOf(src)
+	return nil
+}
+
+// stamp is what tells that a file changed: its size, modification and
+// change times.
+type stamp struct {
+	size         int64
+	mtime, ctime int64
+}
+
+// stamps are the stamps of path's files: path itself, or each file of a
+// folder by its name. Anything but a regular file or a folder of them is
+// refused.
+func stamps(path string) (map[string]stamp, error) {
+	out := map[string]stamp{}
+	err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case fi.IsDir():
+			return nil
+		case !fi.Mode().IsRegular():
+			return fmt.Errorf("%s is not a regular file; skein does not copy it to the trash", p)
+		}
+		_, ctime, _ := changeTime(fi)
+		out[p] = stamp{fi.Size(), fi.ModTime().UnixNano(), ctime}
+		return nil
+	})
+	return out, err
+}
+
+func sameStamps(a, b map[string]stamp) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// copyTree copies a regular file, or a folder of them, to dst (which must
+// not exist), each file synced, with its mode.
+func copyTree(src, dst string) error {
+	fi, err := os.Lstat(src)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return copyFile(src, dst, fi.Mode().Perm())
+	}
+	if err := os.Mkdir(dst, fi.Mode().Perm()|0o700); err != nil {
+		return err
+	}
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if err := copyTree(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())); err != nil {
+			return err
+		}
+	}
+	d, err := os.Open(dst)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+func copyFile(src, dst string, perm fs.FileMode) (err error) {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if err == nil {
+		err = out.Sync()
+	}
+	return errors.Join(err, out.Close())
+}
