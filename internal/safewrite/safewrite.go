@@ -1,0 +1,89 @@
+// Package safewrite appends to a file so that the append lands whole or the
+// file is left byte for byte as it was: a full disk, a quota or an I/O error
+// halfway through a line must not leave a cut-off line for the next reader.
+package safewrite
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+)
+
+// File is what an append needs of a file opened for appending (O_APPEND)
+// and for writing. *os.File is one; tests wrap one to fail at a chosen step.
+type File interface {
+	Write(p []byte) (int, error)
+	Sync() error
+	Truncate(size int64) error
+	Stat() (os.FileInfo, error)
+}
+
+// Append writes p at the end of f, which the caller found to be size bytes
+// long and holds the lock of, and syncs it. The space is reserved first
+// where the platform can, so that a full disk usually fails before a byte
+// is written. When the write is short or fails, or the sync fails, the
+// bytes written are cut off again, but only when the file is exactly size
+// plus those bytes: a writer that does not take the lock may have appended
+// meanwhile, and its line is never cut. The error then says whether the
+// file was put back.
+func Append(f File, size int64, p []byte) error {
+	if err := Reserve(f, size, int64(len(p))); err != nil {
+		return err
+	}
+	n, err := f.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	if err == nil {
+		if err = f.Sync(); err == nil {
+			return nil
+		}
+	}
+	if uerr := undo(f, size, int64(n)); uerr != nil {
+		return errors.Join(err, uerr)
+	}
+	return err
+}
+
+// undo cuts the n bytes an append wrote at size off again, when they are
+// still the last bytes of the file.
+func undo(f File, size, n int64) error {
+	if n <= 0 {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("%d bytes of a failed append stay at the end of the file: %w", n, err)
+	}
+	if fi.Size() != size+n {
+		return fmt.Errorf("%d bytes of a failed append stay in the file: another writer changed it (%d bytes, not %d)", n, fi.Size(), size+n)
+	}
+	if err := f.Truncate(size); err != nil {
+		return fmt.Errorf("%d bytes of a failed append stay at the end of the file: %w", n, err)
+	}
+	// The cut is made durable where it can be; it stands in the page
+	// cache for every reader either way.
+	_ = f.Sync()
+	return nil
+}
+
+// Reserve asks the file system for the space of n bytes at off without
+// changing the file's size, so that the write that follows cannot run out
+// of room halfway. It fails only when there is no room (ENOSPC, a quota, a
+// file too large); a platform or file system that cannot reserve, or a File
+// with no descriptor, leaves the write to find out.
+func Reserve(f File, off, n int64) error {
+	sc, ok := f.(interface {
+		SyscallConn() (syscall.RawConn, error)
+	})
+	if !ok || n <= 0 {
+		return nil
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	return reserve(rc, off, n)
+}
