@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"skein/internal/jsjson"
+	"skein/internal/safewrite"
 )
 
 // Field is one member of a new entry, its value raw JSON; a nil value is
@@ -75,10 +76,12 @@ func OnWait(f func()) WriteOption { return func(o *writeOptions) { o.onWait = f 
 // that another writer has not finished is waited for, and counts as a
 // crashed writer's only once the file has not changed for a while (then a
 // newline goes first, so that nothing is glued or lost; a file that keeps
-// changing is refused); the whole line in one write; a sync before success.
-// build sees the session as it is under the lock and may refuse; it runs
-// again if the file grew while the line was made. A file with no valid
-// header, or older than version 3 (pi would rewrite it), is refused.
+// changing is refused); the whole line in one write, its space reserved
+// first, and a sync before success; a write or sync that fails is cut off
+// again (internal/safewrite), so that the file is as it was. build sees the
+// session as it is under the lock and may refuse; it runs again if the
+// file grew while the line was made. A file with no valid header, or older
+// than version 3 (pi would rewrite it), is refused.
 func Append(path string, build func(s *Session) (NewEntry, error), opts ...WriteOption) (id string, err error) {
 	var o writeOptions
 	for _, opt := range opts {
@@ -113,16 +116,17 @@ func Append(path string, build func(s *Session) (NewEntry, error), opts ...Write
 			}
 			continue
 		}
-		if _, err := f.Write(line); err != nil {
+		if err := safewrite.Append(appendFile(f), int64(len(data)), line); err != nil {
 			return "", fmt.Errorf("append to %s: %w", path, err)
-		}
-		if err := f.Sync(); err != nil {
-			return "", fmt.Errorf("sync %s: %w", path, err)
 		}
 		removeStaleTemps(filepath.Dir(path))
 		return id, nil
 	}
 }
+
+// appendFile is the file Append writes its line through; tests wrap it to
+// fail after any number of bytes, or at the sync.
+var appendFile = func(f *os.File) safewrite.File { return f }
 
 // appendLine makes the line that appends build's entry to a file holding
 // data, its last line settled. A line left partial by a crashed writer, or a

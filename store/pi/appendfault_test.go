@@ -1,0 +1,98 @@
+package pi
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"testing"
+
+	"skein/internal/safewrite"
+)
+
+var errInjected = errors.New("injected: no space left on device")
+
+// faultyFile is a real file whose writes stop after budget bytes, and whose
+// sync fails when failSync is set.
+type faultyFile struct {
+	*os.File
+	budget   int
+	failSync bool
+}
+
+func (f *faultyFile) Write(p []byte) (int, error) {
+	if len(p) <= f.budget {
+		f.budget -= len(p)
+		return f.File.Write(p)
+	}
+	n, _ := f.File.Write(p[:f.budget])
+	f.budget = 0
+	return n, errInjected
+}
+
+func (f *faultyFile) Sync() error {
+	if f.failSync {
+		return errInjected
+	}
+	return f.File.Sync()
+}
+
+// failAppends has every Append write through fault(f).
+func failAppends(t *testing.T, fault func(f *os.File) safewrite.File) {
+	old := appendFile
+	appendFile = fault
+	t.Cleanup(func() { appendFile = old })
+}
+
+// An append that fails after any number of bytes of its line, or at the
+// sync, leaves the file byte for byte as it was, whether its line starts
+// with the newline that ends a crashed writer's partial line or not; the
+// next append lands whole and the file parses as it did, plus that entry.
+func TestAppendFailingAtEveryByteLeavesTheFile(t *testing.T) {
+	useFakeClock(t, nil)
+	for _, partial := range []string{"", `{"type":"message","id":"cut","parentId":"x","mess`} {
+		path := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
+		appendTo(t, path, partial)
+		before := read(t, path)
+		s0, _ := Parse(before)
+		target := s0.Entries[2].ID
+		n := 0
+		for ; ; n++ {
+			failAppends(t, func(f *os.File) safewrite.File { return &faultyFile{File: f, budget: n} })
+			_, err := Label(path, target, "a label long enough to be written in pieces")
+			if err == nil {
+				break
+			}
+			if !errors.Is(err, errInjected) {
+				t.Fatalf("write failing after %d bytes: %v", n, err)
+			}
+			if got := read(t, path); !bytes.Equal(got, before) {
+				t.Fatalf("write failing after %d bytes left %q", n, got[min(len(before), len(got)):])
+			}
+		}
+		grown := read(t, path)
+		line := grown[len(before):]
+		if n != len(line) || !bytes.HasPrefix(grown, before) {
+			t.Fatalf("the append succeeded with %d bytes allowed, its line %d: %q", n, len(line), line)
+		}
+		os.WriteFile(path, before, 0o644)
+		failAppends(t, func(f *os.File) safewrite.File { return &faultyFile{File: f, budget: 1 << 20, failSync: true} })
+		if _, err := Label(path, target, "x"); !errors.Is(err, errInjected) {
+			t.Fatalf("failing sync: %v", err)
+		}
+		if got := read(t, path); !bytes.Equal(got, before) {
+			t.Fatalf("a failing sync left %q", got[min(len(before), len(got)):])
+		}
+		failAppends(t, func(f *os.File) safewrite.File { return f })
+		if _, err := Label(path, target, "at last"); err != nil {
+			t.Fatal(err)
+		}
+		s := parse(t, path)
+		ti, _ := s.Index(target)
+		if l, _ := s.Label(ti); l != "at last" || len(s.Entries) != len(s0.Entries)+1 || len(s.Diagnostics) != len(s0.Diagnostics) {
+			t.Errorf("after the failures: label %q, %d entries (%d before), diagnostics %v", l, len(s.Entries), len(s0.Entries), s.Diagnostics)
+		}
+		if partial != "" && !bytes.Contains(read(t, path), []byte(partial+"\n{")) {
+			t.Error("the crashed writer's line was not ended before the new one")
+		}
+	}
+}
