@@ -98,4 +98,3 @@ func TestAppendOnAFullDisk(t *testing.T) {
 		})
 	}
 }
-
