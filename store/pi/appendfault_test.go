@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	"skein/internal/safewrite"
@@ -93,6 +94,84 @@ func TestAppendFailingAtEveryByteLeavesTheFile(t *testing.T) {
 		}
 		if partial != "" && !bytes.Contains(read(t, path), []byte(partial+"\n{")) {
 			t.Error("the crashed writer's line was not ended before the new one")
+		}
+	}
+}
+
+// replaceWith puts a new file holding data in path's place, as an agent
+// that rewrites its session does (a rename over it).
+func replaceWith(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path+".new", data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".new", path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Another program replaces the session file while a label waits for the
+// partial last line of the file it opened: the label goes to the file the
+// path names now, and the old file is not written.
+func TestAppendWritesTheFileThePathNamesNow(t *testing.T) {
+	path := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
+	good := read(t, path)
+	target := parse(t, path).Entries[2].ID
+	appendTo(t, path, `{"type":"message","id":"cut","parentId":"x","mess`)
+	old := read(t, path)
+	if err := os.Link(path, path+".old"); err != nil {
+		t.Fatal(err)
+	}
+	replacement := append(append([]byte{}, good...), `{"type":"session_info","id":"renamed1","parentId":null,"timestamp":"2026-03-02T11:00:00.000Z","name":"rewritten"}`+"\n"...)
+	useFakeClock(t, func(n int) {
+		if n == 1 {
+			replaceWith(t, path, replacement)
+		}
+	})
+	waits := 0
+	id, err := Label(path, target, "kept", OnWait(func() { waits++ }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, path + ".old"); !bytes.Equal(got, old) {
+		t.Errorf("the replaced file was written: %q", got[min(len(old), len(got)):])
+	}
+	now := read(t, path)
+	if !bytes.HasPrefix(now, replacement) || !strings.Contains(string(now[len(replacement):]), `"id":"`+id+`"`) {
+		t.Errorf("the label is not in the file the path names: %q", now[min(len(replacement), len(now)):])
+	}
+	if s := parse(t, path); len(s.Diagnostics) != 0 || s.Parent(s.Leaf()) < 0 || s.Entries[s.Parent(s.Leaf())].ID != "renamed1" {
+		t.Errorf("diagnostics %v; the label's parent is not the new file's leaf", s.Diagnostics)
+	}
+	if waits != 1 {
+		t.Errorf("OnWait called %d times", waits)
+	}
+}
+
+// A path replaced again each time the label opens it: the label gives up,
+// says why, and has written nothing anywhere.
+func TestAppendGivesUpOnAPathReplacedOverAndOver(t *testing.T) {
+	path := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
+	target := parse(t, path).Entries[2].ID
+	appendTo(t, path, `{"type":"message","id":"cut","parentId":"x","mess`)
+	partial := read(t, path)
+	var olds []string
+	useFakeClock(t, func(n int) {
+		if n%5 == 1 {
+			old := path + ".old" + strings.Repeat("i", n)
+			os.Link(path, old)
+			olds = append(olds, old)
+			replaceWith(t, path, partial)
+		}
+	})
+	_, err := Label(path, target, "lost?")
+	var r *RefusedError
+	if !errors.As(err, &r) || !strings.Contains(r.Reason, "replaced") {
+		t.Fatalf("err %v", err)
+	}
+	for _, p := range append(olds, path) {
+		if got := read(t, p); !bytes.Equal(got, partial) {
+			t.Errorf("%s was written: %q", p, got[min(len(partial), len(got)):])
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,12 +82,48 @@ func OnWait(f func()) WriteOption { return func(o *writeOptions) { o.onWait = f 
 // again (internal/safewrite), so that the file is as it was. build sees the
 // session as it is under the lock and may refuse; it runs again if the
 // file grew while the line was made. A file with no valid header, or older
-// than version 3 (pi would rewrite it), is refused.
+// than version 3 (pi would rewrite it), is refused. A file that another
+// program put in the path's place (a rename over it) while Append waited
+// is let go, and the file the path names now is written instead.
 func Append(path string, build func(s *Session) (NewEntry, error), opts ...WriteOption) (id string, err error) {
 	var o writeOptions
 	for _, opt := range opts {
 		opt(&o)
 	}
+	if o.onWait != nil {
+		// Once for the whole append, however many files it opens.
+		f := o.onWait
+		o.onWait = func() {
+			if f != nil {
+				f()
+				f = nil
+			}
+		}
+	}
+	for try := 1; ; try++ {
+		id, err := appendOnce(path, build, o.onWait)
+		if !errors.Is(err, errReplaced) {
+			return id, err
+		}
+		if try == replacedTries {
+			return "", &RefusedError{fmt.Sprintf("%s: another program replaced the file %d times while skein waited to write to it; nothing was written; try again", path, replacedTries)}
+		}
+	}
+}
+
+// replacedTries bounds how many files Append opens when the path keeps
+// being replaced under it.
+const replacedTries = 3
+
+// errReplaced says the path names another file than the one Append opened.
+var errReplaced = errors.New("the file was replaced")
+
+// appendFile is the file Append writes its line through; tests wrap it to
+// fail after any number of bytes, or at the sync.
+var appendFile = func(f *os.File) safewrite.File { return f }
+
+// appendOnce is Append to the file the path names when it is opened.
+func appendOnce(path string, build func(s *Session) (NewEntry, error), onWait func()) (id string, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
 	if err != nil {
 		return "", err
@@ -96,7 +133,7 @@ func Append(path string, build func(s *Session) (NewEntry, error), opts ...Write
 		return "", fmt.Errorf("lock %s: %w", path, err)
 	}
 	defer unlockFile(f)
-	st := newSettler(f, path, o.onWait)
+	st := newSettler(f, path, onWait)
 	for {
 		data, err := st.read()
 		if err != nil {
@@ -116,6 +153,12 @@ func Append(path string, build func(s *Session) (NewEntry, error), opts ...Write
 			}
 			continue
 		}
+		// Another program may have put a new file in the path's place
+		// while this one was waited for: an entry written now would go to
+		// a file that nobody reads any more.
+		if err := stillNamed(f, path); err != nil {
+			return "", err
+		}
 		if err := safewrite.Append(appendFile(f), int64(len(data)), line); err != nil {
 			return "", fmt.Errorf("append to %s: %w", path, err)
 		}
@@ -124,9 +167,25 @@ func Append(path string, build func(s *Session) (NewEntry, error), opts ...Write
 	}
 }
 
-// appendFile is the file Append writes its line through; tests wrap it to
-// fail after any number of bytes, or at the sync.
-var appendFile = func(f *os.File) safewrite.File { return f }
+// stillNamed says whether path still names the open file f: errReplaced
+// when another file has its name, a refusal when nothing has.
+func stillNamed(f *os.File, path string) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("stat %s: %w", path, err)
+	}
+	now, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &RefusedError{fmt.Sprintf("%s was removed while skein waited to write to it; nothing was written", path)}
+	}
+	if err != nil {
+		return err
+	}
+	if !os.SameFile(fi, now) {
+		return errReplaced
+	}
+	return nil
+}
 
 // appendLine makes the line that appends build's entry to a file holding
 // data, its last line settled. A line left partial by a crashed writer, or a
