@@ -133,7 +133,7 @@ func TestAppendWritesTheFileThePathNamesNow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := read(t, path + ".old"); !bytes.Equal(got, old) {
+	if got := read(t, path+".old"); !bytes.Equal(got, old) {
 		t.Errorf("the replaced file was written: %q", got[min(len(old), len(got)):])
 	}
 	now := read(t, path)
