@@ -37,11 +37,11 @@ func (f *faultyFile) Sync() error {
 	return f.File.Sync()
 }
 
-// failAppends has every Append write through fault(f).
-func failAppends(t *testing.T, fault func(f *os.File) safewrite.File) {
-	old := appendFile
-	appendFile = fault
-	t.Cleanup(func() { appendFile = old })
+// failWrites has every write of pi's go through fault(f).
+func failWrites(t *testing.T, fault func(f *os.File) safewrite.File) {
+	old := through
+	through = fault
+	t.Cleanup(func() { through = old })
 }
 
 // An append that fails after any number of bytes of its line, or at the
@@ -58,7 +58,7 @@ func TestAppendFailingAtEveryByteLeavesTheFile(t *testing.T) {
 		target := s0.Entries[2].ID
 		n := 0
 		for ; ; n++ {
-			failAppends(t, func(f *os.File) safewrite.File { return &faultyFile{File: f, budget: n} })
+			failWrites(t, func(f *os.File) safewrite.File { return &faultyFile{File: f, budget: n} })
 			_, err := Label(path, target, "a label long enough to be written in pieces")
 			if err == nil {
 				break
@@ -76,14 +76,14 @@ func TestAppendFailingAtEveryByteLeavesTheFile(t *testing.T) {
 			t.Fatalf("the append succeeded with %d bytes allowed, its line %d: %q", n, len(line), line)
 		}
 		os.WriteFile(path, before, 0o644)
-		failAppends(t, func(f *os.File) safewrite.File { return &faultyFile{File: f, budget: 1 << 20, failSync: true} })
+		failWrites(t, func(f *os.File) safewrite.File { return &faultyFile{File: f, budget: 1 << 20, failSync: true} })
 		if _, err := Label(path, target, "x"); !errors.Is(err, errInjected) {
 			t.Fatalf("failing sync: %v", err)
 		}
 		if got := read(t, path); !bytes.Equal(got, before) {
 			t.Fatalf("a failing sync left %q", got[min(len(before), len(got)):])
 		}
-		failAppends(t, func(f *os.File) safewrite.File { return f })
+		failWrites(t, func(f *os.File) safewrite.File { return f })
 		if _, err := Label(path, target, "at last"); err != nil {
 			t.Fatal(err)
 		}

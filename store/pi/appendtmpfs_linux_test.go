@@ -63,7 +63,7 @@ func TestAppendOnAFullDisk(t *testing.T) {
 		file func(*os.File) safewrite.File
 	}{{"reserved", func(f *os.File) safewrite.File { return f }}, {"unreserved", func(f *os.File) safewrite.File { return unreserved{f} }}} {
 		t.Run(way.name, func(t *testing.T) {
-			failAppends(t, way.file)
+			failWrites(t, way.file)
 			dir := smallTmpfs(t)
 			src := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
 			path := filepath.Join(dir, filepath.Base(src))

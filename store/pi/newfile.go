@@ -16,6 +16,17 @@ import (
 // before the file gets its name; tests stop a writer there.
 var testHookBeforeLink func(tmp string)
 
+// failStep, set by tests, fails a step of making a new file: "link" before
+// the file gets its name, "syncdir" once it has it.
+var failStep func(step string) error
+
+func step(name string) error {
+	if failStep == nil {
+		return nil
+	}
+	return failStep(name)
+}
+
 // writeNew writes a file that must not exist yet, with mode perm whatever
 // the umask, so that a writer killed midway leaves nothing behind for good:
 // an unnamed file (O_TMPFILE) linked to its name once written and synced
@@ -24,7 +35,7 @@ var testHookBeforeLink func(tmp string)
 // replaced. The folder is synced.
 func writeNew(path string, data []byte, perm os.FileMode) error {
 	return writeNewWith(path, perm, func(f *os.File) ([]byte, error) {
-		_, err := f.Write(data)
+		_, err := through(f).Write(data)
 		return data, err
 	})
 }
@@ -44,7 +55,7 @@ func writeNewWith(path string, perm os.FileMode, produce func(f *os.File) ([]byt
 			return err
 		}
 		produce = func(f *os.File) ([]byte, error) {
-			_, err := f.Write(data)
+			_, err := through(f).Write(data)
 			return data, err
 		}
 	case !unnamedUnsupported(err):
@@ -65,10 +76,16 @@ func writeUnnamed(f *os.File, path string, perm os.FileMode, produce func(*os.Fi
 	if testHookBeforeLink != nil {
 		testHookBeforeLink("")
 	}
+	if err := step("link"); err != nil {
+		return data, err
+	}
 	if err := linkUnnamed(f, path); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return data, fmt.Errorf("%s exists already", path)
 		}
+		return data, err
+	}
+	if err := step("syncdir"); err != nil {
 		return data, err
 	}
 	return data, syncDir(filepath.Dir(path))
@@ -100,7 +117,11 @@ func writeNamed(dir, path string, perm os.FileMode, produce func(*os.File) ([]by
 		testHookBeforeLink(tmp)
 	}
 	// A link never replaces a file; a rename would.
-	if err := os.Link(tmp, path); err != nil {
+	err = step("link")
+	if err == nil {
+		err = os.Link(tmp, path)
+	}
+	if err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return fmt.Errorf("%s exists already", path)
 		}
@@ -111,6 +132,9 @@ func writeNamed(dir, path string, perm os.FileMode, produce func(*os.File) ([]by
 		if err := os.Rename(tmp, path); err != nil {
 			return err
 		}
+	}
+	if err := step("syncdir"); err != nil {
+		return err
 	}
 	return syncDir(dir)
 }
@@ -124,7 +148,7 @@ func fill(f *os.File, perm os.FileMode, produce func(*os.File) ([]byte, error)) 
 	if err != nil {
 		return data, err
 	}
-	return data, f.Sync()
+	return data, through(f).Sync()
 }
 
 func syncDir(dir string) error {

@@ -118,9 +118,10 @@ const replacedTries = 3
 // errReplaced says the path names another file than the one Append opened.
 var errReplaced = errors.New("the file was replaced")
 
-// appendFile is the file Append writes its line through; tests wrap it to
-// fail after any number of bytes, or at the sync.
-var appendFile = func(f *os.File) safewrite.File { return f }
+// through is what pi's writes go through to a file: Append's line, and a
+// new file's bytes (writeNew) and sync. Tests wrap the file to fail after
+// any number of bytes, or at the sync.
+var through = func(f *os.File) safewrite.File { return f }
 
 // appendOnce is Append to the file the path names when it is opened.
 func appendOnce(path string, build func(s *Session) (NewEntry, error), onWait func()) (id string, err error) {
@@ -159,7 +160,7 @@ func appendOnce(path string, build func(s *Session) (NewEntry, error), onWait fu
 		if err := stillNamed(f, path); err != nil {
 			return "", err
 		}
-		if err := safewrite.Append(appendFile(f), int64(len(data)), line); err != nil {
+		if err := safewrite.Append(through(f), int64(len(data)), line); err != nil {
 			return "", fmt.Errorf("append to %s: %w", path, err)
 		}
 		removeStaleTemps(filepath.Dir(path))
