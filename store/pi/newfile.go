@@ -85,10 +85,7 @@ func writeUnnamed(f *os.File, path string, perm os.FileMode, produce func(*os.Fi
 		}
 		return data, err
 	}
-	if err := step("syncdir"); err != nil {
-		return data, err
-	}
-	return data, syncDir(filepath.Dir(path))
+	return data, syncName(f, path)
 }
 
 // tempPrefix and tempSuffix frame a temporary name: .skein-PID-RANDOM.tmp.
@@ -125,18 +122,46 @@ func writeNamed(dir, path string, perm os.FileMode, produce func(*os.File) ([]by
 		if errors.Is(err, os.ErrExist) {
 			return fmt.Errorf("%s exists already", path)
 		}
-		// A file system without hard links.
-		if _, err := os.Lstat(path); err == nil {
-			return fmt.Errorf("%s exists already", path)
+		// Only a file system without hard links gets a rename instead: a
+		// link that failed for another reason (no room, no permission, an
+		// I/O error) fails the write.
+		if !linkUnsupported(err) {
+			return err
 		}
-		if err := os.Rename(tmp, path); err != nil {
+		if err := renameNoReplace(tmp, path); err != nil {
+			if errors.Is(err, os.ErrExist) {
+				return fmt.Errorf("%s exists already", path)
+			}
 			return err
 		}
 	}
-	if err := step("syncdir"); err != nil {
-		return err
+	return syncName(f, path)
+}
+
+// linkUnsupported says whether a link failed because the file system has
+// no hard links (FAT says EPERM; others ENOSYS or EOPNOTSUPP).
+func linkUnsupported(err error) bool {
+	return errors.Is(err, errors.ErrUnsupported) || errors.Is(err, syscall.EPERM)
+}
+
+// syncName syncs the folder once the new file f has its name, path. When
+// the sync fails the write has failed, and the name is taken back (if it
+// still names f), so that nothing is left that the caller was told is not
+// there.
+func syncName(f *os.File, path string) error {
+	err := step("syncdir")
+	if err == nil {
+		err = syncDir(filepath.Dir(path))
 	}
-	return syncDir(dir)
+	if err == nil {
+		return nil
+	}
+	if fi, serr := f.Stat(); serr == nil {
+		if now, lerr := os.Lstat(path); lerr == nil && os.SameFile(fi, now) {
+			os.Remove(path)
+		}
+	}
+	return err
 }
 
 // fill sets a new file's mode, has produce write its bytes, and syncs it.
@@ -225,4 +250,14 @@ func removeIfUnlocked(path string) {
 		return
 	}
 	os.Remove(path)
+}
+
+// renameIfAbsent renames old to new when nothing has the name new.
+func renameIfAbsent(old, new string) error {
+	if _, err := os.Lstat(new); err == nil {
+		return &os.LinkError{Op: "rename", Old: old, New: new, Err: os.ErrExist}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return os.Rename(old, new)
 }
