@@ -193,7 +193,7 @@ func newStreamer(f *os.File) *streamer {
 			if st.err != nil {
 				continue
 			}
-			n, err := st.f.Write(p)
+			n, err := through(st.f).Write(p)
 			if err != nil {
 				st.err = err
 				continue
