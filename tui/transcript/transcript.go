@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -28,7 +27,7 @@ type Options struct {
 	ExpandTools  bool
 	ResultLines  int // lines of a tool result shown before truncating; 0 means 12
 	Location     *time.Location
-	md           map[int]*glamour.TermRenderer
+	md           map[int]*mdRenderer
 }
 
 // Item is one block of a transcript: a context message, a thin separator
@@ -127,7 +126,7 @@ func (o *Options) markdown(text string) string {
 		w = 100
 	}
 	if o.md == nil {
-		o.md = map[int]*glamour.TermRenderer{}
+		o.md = map[int]*mdRenderer{}
 	}
 	r := o.md[w]
 	if r == nil {
@@ -135,11 +134,7 @@ func (o *Options) markdown(text string) string {
 		if o.Color {
 			cfg = theme.Glamour(o.Styles.IsDark)
 		}
-		var err error
-		r, err = glamour.NewTermRenderer(glamour.WithStyles(cfg), glamour.WithWordWrap(w))
-		if err != nil {
-			return text
-		}
+		r = newMarkdownRenderer(cfg, w)
 		o.md[w] = r
 	}
 	out, err := r.Render(EscapeHTML(text))
