@@ -173,7 +173,7 @@ func TestKeepOwnEscapes(t *testing.T) {
 		{open + "github.com" + closeLink, "github.com"},
 		{"\x1b]8;;javascript:alert(1)\x07javascript:alert(1)\x1b]8;;\x07", "javascript:alert(1)"},
 		{"\x1b]8;;file:///etc/passwd\x1b\\file:///etc/passwd\x1b]8;;\x1b\\", "file:///etc/passwd"},
-		{open + u, u},               // never closed
+		{open + u, u},                 // never closed
 		{"a" + closeLink + "b", "ab"}, // closes nothing
 		{"\x1b]0;title\x07 \x1b[2J \x1b[?25l \u009b1m \u202e", "␛]0;title␇ ␛[2J ␛[?25l ⟨U+009B⟩1m ⟨U+202E⟩"},
 	}
