@@ -28,7 +28,12 @@ type cli struct {
 	stdout, stderr io.Writer
 }
 
+// isTerminal reports whether w is a terminal: a file that is one, or a
+// writer that says so (a test's fake terminal).
 func isTerminal(w io.Writer) bool {
+	if t, ok := w.(interface{ IsTerminal() bool }); ok {
+		return t.IsTerminal()
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(f.Fd())
 }

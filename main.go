@@ -115,7 +115,17 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if cmd, rest := lookup(argv); cmd != nil {
 		oneShot()
-		return cmd.run(&cli{env: env, stdin: stdin, stdout: stdout, stderr: stderr}, rest)
+		c := &cli{env: env, stdin: stdin, stdout: stdout, stderr: stderr}
+		if wantsJSON(rest) && isTerminal(stdout) {
+			tj := &terminalJSON{w: stdout}
+			c.stdout = tj
+			err := cmd.run(c, rest)
+			if ferr := tj.Flush(); err == nil {
+				err = ferr
+			}
+			return err
+		}
+		return cmd.run(c, rest)
 	}
 	if argv[0] == "session" || argv[0] == "sessions" {
 		if len(argv) < 2 {
