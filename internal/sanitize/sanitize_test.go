@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -153,6 +154,27 @@ func TestOutputDropsOnlySGR(t *testing.T) {
 	for in, want := range cases {
 		if got := Output(in); got != want {
 			t.Errorf("Output(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Every C1 control (U+0080 to U+009F, which a terminal may obey as ESC and
+// a letter: U+009B is CSI) and every bidi control, alone or between
+// letters, is shown as its code by each way of printing session text.
+func TestEveryC1AndBidiControlIsShown(t *testing.T) {
+	var controls []rune
+	for r := rune(0x80); r <= 0x9F; r++ {
+		controls = append(controls, r)
+	}
+	controls = append(controls, 0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069)
+	for _, r := range controls {
+		code := fmt.Sprintf("⟨U+%04X⟩", r)
+		for _, s := range []string{string(r), "a" + string(r) + "b", "\u0645" + string(r) + "\u0645", "\U0001F469" + string(r) + "\U0001F4BB"} {
+			for name, f := range map[string]func(string) string{"Text": Text, "Inline": Inline, "Line": Line, "Flat": Flat, "Output": Output} {
+				if out := f(s); !strings.Contains(out, code) || strings.ContainsRune(out, r) {
+					t.Errorf("%s(%+q) = %+q", name, s, out)
+				}
+			}
 		}
 	}
 }
