@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,24 +24,68 @@ type entry struct {
 }
 
 // call is a tool call on the way from the root to a node, since the last
-// user message; prev is the one before it.
+// user message; prev is the one before it. A link whose answered is set is
+// no call but a mark: the call it names got its result above this point.
 type call struct {
 	name, id string
 	prev     *call
+	answered *call
 }
+
+// answer returns the calls with c marked as answered, for what follows
+// its result.
+func (calls *call) answer(c *call) *call { return &call{prev: calls, answered: c} }
 
 // maxCallSearch bounds the walk back over a turn's calls for the one a
 // tool's reply answers: a turn has tens of calls, a hostile file millions.
 const maxCallSearch = 1000
 
-// find returns the nearest call to tool (any call when the tool has no name).
-func (c *call) find(tool string) *call {
+// find returns the nearest call to tool (any call when the tool has no
+// name), and whether its result was written already.
+func (c *call) find(tool string) (found *call, answered bool) {
+	var marks []*call
 	for k := 0; c != nil && k < maxCallSearch; c, k = c.prev, k+1 {
-		if tool == "" || sameTool(c.name, tool) {
-			return c
+		if c.answered != nil {
+			marks = append(marks, c.answered)
+		} else if tool == "" || sameTool(c.name, tool) {
+			return c, slices.Contains(marks, c)
 		}
 	}
-	return nil
+	return nil, false
+}
+
+// result is a call's result not written yet: a tool's reply, and those
+// that follow it answering the same call (a browsing display then the
+// pages quoted, DALL·E's image then its note). pi pairs one result with a
+// call, so they become one result, written when the run ends.
+type result struct {
+	call   *call
+	attach int    // the entry above the first reply
+	id     string // the first reply's node: the result's entry id
+	name   string
+	texts  []string
+	ms     int64     // the last reply's time
+	kept   []keptRaw // the replies' originals to keep after the result
+}
+
+// keptRaw is a reply's original message, kept because its conversion
+// leaves something out.
+type keptRaw struct {
+	what, id string
+	ms       int64
+	raw      json.RawMessage
+}
+
+// with returns r extended by one more reply; r itself is left as it was,
+// since each branch below a reply extends it on its own.
+func (r *result) with(texts []string, ms int64, kept *keptRaw) *result {
+	n := *r
+	n.texts = append(slices.Clip(r.texts), texts...)
+	n.ms = ms
+	if kept != nil {
+		n.kept = append(slices.Clip(r.kept), *kept)
+	}
+	return &n
 }
 
 // sameTool reports whether a call to recipient is answered by tool: the
@@ -148,26 +193,89 @@ func (c *converter) walk(t *tree, base int64) int {
 	type frame struct {
 		node, attach int
 		calls        *call
+		run          *result // the result the node's reply continues, if any
 	}
-	var stack []frame
-	push := func(list []int, attach int, calls *call) {
-		list = t.pathLast(list)
+	var stack, kids []frame
+	push := func(list []frame) {
+		// The child on the path to the current node goes last.
+		for k, f := range list {
+			if t.onPath[f.node] {
+				list = append(slices.Delete(list, k, k+1), f)
+				break
+			}
+		}
 		for k := len(list) - 1; k >= 0; k-- {
-			stack = append(stack, frame{list[k], attach, calls})
+			stack = append(stack, list[k])
 		}
 	}
-	push(t.roots, -1, nil)
+	kids = kids[:0]
+	for _, r := range t.roots {
+		kids = append(kids, frame{r, -1, nil, nil})
+	}
+	push(kids)
 	leaf := -1
 	for len(stack) > 0 {
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		last, calls := c.node(&t.nodes[f.node], f.attach, f.calls, base)
+		last, calls, run := c.node(&t.nodes[f.node], f.attach, f.calls, f.run, base)
+		kids = kids[:0]
+		if run == nil {
+			for _, ch := range t.children[f.node] {
+				kids = append(kids, frame{ch, last, calls, nil})
+			}
+		} else {
+			// A reply: the children that reply to the same call carry the
+			// result on; at the others (or the current node, or a leaf) it
+			// is written, and they hang from it.
+			var rest []int
+			for _, ch := range t.children[f.node] {
+				if c.continues(&t.nodes[ch], calls, run.call) {
+					kids = append(kids, frame{ch, run.attach, calls, run})
+				} else {
+					rest = append(rest, ch)
+				}
+			}
+			if len(rest) > 0 || len(kids) == 0 || f.node == t.current {
+				last = c.writeResult(run)
+				calls = calls.answer(run.call)
+				for _, ch := range rest {
+					kids = append(kids, frame{ch, last, calls, nil})
+				}
+			}
+		}
 		if f.node == t.current {
 			leaf = last
 		}
-		push(t.children[f.node], last, calls)
+		push(kids)
 	}
 	return leaf
+}
+
+// continues reports whether nd is a tool's reply to call, the call a reply
+// before it answered.
+func (c *converter) continues(nd *node, calls, answered *call) bool {
+	m := objectOf(nd.message)
+	author := objectOf(m["author"])
+	if str(author["role"]) != "tool" {
+		return false
+	}
+	found, done := calls.find(str(author["name"]))
+	return found == answered && !done
+}
+
+// writeResult adds a call's result, its replies' texts in order, then the
+// originals kept of them, and returns the last entry.
+func (c *converter) writeResult(r *result) int {
+	b := append([]byte(`,"message":{"role":"toolResult","toolCallId":`), jsjson.AppendString(nil, r.call.id)...)
+	b = append(b, `,"toolName":`...)
+	b = jsjson.AppendString(b, r.name)
+	b = blocks(string(b)+`,"content":[`, nil, r.texts)
+	b = append(b, `],"isError":false`...)
+	last := c.add("message", r.id, r.attach, r.ms, appendMS(b, r.ms))
+	for _, k := range r.kept {
+		last = c.keep(k.what, k.id, last, k.ms, k.raw)
+	}
+	return last
 }
 
 // newID returns id, or id with a suffix when it is taken or empty.
@@ -205,18 +313,19 @@ func (c *converter) keep(what, id string, parent int, ms int64, raw json.RawMess
 }
 
 // node converts one node under entry parent and returns the entry its
-// children hang from and the calls in force below it.
-func (c *converter) node(nd *node, parent int, calls *call, base int64) (int, *call) {
+// children hang from and the calls in force below it; a tool's reply to a
+// call gives no entry but the result it starts, or run extended by it.
+func (c *converter) node(nd *node, parent int, calls *call, run *result, base int64) (int, *call, *result) {
 	ms := base
 	if parent >= 0 {
 		ms = c.entries[parent].ms
 	}
 	if nd.message == nil {
-		return parent, calls
+		return parent, calls, nil
 	}
 	m := objectOf(nd.message)
 	if m == nil {
-		return c.keep("message", nd.key+"-raw", parent, ms, nd.message), calls
+		return c.keep("message", nd.key+"-raw", parent, ms, nd.message), calls, nil
 	}
 	if t, ok := millis(m["create_time"]); ok {
 		ms = t
@@ -291,19 +400,22 @@ func (c *converter) node(nd *node, parent int, calls *call, base int64) (int, *c
 			last = c.add("message", nd.key, last, ms, appendMS(body, ms))
 		}
 	case role == "tool":
-		answered := calls.find(name)
-		if answered == nil {
+		answered, done := calls.find(name)
+		if answered == nil || done {
 			// A tool that spoke unasked (a file search announcing the
-			// uploads, a spinner): nothing to pair it with.
+			// uploads, a spinner), or to a call whose result is above:
+			// nothing to pair it with.
 			last, kept = c.keep(orDefault(ct, "tool"), nd.key, last, ms, nd.message), true
 			break
 		}
-		b := append([]byte(`,"message":{"role":"toolResult","toolCallId":`), jsjson.AppendString(nil, answered.id)...)
-		b = append(b, `,"toolName":`...)
-		b = jsjson.AppendString(b, orDefault(name, answered.name))
-		b = blocks(string(b)+`,"content":[`, nil, x.texts)
-		b = append(b, `],"isError":false`...)
-		last = c.add("message", nd.key, last, ms, appendMS(b, ms))
+		var lost *keptRaw
+		if x.lost != "" {
+			lost = &keptRaw{x.lost, nd.key + "-raw", ms, nd.message}
+		}
+		if run == nil {
+			run = &result{call: answered, attach: parent, id: nd.key, name: orDefault(name, answered.name)}
+		}
+		return parent, calls, run.with(x.texts, ms, lost)
 	case role == "system" || role == "developer":
 		if len(x.texts) > 0 {
 			last = c.customMessage("system", nd.key, last, ms, x.texts)
@@ -314,7 +426,7 @@ func (c *converter) node(nd *node, parent int, calls *call, base int64) (int, *c
 	if x.lost != "" && !kept {
 		last = c.keep(x.lost, nd.key+"-raw", last, ms, nd.message)
 	}
-	return last, calls
+	return last, calls, nil
 }
 
 // customMessage adds a custom_message entry: in the model's context, not
