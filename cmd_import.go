@@ -39,25 +39,33 @@ func (c *cli) importSession(argv []string) error {
 		return fail(1, "no importer for the format %q (formats: %s)", format, strings.Join(store.ImportFormats, ", "))
 	}
 	env := c.env
-	results, err := store.ImportFile(file, store.ImportOptions{Format: format, To: to, Out: a.get("out"), Cwd: a.get("cwd"), Env: env})
+	results, skipped, err := store.ImportFileSkipping(file, store.ImportOptions{Format: format, To: to, Out: a.get("out"), Cwd: a.get("cwd"), Env: env})
 	if errors.Is(err, store.ErrUnknownFormat) {
 		return fail(1, "%s: %v: name it with --format", sanitize.Inline(file), err)
 	}
 	if err != nil && len(results) == 0 {
+		c.printSkipped(skipped)
 		return fail(1, "%s: %v", sanitize.Inline(file), err)
 	}
+	// What was imported stays imported: the conversations skipped are
+	// named, on stderr and in --json, and the import still exits 0.
+	defer c.printSkipped(skipped)
 	if a.has("json") {
 		for k := range results {
 			results[k].Path, results[k].Earlier, results[k].Title = valid(results[k].Path), valid(results[k].Earlier), valid(results[k].Title)
 		}
+		for k := range skipped {
+			skipped[k].Item, skipped[k].Title, skipped[k].Reason = valid(skipped[k].Item), valid(skipped[k].Title), valid(skipped[k].Reason)
+		}
 		var werr error
-		if len(results) == 1 {
+		if len(results) == 1 && len(skipped) == 0 {
 			werr = c.writeJSON(results[0])
 		} else {
 			werr = c.writeJSON(struct {
 				store.ImportResult
-				Sessions []store.ImportResult `json:"sessions"`
-			}{results[0], results})
+				Sessions []store.ImportResult  `json:"sessions"`
+				Skipped  []store.ImportSkipped `json:"skipped,omitempty"`
+			}{results[0], results, skipped})
 		}
 		if err != nil {
 			return fail(1, "%s: %v", sanitize.Inline(file), err)
@@ -88,4 +96,21 @@ func (c *cli) importSession(argv []string) error {
 		return fail(1, "%s: %v", sanitize.Inline(file), err)
 	}
 	return nil
+}
+
+// printSkipped names on stderr each conversation of an export that was
+// not imported, and why.
+func (c *cli) printSkipped(skipped []store.ImportSkipped) {
+	for _, sk := range skipped {
+		what := "a conversation"
+		switch {
+		case sk.Title != "" && sk.Item != "":
+			what = fmt.Sprintf("%q (%s)", sanitize.Line(sk.Title), sanitize.Inline(sk.Item))
+		case sk.Title != "":
+			what = fmt.Sprintf("%q", sanitize.Line(sk.Title))
+		case sk.Item != "":
+			what = sanitize.Inline(sk.Item)
+		}
+		fmt.Fprintf(c.stderr, "skipped %s: %s\n", what, sanitize.Line(sk.Reason))
+	}
 }

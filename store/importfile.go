@@ -55,6 +55,14 @@ type ImportResult struct {
 	Note string `json:"note,omitempty"`
 }
 
+// ImportSkipped is a conversation of an export that was not imported, and
+// why (a conversation whose messages the export does not hold).
+type ImportSkipped struct {
+	Item   string `json:"id,omitempty"`
+	Title  string `json:"title,omitempty"`
+	Reason string `json:"reason"`
+}
+
 // ImportTargets are the stores `session import --to` writes into.
 var ImportTargets = []string{"dhara", "pi"}
 
@@ -63,31 +71,39 @@ var ImportTargets = []string{"dhara", "pi"}
 // store, recording the file's path and hash; what was imported from the
 // same bytes before is found, not written again.
 func ImportFile(path string, o ImportOptions) ([]ImportResult, error) {
+	out, _, err := ImportFileSkipping(path, o)
+	return out, err
+}
+
+// ImportFileSkipping is ImportFile that also names the conversations of an
+// export it did not import. When it imported none, the error says so and
+// skipped names them all.
+func ImportFileSkipping(path string, o ImportOptions) (_ []ImportResult, skipped []ImportSkipped, _ error) {
 	if o.To == "" {
 		o.To = "dhara"
 	}
 	if !slices.Contains(ImportTargets, o.To) {
-		return nil, fmt.Errorf("no store %q to import into (stores: %s)", o.To, strings.Join(ImportTargets, ", "))
+		return nil, nil, fmt.Errorf("no store %q to import into (stores: %s)", o.To, strings.Join(ImportTargets, ", "))
 	}
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
+		return nil, nil, errors.New("not a regular file")
 	}
 	guessed := false
 	if o.Format == "" {
 		if o.Format, err = GuessFormat(path); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		guessed = true
 	}
 	if !slices.Contains(ImportFormats, o.Format) {
-		return nil, fmt.Errorf("no importer for the format %q (formats: %s)", o.Format, strings.Join(ImportFormats, ", "))
+		return nil, nil, fmt.Errorf("no importer for the format %q (formats: %s)", o.Format, strings.Join(ImportFormats, ", "))
 	}
 	// The file's hash is made while it is parsed: each takes a core.
 	var src Source
@@ -97,13 +113,13 @@ func ImportFile(path string, o ImportOptions) ([]ImportResult, error) {
 		defer close(done)
 		src, srcErr = SourceOf(path, o.Format)
 	}()
-	items, err := openItems(path, o.Format)
+	items, skipped, err := openItems(path, o.Format)
 	<-done
 	if srcErr != nil {
-		return nil, srcErr
+		return nil, nil, srcErr
 	}
 	if err != nil {
-		return nil, err
+		return nil, skipped, err
 	}
 	var out []ImportResult
 	for _, it := range items {
@@ -111,12 +127,12 @@ func ImportFile(path string, o ImportOptions) ([]ImportResult, error) {
 		src.Item, src.ItemSHA256 = it.item, it.sha
 		r, err := importOne(it.s, src, &o)
 		if err != nil {
-			return out, err
+			return out, skipped, err
 		}
 		r.Format, r.Guessed = o.Format, guessed
 		out = append(out, r)
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
 type importItem struct {
@@ -128,13 +144,16 @@ type importItem struct {
 // openItems opens the sessions a file of the format holds: an export of
 // many conversations gives one each (read as the pi lines its reader
 // writes), every other file one.
-func openItems(path, format string) ([]importItem, error) {
+func openItems(path, format string) (_ []importItem, skipped []ImportSkipped, _ error) {
 	var convs []conversation
 	switch format {
 	case "chatgpt":
-		cs, err := chatgpt.Open(path)
+		cs, sk, err := chatgpt.OpenExport(path)
+		for _, c := range sk {
+			skipped = append(skipped, ImportSkipped{c.ID, c.Title, c.Reason})
+		}
 		if err != nil {
-			return nil, err
+			return nil, skipped, err
 		}
 		for _, c := range cs {
 			convs = append(convs, conversation{c.ID, c.Title, c.Lines})
@@ -142,7 +161,7 @@ func openItems(path, format string) ([]importItem, error) {
 	case "claude-ai":
 		cs, err := claudeai.Open(path)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, c := range cs {
 			convs = append(convs, conversation{c.ID, c.Title, c.Lines})
@@ -150,15 +169,15 @@ func openItems(path, format string) ([]importItem, error) {
 	default:
 		s, err := OpenAs(path, format)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return []importItem{{s: s}}, nil
+		return []importItem{{s: s}}, nil, nil
 	}
 	out := make([]importItem, 0, len(convs))
 	for k, c := range convs {
 		s, err := pi.Parse(c.lines)
 		if err != nil {
-			return nil, fmt.Errorf("conversation %d: %w", k+1, err)
+			return nil, skipped, fmt.Errorf("conversation %d: %w", k+1, err)
 		}
 		info, _ := pi.ScanInfo(c.lines, 0)
 		info.Path, info.Format, info.Cwd = path, format, ""
@@ -172,7 +191,7 @@ func openItems(path, format string) ([]importItem, error) {
 		sum := sha256.Sum256(c.lines)
 		out = append(out, importItem{s: s.Domain(info), item: item, sha: hex.EncodeToString(sum[:])})
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
 type conversation struct {

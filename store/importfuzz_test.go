@@ -107,7 +107,7 @@ func FuzzImport(f *testing.F) {
 			t.Fatal(err)
 		}
 		for _, format := range ImportFormats {
-			items, err := openItems(path, format)
+			items, _, err := openItems(path, format)
 			if err != nil {
 				continue
 			}

@@ -65,7 +65,7 @@ func OpenAs(path, format string) (*model.Session, error) {
 	case "openai":
 		return openChat(path)
 	case "chatgpt", "claude-ai":
-		items, err := openItems(path, format)
+		items, _, err := openItems(path, format)
 		if err != nil {
 			return nil, err
 		}

@@ -29,32 +29,45 @@ type Conversation struct {
 	Lines []byte // a pi v3 session file's bytes (JSONL), described below
 }
 
+// Skipped is a conversation of an export that was not read, and why.
+type Skipped struct {
+	ID     string // "" when it names none
+	Title  string
+	Reason string
+}
+
 // partName is the name of one part of a split export.
 var partName = regexp.MustCompile(`^conversations-([0-9]+)\.json$`)
 
 // Open reads the export at path: one conversations.json, or, when path's name is
 // conversations-NNN.json, every conversations-*.json beside it in order.
 func Open(path string) ([]Conversation, error) {
+	convs, _, err := OpenExport(path)
+	return convs, err
+}
+
+// OpenExport is Open that also names the conversations it skipped.
+func OpenExport(path string) ([]Conversation, []Skipped, error) {
 	paths := []string{path}
 	if partName.MatchString(filepath.Base(path)) {
 		var err error
 		if paths, err = parts(filepath.Dir(path)); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	files := make([][]byte, 0, len(paths))
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
-			return nil, fmt.Errorf("read ChatGPT export: %w", err)
+			return nil, nil, fmt.Errorf("read ChatGPT export: %w", err)
 		}
 		files = append(files, data)
 	}
-	convs, err := Read(files...)
+	convs, skipped, err := ReadExport(files...)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, skipped, fmt.Errorf("%s: %w", path, err)
 	}
-	return convs, nil
+	return convs, skipped, nil
 }
 
 // parts lists the conversations-*.json files of dir: those numbered first,
@@ -103,13 +116,36 @@ func globEscape(s string) string {
 
 // Read converts the files' bytes (each a JSON array of conversations).
 func Read(files ...[]byte) ([]Conversation, error) {
+	convs, _, err := ReadExport(files...)
+	return convs, err
+}
+
+// ReadExport is Read that also names the conversations it skipped: those
+// without a mapping (a conversation whose messages the export does not
+// hold, as ChatGPT's list of conversations gives them), and elements of the
+// array that are not conversations. It fails when no conversation was
+// read, with the skipped ones named.
+func ReadExport(files ...[]byte) ([]Conversation, []Skipped, error) {
 	var out []Conversation
+	var skipped []Skipped
 	var firstErr error
 	for k, data := range files {
+		n := 0
 		err := readFile(data, func(raw json.RawMessage) {
-			if c, ok := convert(raw); ok {
+			n++
+			c, why := convert(raw)
+			if why == "" {
 				out = append(out, c)
+				return
 			}
+			sk := Skipped{Reason: why}
+			if conv := objectOf(raw); conv != nil {
+				sk.ID = orDefault(str(conv["conversation_id"]), str(conv["id"]))
+				sk.Title = cleanTitle(str(conv["title"]))
+			} else {
+				sk.Reason = fmt.Sprintf("element %d of file %d: %s", n, k+1, why)
+			}
+			skipped = append(skipped, sk)
 		})
 		if err != nil && firstErr == nil {
 			firstErr = fmt.Errorf("file %d: %w", k+1, err)
@@ -117,12 +153,15 @@ func Read(files ...[]byte) ([]Conversation, error) {
 	}
 	if len(out) == 0 {
 		msg := "not a ChatGPT export: no conversation (an object with a mapping) found"
-		if firstErr != nil {
-			return nil, fmt.Errorf("%s (%w)", msg, firstErr)
+		if len(skipped) > 0 {
+			msg = fmt.Sprintf("no conversation with messages: %d skipped", len(skipped))
 		}
-		return nil, errors.New(msg)
+		if firstErr != nil {
+			return nil, skipped, fmt.Errorf("%s (%w)", msg, firstErr)
+		}
+		return nil, skipped, errors.New(msg)
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
 // readFile calls fn with each element of the file's top-level array, up to
@@ -180,6 +219,15 @@ func Detect(head []byte) bool {
 		switch key {
 		case "mapping":
 			s.space()
+			if s.peek('n') {
+				// null: a conversation whose messages the export does
+				// not hold; its other members still tell.
+				if !s.skip() {
+					return other
+				}
+				mapping = true
+				break
+			}
 			if !s.peek('{') {
 				return false
 			}

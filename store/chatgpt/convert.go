@@ -102,16 +102,22 @@ type converter struct {
 	callIDs      map[string]bool
 }
 
-// convert reads one conversation of an export; ok is false when it is not
-// an object with a mapping object.
-func convert(raw json.RawMessage) (Conversation, bool) {
+// convert reads one conversation of an export; when it is not an object
+// with a mapping object, it says why not.
+func convert(raw json.RawMessage) (_ Conversation, whyNot string) {
 	conv := objectOf(raw)
 	if conv == nil {
-		return Conversation{}, false
+		return Conversation{}, "not a conversation but " + kindOf(raw)
 	}
 	t, ok := readTree(conv["mapping"], str(conv["current_node"]))
 	if !ok {
-		return Conversation{}, false
+		if _, there := conv["messages"]; there && !nonEmpty(conv["mapping"]) {
+			return Conversation{}, "it has no mapping but a messages member, a shape of ChatGPT's export no source shows: not read"
+		}
+		if mapping, there := conv["mapping"]; there {
+			return Conversation{}, "its mapping (the messages) is " + kindOf(mapping) + ": the export holds no messages of it"
+		}
+		return Conversation{}, "it has no mapping (the messages): the export holds no messages of it"
 	}
 	id := str(conv["conversation_id"])
 	if id == "" {
@@ -169,7 +175,26 @@ func convert(raw json.RawMessage) (Conversation, bool) {
 		b = append(b, e.body...)
 		b = append(b, "}\n"...)
 	}
-	return Conversation{ID: id, Title: title, Lines: b}, true
+	return Conversation{ID: id, Title: title, Lines: b}, ""
+}
+
+// kindOf names a JSON value's kind, for a reason given.
+func kindOf(raw json.RawMessage) string {
+	switch {
+	case len(raw) == 0:
+		return "nothing"
+	case raw[0] == '{':
+		return "an object"
+	case raw[0] == '[':
+		return "a list"
+	case raw[0] == '"':
+		return "a string"
+	case string(raw) == "null":
+		return "null"
+	case string(raw) == "true" || string(raw) == "false":
+		return "a boolean"
+	}
+	return "a number"
 }
 
 // cleanTitle is the title as pi stores a session's name: each run of line

@@ -117,3 +117,40 @@ func strconvQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestSkipped reads an export of three conversations whose second has no
+// messages (mapping null, as ChatGPT's list of conversations gives one):
+// the other two are read, and the second is named, with the reason.
+func TestSkipped(t *testing.T) {
+	convs, skipped, err := OpenExport(filepath.Join("testdata", "mapping-null.json"))
+	if err != nil || len(convs) != 2 || convs[0].Title != "Boiling an egg" || convs[1].Title != "Sourdough starter" {
+		t.Fatalf("%d conversations, %v", len(convs), err)
+	}
+	want := []Skipped{{ID: "6790e4f7-11aa-8002-b3c4-2d1e0f9a8b02", Title: "Lisbon in three days",
+		Reason: "its mapping (the messages) is null: the export holds no messages of it"}}
+	if !slices.Equal(skipped, want) {
+		t.Errorf("skipped %+v\nwant %+v", skipped, want)
+	}
+	for _, tt := range []struct {
+		input  string
+		reason string
+	}{
+		{`[{"id":"a","title":"no mapping"}]`, "it has no mapping (the messages): the export holds no messages of it"},
+		{`[{"id":"a","title":"a list","mapping":[]}]`, "its mapping (the messages) is a list: the export holds no messages of it"},
+		{`[{"id":"a","mapping":{}},7]`, "element 2 of file 1: not a conversation but a number"},
+		{`[{"id":"a","messages":[{"author":{"role":"user"}}]}]`, "it has no mapping but a messages member, a shape of ChatGPT's export no source shows: not read"},
+	} {
+		_, skipped, _ := ReadExport([]byte(tt.input))
+		if len(skipped) != 1 || skipped[0].Reason != tt.reason {
+			t.Errorf("%s: skipped %+v, want %q", tt.input, skipped, tt.reason)
+		}
+	}
+	// Only skipped: an error that says so, the skipped named.
+	_, skipped, err = ReadExport([]byte(`[{"id":"a","title":"t","mapping":null}]`))
+	if err == nil || !strings.Contains(err.Error(), "1 skipped") || len(skipped) != 1 || skipped[0].Title != "t" {
+		t.Errorf("%v, %+v", err, skipped)
+	}
+	if !Detect([]byte(`[{"id":"a","title":"t","mapping":null,"current_node":null}]`)) {
+		t.Error("an export whose first conversation has no messages is not detected")
+	}
+}
