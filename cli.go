@@ -91,6 +91,51 @@ func commandList(indent string) string {
 	return b.String()
 }
 
+// usage is what `skein CMD --help` prints: the command's usage line and
+// what it does.
+func (c *command) usage() string {
+	var b strings.Builder
+	b.WriteString("Usage: skein " + c.name)
+	if c.args != "" {
+		b.WriteString(" " + strings.ReplaceAll(c.args, "\n", "\n       "))
+	}
+	b.WriteString("\n\n")
+	for _, l := range wrap(c.help, 76) {
+		b.WriteString("  " + l + "\n")
+	}
+	if len(c.aliases) > 0 {
+		b.WriteString("\n  Also: " + strings.Join(c.aliases, ", ") + "\n")
+	}
+	if strings.Contains(c.args, "REF") {
+		b.WriteString("\nREF is a session file, or a session id or unique id prefix; see skein --help.\n")
+	}
+	return b.String()
+}
+
+// asksHelp reports whether the arguments ask for help (before any "--").
+func asksHelp(argv []string) bool {
+	for _, a := range argv {
+		switch a {
+		case "--":
+			return false
+		case "--help", "-h":
+			return true
+		}
+	}
+	return false
+}
+
+// sessionVerbs lists the session commands' verbs, as --help orders them.
+func sessionVerbs() string {
+	var verbs []string
+	for _, c := range commands {
+		if v, ok := strings.CutPrefix(c.name, "session "); ok {
+			verbs = append(verbs, v)
+		}
+	}
+	return strings.Join(verbs[:len(verbs)-1], ", ") + " or " + verbs[len(verbs)-1]
+}
+
 // wrap breaks text into lines of at most width columns, at spaces.
 func wrap(text string, width int) []string {
 	var lines []string

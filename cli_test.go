@@ -57,3 +57,20 @@ func TestEveryCommandHasItsTest(t *testing.T) {
 		}
 	}
 }
+
+// `skein CMD --help` (and -h) prints that command's usage and exits 0, for
+// every command, whatever else is on the line.
+func TestEveryCommandHasItsHelp(t *testing.T) {
+	for _, c := range commands {
+		for _, flag := range []string{"--help", "-h"} {
+			argv := append(strings.Fields(c.name), "x", flag)
+			out, stderr, code := skein(t, argv...)
+			if code != 0 || !strings.HasPrefix(out, "Usage: skein "+c.name) || !strings.Contains(out, wrap(c.help, 76)[0]) || stderr != "" {
+				t.Errorf("%v: exit %d %q %q", argv, code, out, stderr)
+			}
+		}
+	}
+	if _, stderr, code := skein(t, "session"); code != 2 || !strings.Contains(stderr, "import") || !strings.Contains(stderr, "export") {
+		t.Errorf("session: exit %d %q", code, stderr)
+	}
+}

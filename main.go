@@ -114,6 +114,10 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return nil
 	}
 	if cmd, rest := lookup(argv); cmd != nil {
+		if asksHelp(rest) {
+			fmt.Fprint(stdout, cmd.usage())
+			return nil
+		}
 		oneShot()
 		c := &cli{env: env, stdin: stdin, stdout: stdout, stderr: stderr}
 		if wantsJSON(rest) && isTerminal(stdout) {
@@ -128,8 +132,8 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cmd.run(c, rest)
 	}
 	if argv[0] == "session" || argv[0] == "sessions" {
-		if len(argv) < 2 {
-			return usagef("session needs a command: list, context, tree, show, plan, fork, compact, label, rename, delete or replay")
+		if len(argv) < 2 || asksHelp(argv[1:2]) {
+			return usagef("session needs a command: %s", sessionVerbs())
 		}
 		return usagef("unknown session command %q", argv[1])
 	}
