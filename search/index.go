@@ -34,7 +34,7 @@ import (
 // index, a segment gone or a blob whose checksum fails is only a cost: the
 // session is indexed again, never searched wrong.
 
-const manifestMagic = "skein-text-index\x00\x01"
+const manifestMagic = "skein-text-index\x00\x02"
 
 // staleAfter is how old a segment nobody names, or a temporary file, must
 // be before a run removes it.
@@ -450,8 +450,12 @@ func (x *Index) Update(files []string, progress func(done, total int)) error {
 // unchanged; nil when the file cannot be indexed).
 func (x *Index) updateOne(path string, prev *fileEntry, write func(*blobBuilder) (ref, bool)) *fileEntry {
 	readable := prev != nil && x.partsReadable(prev)
-	if readable && prev.state.Unchanged(path) {
-		return prev
+	if readable {
+		if st, ok := prev.state.Check(path); ok && st == prev.state {
+			return prev
+		} else if ok {
+			return &fileEntry{state: st, parts: prev.parts} // its bytes said: the stat is trusted next time
+		}
 	}
 	var ps *store.TextState
 	if readable && len(prev.parts) < maxParts {

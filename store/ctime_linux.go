@@ -7,11 +7,12 @@ import (
 	"syscall"
 )
 
-// changeTime is a file's inode and status-change time (which no program
-// can set: any write moves it), for the index's token.
-func changeTime(info fs.FileInfo) (ino uint64, ctimeNs int64, ok bool) {
+// changeTime is the inode a file is (its device and number) and its
+// status-change time, which no program can set: any write moves it, even
+// one that keeps the size and puts the modification time back.
+func changeTime(info fs.FileInfo) (inodeStamp, bool) {
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		return st.Ino, st.Ctim.Sec*1e9 + st.Ctim.Nsec, true
+		return inodeStamp{uint64(st.Dev), st.Ino, st.Ctim.Sec*1e9 + st.Ctim.Nsec}, true
 	}
-	return 0, 0, false
+	return inodeStamp{}, false
 }

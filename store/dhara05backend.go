@@ -69,13 +69,13 @@ var dhara05Backend = readOnly{
 }
 
 // statStamp is one file's stats for the list's state: size, mtime, inode,
-// status-change time; settled when that change is older than the slack.
+// status-change time, device; settled when that change is older than the slack.
 func statStamp(path string) ([]int64, bool) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return []int64{-1, 0, 0, 0, 0}, true
 	}
-	ino, ctime, ok := changeTime(st)
-	settled := ok && timeNowNs()-ctime > ctimeSlack
-	return []int64{st.Size(), st.ModTime().UnixNano(), int64(ino), ctime, 0}, settled
+	in, ok := changeTime(st)
+	settled := ok && timeNowNs()-in.CtimeNs > ctimeSlack
+	return []int64{st.Size(), st.ModTime().UnixNano(), int64(in.Ino), in.CtimeNs, int64(in.Dev)}, settled
 }

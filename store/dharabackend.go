@@ -103,7 +103,7 @@ func dharaInfo(path string) (Info, error) {
 var dharaFiles = [...]string{dhara.MetaFile, dhara.TreeFile, dhara.EntriesFile, dhara.ArchiveFile}
 
 // dharaStamp is the four files' stats: present, size, mtime, inode,
-// status-change time.
+// status-change time, device.
 func dharaStamp(path string) (stamp []int64, settled bool) {
 	settled = true
 	for _, f := range dharaFiles {
@@ -112,11 +112,11 @@ func dharaStamp(path string) (stamp []int64, settled bool) {
 			stamp = append(stamp, -1, 0, 0, 0, 0)
 			continue
 		}
-		ino, ctime, ok := changeTime(st)
-		if !ok || timeNowNs()-ctime <= ctimeSlack {
+		in, ok := changeTime(st)
+		if !ok || timeNowNs()-in.CtimeNs <= ctimeSlack {
 			settled = false
 		}
-		stamp = append(stamp, st.Size(), st.ModTime().UnixNano(), int64(ino), ctime, 0)
+		stamp = append(stamp, st.Size(), st.ModTime().UnixNano(), int64(in.Ino), in.CtimeNs, int64(in.Dev))
 	}
 	return stamp, settled
 }

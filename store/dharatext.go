@@ -14,6 +14,7 @@ import (
 	"skein/model"
 	"skein/store/dhara"
 	"skein/store/dhara05"
+	"skein/store/pi"
 )
 
 // The text index on a Dhara session folder. A folder is read whole when
@@ -38,7 +39,7 @@ func wholeFormat(path string) bool {
 // dharaTextToken is the folder's change token: the four files' stats
 // hashed into Tail, entries.jsonl's size and the latest mtime beside it.
 func dharaTextToken(path string) (TextState, bool) {
-	var t TextState
+	t := TextState{IndexedNs: time.Now().UnixNano()}
 	var b []byte
 	files := dharaFiles[:]
 	one := For(path).Format() != FormatDhara
@@ -54,16 +55,82 @@ func dharaTextToken(path string) (TextState, bool) {
 		if err != nil {
 			return t, false
 		}
-		ino, ctime, _ := changeTime(st)
+		in, _ := changeTime(st)
 		b = binary.AppendVarint(b, st.Size())
 		b = binary.AppendVarint(b, st.ModTime().UnixNano())
-		b = binary.AppendUvarint(b, ino)
-		b = binary.AppendVarint(b, ctime)
+		b = binary.AppendUvarint(b, in.Dev)
+		b = binary.AppendUvarint(b, in.Ino)
+		b = binary.AppendVarint(b, in.CtimeNs)
+		t.CtimeNs = max(t.CtimeNs, in.CtimeNs)
 		t.Size += st.Size()
 		t.MtimeNs = max(t.MtimeNs, st.ModTime().UnixNano())
 	}
 	t.Tail = uint64(crc32.Checksum(b, castagnoli))<<32 | uint64(crc32.ChecksumIEEE(b))
-	t.IndexedNs = time.Now().UnixNano()
+	return t, true
+}
+
+// tokenFiles are the files of a session whose stats make its token: a
+// Dhara folder's four, or the one file.
+func tokenFiles(path string) []string {
+	if For(path).Format() != FormatDhara {
+		return []string{path}
+	}
+	out := make([]string, len(dharaFiles))
+	for i, f := range dharaFiles {
+		out[i] = filepath.Join(path, f)
+	}
+	return out
+}
+
+// dharaReadToken is the token of a session about to be read whole, with
+// the CRC-32C of its files' bytes in Whole: taken before the read, so that
+// a change during it leaves a CRC that differs from the bytes next time.
+func dharaReadToken(path string) (TextState, bool) {
+	t, ok := dharaTextToken(path)
+	if ok {
+		t.Whole, ok = bytesCRC(tokenFiles(path))
+	}
+	return t, ok
+}
+
+// bytesCRC is the CRC-32C of files' sizes and bytes (a missing one counts
+// as absent, not as empty).
+func bytesCRC(files []string) (uint32, bool) {
+	var c uint32
+	for _, p := range files {
+		f, st, err := pi.OpenRegular(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			c = crc32.Update(c, castagnoli, []byte{0})
+			continue
+		}
+		if err != nil {
+			return 0, false
+		}
+		c = crc32.Update(c, castagnoli, binary.AppendVarint([]byte{1}, st.Size()))
+		c, err = rangeCRC(c, f, 0, st.Size())
+		f.Close()
+		if err != nil {
+			return 0, false
+		}
+	}
+	return c, true
+}
+
+// checkDhara is Check for a session read whole: its files' stats as they
+// were, and, when the last change was too recent to trust them, its
+// bytes' CRC.
+func (t TextState) checkDhara(path string) (TextState, bool) {
+	tok, ok := dharaTextToken(path)
+	if !ok || tok.Tail != t.Tail || tok.Size != t.Size || tok.MtimeNs != t.MtimeNs {
+		return t, false
+	}
+	if t.IndexedNs-t.CtimeNs > ctimeSlack {
+		return t, true
+	}
+	if c, ok := bytesCRC(tokenFiles(path)); !ok || c != t.Whole {
+		return t, false
+	}
+	t.IndexedNs = tok.IndexedNs
 	return t, true
 }
 
@@ -74,9 +141,9 @@ func readDharaText(path string) (*TextPart, error) {
 	if wholeFormat(path) {
 		return readWholeText(path)
 	}
-	tok, ok := dharaTextToken(path)
+	tok, ok := dharaReadToken(path)
 	if !ok {
-		return nil, &NotSession{Reason: "cannot stat " + path}
+		return nil, &NotSession{Reason: "cannot read " + path}
 	}
 	files, err := dhara.ReadFiles(path)
 	if err != nil {
@@ -161,9 +228,9 @@ func readDharaEntries(path string, recs [][2]int64, fn func(i int, s *model.Sess
 // A Dhara 0.5 file is read whole for the text index (Dhara rewrites it on
 // every save); its records are its lines.
 func readDhara05Text(path string) (*TextPart, error) {
-	tok, ok := dharaTextToken(path)
+	tok, ok := dharaReadToken(path)
 	if !ok {
-		return nil, &NotSession{Reason: "cannot stat " + path}
+		return nil, &NotSession{Reason: "cannot read " + path}
 	}
 	data, err := ReadFile(path)
 	if err != nil {
@@ -245,9 +312,9 @@ func callName(path, callID string, files **dhara.Files) string {
 
 // readWholeText reads a session of a whole format for the text index.
 func readWholeText(path string) (*TextPart, error) {
-	tok, ok := dharaTextToken(path)
+	tok, ok := dharaReadToken(path)
 	if !ok {
-		return nil, &NotSession{Reason: "cannot stat " + path}
+		return nil, &NotSession{Reason: "cannot read " + path}
 	}
 	s, err := Open(path)
 	if err != nil {

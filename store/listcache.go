@@ -6,7 +6,6 @@ import (
 	"errors"
 	"hash/crc32"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -40,52 +39,18 @@ var fullReads, partReads atomic.Int64
 func ListReads() (whole, part int64) { return fullReads.Load(), partReads.Load() }
 
 // piListState is what the index keeps of a pi file: its change token (the
-// size scanned, through its last whole line; the file's size and
-// modification time then; a hash of the scanned part's last 4 KB) and the
-// scan at that point, or why the file is not a session.
+// size scanned, through its last whole line; the file's size, modification
+// time and inode then, and when that was; CRC-32Cs of the scanned part
+// whole and of its last 4 KB) and the scan at that point, or why the file
+// is not a session.
 type piListState struct {
 	Scanned, Size, MtimeNs int64
 	Tail                   uint64
+	Whole                  uint32
 	Scan                   pi.ScanState
 	NotSession             string
-	// The inode and status-change time when it was indexed, and when that
-	// was: a file whose size, times and inode are all as they were, and
-	// whose last change is older than the clock's slack, is not even
-	// opened (Linux only; elsewhere the tail is always hashed).
-	Ino                uint64
-	CtimeNs, IndexedNs int64
-}
-
-// ctimeSlack is how long after a change a file's times are not trusted
-// alone: a write in the same clock tick as the indexing would not move them.
-const ctimeSlack = 2e9
-
-// sameByStat reports whether a file is as an index found it by its stat
-// alone: its size and modification time, and (Linux only) its inode and
-// status-change time, that change older than the clock's slack when it
-// was indexed. false: its bytes must say.
-func sameByStat(st fs.FileInfo, size, mtimeNs int64, ino uint64, ctimeNs, indexedNs int64) bool {
-	if !st.Mode().IsRegular() || st.Size() != size || st.ModTime().UnixNano() != mtimeNs || ino == 0 || indexedNs-ctimeNs <= ctimeSlack {
-		return false
-	}
-	i, c, ok := changeTime(st)
-	return ok && i == ino && c == ctimeNs
-}
-
-// castagnoli is the CRC the token hashes with: the processor computes it.
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-// tailSpan is how much of a scanned prefix's end the token hashes.
-const tailSpan = 4096
-
-// tailHash hashes the tailSpan bytes of f before end.
-func tailHash(f *os.File, end int64) (uint64, error) {
-	from := max(0, end-tailSpan)
-	b := make([]byte, end-from)
-	if _, err := f.ReadAt(b, from); err != nil && !(errors.Is(err, io.EOF) && len(b) == 0) {
-		return 0, err
-	}
-	return uint64(crc32.Checksum(b, castagnoli)), nil
+	Inode                  inodeStamp
+	IndexedNs              int64
 }
 
 // ListCached is ListInfo through the index's state for the file: an
@@ -95,8 +60,8 @@ func (piBackend) ListCached(path string, prev []byte, buf []byte) ([]byte, Info,
 	var ps piListState
 	known := prev != nil && decodeState(prev, &ps)
 	if known && ps.Scanned == ps.Size {
-		// Unchanged by its times alone: one stat, no open.
-		if st, err := os.Stat(path); err == nil && sameByStat(st, ps.Size, ps.MtimeNs, ps.Ino, ps.CtimeNs, ps.IndexedNs) {
+		// Unchanged by its stat alone: one stat, no open.
+		if st, err := os.Stat(path); err == nil && byStat(st, ps.Size, ps.MtimeNs, ps.Inode, ps.IndexedNs) == statSame {
 			if ps.NotSession != "" {
 				return buf, Info{}, prev, &NotSession{Reason: ps.NotSession}
 			}
@@ -104,39 +69,56 @@ func (piBackend) ListCached(path string, prev []byte, buf []byte) ([]byte, Info,
 			return buf, info, prev, err
 		}
 	}
+	// The token's time is taken before the file is looked at: a change
+	// after it moves the change time past it.
+	now := time.Now().UnixNano()
 	f, st, err := pi.OpenRegular(path)
 	if err != nil {
 		return buf, Info{}, nil, err
 	}
 	defer f.Close()
 	size, mtimeNs, mtimeMs := st.Size(), st.ModTime().UnixNano(), float64(st.ModTime().UnixMilli())
-	ino, ctimeNs, _ := changeTime(st)
+	inode, _ := changeTime(st)
 	if known && ps.Scanned <= size && ps.Scanned <= ps.Size {
-		if h, err := tailHash(f, ps.Scanned); err == nil && h == ps.Tail {
-			switch {
-			case size == ps.Size && mtimeNs == ps.MtimeNs && ps.NotSession != "":
-				return buf, Info{}, restamp(ps, ino, ctimeNs, prev), &NotSession{Reason: ps.NotSession}
-			case size == ps.Size && mtimeNs == ps.MtimeNs:
-				info, err := finishScan(ps.Scan, f, ps.Scanned, size, mtimeMs)
-				return buf, info, restamp(ps, ino, ctimeNs, prev), err
-			case size > ps.Size && ps.NotSession == "":
-				// Grown: scan on from the last whole line the index saw.
+		switch {
+		case size == ps.Size && mtimeNs == ps.MtimeNs:
+			v := byStat(st, ps.Size, ps.MtimeNs, ps.Inode, ps.IndexedNs)
+			if v == statChanged || v == statUnsure && !sameBytes(f, st, ps.Scanned, ps.Whole, ps.Tail) {
+				break // changed in place: read again whole
+			}
+			if v == statUnsure {
+				// Its bytes said: its stat is trusted from now on.
+				ps.Inode, ps.IndexedNs = inode, now
+				prev = encodeState(ps)
+			}
+			if ps.NotSession != "" {
+				return buf, Info{}, prev, &NotSession{Reason: ps.NotSession}
+			}
+			info, err := finishScan(ps.Scan, f, ps.Scanned, size, mtimeMs)
+			return buf, info, prev, err
+		case size > ps.Size && ps.NotSession == "":
+			// Grown: scan on from the last whole line the index saw, when
+			// the end of what it saw is still there.
+			if h, err := tailHash(f, ps.Scanned); err == nil && h == ps.Tail {
 				partReads.Add(1)
-				ps.Ino, ps.CtimeNs, ps.IndexedNs = ino, ctimeNs, time.Now().UnixNano()
+				ps.Inode, ps.IndexedNs = inode, now
 				return scanOn(f, ps, size, mtimeNs, mtimeMs, buf)
 			}
 		}
 	}
 	fullReads.Add(1)
-	ps = piListState{Size: size, MtimeNs: mtimeNs, Ino: ino, CtimeNs: ctimeNs, IndexedNs: time.Now().UnixNano()}
+	ps = piListState{Size: size, MtimeNs: mtimeNs, Inode: inode, IndexedNs: now}
 	buf, info, err := scanOpen(f, size, mtimeMs, buf, func(data []byte, mtimeMs float64) (Info, error) {
 		cut := int64(bytes.LastIndexByte(data, '\n') + 1)
+		ps.Whole = crc32.Checksum(data[:cut], castagnoli)
 		if err := ps.Scan.Feed(data[:cut]); err != nil {
+			ps.Whole = wholeCRC(data, cut, ps.Whole, size)
 			return ps.Scan.Info, err
 		}
 		ps.Scanned = cut
 		rest := ps.Scan
 		if err := rest.Feed(data[cut:]); err != nil {
+			ps.Whole = wholeCRC(data, cut, ps.Whole, size)
 			return rest.Info, err
 		}
 		return rest.Result(mtimeMs)
@@ -144,6 +126,7 @@ func (piBackend) ListCached(path string, prev []byte, buf []byte) ([]byte, Info,
 	var ns *NotSession
 	switch {
 	case errors.As(err, &ns):
+		// Not a session: kept whole, to be known again by its bytes.
 		ps.Scan, ps.Scanned, ps.NotSession = pi.ScanState{}, size, ns.Reason
 	case err != nil:
 		return buf, info, nil, err // unread: nothing to keep
@@ -155,17 +138,6 @@ func (piBackend) ListCached(path string, prev []byte, buf []byte) ([]byte, Info,
 		return buf, info, encodeState(ps), ns
 	}
 	return buf, info, encodeState(ps), nil
-}
-
-// restamp is the state of a file found unchanged by its bytes, with its
-// inode and change time as they are now (so that the next list may trust
-// them), or prev when they have not moved.
-func restamp(ps piListState, ino uint64, ctimeNs int64, prev []byte) []byte {
-	if ps.Ino == ino && ps.CtimeNs == ctimeNs && ps.IndexedNs-ps.CtimeNs > ctimeSlack {
-		return prev
-	}
-	ps.Ino, ps.CtimeNs, ps.IndexedNs = ino, ctimeNs, time.Now().UnixNano()
-	return encodeState(ps)
 }
 
 // scanOn scans a grown file from ps.Scanned to its end.
@@ -187,6 +159,7 @@ func scanOn(f *os.File, ps piListState, size, mtimeNs int64, mtimeMs float64, bu
 		return buf, rest.Info, nil, err
 	}
 	info, err := rest.Result(mtimeMs)
+	ps.Whole = crc32.Update(ps.Whole, castagnoli, buf[:cut])
 	ps.Scanned += int64(cut)
 	ps.Size, ps.MtimeNs = size, mtimeNs
 	if ps.Tail, err = tailHash(f, ps.Scanned); err != nil {
@@ -211,7 +184,7 @@ func finishScan(st pi.ScanState, f *os.File, scanned, size int64, mtimeMs float6
 }
 
 // stateVersion starts an encoded piListState; another is read as none.
-const stateVersion = 2
+const stateVersion = 3
 
 // encodeState writes ps compactly (gob spent more time on its type
 // descriptions than on the records).
@@ -246,8 +219,10 @@ func encodeState(ps piListState) []byte {
 	e.int(int64(in.Entries))
 	e.int(int64(in.Branches))
 	e.str(in.Model)
-	e.b = binary.LittleEndian.AppendUint64(e.b, ps.Ino)
-	e.int(ps.CtimeNs)
+	e.b = binary.LittleEndian.AppendUint32(e.b, ps.Whole)
+	e.b = binary.LittleEndian.AppendUint64(e.b, ps.Inode.Dev)
+	e.b = binary.LittleEndian.AppendUint64(e.b, ps.Inode.Ino)
+	e.int(ps.Inode.CtimeNs)
 	e.int(ps.IndexedNs)
 	return e.b
 }
@@ -283,11 +258,12 @@ func decodeState(b []byte, ps *piListState) bool {
 	in.FirstMessage = d.readStr()
 	in.Entries, in.Branches = int(d.readInt()), int(d.readInt())
 	in.Model = d.readStr()
-	if len(d.b) < 8 {
+	if len(d.b) < 20 {
 		return false
 	}
-	ps.Ino, d.b = binary.LittleEndian.Uint64(d.b), d.b[8:]
-	ps.CtimeNs, ps.IndexedNs = d.readInt(), d.readInt()
+	le := binary.LittleEndian
+	ps.Whole, ps.Inode.Dev, ps.Inode.Ino, d.b = le.Uint32(d.b), le.Uint64(d.b[4:]), le.Uint64(d.b[12:]), d.b[20:]
+	ps.Inode.CtimeNs, ps.IndexedNs = d.readInt(), d.readInt()
 	return !d.bad && len(d.b) == 0
 }
 

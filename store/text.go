@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -22,21 +23,24 @@ import (
 
 // TextState is what the text index keeps of a session's file: the change
 // token (the size read, through the last whole line or a last line that
-// parsed; the file's size, modification time, inode and change time then;
-// a hash of the read part's last 4 KB) and whether the file can be read on
-// from where the index stopped (pi's current version: every line alone
-// says all it holds).
+// parsed; the file's size, modification time and inode then, and when
+// that was; CRC-32Cs of the read part whole and of its last 4 KB) and
+// whether the file can be read on from where the index stopped (pi's
+// current version: every line alone says all it holds).
 type TextState struct {
 	End, Size, MtimeNs int64
 	Tail               uint64
-	Ino                uint64
+	Whole, Rest        uint32 // Rest: of the bytes past End
+	Dev, Ino           uint64
 	CtimeNs, IndexedNs int64
 	Appendable         bool
 }
 
+func (t TextState) inode() inodeStamp { return inodeStamp{t.Dev, t.Ino, t.CtimeNs} }
+
 // AppendTo writes the state to b.
 func (t TextState) AppendTo(b []byte) []byte {
-	for _, v := range []int64{t.End, t.Size, t.MtimeNs, int64(t.Tail), int64(t.Ino), t.CtimeNs, t.IndexedNs} {
+	for _, v := range []int64{t.End, t.Size, t.MtimeNs, int64(t.Tail), int64(t.Whole), int64(t.Rest), int64(t.Dev), int64(t.Ino), t.CtimeNs, t.IndexedNs} {
 		b = binary.AppendVarint(b, v)
 	}
 	if t.Appendable {
@@ -47,7 +51,7 @@ func (t TextState) AppendTo(b []byte) []byte {
 
 // ReadTextState reads a state AppendTo wrote, and what follows it.
 func ReadTextState(b []byte) (TextState, []byte, bool) {
-	var v [7]int64
+	var v [10]int64
 	for i := range v {
 		x, n := binary.Varint(b)
 		if n <= 0 {
@@ -58,31 +62,49 @@ func ReadTextState(b []byte) (TextState, []byte, bool) {
 	if len(b) == 0 || b[0] > 1 {
 		return TextState{}, nil, false
 	}
-	return TextState{End: v[0], Size: v[1], MtimeNs: v[2], Tail: uint64(v[3]), Ino: uint64(v[4]), CtimeNs: v[5], IndexedNs: v[6], Appendable: b[0] == 1}, b[1:], true
+	return TextState{End: v[0], Size: v[1], MtimeNs: v[2], Tail: uint64(v[3]), Whole: uint32(v[4]), Rest: uint32(v[5]), Dev: uint64(v[6]),
+		Ino: uint64(v[7]), CtimeNs: v[8], IndexedNs: v[9], Appendable: b[0] == 1}, b[1:], true
 }
 
-// Unchanged reports whether the file is as the state found it, by one
-// stat when its times can be trusted (Linux: inode and change time, which
-// no program sets, older than the clock's slack), else by its tail's hash.
-func (t TextState) Unchanged(path string) bool {
+// Check reports whether the file is as the state found it: by one stat
+// when that can be trusted (its size, times and inode as they were, the
+// change older than the clock's slack when the state was taken), else by
+// its bytes (sameBytes). The state returned is the one to keep: when the
+// bytes said, with the inode as it is now, so that the next check may
+// trust the stat.
+func (t TextState) Check(path string) (TextState, bool) {
 	if isDharaPath(path) {
-		tok, ok := dharaTextToken(path)
-		return ok && tok.Tail == t.Tail && tok.Size == t.Size && tok.MtimeNs == t.MtimeNs
+		return t.checkDhara(path)
 	}
 	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() || st.Size() != t.Size || st.ModTime().UnixNano() != t.MtimeNs {
-		return false
-	}
-	if sameByStat(st, t.Size, t.MtimeNs, t.Ino, t.CtimeNs, t.IndexedNs) {
-		return true
-	}
-	f, _, err := pi.OpenRegular(path)
 	if err != nil {
-		return false
+		return t, false
+	}
+	switch byStat(st, t.Size, t.MtimeNs, t.inode(), t.IndexedNs) {
+	case statSame:
+		return t, true
+	case statChanged:
+		return t, false
+	}
+	now := time.Now().UnixNano()
+	f, st, err := pi.OpenRegular(path)
+	if err != nil {
+		return t, false
 	}
 	defer f.Close()
-	h, err := tailHash(f, t.End)
-	return err == nil && h == t.Tail
+	if byStat(st, t.Size, t.MtimeNs, t.inode(), t.IndexedNs) == statChanged || !sameBytes(f, st, t.End, t.Whole, t.Tail) {
+		return t, false
+	}
+	in, ok := changeTime(st)
+	if !ok {
+		return t, true
+	}
+	// A last line that did not parse is in no entry, but it may be one now.
+	if rest, err := rangeCRC(0, f, t.End, t.Size); err != nil || rest != t.Rest {
+		return t, false
+	}
+	t.Dev, t.Ino, t.CtimeNs, t.IndexedNs = in.Dev, in.Ino, in.CtimeNs, now
+	return t, true
 }
 
 // TextPart is a session's file read for the text index from an offset on:
@@ -105,14 +127,17 @@ func ReadText(path string, prev *TextState) (part *TextPart, grown bool, err err
 		part, err := readDharaText(path)
 		return part, false, err
 	}
+	// The token's time is taken before the file is looked at: a change
+	// after it moves the change time past it.
+	now := time.Now().UnixNano()
 	f, st, err := pi.OpenRegular(path)
 	if err != nil {
 		return nil, false, err
 	}
 	defer f.Close()
 	size := st.Size()
-	ino, ctimeNs, _ := changeTime(st)
-	state := TextState{Size: size, MtimeNs: st.ModTime().UnixNano(), Ino: ino, CtimeNs: ctimeNs, IndexedNs: time.Now().UnixNano()}
+	in, _ := changeTime(st)
+	state := TextState{Size: size, MtimeNs: st.ModTime().UnixNano(), Dev: in.Dev, Ino: in.Ino, CtimeNs: in.CtimeNs, IndexedNs: now}
 	from := int64(0)
 	if prev != nil && prev.Appendable && prev.End <= size && prev.End <= prev.Size && size > prev.Size {
 		if h, err := tailHash(f, prev.End); err == nil && h == prev.Tail {
@@ -141,9 +166,15 @@ func ReadText(path string, prev *TextState) (part *TextPart, grown bool, err err
 			cut, unterminated = len(body), true
 		}
 	}
+	state.Rest = crc32.Checksum(body[cut:], castagnoli)
 	body = body[:cut]
 	data = data[:len(header)+cut]
 	state.End = from + int64(cut)
+	if from > 0 {
+		state.Whole = crc32.Update(prev.Whole, castagnoli, body)
+	} else {
+		state.Whole = crc32.Checksum(body, castagnoli)
+	}
 	if state.Tail, err = tailHash(f, state.End); err != nil {
 		return nil, false, err
 	}
