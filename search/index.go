@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"skein/internal/cachefile"
 	"skein/internal/jsdate"
 	"skein/model"
 	"skein/store"
@@ -30,9 +31,9 @@ import (
 // is changed in place. Several processes at once each write their own
 // segment and then the manifest: the last manifest wins, and a segment no
 // manifest names is removed only when it is old (a run that started before
-// it was written cannot need it after that). A missing, damaged or older
-// index, a segment gone or a blob whose checksum fails is only a cost: the
-// session is indexed again, never searched wrong.
+// it was written cannot need it after that). A missing, damaged or older index, a name that is not a regular file, a
+// segment gone or a blob whose checksum fails is only a cost: the session
+// is indexed again, never searched wrong.
 
 const manifestMagic = "skein-text-index\x00\x02"
 
@@ -88,12 +89,19 @@ func IndexDir(env store.Env) string { return filepath.Join(store.CacheDir(env), 
 // missing or unreadable one is empty.
 func OpenIndex(dir string) *Index {
 	x := &Index{dir: dir, entries: map[string]*fileEntry{}, segs: map[string]*segment{}, blobs: map[blobKey]*blob{}, damaged: map[string]bool{}}
-	if data, err := os.ReadFile(filepath.Join(dir, "manifest")); err == nil {
+	x.reload()
+	return x
+}
+
+// reload reads the manifest again, as the last process to write it left
+// it; a missing or damaged one changes nothing. x.mu is held, or x is
+// not shared yet.
+func (x *Index) reload() {
+	if data, err := cachefile.ReadFile(filepath.Join(x.dir, "manifest")); err == nil {
 		if entries, ok := decodeManifest(data); ok {
 			x.entries = entries
 		}
 	}
-	return x
 }
 
 // Close unmaps the segments: nothing a search returned points into them.
@@ -183,7 +191,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // dictionary's offset u64, length u32 and CRC-32C u32, and the magic).
 type segWriter struct {
 	dir, name string
-	raw       *os.File
+	raw       *cachefile.File
 	off       int64
 	refs      []ref // in the scratch file
 	err       error
@@ -232,9 +240,7 @@ func newSegWriter(dir string) *segWriter {
 	var r [8]byte
 	_, _ = rand.Read(r[:])
 	w := &segWriter{dir: dir, name: "seg-" + hex.EncodeToString(r[:]) + ".ft", ords: map[string]uint32{}}
-	if w.err = os.MkdirAll(dir, 0o700); w.err == nil {
-		w.raw, w.err = os.OpenFile(filepath.Join(dir, w.name+".raw.tmp"), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
-	}
+	w.raw, w.err = cachefile.Create(dir, w.name+".raw")
 	return w
 }
 
@@ -257,9 +263,7 @@ func (w *segWriter) finish() error {
 	if w.raw == nil {
 		return w.err
 	}
-	rawName := w.raw.Name()
-	defer os.Remove(rawName)
-	defer w.raw.Close()
+	defer w.raw.Discard()
 	if w.err != nil {
 		return w.err
 	}
@@ -278,8 +282,7 @@ func (w *segWriter) finish() error {
 		to[o.o] = uint32(k)
 		sorted[k] = o.w
 	}
-	tmp := filepath.Join(w.dir, w.name+".tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := cachefile.Create(w.dir, w.name)
 	if err != nil {
 		return err
 	}
@@ -316,17 +319,11 @@ func (w *segWriter) finish() error {
 			err = out.Flush()
 		}
 	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(w.dir, w.name))
-	}
 	if err != nil {
-		os.Remove(tmp)
+		f.Discard()
+		return err
+	}
+	if err := f.Commit(filepath.Join(w.dir, w.name)); err != nil {
 		return err
 	}
 	w.written = refs
@@ -340,6 +337,10 @@ func (w *segWriter) finish() error {
 // new segment and manifest; errors writing them leave the index as it was
 // (the search still reads every file it must).
 func (x *Index) Update(files []string, progress func(done, total int)) error {
+	return x.update(files, progress)
+}
+
+func (x *Index) update(files []string, progress func(done, total int)) error {
 	type job struct {
 		path string
 		prev *fileEntry
@@ -547,12 +548,18 @@ func (x *Index) damage(path string) {
 	x.damaged[path] = true
 }
 
-// Save writes the manifest when this run changed it, keeping the entries
-// of files outside this run that still exist, and removes what no one
-// needs: segments no manifest names and temporary files, once old.
+// Save writes the manifest when this run changed it.
 func (x *Index) Save() error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	return x.saveLocked()
+}
+
+// saveLocked writes the manifest when this run changed it, keeping the
+// entries of files outside this run that still exist, and removes what no
+// one needs: segments no manifest names and temporary files, once old,
+// and at once a name there that is not a regular file. x.mu is held.
+func (x *Index) saveLocked() error {
 	if !x.changed {
 		return nil
 	}
@@ -561,7 +568,7 @@ func (x *Index) Save() error {
 			delete(x.entries, p)
 		}
 	}
-	if err := store.WriteFileAtomic(filepath.Join(x.dir, "manifest"), encodeManifest(x.entries)); err != nil {
+	if err := cachefile.WriteFile(filepath.Join(x.dir, "manifest"), encodeManifest(x.entries)); err != nil {
 		return err
 	}
 	x.changed = false
@@ -580,7 +587,7 @@ func (x *Index) Save() error {
 		if named[name] || !(strings.HasPrefix(name, "seg-") || strings.Contains(name, ".tmp")) {
 			continue
 		}
-		if info, err := de.Info(); err == nil && time.Since(info.ModTime()) > staleAfter {
+		if info, err := de.Info(); err == nil && (!info.Mode().IsRegular() || time.Since(info.ModTime()) > staleAfter) {
 			os.Remove(filepath.Join(x.dir, name))
 		}
 	}

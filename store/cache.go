@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"skein/internal/cachefile"
 )
 
 // The list's index: per session file, what the list shows of it and the
@@ -51,7 +53,9 @@ func CacheDir(env Env) string {
 // is an empty one.
 func OpenCache(dir string) *Cache {
 	c := &Cache{path: filepath.Join(dir, "list.idx"), entries: map[string][]byte{}, used: map[string]bool{}}
-	if data, err := os.ReadFile(c.path); err == nil {
+	// A name there that is not a regular file (a pipe would block the
+	// read forever) is no index; the next Save replaces it.
+	if data, err := cachefile.ReadFile(c.path); err == nil {
 		if entries, ok := decodeCache(data); ok {
 			c.entries = entries
 		}
@@ -138,7 +142,7 @@ func (c *Cache) Save() {
 	out = append(out, cacheMagic...)
 	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(e.b))
 	out = append(out, e.b...)
-	if WriteFileAtomic(c.path, out) != nil {
+	if cachefile.WriteFile(c.path, out) != nil {
 		return
 	}
 	c.dirty = false

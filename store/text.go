@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"skein/internal/cachefile"
 	"skein/internal/jscan"
 	"skein/model"
 	"skein/store/pi"
@@ -290,18 +291,16 @@ func ReadEntries(path string, recs [][2]int64, fn func(i int, s *model.Session))
 	return nil
 }
 
-// MapFile maps a file read-only for as long as unmap is not called (nil
-// data for an empty file); where files cannot be mapped it reads it.
+// MapFile maps a regular file of the cache folder read-only for as long
+// as unmap is not called (nil data for an empty file); where files cannot
+// be mapped it reads it. A name holding anything else, a link or a pipe,
+// is refused (cachefile.ErrNotRegular) without waiting.
 func MapFile(path string) (data []byte, unmap func(), err error) {
-	f, err := os.Open(path)
+	f, st, err := cachefile.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
 	if st.Size() == 0 {
 		return nil, func() {}, nil
 	}
