@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -34,7 +35,7 @@ func searchWithin(t *testing.T, idx string, q *Query, files []string) []Hit {
 	}
 }
 
-// Any file the text index opens (its manifest, a segment, the
+// Any file the text index opens (its manifest, a segment, its lock, the
 // folder itself) made a named pipe, which would block a read forever: the
 // search finishes, finds what reading every file finds, and the name is
 // a regular file (or gone) afterwards.
@@ -43,7 +44,7 @@ func TestIndexNotARegularFile(t *testing.T) {
 	files = files[:6]
 	q, _ := Parse("the file")
 	want := brute(t, q, files)
-	for _, at := range []string{"manifest", "segment", "folder"} {
+	for _, at := range []string{"manifest", "segment", lockName, "folder"} {
 		cache := t.TempDir()
 		idx := filepath.Join(cache, "text")
 		x := OpenIndex(idx)
@@ -97,6 +98,37 @@ func cacheSize(t *testing.T, dir string) int64 {
 	return n
 }
 
+// Twelve processes indexing the same store at once (here, twelve indexes
+// of their own, as twelve processes have) leave one index, not twelve:
+// the cache is no larger than one process alone leaves, and each search
+// finds what reading every file finds.
+func TestIndexBuildersAtOnce(t *testing.T) {
+	_, files := fixtures(t)
+	q, _ := Parse("the file")
+	want := brute(t, q, files)
+	alone := t.TempDir()
+	x := OpenIndex(alone)
+	Files(x, q, files, 0, false, nil)
+	x.Close()
+	idx := t.TempDir()
+	var wg sync.WaitGroup
+	got := make([][]Hit, 12)
+	for i := range got {
+		wg.Go(func() {
+			x := OpenIndex(idx)
+			defer x.Close()
+			got[i] = Files(x, q, files, 0, false, nil)
+		})
+	}
+	wg.Wait()
+	for i := range got {
+		sameHits(t, fmt.Sprintf("builder %d", i), got[i], want)
+	}
+	if n, one := cacheSize(t, idx), cacheSize(t, alone); n > one+one/10 {
+		t.Errorf("twelve builders left %d bytes in the cache, one alone %d", n, one)
+	}
+}
+
 // snapshot is every file in dir, by name.
 func snapshot(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
@@ -123,7 +155,7 @@ func wholeIndex(t *testing.T, idx string, old map[string][]byte, what string) {
 	for _, e := range names {
 		name := e.Name()
 		switch {
-		case name == "manifest":
+		case name == "manifest" || name == lockName:
 		case strings.HasPrefix(name, "seg-") && strings.HasSuffix(name, ".ft"):
 			data, err := os.ReadFile(filepath.Join(idx, name))
 			if _, derr := segDict(data); err != nil || derr != nil {

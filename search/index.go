@@ -28,10 +28,13 @@ import (
 // files that changed and, of a file that grew, only what was appended.
 //
 // Every file is written to a temporary name, synced and renamed; nothing
-// is changed in place. Several processes at once each write their own
-// segment and then the manifest: the last manifest wins, and a segment no
-// manifest names is removed only when it is old (a run that started before
-// it was written cannot need it after that). A missing, damaged or older index, a name that is not a regular file, a
+// is changed in place. One process at a time brings the index up to date,
+// under the folder's lock: the others wait, then read the manifest it
+// wrote and index only what is still left (each indexing the same files
+// into segments of its own left the cache as many times the index's size
+// as there were processes). A segment no manifest names is removed only
+// when it is old (a run that read an older manifest may still need it). A
+// missing, damaged or older index, a name that is not a regular file, a
 // segment gone or a blob whose checksum fails is only a cost: the session
 // is indexed again, never searched wrong.
 
@@ -336,9 +339,30 @@ func (w *segWriter) finish() error {
 // progress, when not nil, is told how many files are done. It writes the
 // new segment and manifest; errors writing them leave the index as it was
 // (the search still reads every file it must).
+//
+// It holds the folder's lock meanwhile (where it can be taken: else it
+// goes on without), and starts from the manifest as the last process to
+// hold it left it.
 func (x *Index) Update(files []string, progress func(done, total int)) error {
-	return x.update(files, progress)
+	if unlock, err := cachefile.Lock(filepath.Join(x.dir, lockName)); err == nil {
+		defer unlock()
+		x.mu.Lock()
+		if !x.changed {
+			x.reload()
+		}
+		x.mu.Unlock()
+	}
+	err := x.update(files, progress)
+	if err == nil {
+		x.mu.Lock()
+		x.saveLocked() // a failure is tried again by Save
+		x.mu.Unlock()
+	}
+	return err
 }
+
+// lockName is the index's lock file in its folder.
+const lockName = "lock"
 
 func (x *Index) update(files []string, progress func(done, total int)) error {
 	type job struct {
@@ -548,8 +572,18 @@ func (x *Index) damage(path string) {
 	x.damaged[path] = true
 }
 
-// Save writes the manifest when this run changed it.
+// Save writes the manifest when this run changed it and Update could not
+// (Update writes it as it ends).
 func (x *Index) Save() error {
+	x.mu.Lock()
+	changed := x.changed
+	x.mu.Unlock()
+	if !changed {
+		return nil
+	}
+	if unlock, err := cachefile.Lock(filepath.Join(x.dir, lockName)); err == nil {
+		defer unlock()
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return x.saveLocked()

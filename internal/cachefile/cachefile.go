@@ -1,5 +1,5 @@
 // Package cachefile reads and writes the files of skein's cache folder
-// (the list's index, the text index's manifest and segments), which
+// (the list's index, the text index's manifest, segments and lock), which
 // are skein's own and a cache: a name there that holds anything but a
 // regular file (a named pipe, a device, a folder, a link) is read as no
 // file, and replaced by the next write. A read never follows a link and
