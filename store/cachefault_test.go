@@ -38,8 +38,9 @@ func listWithin(t *testing.T, cache string, files []string) []Info {
 
 // A list.idx that is not a regular file (a named pipe, which would block
 // the read forever; a link, to a pipe or to a file skein did not make; a
-// folder) is no index: the list is right, in bounded time, and its index
-// is written as a regular file in its place, never through the link.
+// folder; the cache folder a pipe) is no index: the list is right, in
+// bounded time, and its index is written as a regular file in its place,
+// never through the link.
 func TestListIndexNotARegularFile(t *testing.T) {
 	_, files := copyStore(t)
 	want, _, _, _ := listWith(t, "", files)
@@ -72,6 +73,15 @@ func TestListIndexNotARegularFile(t *testing.T) {
 		if full != 0 {
 			t.Errorf("%s: the index written in its place is not used: %d read whole", name, full)
 		}
+	}
+	// The cache folder itself a named pipe.
+	cache := filepath.Join(t.TempDir(), "skein")
+	if err := syscall.Mkfifo(cache, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sameList(t, listWithin(t, cache, files), want)
+	if st, err := os.Lstat(filepath.Join(cache, "list.idx")); err != nil || !st.Mode().IsRegular() {
+		t.Errorf("the folder a pipe was: no index written in it (%v)", err)
 	}
 	if b, _ := os.ReadFile(other); string(b) != "keep me" {
 		t.Errorf("a file the link named was written: %q", b)
