@@ -76,3 +76,27 @@ func TestChangeInTheIndexingTick(t *testing.T) {
 		}
 	}
 }
+
+// A file that is no session, checked in the clock tick of its indexing:
+// its bytes, all of them, say it is unchanged, and it is not read again.
+func TestNotASessionInTheIndexingTick(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "notes.jsonl")
+	os.WriteFile(path, []byte(strings.Repeat("not a session line\n", 400)+"no line end"), 0o644)
+	_, _, state, err := piBackend{}.ListCached(path, nil, nil)
+	if _, ok := err.(*NotSession); !ok || state == nil {
+		t.Fatalf("%v, state %v", err, state != nil)
+	}
+	st, _ := os.Stat(path)
+	in, ok := changeTime(st)
+	if !ok {
+		t.Skip("no change times here")
+	}
+	var ps piListState
+	decodeState(state, &ps)
+	ps.Inode, ps.IndexedNs = in, in.CtimeNs+1
+	f0 := fullReads.Load()
+	_, _, _, err = piBackend{}.ListCached(path, encodeState(ps), nil)
+	if _, ok := err.(*NotSession); !ok || fullReads.Load() != f0 {
+		t.Errorf("%v, %d read whole", err, fullReads.Load()-f0)
+	}
+}

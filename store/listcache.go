@@ -78,7 +78,7 @@ func (piBackend) ListCached(path string, prev []byte, buf []byte) ([]byte, Info,
 	}
 	defer f.Close()
 	size, mtimeNs, mtimeMs := st.Size(), st.ModTime().UnixNano(), float64(st.ModTime().UnixMilli())
-	inode, _ := changeTime(st)
+	inode, haveInode := changeTime(st)
 	if known && ps.Scanned <= size && ps.Scanned <= ps.Size {
 		switch {
 		case size == ps.Size && mtimeNs == ps.MtimeNs:
@@ -86,7 +86,7 @@ func (piBackend) ListCached(path string, prev []byte, buf []byte) ([]byte, Info,
 			if v == statChanged || v == statUnsure && !sameBytes(f, st, ps.Scanned, ps.Whole, ps.Tail) {
 				break // changed in place: read again whole
 			}
-			if v == statUnsure {
+			if v == statUnsure && haveInode {
 				// Its bytes said: its stat is trusted from now on.
 				ps.Inode, ps.IndexedNs = inode, now
 				prev = encodeState(ps)
@@ -108,17 +108,17 @@ func (piBackend) ListCached(path string, prev []byte, buf []byte) ([]byte, Info,
 	}
 	fullReads.Add(1)
 	ps = piListState{Size: size, MtimeNs: mtimeNs, Inode: inode, IndexedNs: now}
+	var allCRC uint32 // of the file's size bytes, for a file that is no session
 	buf, info, err := scanOpen(f, size, mtimeMs, buf, func(data []byte, mtimeMs float64) (Info, error) {
 		cut := int64(bytes.LastIndexByte(data, '\n') + 1)
 		ps.Whole = crc32.Checksum(data[:cut], castagnoli)
+		allCRC = wholeCRC(data, cut, ps.Whole, size)
 		if err := ps.Scan.Feed(data[:cut]); err != nil {
-			ps.Whole = wholeCRC(data, cut, ps.Whole, size)
 			return ps.Scan.Info, err
 		}
 		ps.Scanned = cut
 		rest := ps.Scan
 		if err := rest.Feed(data[cut:]); err != nil {
-			ps.Whole = wholeCRC(data, cut, ps.Whole, size)
 			return rest.Info, err
 		}
 		return rest.Result(mtimeMs)
@@ -127,7 +127,7 @@ func (piBackend) ListCached(path string, prev []byte, buf []byte) ([]byte, Info,
 	switch {
 	case errors.As(err, &ns):
 		// Not a session: kept whole, to be known again by its bytes.
-		ps.Scan, ps.Scanned, ps.NotSession = pi.ScanState{}, size, ns.Reason
+		ps.Scan, ps.Scanned, ps.Whole, ps.NotSession = pi.ScanState{}, size, allCRC, ns.Reason
 	case err != nil:
 		return buf, info, nil, err // unread: nothing to keep
 	}
