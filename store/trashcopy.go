@@ -72,8 +72,8 @@ func stamps(path string) (map[string]stamp, error) {
 		case !fi.Mode().IsRegular():
 			return fmt.Errorf("%s is not a regular file; skein does not copy it to the trash", p)
 		}
-		_, ctime, _ := changeTime(fi)
-		out[p] = stamp{fi.Size(), fi.ModTime().UnixNano(), ctime}
+		in, _ := changeTime(fi)
+		out[p] = stamp{fi.Size(), fi.ModTime().UnixNano(), in.CtimeNs}
 		return nil
 	})
 	return out, err
