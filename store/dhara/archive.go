@@ -77,26 +77,52 @@ func recoverMove(dir string) error {
 
 // rewriteEntries replaces entries.jsonl with its lines but those drop
 // names, every other byte as it was; nothing when it drops none, or when
-// the file changed since st. A writer that does not take the lock and
-// appends while the new file is written makes the move give up (it checks
-// just before the rename); bytes appended between that check and the
-// rename, to the old file, are copied to the new one after it.
+// the file changed since st.
 func rewriteEntries(dir string, st fs.FileInfo, drop func(id string, line []byte) bool) error {
+	w, err := prepareEntries(dir, st, drop)
+	if err != nil || w == nil {
+		return err
+	}
+	defer w.close()
+	_, err = w.commit()
+	return err
+}
+
+// entriesRewrite is entries.jsonl's new bytes, ready in a temporary file:
+// its lines but those dropped.
+type entriesRewrite struct {
+	dir     string
+	st      fs.FileInfo
+	old     *os.File // the file as st, open: what a writer appends to it after the rename is carried over
+	data    []byte   // its bytes
+	dropped [][]byte // the lines dropped, in order, without their newline
+	rep     *replacement
+}
+
+// prepareEntries writes entries.jsonl's lines but those drop names to a
+// temporary file, synced; nil when it drops none or the file changed
+// since st.
+func prepareEntries(dir string, st fs.FileInfo, drop func(id string, line []byte) bool) (*entriesRewrite, error) {
 	path := filepath.Join(dir, EntriesFile)
 	old, err := os.Open(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer old.Close()
+	ok := false
+	defer func() {
+		if !ok {
+			old.Close()
+		}
+	}()
 	if ost, err := old.Stat(); err != nil || !os.SameFile(ost, st) || ost.Size() != st.Size() {
-		return nil
+		return nil, nil
 	}
 	data := make([]byte, st.Size())
 	if n, err := old.ReadAt(data, 0); n != len(data) {
-		return err
+		return nil, err
 	}
+	w := &entriesRewrite{dir: dir, st: st, old: old, data: data}
 	kept := make([]byte, 0, len(data))
-	dropped := 0
 	for rest := data; len(rest) > 0; {
 		line := rest
 		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
@@ -106,35 +132,56 @@ func rewriteEntries(dir string, st fs.FileInfo, drop func(id string, line []byte
 		}
 		body := bytes.TrimSuffix(line, []byte("\n"))
 		if id := lineID(body); id != "" && drop(id, body) {
-			dropped++
+			w.dropped = append(w.dropped, body)
 			continue
 		}
 		kept = append(kept, line...)
 	}
-	if dropped == 0 {
-		return nil
+	if len(w.dropped) == 0 {
+		return nil, nil
 	}
-	unchanged := func() bool {
-		now, err := os.Stat(path)
-		ok := err == nil && now.Size() == st.Size() && now.ModTime().Equal(st.ModTime()) && os.SameFile(now, st)
-		if ok {
-			beforeEntriesRename()
-		}
-		return ok
+	if w.rep, err = prepare(dir, EntriesFile, data, true, kept); err != nil {
+		return nil, err
 	}
-	replaced, err := replaceWith(dir, EntriesFile, kept, unchanged)
-	if err != nil || !replaced {
-		return err
-	}
-	return carryOver(old, path, st.Size())
+	w.rep.final = true // its rename is the move's last step
+	ok = true
+	return w, nil
 }
+
+// commit renames the new entries.jsonl into place, unless the file
+// changed since st: a writer that does not take the lock and appends
+// while the move is made makes it give up (it checks just before the
+// rename); bytes appended between that check and the rename, to the old
+// file, are copied to the new one after it. replaced says whether the
+// rename was made.
+func (w *entriesRewrite) commit() (replaced bool, err error) {
+	path := filepath.Join(w.dir, EntriesFile)
+	now, err := os.Stat(path)
+	if err != nil || now.Size() != w.st.Size() || !now.ModTime().Equal(w.st.ModTime()) || !os.SameFile(now, w.st) {
+		return false, nil
+	}
+	beforeEntriesRename()
+	if err := w.rep.commit(); err != nil {
+		return false, err
+	}
+	_ = syncDir(w.dir) // the rename stands: the move is made
+	return true, carryOver(w.old, path, w.st.Size())
+}
+
+func (w *entriesRewrite) close() {
+	w.rep.cleanup()
+	w.old.Close()
+}
+
+// carryWait is how long carryOver waits between its looks.
+var carryWait = 20 * time.Millisecond
 
 // carryOver copies what another writer appended to the old entries.jsonl
 // (between the last check and the rename: it wrote to the file it had
 // open) to the new one, looking a few times over a moment.
 func carryOver(old *os.File, path string, from int64) error {
 	for range 3 {
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(carryWait)
 		ost, err := old.Stat()
 		if err != nil || ost.Size() <= from {
 			continue
@@ -151,16 +198,19 @@ func carryOver(old *os.File, path string, from int64) error {
 	return nil
 }
 
+// appendRaw appends data to the file at path, whole or not at all.
 func appendRaw(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|oNoFollow, 0)
+	f, err := fsys.OpenFile(path, os.O_RDWR|os.O_APPEND|oNoFollow, 0)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if _, err := f.Write(data); err != nil {
+	st, err := f.Stat()
+	if err != nil {
 		return err
 	}
-	return f.Sync()
+	_, err = appendWhole(f, st.Size(), data)
+	return err
 }
 
 // Move is the archive move (DECISIONS.md 9): the lines of entries.jsonl
@@ -180,24 +230,50 @@ func Move(dir string) (int, error) {
 	if !ok {
 		return 0, nil
 	}
-	return move(dir, st)
-}
-
-// move moves what may be archived, under the lock, entries.jsonl as st.
-func move(dir string, st fs.FileInfo) (int, error) {
 	s, err := Open(dir)
 	if err != nil {
 		return 0, err
 	}
+	return move(dir, st, s)
+}
+
+// finishMove makes the archive move a compaction left to do (it was
+// killed before it, entries.jsonl was not still then, or the move failed)
+// at the start of a write, under the lock, when entries.jsonl has been
+// still; it returns the session as it is then. The move is the earlier
+// write's: when it fails, it has taken itself back, and this write goes on.
+func finishMove(dir string, s *Session) (*Session, error) {
+	if len(s.Movable()) == 0 {
+		return s, nil
+	}
+	st, ok := still(dir)
+	if !ok {
+		return s, nil
+	}
+	if n, err := move(dir, st, s); n == 0 && err == nil {
+		return s, nil
+	}
+	return Open(dir)
+}
+
+// move moves what may be archived of the session s, under the lock,
+// entries.jsonl as st. Both new files are written to temporary files
+// first, synced; archive.jsonl is renamed into place, then entries.jsonl.
+// A failure before the second rename puts the old archive back, so that
+// no line is in both files; a kill there leaves the copies readers drop
+// (DECISIONS.md 9).
+func move(dir string, st fs.FileInfo, s *Session) (int, error) {
 	movable := s.Movable()
 	if len(movable) == 0 {
 		return 0, nil
 	}
-	data, err := readRegular(filepath.Join(dir, EntriesFile), 0)
-	if err != nil || int64(len(data)) != st.Size() {
+	w, err := prepareEntries(dir, st, func(id string, _ []byte) bool { return movable[id] })
+	if err != nil || w == nil {
 		return 0, err
 	}
+	defer w.close()
 	archive, err := readRegular(filepath.Join(dir, ArchiveFile), 0)
+	existed := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return 0, err
 	}
@@ -205,23 +281,29 @@ func move(dir string, st fs.FileInfo) (int, error) {
 	if len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, '\n')
 	}
-	n := 0
-	eachLine(data, func(line []byte) {
-		if id := lineID(line); id != "" && movable[id] {
-			out = append(out, line...)
-			out = append(out, '\n')
-			n++
-		}
-	})
-	if n == 0 {
-		return 0, nil
+	for _, line := range w.dropped {
+		out = append(out, line...)
+		out = append(out, '\n')
 	}
-	if err := replaceFile(dir, ArchiveFile, out); err != nil {
+	a, err := prepare(dir, ArchiveFile, archive, existed, out)
+	if err != nil {
+		return 0, err
+	}
+	defer a.cleanup()
+	if err := a.commit(); err != nil {
+		return 0, err
+	}
+	if err := syncDir(dir); err != nil {
+		a.undo()
 		return 0, err
 	}
 	afterArchive()
-	err = rewriteEntries(dir, st, func(id string, _ []byte) bool { return movable[id] })
-	return n, err
+	replaced, err := w.commit()
+	if !replaced {
+		a.undo()
+		return 0, err
+	}
+	return len(w.dropped), err
 }
 
 // Movable are the ids in entries.jsonl that may be archived: in a
@@ -275,7 +357,7 @@ func lineID(line []byte) string {
 	return id
 }
 
-// staleTemp is the name of a temporary file skein's replaceFile makes:
+// staleTemp is the name of a temporary file skein's writes make (tempName):
 // <file>.tmp<pid>.<base 36 time>.
 var staleTemp = regexp.MustCompile(`^(meta\.json|tree\.json|entries\.jsonl|archive\.jsonl)\.tmp[0-9]+\.[0-9a-z]+$`)
 

@@ -233,7 +233,7 @@ func (s *Session) checkSelf(dir string, ptr atPointer, errAt, warnAt atLine) {
 				errAt(e.File(), e.Line, "label of missing entry %s", e.Ref)
 			}
 		case TypeCompaction:
-			s.checkCompaction(i, branches, errAt)
+			s.checkCompaction(i, branches, inBranch[i], errAt)
 		}
 	}
 	if s.Meta.Raw != nil {
@@ -250,8 +250,10 @@ func (s *Session) checkSelf(dir string, ptr atPointer, errAt, warnAt atLine) {
 	}
 }
 
-// checkCompaction checks a compaction's range and branch.
-func (s *Session) checkCompaction(i int, branches map[string]int, errAt atLine) {
+// checkCompaction checks a compaction's range and branch. One in no
+// branch at all is an interrupted write's, which the warning of an entry
+// in no branch says: its branchId is not checked.
+func (s *Session) checkCompaction(i int, branches map[string]int, inBranch bool, errAt atLine) {
 	e := &s.Entries[i]
 	raw := e.Raw
 	ids := stringList(jsonMember(raw, "entryIds"))
@@ -282,7 +284,7 @@ func (s *Session) checkCompaction(i int, branches map[string]int, errAt atLine) 
 		errAt(e.File(), e.Line, "the compaction's branchId %s names no branch", b)
 		return
 	}
-	if !slices.Contains(s.Tree.Branches[k].EntryIDs, e.ID) {
+	if inBranch && !slices.Contains(s.Tree.Branches[k].EntryIDs, e.ID) {
 		errAt(e.File(), e.Line, "the compaction %s is not on its branch %s", e.ID, b)
 	}
 }

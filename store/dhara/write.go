@@ -1,7 +1,6 @@
 package dhara
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -9,11 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
-	"skein/internal/jscan"
 	"skein/internal/jsjson"
 )
 
@@ -48,61 +45,6 @@ func (s *Session) hasBranch(id string) bool {
 	return false
 }
 
-// Field is one member of a new entry; its value is raw JSON.
-type Field struct {
-	Key   string
-	Value []byte
-}
-
-// entryLine is a new entry's line as the seed writes one: id, type, its
-// fields, timestamp.
-func entryLine(id, typ string, fields []Field, timestamp string) []byte {
-	return appendEntryLine(make([]byte, 0, entryLineSize(id, typ, fields, timestamp)), id, typ, fields, timestamp)
-}
-
-// entryLineSize is room for entryLine's bytes: its strings' escapes
-// aside, which id, type, keys and timestamp rarely have.
-func entryLineSize(id, typ string, fields []Field, timestamp string) int {
-	n := 48 + len(id) + len(typ) + len(timestamp)
-	for _, f := range fields {
-		n += len(f.Key) + len(f.Value) + 4
-	}
-	return n
-}
-
-// appendEntryLine appends entryLine's bytes to b.
-func appendEntryLine(b []byte, id, typ string, fields []Field, timestamp string) []byte {
-	b = append(b, `{"id":`...)
-	b = jsjson.AppendString(b, id)
-	b = append(b, `,"type":`...)
-	b = jsjson.AppendString(b, typ)
-	for _, f := range fields {
-		if f.Value == nil {
-			continue
-		}
-		b = append(b, ',')
-		b = jsjson.AppendString(b, f.Key)
-		b = append(b, ':')
-		b = append(b, f.Value...)
-	}
-	b = append(b, `,"timestamp":`...)
-	b = jsjson.AppendString(b, timestamp)
-	return append(b, '}')
-}
-
-func jsonString(s string) []byte { return jsjson.AppendString(nil, s) }
-
-func jsonStrings(list []string) []byte {
-	b := []byte{'['}
-	for k, s := range list {
-		if k > 0 {
-			b = append(b, ',')
-		}
-		b = jsjson.AppendString(b, s)
-	}
-	return append(b, ']')
-}
-
 // change is what one write does: entries to append, the branch they go on
 // (or a new branch), meta.json's members to set.
 type change struct {
@@ -118,13 +60,10 @@ type change struct {
 	then func() error
 }
 
-// update makes one write to the session folder dir under its lock: the
-// session read as it is now, what build makes of it, then the new tree.json
-// and meta.json made (so that a file that cannot take the change refuses it
-// before anything is written), the entries appended (one write, synced),
-// and tree.json and meta.json replaced, each atomically from the file as it
-// is then (an agent may have changed it meanwhile), meta.json's updatedAt
-// last.
+// update makes one write to the session folder dir under its lock: first
+// what an earlier write left to do (an interrupted archive move, a move a
+// compaction left pending), then the session read as it is now, what build
+// makes of it, and the change written (commit).
 func update(dir string, build func(s *Session) (change, error)) (err error) {
 	if !IsSession(dir) {
 		return &RefusedError{dir + " is not a Dhara session folder (no " + EntriesFile + ", and no " + MetaFile + " with an id and a formatVersion); nothing was written"}
@@ -139,6 +78,9 @@ func update(dir string, build func(s *Session) (change, error)) (err error) {
 	}
 	s, err := Open(dir)
 	if err != nil {
+		return err
+	}
+	if s, err = finishMove(dir, s); err != nil {
 		return err
 	}
 	c, err := build(s)
@@ -180,34 +122,172 @@ func update(dir string, build func(s *Session) (change, error)) (err error) {
 	if _, err := newMeta(s.Meta.Raw); err != nil {
 		return &RefusedError{err.Error() + "; nothing was written"}
 	}
-	if len(c.lines) > 0 {
-		if err := appendLines(filepath.Join(dir, EntriesFile), c.lines); err != nil {
-			return err
-		}
-	}
-	for _, f := range []struct {
-		name string
-		make func([]byte) ([]byte, error)
-	}{{TreeFile, newTree}, {MetaFile, newMeta}} {
-		raw, err := readRegular(filepath.Join(dir, f.name), 0)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		data, err := f.make(raw)
-		if err != nil {
-			return err
-		}
-		if data == nil {
-			continue
-		}
-		if err := replaceFile(dir, f.name, data); err != nil {
-			return err
-		}
+	if err := commit(dir, c.lines, newMeta, newTree); err != nil {
+		return err
 	}
 	if c.then != nil {
 		return c.then()
 	}
 	return nil
+}
+
+// commit writes a change in the order that makes any step's failure leave
+// the folder as it was (DECISIONS.md 12): meta.json's and tree.json's new
+// bytes, made from the files as they are now (an agent may have changed
+// one), go to temporary files, synced; the entries are appended (whole, or
+// truncated back); meta.json is renamed into place, then tree.json, whose
+// rename is the write: every step before it is taken back when a later
+// one fails. meta.json goes first because a newer updatedAt alone is a
+// session doctor calls clean, and tree.json naming an entry newer than
+// updatedAt is not.
+func commit(dir string, lines [][]byte, newMeta, newTree func([]byte) ([]byte, error)) error {
+	var reps []*replacement
+	defer func() {
+		for _, r := range reps {
+			r.cleanup()
+		}
+	}()
+	for _, f := range []struct {
+		name string
+		make func([]byte) ([]byte, error)
+	}{{MetaFile, newMeta}, {TreeFile, newTree}} {
+		raw, err := readRegular(filepath.Join(dir, f.name), 0)
+		existed := err == nil
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		data, err := f.make(raw)
+		if err != nil {
+			return &RefusedError{err.Error() + "; nothing was written"}
+		}
+		if data == nil {
+			continue
+		}
+		r, err := prepare(dir, f.name, raw, existed, data)
+		if err != nil {
+			return err
+		}
+		reps = append(reps, r)
+	}
+	if len(reps) > 0 {
+		reps[len(reps)-1].final = true
+	}
+	var app *appended
+	if len(lines) > 0 {
+		var closeEntries func()
+		var err error
+		app, closeEntries, err = appendLines(filepath.Join(dir, EntriesFile), lines)
+		if err != nil {
+			return err
+		}
+		defer closeEntries()
+	}
+	undo := func(err error) error {
+		if uerr := app.undo(); uerr != nil {
+			err = fmt.Errorf("%w; %s keeps the new entry: %v", err, EntriesFile, uerr)
+		}
+		for k := len(reps) - 1; k >= 0; k-- {
+			reps[k].undo()
+		}
+		return err
+	}
+	for k, r := range reps {
+		if err := r.commit(); err != nil {
+			return undo(err)
+		}
+		if k < len(reps)-1 {
+			// The names in order: tree.json's rename is not on the disk
+			// before meta.json's.
+			if err := syncDir(dir); err != nil {
+				return undo(err)
+			}
+		}
+	}
+	// The write is done; a folder that could not be synced now keeps it
+	// in the cache, and a failure here would have the write made again.
+	_ = syncDir(dir)
+	return nil
+}
+
+// settleFor is how long a last line without its newline must not change
+// before it counts as a crashed writer's (and a newline goes first);
+// patience how long skein waits for a writer that keeps writing.
+var settleFor, patience = 1500 * time.Millisecond, 15 * time.Second
+
+// appendLines appends lines to a .jsonl file in one write, synced, whole
+// or not at all (appendWhole), and returns what takes them back and what
+// closes the file. A last line without its newline is another writer's,
+// perhaps still being written: skein waits until the file has not changed
+// for settleFor (then it was a crashed writer's, and a newline goes first,
+// so that nothing is glued to it), and refuses when it keeps changing.
+func appendLines(path string, lines [][]byte) (*appended, func(), error) {
+	_, statErr := os.Lstat(path)
+	f, err := fsys.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|oNoFollow, 0o600)
+	if err != nil {
+		return nil, nil, err
+	}
+	closeFile := func() {
+		f.Close()
+	}
+	if errors.Is(statErr, fs.ErrNotExist) {
+		// A file this write made goes again with the write.
+		closeFile = func() {
+			if st, err := f.Stat(); err == nil && st.Size() == 0 {
+				fsys.Remove(path)
+			}
+			f.Close()
+		}
+	}
+	start := time.Now()
+	var lastSize int64 = -1
+	var quietSince time.Time
+	var buf []byte
+	for {
+		st, err := f.Stat()
+		if err != nil {
+			closeFile()
+			return nil, nil, err
+		}
+		size := st.Size()
+		buf = buf[:0]
+		if size > 0 {
+			last := make([]byte, 1)
+			if _, err := f.ReadAt(last, size-1); err != nil {
+				closeFile()
+				return nil, nil, err
+			}
+			if last[0] != '\n' {
+				if size != lastSize {
+					lastSize, quietSince = size, time.Now()
+				}
+				settled := time.Since(st.ModTime()) >= settleFor || time.Since(quietSince) >= settleFor
+				switch {
+				case !settled && time.Since(start) > patience:
+					closeFile()
+					return nil, nil, &RefusedError{fmt.Sprintf("%s ends in a line another writer is still writing (it kept changing for %v); nothing was written", path, patience)}
+				case !settled:
+					time.Sleep(50 * time.Millisecond)
+					continue
+				}
+				buf = append(buf, '\n')
+			}
+		}
+		for _, l := range lines {
+			buf = append(buf, l...)
+			buf = append(buf, '\n')
+		}
+		// The file as it was decided on: a writer that went on meanwhile
+		// means deciding again.
+		if now, err := f.Stat(); err != nil || now.Size() != size {
+			continue
+		}
+		a, err := appendWhole(f, size, buf)
+		if err != nil {
+			closeFile()
+			return nil, nil, err
+		}
+		return a, closeFile, nil
+	}
 }
 
 // implicitMain is the one chain a session without a tree is, as a branch.
@@ -236,308 +316,6 @@ func (s *Session) freshMeta(dir string) []byte {
 	m = append(m, `,"createdAt":`...)
 	m = jsjson.AppendString(m, created)
 	return append(m, `,"formatVersion":"0.1.0"}`...)
-}
-
-// settleFor is how long a last line without its newline must not change
-// before it counts as a crashed writer's (and a newline goes first);
-// patience how long skein waits for a writer that keeps writing.
-var settleFor, patience = 1500 * time.Millisecond, 15 * time.Second
-
-// appendLines appends lines to a .jsonl file in one write and syncs it. A
-// last line without its newline is another writer's, perhaps still being
-// written: skein waits until the file has not changed for settleFor (then
-// it was a crashed writer's, and a newline goes first, so that nothing is
-// glued to it), and refuses when it keeps changing.
-func appendLines(path string, lines [][]byte) error {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|oNoFollow, 0o600)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	start := time.Now()
-	var lastSize int64 = -1
-	var quietSince time.Time
-	var buf []byte
-	for {
-		st, err := f.Stat()
-		if err != nil {
-			return err
-		}
-		size := st.Size()
-		buf = buf[:0]
-		if size > 0 {
-			last := make([]byte, 1)
-			if _, err := f.ReadAt(last, size-1); err != nil {
-				return err
-			}
-			if last[0] != '\n' {
-				if size != lastSize {
-					lastSize, quietSince = size, time.Now()
-				}
-				settled := time.Since(st.ModTime()) >= settleFor || time.Since(quietSince) >= settleFor
-				switch {
-				case !settled && time.Since(start) > patience:
-					return &RefusedError{fmt.Sprintf("%s ends in a line another writer is still writing (it kept changing for %v); nothing was written", path, patience)}
-				case !settled:
-					time.Sleep(50 * time.Millisecond)
-					continue
-				}
-				buf = append(buf, '\n')
-			}
-		}
-		for _, l := range lines {
-			buf = append(buf, l...)
-			buf = append(buf, '\n')
-		}
-		// The file as it was decided on: a writer that went on meanwhile
-		// means deciding again.
-		if now, err := f.Stat(); err != nil || now.Size() != size {
-			continue
-		}
-		if _, err := f.Write(buf); err != nil {
-			return err
-		}
-		return f.Sync()
-	}
-}
-
-// replaceFile writes data to a temporary name in dir, syncs it, renames it
-// over name and syncs the folder: a reader sees the old file or the new.
-func replaceFile(dir, name string, data []byte) error {
-	_, err := replaceWith(dir, name, data, nil)
-	return err
-}
-
-// replaceWith is replaceFile with a check just before the rename (ok nil:
-// none): when it fails, the temporary file goes, nothing is replaced, and
-// replaced is false.
-func replaceWith(dir, name string, data []byte, ok func() bool) (replaced bool, err error) {
-	mode := fs.FileMode(0o600)
-	if st, err := os.Stat(filepath.Join(dir, name)); err == nil {
-		mode = st.Mode().Perm()
-	}
-	tmp := filepath.Join(dir, name+".tmp"+strconv.Itoa(os.Getpid())+"."+strconv.FormatInt(time.Now().UnixNano(), 36))
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if err != nil {
-		return false, err
-	}
-	err = f.Chmod(mode) // the file's mode, not the umask's
-	if err == nil {
-		_, err = f.Write(data)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && ok != nil && !ok() {
-		os.Remove(tmp)
-		return false, nil
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, name))
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return false, err
-	}
-	return true, syncDir(dir)
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	_ = d.Sync() // some file systems cannot sync a folder; the rename stands
-	return nil
-}
-
-// setMember sets one member of a JSON object, keeping the others and their
-// order (a new member goes last); a nil value removes it.
-func setMember(obj []byte, key string, val []byte) ([]byte, error) {
-	out := []byte{'{'}
-	found := false
-	err := jscan.Members(bytes.TrimPrefix(obj, bom), func(k, v []byte) bool {
-		if jscan.Key(k) == key {
-			if found || val == nil {
-				return true
-			}
-			found, v = true, val
-		}
-		if len(out) > 1 {
-			out = append(out, ',')
-		}
-		out = append(out, k...)
-		out = append(out, ':')
-		out = append(out, v...)
-		return true
-	})
-	if err != nil {
-		return nil, fmt.Errorf("not a JSON object: %w", err)
-	}
-	if !found && val != nil {
-		if len(out) > 1 {
-			out = append(out, ',')
-		}
-		out = jsjson.AppendString(out, key)
-		out = append(out, ':')
-		out = append(out, val...)
-	}
-	return append(out, '}'), nil
-}
-
-// indent is a JSON value two-space indented as the seed shows meta.json
-// and tree.json: an object's members and an array of objects one per line,
-// an array of strings and numbers (a branch's entryIds) on one line; with a
-// final newline. A value that is not valid JSON is left as it is.
-func indent(v []byte) []byte {
-	v = bytes.TrimPrefix(v, bom)
-	if !jscan.Valid(v) {
-		return v
-	}
-	var b bytes.Buffer
-	writeIndented(&b, bytes.TrimSpace(v), 0)
-	b.WriteByte('\n')
-	return b.Bytes()
-}
-
-func writeIndented(b *bytes.Buffer, v []byte, depth int) {
-	pad := func(d int) {
-		b.WriteByte('\n')
-		for range d {
-			b.WriteString("  ")
-		}
-	}
-	switch {
-	case len(v) > 0 && v[0] == '{':
-		b.WriteByte('{')
-		n := 0
-		jscan.Fields(v, func(k, val []byte) bool {
-			if n > 0 {
-				b.WriteByte(',')
-			}
-			pad(depth + 1)
-			b.Write(k)
-			b.WriteString(": ")
-			writeIndented(b, val, depth+1)
-			n++
-			return true
-		})
-		if n > 0 {
-			pad(depth)
-		}
-		b.WriteByte('}')
-	case len(v) > 0 && v[0] == '[':
-		flat := true
-		jscan.Items(v, func(x []byte) bool {
-			flat = len(x) > 0 && x[0] != '{' && x[0] != '['
-			return flat
-		})
-		b.WriteByte('[')
-		n := 0
-		jscan.Items(v, func(x []byte) bool {
-			if n > 0 {
-				b.WriteByte(',')
-				if flat {
-					b.WriteByte(' ')
-				}
-			}
-			if !flat {
-				pad(depth + 1)
-			}
-			writeIndented(b, x, depth+1)
-			n++
-			return true
-		})
-		if !flat && n > 0 {
-			pad(depth)
-		}
-		b.WriteByte(']')
-	default:
-		b.Write(v)
-	}
-}
-
-// treeWith is tree.json with a branch added and ids appended to a branch,
-// every other member as it was.
-func treeWith(raw []byte, implicit, add *Branch, onBranch string, ids []string) ([]byte, error) {
-	if raw == nil {
-		raw = []byte(`{"branches":[]}`)
-	}
-	branches := jscan.Member(bytes.TrimPrefix(raw, bom), "branches")
-	if branches == nil {
-		branches = []byte("[]")
-	}
-	out := []byte{'['}
-	n := 0
-	err := jscan.Elements(branches, func(b []byte) bool {
-		if len(ids) > 0 && jscan.IsString(jscan.Member(b, "id")) {
-			if id, _ := stringOf(jscan.Member(b, "id")); id == onBranch {
-				list := append(stringList(jscan.Member(b, "entryIds")), ids...)
-				var err error
-				if b, err = setMember(b, "entryIds", jsonStrings(list)); err != nil {
-					return false
-				}
-			}
-		}
-		if n > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, b...)
-		n++
-		return true
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: branches: %w", TreeFile, err)
-	}
-	for _, add := range []*Branch{implicit, add} {
-		if add == nil {
-			continue
-		}
-		list := add.EntryIDs
-		if add.ID == onBranch {
-			list = append(list, ids...)
-		}
-		b := []byte(`{"id":`)
-		b = jsjson.AppendString(b, add.ID)
-		b = append(b, `,"parentBranchId":`...)
-		if add.ParentBranchID == "" {
-			b = append(b, "null"...)
-		} else {
-			b = jsjson.AppendString(b, add.ParentBranchID)
-		}
-		b = append(b, `,"entryIds":`...)
-		b = append(b, jsonStrings(list)...)
-		b = append(b, `,"createdAt":`...)
-		b = jsjson.AppendString(b, add.CreatedAt)
-		b = append(b, '}')
-		if n > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, b...)
-		n++
-	}
-	out = append(out, ']')
-	tree, err := setMember(raw, "branches", out)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", TreeFile, err)
-	}
-	if first := firstOf(implicit, add); jscan.Member(tree, "root") == nil && first != nil {
-		tree, _ = setMember(tree, "root", jsonString(first.ID))
-	}
-	return indent(tree), nil
-}
-
-func firstOf(bs ...*Branch) *Branch {
-	for _, b := range bs {
-		if b != nil {
-			return b
-		}
-	}
-	return nil
 }
 
 // branchAt is the branch a new entry after entry i goes on: the active
@@ -748,11 +526,15 @@ func Compact(dir string, c Compaction, check func(s *Session) (parent string, er
 		ch.ids = []string{id}
 		if _, wasStill := still(dir); wasStill {
 			ch.then = func() error {
+				// The compaction stands, whatever the move does: a move
+				// that fails takes itself back, and the next write makes it.
 				st, err := os.Stat(filepath.Join(dir, EntriesFile))
 				if err != nil {
 					return nil
 				}
-				_, _ = move(dir, st) // the compaction stands; the next write moves
+				if s, err := Open(dir); err == nil {
+					_, _ = move(dir, st, s)
+				}
 				return nil
 			}
 		}
