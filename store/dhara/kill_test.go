@@ -34,6 +34,9 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(moverEnv); dir != "" {
 		os.Exit(moverProcess(dir))
 	}
+	if root := os.Getenv(stagerEnv); root != "" {
+		os.Exit(stagerProcess(root))
+	}
 	os.Exit(m.Run())
 }
 

@@ -1,17 +1,21 @@
 package dhara
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"skein/internal/hugemem"
 	"skein/internal/jsjson"
-	"skein/internal/writeback"
 	"skein/model"
 )
 
@@ -144,7 +148,7 @@ func writeAtOnce(tmp string, entries func(path string) error, tree func() []byte
 // linesPerPart built on every core, written in order as they are done,
 // the disk's writeback started for each.
 func (b *builder) streamEntries(path string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := fsys.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
@@ -188,7 +192,7 @@ func (b *builder) streamEntries(path string) error {
 		if _, err := f.Write(buf); err != nil {
 			return err
 		}
-		writeback.Start(f, off, int64(len(buf)))
+		f.StartWriteback(off, int64(len(buf)))
 		off += int64(len(buf))
 	}
 	if err := f.Sync(); err != nil {
@@ -198,25 +202,29 @@ func (b *builder) streamEntries(path string) error {
 }
 
 // writeNewFolder makes a session folder in root named id, whole or not at
-// all: write fills a hidden temporary folder, which is synced and renamed.
+// all: write fills a hidden staging folder, which is synced and renamed.
+// A failure removes the staging folder; one a killed import left is
+// removed by the next import into root (removeStaleImports).
 func writeNewFolder(root, id string, write func(tmp string) error) (string, error) {
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return "", err
 	}
+	removeStaleImports(root)
 	dir := filepath.Join(root, id)
 	if _, err := os.Lstat(dir); err == nil {
 		return "", fmt.Errorf("%s exists", dir)
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
-	tmp, err := os.MkdirTemp(root, ".import-"+id+"-")
+	tmp, release, err := makeStaging(root, id)
 	if err != nil {
 		return "", err
 	}
+	defer release()
 	ok := false
 	defer func() {
 		if !ok {
-			os.RemoveAll(tmp)
+			fsys.RemoveAll(tmp)
 		}
 	}()
 	if err := write(tmp); err != nil {
@@ -225,24 +233,104 @@ func writeNewFolder(root, id string, write func(tmp string) error) (string, erro
 	if err := syncDir(tmp); err != nil {
 		return "", err
 	}
-	if err := os.Rename(tmp, dir); err != nil {
+	if err := fsys.Rename(tmp, dir); err != nil {
 		return "", err
 	}
 	ok = true
-	return dir, syncDir(root)
+	// The folder is there, whole: a root that could not be synced keeps
+	// it in the cache, and a failure now would have the import made twice.
+	_ = syncDir(root)
+	return dir, nil
 }
 
-func writeSynced(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+// stagingPrefix begins the name of an import's staging folder:
+// .import-<id>-<pid>-<random hex>. Discovery and live follow skip such
+// folders; the pid tells a dead importer's folder from a live one's.
+const stagingPrefix = ".import-"
+
+// makeStaging makes an empty staging folder for the session id in root
+// and takes its lock (the folder's own, where the platform locks folders:
+// a live importer holds it whatever its pid means to the process that
+// looks); release gives the lock back.
+func makeStaging(root, id string) (string, func(), error) {
+	for {
+		var r [8]byte
+		_, _ = rand.Read(r[:])
+		tmp := filepath.Join(root, stagingPrefix+id+"-"+strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(r[:]))
+		err := fsys.Mkdir(tmp, 0o700)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", nil, err
+		}
+		release := func() {}
+		if d, err := os.Open(tmp); err == nil {
+			_ = tryLockFile(d)
+			release = func() { d.Close() }
+		}
+		return tmp, release, nil
+	}
+}
+
+// stagingPID is the importer's pid in a staging folder's name.
+func stagingPID(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, stagingPrefix)
+	if !ok {
+		return 0, false
+	}
+	i := strings.LastIndexByte(rest, '-')
+	if i < 0 {
+		return 0, false
+	}
+	random := rest[i+1:]
+	if len(random) != 16 || strings.Trim(random, "0123456789abcdef") != "" {
+		return 0, false
+	}
+	rest = rest[:i]
+	j := strings.LastIndexByte(rest, '-')
+	if j < 1 {
+		return 0, false
+	}
+	num := rest[j+1:]
+	pid, err := strconv.Atoi(num)
+	if err != nil || pid <= 0 || strings.Trim(num, "0123456789") != "" {
+		return 0, false
+	}
+	return pid, true
+}
+
+// removeStaleImports removes the staging folders in root that a killed
+// import left: named as makeStaging names them, their pid no live
+// process's, and their lock free. A folder a live import is filling is
+// never one of them; neither is anything else.
+func removeStaleImports(root string) {
+	des, err := os.ReadDir(root)
 	if err != nil {
-		return err
+		return
 	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
+	for _, de := range des {
+		pid, ok := stagingPID(de.Name())
+		if !ok || !de.IsDir() || pid == os.Getpid() || alive(pid) {
+			continue
+		}
+		path := filepath.Join(root, de.Name())
+		d, err := os.Open(path)
+		if err != nil {
+			continue
+		}
+		fi, err := d.Stat()
+		if err == nil && fi.IsDir() && !tryLockFile(d) {
+			if now, err := os.Lstat(path); err == nil && os.SameFile(fi, now) {
+				fsys.RemoveAll(path)
+			}
+		}
+		d.Close()
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+}
+
+// writeSynced writes data to a new file at path, synced.
+func writeSynced(path string, data []byte) error {
+	_, err := writeNew(path, data, 0o600)
 	return err
 }
