@@ -58,7 +58,7 @@ func TestImportFailingAtEveryStep(t *testing.T) {
 				f := &faultFS{fail: &p}
 				fsys = f
 				_, err := w.write(root)
-				fsys = osFS{}
+				fsys = noSync()
 				what := p.String()
 				if !f.fired {
 					t.Fatalf("%s: never reached", what)

@@ -15,11 +15,19 @@ import (
 // entries with tree.json and meta.json agreeing; doctor reports nothing;
 // and the write made again adds its entry once. Its disk is faultFS.
 
-// faultCase is one write, made on a copy of a fixture.
+// faultCase is one write, made on a copy of a fixture ("-no-tree": the
+// fixture without its tree.json; "-pending": the seed compacted, its
+// archive move not made).
 type faultCase struct {
 	name, fixture string
 	entries       int // the entries the write adds
 	write         func(dir string) error
+}
+
+// moves says whether the write makes an archive move: the compaction's,
+// or the one a compaction left to the next write.
+func (c faultCase) moves() bool {
+	return strings.HasPrefix(c.name, "compaction") || strings.HasSuffix(c.fixture, "-pending")
 }
 
 // seedCompaction compacts the seed fixture's first three entries (its
@@ -43,15 +51,66 @@ var faultCases = []faultCase{
 	}},
 	{"label without a tree", "seed-no-tree", 1, func(dir string) error { _, err := Label(dir, "msg_001", "x"); return err }},
 	{"compaction and its archive move", "seed", 1, seedCompaction},
+	{"label making the move a compaction left", "seed-pending", 1, func(dir string) error { _, err := Label(dir, "msg_002", "x"); return err }},
 }
 
 func fixtureFiles(t *testing.T, name string) map[string]string {
 	t.Helper()
-	files := folderFiles(t, filepath.Join(fixtures, "store", strings.TrimSuffix(name, "-no-tree")))
-	if strings.HasSuffix(name, "-no-tree") {
+	files := folderFiles(t, filepath.Join(fixtures, "store", "seed"))
+	switch name {
+	case "seed":
+	case "seed-no-tree":
 		delete(files, TreeFile)
+	case "seed-pending":
+		dir := filepath.Join(t.TempDir(), "seed")
+		writeFolder(t, dir, files)
+		saved := stillFor
+		stillFor = time.Hour
+		err := seedCompaction(dir)
+		stillFor = saved
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = folderFiles(t, dir)
+	default:
+		t.Fatalf("no fixture %s", name)
 	}
 	return files
+}
+
+// asBefore are the folders a failed write may leave: the files as they
+// were, or, where a compaction left its archive move to this write, with
+// the move made (it is the compaction's, done before this write began).
+func asBefore(t *testing.T, c faultCase, files map[string]string) []map[string]string {
+	t.Helper()
+	out := []map[string]string{files}
+	if strings.HasSuffix(c.fixture, "-pending") {
+		dir := filepath.Join(t.TempDir(), "seed")
+		writeFolder(t, dir, files)
+		saved := stillFor
+		stillFor = 0
+		n, err := Move(dir)
+		stillFor = saved
+		if err != nil || n == 0 {
+			t.Fatalf("the pending move: %d moved, %v", n, err)
+		}
+		out = append(out, folderFiles(t, dir))
+	}
+	return out
+}
+
+// leftAsBefore says how dir differs from every folder of before ("" when
+// it is one of them).
+func leftAsBefore(t *testing.T, dir string, before []map[string]string) string {
+	t.Helper()
+	now := folderFiles(t, dir)
+	var d string
+	for _, b := range before {
+		if d = sameFiles(b, now); d == "" {
+			return ""
+		}
+	}
+	return d
 }
 
 // entryCount is how many entries a reader sees, and how many compactions.
@@ -77,9 +136,10 @@ func TestWritesFailingAtEveryStep(t *testing.T) {
 	for _, c := range faultCases {
 		t.Run(c.name, func(t *testing.T) {
 			files := fixtureFiles(t, c.fixture)
+			before := asBefore(t, c, files)
 			base := memDir(t)
 			fresh := func(k int) string {
-				dir := filepath.Join(base, strconv.Itoa(k), strings.TrimSuffix(c.fixture, "-no-tree"))
+				dir := filepath.Join(base, strconv.Itoa(k), "seed")
 				writeFolder(t, dir, files)
 				return dir
 			}
@@ -105,14 +165,14 @@ func TestWritesFailingAtEveryStep(t *testing.T) {
 				f := &faultFS{fail: &p}
 				fsys = f
 				err := c.write(dir)
-				fsys = osFS{}
+				fsys = noSync()
 				what := p.String()
 				if !f.fired {
 					t.Fatalf("%s: never reached", what)
 				}
 				if err != nil {
 					failed++
-					if d := sameFiles(files, folderFiles(t, dir)); d != "" {
+					if d := leftAsBefore(t, dir, before); d != "" {
 						t.Fatalf("%s failed (%v) and left: %s", what, err, d)
 					}
 				}
@@ -123,7 +183,7 @@ func TestWritesFailingAtEveryStep(t *testing.T) {
 					}
 					check(dir, what+", then again", true)
 				}
-				if c.name == "compaction and its archive move" {
+				if c.moves() {
 					checkMoveFinished(t, dir, what)
 				}
 				if t.Failed() {
@@ -134,18 +194,6 @@ func TestWritesFailingAtEveryStep(t *testing.T) {
 			t.Logf("%d failures reported, %d writes done whatever failed after their last rename", failed, len(points)-failed)
 		})
 	}
-}
-
-// memDir is a temporary folder in memory where there is one (a sync
-// costs nothing there, and these tests make thousands), else on disk.
-func memDir(t *testing.T) string {
-	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
-		if dir, err := os.MkdirTemp("/dev/shm", "skein-dhara-test-"); err == nil {
-			t.Cleanup(func() { os.RemoveAll(dir) })
-			return dir
-		}
-	}
-	return t.TempDir()
 }
 
 // checkWritten checks a folder after a write that was done (or not): its
@@ -160,7 +208,7 @@ func checkWritten(t *testing.T, dir, what string, c faultCase, n0, c0 int, done 
 	if n != want {
 		t.Errorf("%s: %d entries, want %d", what, n, want)
 	}
-	if c.name == "compaction and its archive move" && done && comp != c0+1 {
+	if strings.HasPrefix(c.name, "compaction") && done && comp != c0+1 {
 		t.Errorf("%s: %d compactions, want %d", what, comp, c0+1)
 	}
 	for name := range folderFiles(t, dir) {

@@ -68,6 +68,7 @@ func TestWritesOnAFullDisk(t *testing.T) {
 // new one.
 func fullDiskCase(t *testing.T, disk string, c faultCase, padded bool) {
 	files := fixtureFiles(t, c.fixture)
+	before := asBefore(t, c, files)
 	if padded {
 		line := `{"id":"pad","type":"custom","customType":"pad","data":"","timestamp":"2026-05-14T10:00:03Z"}` + "\n"
 		n := 4096 - len(files[EntriesFile]) - len(line)
@@ -92,7 +93,7 @@ func fullDiskCase(t *testing.T, disk string, c faultCase, padded bool) {
 		filler := fill(t, disk, pages)
 		err := c.write(dir)
 		if err != nil {
-			if d := sameFiles(files, folderFiles(t, dir)); d != "" {
+			if d := leftAsBefore(t, dir, before); d != "" {
 				t.Fatalf("%s: failed (%v) and left: %s", what, err, d)
 			}
 		}
