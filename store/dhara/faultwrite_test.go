@@ -17,7 +17,8 @@ import (
 
 // faultCase is one write, made on a copy of a fixture ("-no-tree": the
 // fixture without its tree.json; "-pending": the seed compacted, its
-// archive move not made).
+// archive move not made; "-interrupted": its move stopped between the
+// two renames, the moved lines in both files).
 type faultCase struct {
 	name, fixture string
 	entries       int // the entries the write adds
@@ -27,7 +28,7 @@ type faultCase struct {
 // moves says whether the write makes an archive move: the compaction's,
 // or the one a compaction left to the next write.
 func (c faultCase) moves() bool {
-	return strings.HasPrefix(c.name, "compaction") || strings.HasSuffix(c.fixture, "-pending")
+	return strings.HasPrefix(c.name, "compaction") || strings.HasSuffix(c.fixture, "-pending") || strings.HasSuffix(c.fixture, "-interrupted")
 }
 
 // seedCompaction compacts the seed fixture's first three entries (its
@@ -52,6 +53,7 @@ var faultCases = []faultCase{
 	{"label without a tree", "seed-no-tree", 1, func(dir string) error { _, err := Label(dir, "msg_001", "x"); return err }},
 	{"compaction and its archive move", "seed", 1, seedCompaction},
 	{"label making the move a compaction left", "seed-pending", 1, func(dir string) error { _, err := Label(dir, "msg_002", "x"); return err }},
+	{"label finishing an interrupted move", "seed-interrupted", 1, func(dir string) error { _, err := Label(dir, "msg_002", "x"); return err }},
 }
 
 func fixtureFiles(t *testing.T, name string) map[string]string {
@@ -61,13 +63,20 @@ func fixtureFiles(t *testing.T, name string) map[string]string {
 	case "seed":
 	case "seed-no-tree":
 		delete(files, TreeFile)
-	case "seed-pending":
+	case "seed-pending", "seed-interrupted":
 		dir := filepath.Join(t.TempDir(), "seed")
 		writeFolder(t, dir, files)
-		saved := stillFor
+		saved, savedHook := stillFor, afterArchive
 		stillFor = time.Hour
 		err := seedCompaction(dir)
-		stillFor = saved
+		if name == "seed-interrupted" {
+			stillFor, afterArchive = 0, func() { panic("killed") }
+			func() {
+				defer func() { recover() }()
+				Move(dir)
+			}()
+		}
+		stillFor, afterArchive = saved, savedHook
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,21 +89,23 @@ func fixtureFiles(t *testing.T, name string) map[string]string {
 
 // asBefore are the folders a failed write may leave: the files as they
 // were, or, where a compaction left its archive move to this write, with
-// the move made (it is the compaction's, done before this write began).
+// the move made or finished (it is the compaction's, done before this
+// write began).
 func asBefore(t *testing.T, c faultCase, files map[string]string) []map[string]string {
 	t.Helper()
 	out := []map[string]string{files}
-	if strings.HasSuffix(c.fixture, "-pending") {
+	if strings.HasSuffix(c.fixture, "-pending") || strings.HasSuffix(c.fixture, "-interrupted") {
 		dir := filepath.Join(t.TempDir(), "seed")
 		writeFolder(t, dir, files)
 		saved := stillFor
 		stillFor = 0
-		n, err := Move(dir)
+		_, err := Move(dir)
 		stillFor = saved
-		if err != nil || n == 0 {
-			t.Fatalf("the pending move: %d moved, %v", n, err)
+		moved := folderFiles(t, dir)
+		if err != nil || sameFiles(files, moved) == "" {
+			t.Fatalf("the move left to do was not made: %v", err)
 		}
-		out = append(out, folderFiles(t, dir))
+		out = append(out, moved)
 	}
 	return out
 }
