@@ -218,7 +218,7 @@ func relist(paths []string) tea.Cmd {
 	cmds := make([]tea.Cmd, 0, len(paths))
 	for _, p := range paths {
 		if strings.HasPrefix(filepath.Base(p), ".") {
-			// A writer's temporary folder (an import's .import-ID-N, renamed
+			// A writer's temporary folder (an import's .import-ID-PID-RAND, renamed
 			// into place once whole). Read while it was being written, it
 			// was listed, and stayed listed beside the session when that
 			// read came back after the one that found it gone.
