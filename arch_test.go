@@ -4,6 +4,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -74,6 +75,41 @@ func TestArchitecture(t *testing.T) {
 	for _, dep := range strings.Fields(string(out)) {
 		if strings.Contains(dep, "aws") || strings.HasPrefix(dep, "cloud.google.com") || strings.HasPrefix(dep, "google.golang.org/grpc") {
 			t.Errorf("the binary links %s", dep)
+		}
+	}
+}
+
+// TestArchitectureNamesEveryPackage: ARCHITECTURE.md names every package of
+// the module, in backquotes, as its path in the module (`store/pi`,
+// `internal/jscan`; the root package as `main`), so that a package added
+// without a word there fails here rather than going unexplained.
+func TestArchitectureNamesEveryPackage(t *testing.T) {
+	doc, err := os.ReadFile("ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := exec.Command("go", "list", "-m").Output()
+	if err != nil {
+		t.Fatalf("go list -m: %v", err)
+	}
+	out, err := exec.Command("go", "list", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list ./...: %v", err)
+	}
+	pkgs := strings.Fields(string(out))
+	// go list skips testdata/ and third_party/chroma (a module of its
+	// own); a listing this short means the command went wrong.
+	if len(pkgs) < 20 {
+		t.Fatalf("go list ./... gave %d packages: %q", len(pkgs), pkgs)
+	}
+	module := strings.TrimSpace(string(mod))
+	for _, p := range pkgs {
+		name := strings.TrimPrefix(strings.TrimPrefix(p, module), "/")
+		if p == module {
+			name = "main"
+		}
+		if !strings.Contains(string(doc), "`"+name+"`") {
+			t.Errorf("ARCHITECTURE.md does not name the package %s (as `%s`): say where it stands and what it holds", p, name)
 		}
 	}
 }
