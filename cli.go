@@ -164,8 +164,11 @@ Usage:
 ` + commandList("  ") + `
 REF is a session file, or a session id or unique id prefix among the
 sessions found. PATHs (files or folders, searched recursively) replace the
-default store: $PI_CODING_AGENT_SESSION_DIR, pi's settings.json sessionDir,
-or ~/.pi/agent/sessions.
+default store, every agent's folder: pi's (~/.pi/agent/sessions, or
+$PI_CODING_AGENT_SESSION_DIR, or pi's settings.json sessionDir), Dhara's
+(~/.dhara/sessions, or $DHARA_HOME/sessions), Claude Code's
+(~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects) and Codex's
+(~/.codex/sessions, or $CODEX_HOME/sessions).
 
 Exit status: 0 ok, 1 not found, not a session or problems found, 2 usage.
 `

@@ -2,9 +2,12 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"skein/store"
 )
 
 // TestREADMEListsTheCommands: the README's list of commands is the one
@@ -24,6 +27,38 @@ func TestREADMEListsTheCommands(t *testing.T) {
 	for _, line := range strings.Split(out, "\n") {
 		if len(line) > 80 {
 			t.Errorf("--help line wider than 80 columns: %q", line)
+		}
+	}
+}
+
+// TestHelpNamesEveryAgentsFolder: --help and the README name each folder
+// skein reads when no PATH is given (the default roots, written from ~), so
+// that an agent whose folder is added to the default store cannot be left
+// out of what a newcomer reads.
+func TestHelpNamesEveryAgentsFolder(t *testing.T) {
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("CODEX_HOME", "")
+	t.Setenv("DHARA_HOME", "")
+	roots := store.Env{Home: "~", WorkingDirPath: t.TempDir()}.DefaultRoots()
+	if len(roots) < 4 {
+		t.Fatalf("default roots: %q", roots)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := skein(t, "--help")
+	if code != 0 {
+		t.Fatalf("--help: exit %d", code)
+	}
+	help := strings.Join(strings.Fields(out), " ")
+	for _, root := range roots {
+		root = filepath.ToSlash(root)
+		if !strings.Contains(help, root) {
+			t.Errorf("--help does not name the default folder %s:\n%s", root, out)
+		}
+		if !strings.Contains(string(readme), "`"+root+"`") {
+			t.Errorf("README.md does not name the default folder %s", root)
 		}
 	}
 }
