@@ -4,6 +4,7 @@
 package safewrite
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -18,16 +19,25 @@ type File interface {
 	Sync() error
 	Truncate(size int64) error
 	Stat() (os.FileInfo, error)
+	ReadAt(p []byte, off int64) (int, error)
+}
+
+// Taker is what TakeBack needs of a file.
+type Taker interface {
+	Sync() error
+	Truncate(size int64) error
+	Stat() (os.FileInfo, error)
+	ReadAt(p []byte, off int64) (int, error)
 }
 
 // Append writes p at the end of f, which the caller found to be size bytes
 // long and holds the lock of, and syncs it. The space is reserved first
 // where the platform can, so that a full disk usually fails before a byte
 // is written. When the write is short or fails, or the sync fails, the
-// bytes written are cut off again, but only when the file is exactly size
-// plus those bytes: a writer that does not take the lock may have appended
-// meanwhile, and its line is never cut. The error then says whether the
-// file was put back.
+// bytes written are cut off again (TakeBack), but only while they are the
+// file's last bytes: a writer that does not take the lock may have
+// appended meanwhile, and its line is never cut. The error then says
+// whether the file was put back.
 func Append(f File, size int64, p []byte) error {
 	if err := Reserve(f, size, int64(len(p))); err != nil {
 		return err
@@ -41,26 +51,48 @@ func Append(f File, size int64, p []byte) error {
 			return nil
 		}
 	}
-	if uerr := undo(f, size, int64(n)); uerr != nil {
+	if uerr := undo(f, size, int64(n), p); uerr != nil {
 		return errors.Join(err, uerr)
 	}
 	return err
 }
 
-// undo cuts the n bytes an append wrote at size off again, when they are
-// still the last bytes of the file.
-func undo(f File, size, n int64) error {
+// undo takes back the n bytes of p an append wrote at size.
+func undo(f File, size, n int64, p []byte) error {
 	if n <= 0 {
+		return nil
+	}
+	return TakeBack(f, size, p[:n])
+}
+
+// TakeBack cuts off again the bytes p that an append wrote when the file
+// was size bytes long, wherever an O_APPEND write put them: at size, or
+// after the lines of a writer that takes no lock and appended between the
+// caller's look at the size and its write. They are cut only while they
+// are the file's last bytes, so a line appended after them is never cut
+// (the error then says they stay). Between the look at the file and the
+// cut, a writer that takes no lock could still append: that cannot be
+// closed from this side.
+func TakeBack(f Taker, size int64, p []byte) error {
+	n := int64(len(p))
+	if n == 0 {
 		return nil
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		return fmt.Errorf("%d bytes of a failed append stay at the end of the file: %w", n, err)
 	}
-	if fi.Size() != size+n {
-		return fmt.Errorf("%d bytes of a failed append stay in the file: another writer changed it (%d bytes, not %d)", n, fi.Size(), size+n)
+	end := fi.Size()
+	if end < size+n {
+		return fmt.Errorf("%d bytes of a failed append are not where they were written: the file is %d bytes, not %d", n, end, size+n)
 	}
-	if err := f.Truncate(size); err != nil {
+	if end > size+n {
+		last := make([]byte, n)
+		if _, err := f.ReadAt(last, end-n); err != nil || !bytes.Equal(last, p) {
+			return fmt.Errorf("%d bytes of a failed append stay in the file: another writer appended after them (%d bytes, not %d)", n, end, size+n)
+		}
+	}
+	if err := f.Truncate(end - n); err != nil {
 		return fmt.Errorf("%d bytes of a failed append stay at the end of the file: %w", n, err)
 	}
 	// The cut is made durable where it can be; it stands in the page

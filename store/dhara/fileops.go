@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"skein/internal/safewrite"
 	"skein/internal/writeback"
 )
 
@@ -242,7 +243,8 @@ func (r *replacement) cleanup() {
 // write they belong to is not done.
 type appended struct {
 	f       writeFile
-	from, n int64 // the size found, and the bytes appended after it
+	from, n int64  // the size found, and the bytes appended after it
+	buf     []byte // what was appended
 }
 
 // appendWhole appends buf to f, whose size was found to be size (and
@@ -260,7 +262,7 @@ func appendWhole(f writeFile, size int64, buf []byte) (*appended, error) {
 	if err == nil {
 		err = f.Sync()
 	}
-	a := &appended{f: f, from: size, n: int64(n)}
+	a := &appended{f: f, from: size, n: int64(n), buf: buf}
 	if err != nil {
 		if uerr := a.undo(); uerr != nil {
 			return nil, fmt.Errorf("%w; %v", err, uerr)
@@ -270,22 +272,18 @@ func appendWhole(f writeFile, size int64, buf []byte) (*appended, error) {
 	return a, nil
 }
 
-// undo truncates the file back to the size appendWhole found, when
-// nothing was appended after its bytes.
+// undo takes the bytes appendWhole wrote back (safewrite.TakeBack: at the
+// size it found, or after a line a writer that takes no lock appended
+// first), while nothing was appended after them.
 func (a *appended) undo() error {
 	if a == nil || a.n < 0 {
 		return nil
 	}
-	st, err := a.f.Stat()
-	if err != nil {
-		return err
-	}
-	if st.Size() != a.from+a.n {
-		return fmt.Errorf("the file grew after the %d bytes written at %d (another writer), so they stay", a.n, a.from)
-	}
-	if err := a.f.Truncate(a.from); err != nil {
-		return err
+	if a.n > 0 {
+		if err := safewrite.TakeBack(a.f, a.from, a.buf[:a.n]); err != nil {
+			return err
+		}
 	}
 	a.n = -1
-	return a.f.Sync()
+	return nil
 }
