@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -41,7 +42,10 @@ func (c *cli) export(argv []string) error {
 		return write(c.stdout)
 	}
 	file := a.get("o")
-	replace := a.has("force")
+	// --force replaces only what the check saw there: a name that was free
+	// is taken by a link, which never replaces a file made meanwhile.
+	_, lerr := os.Lstat(file)
+	replace := a.has("force") && lerr == nil
 	if err := c.env.CheckOutput(file, replace); err != nil {
 		var oe *store.OutputError
 		if !errors.As(err, &oe) || !oe.Exists || !c.confirm(fmt.Sprintf("%s exists; replace it? [y/N] ", sanitize.Inline(file))) {

@@ -8,9 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
+
+	"skein/store/pi"
 )
 
 // OutputError says why an output (an export) will not be written where it
@@ -85,15 +85,13 @@ func within(path, root string) bool {
 
 // outputFS is the file system calls WriteOutput makes; tests fail them.
 var outputFS = struct {
-	create func(name string) (*os.File, error)
+	create func(dir string) (*os.File, error)
 	write  func(f *os.File, p []byte) (int, error)
 	sync   func(*os.File) error
 	link   func(old, new string) error
 	rename func(old, new string) error
 }{
-	create: func(name string) (*os.File, error) {
-		return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	},
+	create: func(dir string) (*os.File, error) { return pi.CreateTemp(dir, 0o600) },
 	write:  (*os.File).Write,
 	sync:   (*os.File).Sync,
 	link:   os.Link,
@@ -104,15 +102,18 @@ var outputFS = struct {
 // synced, then puts it at path: with replace by a rename over what is
 // there; without, by a link that fails when path exists (fs.ErrExist), so
 // that a file made meanwhile is never replaced. On any failure nothing is
-// left at path that was not there, and the temporary file is removed. The
-// output streams: it is never held whole in memory.
+// left at path that was not there, and the temporary file is removed (one
+// a killed skein left is removed by the next write in the folder). The
+// output streams: it is never held whole in memory. It is private to the
+// user (0600), as the session it comes from may be.
 func WriteOutput(path string, replace bool, produce func(w io.Writer) error) error {
 	dir := filepath.Dir(path)
-	tmp := filepath.Join(dir, "."+filepath.Base(path)+".skein-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatInt(time.Now().UnixNano(), 36))
-	f, err := outputFS.create(tmp)
+	pi.RemoveStaleTemps(dir)
+	f, err := outputFS.create(dir)
 	if err != nil {
 		return err
 	}
+	tmp := f.Name()
 	done := false
 	defer func() {
 		if !done {
@@ -164,7 +165,7 @@ func noLinkCopy(tmp, path string) (err error) {
 		return err
 	}
 	defer src.Close()
-	dst, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	dst, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}

@@ -93,3 +93,21 @@ func TestWriteOutputNeverReplacesWithoutReplace(t *testing.T) {
 		t.Errorf("left %v", ents)
 	}
 }
+
+// An output is private to the user, and the temporary file a killed export
+// left (its writer's pid gone) is removed by the next one in the folder.
+func TestWriteOutputModeAndStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	stale := filepath.Join(dir, ".skein-999999999-0123456789abcdef.tmp")
+	os.WriteFile(stale, []byte("half an export"), 0o600)
+	path := filepath.Join(dir, "out.md")
+	if err := WriteOutput(path, false, func(w io.Writer) error { _, err := w.Write([]byte("x")); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v %v", fi, err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the stale temporary file stays: %v", err)
+	}
+}

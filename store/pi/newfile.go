@@ -261,3 +261,26 @@ func renameIfAbsent(old, new string) error {
 	}
 	return os.Rename(old, new)
 }
+
+// CreateTemp makes a temporary file in dir for another writer of skein's
+// (an export), named and locked as writeNamed's are, so that
+// RemoveStaleTemps removes it once its writer is gone. The caller removes
+// or renames it.
+func CreateTemp(dir string, perm os.FileMode) (*os.File, error) {
+	var r [8]byte
+	_, _ = rand.Read(r[:])
+	tmp := filepath.Join(dir, tempPrefix+strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(r[:])+tempSuffix)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return nil, err
+	}
+	_ = tryLockFile(f)
+	return f, nil
+}
+
+// RemoveStaleTemps removes the temporary files a skein killed midway left
+// in dir (see removeStaleTemps).
+func RemoveStaleTemps(dir string) { removeStaleTemps(dir) }
+
+// Alive says whether a process runs with this pid.
+func Alive(pid int) bool { return alive(pid) }
