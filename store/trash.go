@@ -57,8 +57,9 @@ func Trash(path string, env Env) (Trashed, error) {
 	// user's to write): copied into the home trash and synced, then
 	// removed, as desktop trash implementations do.
 	t, err := trashInto(dirs[0], abs, moveByCopy)
-	if err == nil {
-		return t, nil
+	var partly *partlyMoved
+	if err == nil || errors.As(err, &partly) {
+		return t, err
 	}
 	errs = append(errs, err)
 	return Trashed{}, fmt.Errorf("cannot move %s to the trash: %w", path, errors.Join(errs...))
@@ -175,7 +176,12 @@ func trashInto(dir, abs string, move func(src, dst string) error) (Trashed, erro
 			continue
 		}
 		if err := move(abs, dest); err != nil {
-			os.Remove(infoPath) // the file stays where it was
+			var partly *partlyMoved
+			if errors.As(err, &partly) {
+				return Trashed{File: dest, Info: infoPath}, err // the copy stays, restorable
+			}
+			os.RemoveAll(dest) // a copy a failed move made goes; the file stays where it was
+			os.Remove(infoPath)
 			return Trashed{}, err
 		}
 		return Trashed{File: dest, Info: infoPath}, nil

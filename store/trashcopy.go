@@ -8,6 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+
+	"skein/store/pi"
 )
 
 // moveByCopy moves a session file or a Dhara folder (regular files only)
@@ -17,11 +20,15 @@ import (
 // its session, and the copy goes). A failure before the removal leaves the
 // source as it was and no copy.
 func moveByCopy(src, dst string) error {
+	if err := removable(src); err != nil {
+		return fmt.Errorf("%s cannot be removed from where it is: %w", src, err)
+	}
+	removeStaleCopies(filepath.Dir(dst))
 	before, err := stamps(src)
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(filepath.Dir(dst), ".skein-copy-"+strconv.Itoa(os.Getpid())+"-"+filepath.Base(dst))
+	tmp := filepath.Join(filepath.Dir(dst), copyPrefix+strconv.Itoa(os.Getpid())+"-"+filepath.Base(dst))
 	if err := copyTree(src, tmp); err != nil {
 		os.RemoveAll(tmp)
 		return err
@@ -39,10 +46,67 @@ func moveByCopy(src, dst string) error {
 		}
 		return err
 	}
-	if err := os.RemoveAll(src); err != nil {
-		return fmt.Errorf("copied to %s, but %s could not be removed: %w", dst, src, err)
+	if err := removeSource(src, before); err != nil {
+		return err
 	}
 	syncDirOf(src)
+	return nil
+}
+
+// copyPrefix starts the name of a copy into the trash still being made.
+const copyPrefix = ".skein-copy-"
+
+// removeStaleCopies removes the copies into the trash folder dir that a
+// skein killed midway left (their pid no longer a process).
+func removeStaleCopies(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), copyPrefix)
+		if !ok {
+			continue
+		}
+		num, _, _ := strings.Cut(rest, "-")
+		if pid, err := strconv.Atoi(num); err == nil && pid > 0 && pid != os.Getpid() && !pi.Alive(pid) {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// partlyMoved says a folder's copy is whole in the trash but only some of
+// its files could be removed from where it was: the trash keeps the copy,
+// with its .trashinfo, so that it can be restored.
+type partlyMoved struct{ err error }
+
+func (e *partlyMoved) Error() string { return e.err.Error() }
+func (e *partlyMoved) Unwrap() error { return e.err }
+
+// removeSource removes the copied session: a file at once; a folder's
+// files one by one, then the folder. When nothing could be removed the
+// copy in the trash goes again (the caller's dst), as if nothing happened.
+func removeSource(src string, files map[string]stamp) error {
+	fi, err := os.Lstat(src)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return os.Remove(src)
+	}
+	removed := 0
+	for p := range files {
+		if err := os.Remove(p); err != nil {
+			if removed == 0 {
+				return err
+			}
+			return &partlyMoved{fmt.Errorf("%s was copied to the trash but only %d of its %d files could be removed: %w", src, removed, len(files), err)}
+		}
+		removed++
+	}
+	if err := os.RemoveAll(src); err != nil {
+		return &partlyMoved{fmt.Errorf("%s was copied to the trash, its files removed, but not the folder: %w", src, err)}
+	}
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"testing"
 )
@@ -125,5 +126,36 @@ func TestTrashAcrossRealFileSystems(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(tr.File); string(b) != header {
 		t.Errorf("trashed %q", b)
+	}
+}
+
+// A copy into the trash that a killed skein left (its pid gone) is removed
+// by the next copy; a live one's stays.
+func TestTrashCopyRemovesStaleCopies(t *testing.T) {
+	saved := trashFS
+	defer func() { trashFS = saved }()
+	trashFS.rename = func(old, new string) error {
+		if filepath.Base(filepath.Dir(old)) == "files" {
+			return os.Rename(old, new)
+		}
+		return exdev(old, new)
+	}
+	home := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
+	files := filepath.Join(home, "data", "Trash", "files")
+	stale := filepath.Join(files, copyPrefix+"999999999-s.jsonl")
+	live := filepath.Join(files, copyPrefix+strconv.Itoa(os.Getppid())+"-t.jsonl")
+	os.MkdirAll(stale, 0o700)
+	os.WriteFile(live, []byte("x"), 0o600)
+	src := filepath.Join(home, "s.jsonl")
+	os.WriteFile(src, []byte(header), 0o600)
+	if _, err := Trash(src, Env{Home: home}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Error("the stale copy stays")
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Error("a live copy went")
 	}
 }
