@@ -184,17 +184,22 @@ func encodeManifest(entries map[string]*fileEntry) []byte {
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// lockWait is how long a process waits for another that brings the index
+// up to date before it goes on without the lock (its own segment, as
+// before the lock): one stopped with ^Z must not stop every search.
+var lockWait = 20 * time.Second
+
 // Update brings the index up to date with files: an unchanged file is not
 // read, one that grew only from where the index stopped, any other whole.
 // progress, when not nil, is told how many files are done. It writes the
 // new segment and manifest; errors writing them leave the index as it was
 // (the search still reads every file it must).
 //
-// It holds the folder's lock meanwhile (where it can be taken: else it
-// goes on without), and starts from the manifest as the last process to
+// It holds the folder's lock meanwhile (where it can be taken within
+// lockWait: else it goes on without), and starts from the manifest as the last process to
 // hold it left it.
 func (x *Index) Update(files []string, progress func(done, total int)) error {
-	if unlock, err := cachefile.Lock(filepath.Join(x.dir, lockName)); err == nil {
+	if unlock, err := cachefile.Lock(filepath.Join(x.dir, lockName), lockWait); err == nil {
 		defer unlock()
 		x.mu.Lock()
 		if !x.changed {
@@ -431,7 +436,7 @@ func (x *Index) Save() error {
 	if !changed {
 		return nil
 	}
-	if unlock, err := cachefile.Lock(filepath.Join(x.dir, lockName)); err == nil {
+	if unlock, err := cachefile.Lock(filepath.Join(x.dir, lockName), lockWait); err == nil {
 		defer unlock()
 	}
 	x.mu.Lock()

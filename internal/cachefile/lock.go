@@ -1,24 +1,43 @@
 package cachefile
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 )
 
+// ErrBusy says another process held the lock for longer than the wait.
+var ErrBusy = errors.New("another process holds the lock")
+
 // Lock takes the exclusive lock of the lock file at path, waiting while
-// another process holds it; unlock gives it back. The lock is the open
-// file's: a process that dies gives it back, and two opens in one process
-// exclude each other as two processes do. A name in the way that is not a
-// regular file (a pipe, a link, an empty folder) is replaced.
-func Lock(path string) (unlock func(), err error) {
+// another process holds it, for at most wait (then ErrBusy: a process
+// stopped with ^Z, or hung, must not stop every other one); unlock gives it
+// back. The lock is the open file's: a process that dies gives it back,
+// and two opens in one process exclude each other as two processes do. A
+// name in the way that is not a regular file (a pipe, a link, an empty
+// folder) is replaced.
+func Lock(path string, wait time.Duration) (unlock func(), err error) {
 	f, err := openLock(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := lockFile(f); err != nil {
-		f.Close()
-		return nil, err
+	deadline := time.Now().Add(wait)
+	for pause := time.Millisecond; ; pause = min(2*pause, 100*time.Millisecond) {
+		busy, err := tryLockFile(f)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		if !busy {
+			break
+		}
+		if time.Now().After(deadline) {
+			f.Close()
+			return nil, ErrBusy
+		}
+		time.Sleep(pause)
 	}
 	return func() {
 		unlockFile(f)
