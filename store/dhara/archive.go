@@ -3,10 +3,12 @@ package dhara
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"time"
 
 	"skein/internal/jscan"
@@ -188,14 +190,53 @@ func carryOver(old *os.File, path string, from int64) error {
 		}
 		extra := make([]byte, ost.Size()-from)
 		if _, err := old.ReadAt(extra, from); err != nil {
-			return err
+			return keepCarried(path, nil, err)
 		}
 		if err := appendRaw(path, extra); err != nil {
-			return err
+			return keepCarried(path, extra, err)
 		}
 		from = ost.Size()
 	}
 	return nil
+}
+
+// CarriedPrefix starts the name of a file holding lines another writer
+// appended to entries.jsonl during an archive move that could not be
+// copied to the new entries.jsonl: doctor names it, so that nothing is
+// lost without a word.
+const CarriedPrefix = EntriesFile + ".carried-"
+
+// keepCarried keeps the bytes carryOver could not copy (data; nil when
+// they could not even be read) in a file of their own beside entries.jsonl,
+// and says so.
+func keepCarried(path string, data []byte, cause error) error {
+	if data == nil {
+		return fmt.Errorf("lines another writer appended to %s during the archive move could not be read from the old file: %w", path, cause)
+	}
+	kept := path[:len(path)-len(EntriesFile)] + CarriedPrefix + strconv.FormatInt(time.Now().UnixNano(), 10)
+	if err := writeSyncedFile(kept, data); err != nil {
+		return fmt.Errorf("lines another writer appended to %s during the archive move could not be copied to it (%v) nor kept apart: %w", path, cause, err)
+	}
+	return fmt.Errorf("lines another writer appended to %s during the archive move could not be copied to it (%v): they are kept in %s", path, cause, kept)
+}
+
+// writeSyncedFile writes data to a new file at path, synced.
+func writeSyncedFile(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
 }
 
 // appendRaw appends data to the file at path, whole or not at all.
@@ -250,10 +291,17 @@ func finishMove(dir string, s *Session) (*Session, error) {
 	if !ok {
 		return s, nil
 	}
-	if n, err := move(dir, st, s); n == 0 && err == nil {
+	n, err := move(dir, st, s)
+	if n == 0 && err == nil {
 		return s, nil
 	}
-	return Open(dir)
+	now, oerr := Open(dir)
+	if n > 0 && err != nil {
+		// The move stands, but another writer's lines were not carried
+		// over: this write stops and says where they are.
+		return now, err
+	}
+	return now, oerr
 }
 
 // move moves what may be archived of the session s, under the lock,

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"skein/internal/jscan"
 	"skein/internal/jsdate"
@@ -39,6 +40,13 @@ func Check(dir string) ([]model.Diagnostic, error) {
 	}{{MetaFile, f.Meta}, {TreeFile, f.Tree}, {EntriesFile, f.Entries}} {
 		if x.data == nil {
 			errAt(x.name, 0, "missing")
+		}
+	}
+	if des, err := os.ReadDir(dir); err == nil {
+		for _, de := range des {
+			if strings.HasPrefix(de.Name(), CarriedPrefix) {
+				errAt(de.Name(), 0, "lines another writer appended to %s during an archive move, which could not be copied back: append them to %s by hand", EntriesFile, EntriesFile)
+			}
 		}
 	}
 	for _, x := range []struct {
