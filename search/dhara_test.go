@@ -32,7 +32,7 @@ func TestIndexMixedStore(t *testing.T) {
 	others, _ := store.Discover([]string{claude, codex})
 	n := 0
 	for _, f := range others {
-		if format := store.For(f).Format(); format == store.FormatClaude || format == store.FormatCodex {
+		if b, _ := store.Find(f); b.Format() == store.FormatClaude || b.Format() == store.FormatCodex {
 			files = append(files, f)
 			n++
 		}

@@ -111,15 +111,23 @@ type UnsupportedError struct {
 }
 
 func (e *UnsupportedError) Error() string {
+	if Importable(string(e.Format)) && e.Action != ActResume {
+		// Its agent writes it without a lock: skein reads it, and can do
+		// the action on a copy.
+		return string(e.Format) + " sessions are read-only in skein (no " + e.Action.String() + "): import the session first (skein session import --file FILE) and work on the copy"
+	}
 	return string(e.Format) + " sessions do not support " + e.Action.String() + " in skein"
 }
 
 func (e *UnsupportedError) Is(target error) bool { return target == ErrUnsupported }
 
 // CheckAction returns nil when the session at path supports a, else an
-// *UnsupportedError.
-func CheckAction(path string, a Action) error {
-	b := For(path)
+// *UnsupportedError. It finds the format (Find): for a path the user
+// named; a screen that holds a list record asks its backend (Unsupported).
+func CheckAction(path string, a Action) error { return Unsupported(find(path), a) }
+
+// Unsupported is nil when b's format supports a, else an *UnsupportedError.
+func Unsupported(b Backend, a Action) error {
 	if b.Supports(a) {
 		return nil
 	}
@@ -127,11 +135,12 @@ func CheckAction(path string, a Action) error {
 }
 
 // Resume is the command that resumes the session at path in its agent.
-func Resume(path string) (string, []string) { return For(path).Resume(path) }
+func Resume(path string) (string, []string) { return find(path).Resume(path) }
 
-// ResumeLine is Resume as a line to paste into a shell.
-func ResumeLine(path string) string {
-	prog, args := Resume(path)
+// ResumeLine is the command that resumes the session at path in b's
+// agent, as a line to paste into a shell.
+func ResumeLine(b Backend, path string) string {
+	prog, args := b.Resume(path)
 	line := prog
 	for _, a := range args {
 		line += " " + sanitize.ShellQuote(a)
@@ -140,7 +149,7 @@ func ResumeLine(path string) string {
 }
 
 // Supports reports whether the session at path supports a.
-func Supports(path string, a Action) bool { return For(path).Supports(a) }
+func Supports(path string, a Action) bool { return find(path).Supports(a) }
 
 // backends are the formats besides pi's, the last registered first.
 var (
@@ -201,13 +210,47 @@ func IsFault(r any) bool { return pi.IsFault(r) }
 
 // SessionName is name as the session at path would store it (pi's
 // format joins its lines and trims it).
-func SessionName(path, name string) string { return For(path).SessionName(name) }
+func SessionName(path, name string) string { return find(path).SessionName(name) }
 
 // ReadFile reads a whole session file safely (regular files only).
 func ReadFile(path string) ([]byte, error) { return pi.ReadFile(path) }
 
-// For is the backend of the session at path.
-func For(path string) Backend {
+// Find is the backend of the session at path, found by what it is: a
+// folder is Dhara's; a file another registered format or an agent's own
+// folder claims by its path (the cheap first guess) is that format's; any
+// other file is what its first lines say (Detect), pi's when they say
+// nothing skein reads. It does IO: it is asked once, when a session is
+// found or named, and the backend travels with the session (a list
+// record's Format, ForFormat); nothing asks it in a screen's Update or View.
+// err is why the path could not be looked at; the backend is then pi's,
+// whose reading says so again in its own words.
+func Find(path string) (Backend, error) {
+	if b := claimedByPath(path); b != nil {
+		return b, nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return piBackend{}, err
+	}
+	if st.IsDir() {
+		return dharaBackend{}, nil
+	}
+	if !st.Mode().IsRegular() {
+		return piBackend{}, nil // pi's reader refuses it without waiting on it
+	}
+	return ForFormat(detectFile(path)), nil
+}
+
+// find is Find's backend.
+func find(path string) Backend {
+	b, _ := Find(path)
+	return b
+}
+
+// claimedByPath is the backend that claims path by its name and folder
+// alone (registered formats, the agents' own folders), nil for none. No
+// IO but Dhara's one stat for a path that is not a .jsonl file.
+func claimedByPath(path string) Backend {
 	backendsMu.RLock()
 	defer backendsMu.RUnlock()
 	for _, b := range backends {
@@ -223,36 +266,75 @@ func For(path string) Backend {
 			return b
 		}
 	}
+	return nil
+}
+
+// ForFormat is the backend of a format, pi's for one skein does not know
+// (a record of pi's names its format "pi"; an older one may name none).
+// No IO: the TUI asks it with a record's Format.
+func ForFormat(f Format) Backend {
+	backendsMu.RLock()
+	defer backendsMu.RUnlock()
+	for _, b := range backends {
+		if b.Format() == f {
+			return b
+		}
+	}
+	if f == FormatDhara {
+		return dharaBackend{}
+	}
+	for _, b := range readOnlyBackends {
+		if b.Format() == f {
+			return b
+		}
+	}
 	return piBackend{}
 }
 
+// Of is the backend of a list record's session, by the format it names.
+func Of(info Info) Backend { return ForFormat(Format(info.Format)) }
+
+// detectFile is the format the first bytes of the file at path say it is
+// (FormatUnknown when they say none, or it cannot be read). A regular
+// file only: a pipe is not waited on.
+func detectFile(path string) Format {
+	f, _, err := pi.OpenRegular(path)
+	if err != nil {
+		return FormatUnknown
+	}
+	defer f.Close()
+	head := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, head)
+	return Detect(head[:n])
+}
+
 // Open reads the session at path with its format's backend.
-func Open(path string) (*model.Session, error) { return For(path).Open(path) }
+func Open(path string) (*model.Session, error) { return find(path).Open(path) }
 
 // OpenMapped is Open for one-shot commands (see Backend.OpenMapped).
-func OpenMapped(path string) (*model.Session, error) { return For(path).OpenMapped(path) }
+func OpenMapped(path string) (*model.Session, error) { return find(path).OpenMapped(path) }
 
 // OpenTail reads the header and the last tail bytes of the session at path.
 func OpenTail(path string, tail int64) (*model.Session, error) {
-	return For(path).OpenTail(path, tail)
+	return find(path).OpenTail(path, tail)
 }
 
 // Label sets or clears a label in the session at path.
 func Label(path, id, text string, opts ...WriteOption) (string, error) {
-	return For(path).Label(path, id, text, opts...)
+	return find(path).Label(path, id, text, opts...)
 }
 
 // Rename names the session at path.
 func Rename(path, name string, opts ...WriteOption) (string, error) {
-	return For(path).Rename(path, name, opts...)
+	return find(path).Rename(path, name, opts...)
 }
 
 // Fork writes a fork of the session at path ending at entry at.
-func Fork(path string, s *model.Session, at int) (Forked, error) { return For(path).Fork(path, s, at) }
+func Fork(path string, s *model.Session, at int) (Forked, error) { return find(path).Fork(path, s, at) }
 
 // Append adds an entry to the session at path.
 func Append(path string, build func(now *model.Session) (NewEntry, error), opts ...WriteOption) (string, error) {
-	return For(path).Append(path, build, opts...)
+	return find(path).Append(path, build, opts...)
 }
 
 // readOnlyBackends are the formats skein only reads, in the order they are
@@ -278,40 +360,16 @@ func (piBackend) OpenTail(p string, t int64) (*model.Session, error) {
 
 // Compact appends a compaction to the session at path (Backend.Compact).
 func Compact(path string, c model.Compaction, check func(now *model.Session) (string, error), opts ...WriteOption) (string, error) {
-	return For(path).Compact(path, c, check, opts...)
+	return find(path).Compact(path, c, check, opts...)
 }
 
 // piDomain opens a pi session and gives it to the domain.
 func piDomain(path string, open func(string) (*pi.Session, error)) (*model.Session, error) {
 	s, err := open(path)
 	if err != nil {
-		// A file of a read-only format outside its agent's folder (named
-		// on the command line): its own backend reads it.
-		if b := sniff(path); b != nil {
-			return b.Open(path)
-		}
 		return nil, err
 	}
 	return piSession(path, s), nil
-}
-
-// sniff is the read-only backend whose format the start of the file at
-// path is, nil for none (or pi's).
-func sniff(path string) Backend {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	head := make([]byte, 64<<10)
-	n, _ := io.ReadFull(f, head)
-	format := Detect(head[:n])
-	for _, b := range readOnlyBackends {
-		if b.Format() == format {
-			return b
-		}
-	}
-	return nil
 }
 
 // piSession is pi's session of the file at path, as the domain's.

@@ -183,7 +183,7 @@ func TestIndexWritersAtOnce(t *testing.T) {
 			for i := range 10 {
 				c := OpenCache(cache) // a process of its own
 				for _, f := range files[(w+i)%len(files):] {
-					b := For(f)
+					b := find(f)
 					_, _, state, _ := b.ListCached(f, c.get(f), nil)
 					if state != nil {
 						c.put(f, state)

@@ -14,7 +14,7 @@ var formatNames = map[Format]string{
 // Check reads the session at path and lists its problems, as doctor
 // reports them, with the format it was read as (Backend.Check); err is set
 // when it could not be read.
-func Check(path string) ([]model.Diagnostic, Format, error) { return For(path).Check(path) }
+func Check(path string) ([]model.Diagnostic, Format, error) { return find(path).Check(path) }
 
 // Check is pi's: the file's bytes as pi reads them, and what else the
 // file looks like when it is not pi's.

@@ -2,12 +2,14 @@ package store
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"skein/model"
 	"skein/store/claude"
+	"skein/store/pi"
 )
 
 // claudeBackend reads Claude Code's project logs, read-only (Claude Code
@@ -35,9 +37,11 @@ var claudeBackend = readOnly{
 		return s.Domain(s.Info(path, 0)), nil
 	},
 	info: func(s *model.Session, path string, mtime float64) Info { return claude.Of(s).Info(path, mtime) },
-	// A sub-agent's file belongs to the session whose call started it.
+	// A sub-agent's file belongs to the session whose call started it,
+	// and is shown with it when that session is there; alone, it is a
+	// session of its own (read alone, as claude.Open reads it).
 	listable: func(path string) error {
-		if claude.IsAgentFileName(filepath.Base(path)) {
+		if claude.IsAgentFileName(filepath.Base(path)) && claudeParentThere(path) {
 			return &PartOfSession{Reason: "a Claude Code sub-agent's log, shown with its session"}
 		}
 		return nil
@@ -64,3 +68,39 @@ func claudeProjects(e Env) string {
 
 // ClaudeSessionRoot is Claude Code's folder of project logs.
 func (e Env) ClaudeSessionRoot() string { return claudeProjects(e) }
+
+// claudeParentThere reports whether the session a sub-agent's log at path
+// belongs to is there to show it: <session>.jsonl beside the folder
+// <session>/subagents/ that holds it (Claude Code 2.1, a few levels deep),
+// or, for a log in the project folder itself (2.0), the file named by the
+// sessionId of its first lines, beside it. claude.AgentPaths finds the
+// logs of a session the same two ways.
+func claudeParentThere(path string) bool {
+	dir := filepath.Dir(path)
+	for d, depth := dir, 0; depth <= 4; d, depth = filepath.Dir(d), depth+1 {
+		if filepath.Base(d) == "subagents" {
+			if isRegularFile(filepath.Dir(d) + ".jsonl") {
+				return true
+			}
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	f, _, err := pi.OpenRegular(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, claude.HeadSize)
+	n, _ := io.ReadFull(f, head)
+	id := claude.SessionIDOf(head[:n])
+	return id != "" && !strings.ContainsAny(id, `/\`) && isRegularFile(filepath.Join(dir, id+".jsonl"))
+}
+
+// isRegularFile reports whether path names a regular file (through links).
+func isRegularFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}

@@ -192,7 +192,7 @@ func BenchmarkTarget100MList(b *testing.B) { pairCases(b, listInfo) }
 
 // listInfo is the list's record of the session at path, with no index.
 func listInfo(b *testing.B, path string) {
-	be := For(path)
+	be := find(path)
 	var buf []byte
 	for b.Loop() {
 		var info Info
@@ -277,11 +277,11 @@ func TestSynthDharaMatchesPi(t *testing.T) {
 			t.Fatalf("message %d:\npi    %s\ndhara %s", k, p, d)
 		}
 	}
-	_, pi1, err := For(pi).ListInfo(pi, nil)
+	_, pi1, err := find(pi).ListInfo(pi, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, dh1, err := For(dh).ListInfo(dh, nil)
+	_, dh1, err := find(dh).ListInfo(dh, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"skein/internal/jscan"
@@ -24,25 +23,15 @@ type dharaBackend struct{}
 func (dharaBackend) Format() Format { return FormatDhara }
 
 // Claims a folder: pi's sessions are files, and every .jsonl path is pi's
-// (or another file format's). One stat, the first time a path is asked
-// about: the UI asks in View (is an action available?), where no IO may be.
+// (or another file format's). One stat: the screens ask a record's
+// backend by its format (ForFormat), never by its path.
 func (dharaBackend) Claims(path string) bool {
 	if strings.HasSuffix(path, ".jsonl") {
 		return false
 	}
-	if dir, ok := claimed.Load(path); ok {
-		return dir.(bool)
-	}
 	fi, err := os.Stat(path)
-	dir := err == nil && fi.IsDir()
-	if err == nil {
-		claimed.Store(path, dir) // a path that is not there yet is asked again
-	}
-	return dir
+	return err == nil && fi.IsDir()
 }
-
-// claimed is what Claims found of each path it was asked about.
-var claimed sync.Map
 
 // Supports every action but resuming: the real Dhara agent reads only its
 // own one-file sessions (FORMATS.md §2).

@@ -23,27 +23,26 @@ import (
 // rewrites entries.jsonl). A record's place is an offset in entries.jsonl,
 // or, below 0, -1-offset in archive.jsonl.
 
-func isDharaPath(path string) bool {
-	f := For(path).Format()
-	return f == FormatDhara || f == FormatDhara05 || f == FormatClaude || f == FormatCodex
+// readWhole reports whether the text index reads a session of format f
+// whole whenever it changed: Dhara's folders and 0.5 files (rewritten,
+// not only appended to), and the file formats whose entries are not one
+// record each (wholeFormat).
+func readWhole(f Format) bool {
+	return f == FormatDhara || f == FormatDhara05 || wholeFormat(f)
 }
 
-// wholeFormats are the file formats whose entries are not one record each
-// (Claude Code merges a reply's lines; Codex pairs calls by id): the text
-// index reads them whole, a record's place being its entry's index.
-func wholeFormat(path string) bool {
-	f := For(path).Format()
-	return f == FormatClaude || f == FormatCodex
-}
+// wholeFormat reports whether f is a file format whose entries are not one
+// record each (Claude Code merges a reply's lines; Codex pairs calls by
+// id): a record's place is its entry's index.
+func wholeFormat(f Format) bool { return f == FormatClaude || f == FormatCodex }
 
 // dharaTextToken is the folder's change token: the four files' stats
 // hashed into Tail, entries.jsonl's size and the latest mtime beside it.
-func dharaTextToken(path string) (TextState, bool) {
-	t := TextState{IndexedNs: time.Now().UnixNano()}
+func dharaTextToken(path string, format Format) (TextState, bool) {
+	t := TextState{IndexedNs: time.Now().UnixNano(), Format: format}
 	var b []byte
 	files := dharaFiles[:]
-	one := For(path).Format() != FormatDhara
-	if one {
+	if format != FormatDhara {
 		files = []string{""}
 	}
 	for _, f := range files {
@@ -71,8 +70,8 @@ func dharaTextToken(path string) (TextState, bool) {
 
 // tokenFiles are the files of a session whose stats make its token: a
 // Dhara folder's four, or the one file.
-func tokenFiles(path string) []string {
-	if For(path).Format() != FormatDhara {
+func tokenFiles(path string, format Format) []string {
+	if format != FormatDhara {
 		return []string{path}
 	}
 	out := make([]string, len(dharaFiles))
@@ -85,10 +84,10 @@ func tokenFiles(path string) []string {
 // dharaReadToken is the token of a session about to be read whole, with
 // the CRC-32C of its files' bytes in Whole: taken before the read, so that
 // a change during it leaves a CRC that differs from the bytes next time.
-func dharaReadToken(path string) (TextState, bool) {
-	t, ok := dharaTextToken(path)
+func dharaReadToken(path string, format Format) (TextState, bool) {
+	t, ok := dharaTextToken(path, format)
 	if ok {
-		t.Whole, ok = bytesCRC(tokenFiles(path))
+		t.Whole, ok = bytesCRC(tokenFiles(path, format))
 	}
 	return t, ok
 }
@@ -120,28 +119,30 @@ func bytesCRC(files []string) (uint32, bool) {
 // were, and, when the last change was too recent to trust them, its
 // bytes' CRC.
 func (t TextState) checkDhara(path string) (TextState, bool) {
-	tok, ok := dharaTextToken(path)
+	tok, ok := dharaTextToken(path, t.Format)
 	if !ok || tok.Tail != t.Tail || tok.Size != t.Size || tok.MtimeNs != t.MtimeNs {
 		return t, false
 	}
 	if t.IndexedNs-t.CtimeNs > ctimeSlack {
 		return t, true
 	}
-	if c, ok := bytesCRC(tokenFiles(path)); !ok || c != t.Whole {
+	if c, ok := bytesCRC(tokenFiles(path, t.Format)); !ok || c != t.Whole {
 		return t, false
 	}
 	t.IndexedNs = tok.IndexedNs
 	return t, true
 }
 
-func readDharaText(path string) (*TextPart, error) {
-	if For(path).Format() == FormatDhara05 {
+// readDharaText reads a session the text index reads whole (readWhole),
+// of b's format.
+func readDharaText(path string, b Backend) (*TextPart, error) {
+	switch f := b.Format(); {
+	case f == FormatDhara05:
 		return readDhara05Text(path)
+	case wholeFormat(f):
+		return readWholeText(path, b)
 	}
-	if wholeFormat(path) {
-		return readWholeText(path)
-	}
-	tok, ok := dharaReadToken(path)
+	tok, ok := dharaReadToken(path, FormatDhara)
 	if !ok {
 		return nil, &NotSession{Reason: "cannot read " + path}
 	}
@@ -149,7 +150,7 @@ func readDharaText(path string) (*TextPart, error) {
 	if err != nil {
 		return nil, dharaErr(err)
 	}
-	if after, ok := dharaTextToken(path); !ok || after.Tail != tok.Tail {
+	if after, ok := dharaTextToken(path, FormatDhara); !ok || after.Tail != tok.Tail {
 		tok.Tail = 0 // it changed while it was read: read it again next time
 	}
 	s := dhara.Parse(files)
@@ -172,12 +173,12 @@ func readDharaText(path string) (*TextPart, error) {
 // readDharaEntries reads records alone: each a session of one entry (its
 // tool name, which a result finds through its call, was kept when it was
 // indexed).
-func readDharaEntries(path string, recs [][2]int64, fn func(i int, s *model.Session)) error {
-	if For(path).Format() == FormatDhara05 {
+func readDharaEntries(path string, b Backend, recs [][2]int64, fn func(i int, s *model.Session)) error {
+	switch f := b.Format(); {
+	case f == FormatDhara05:
 		return readDhara05Entries(path, recs, fn)
-	}
-	if wholeFormat(path) {
-		return readWholeEntries(path, recs, fn)
+	case wholeFormat(f):
+		return readWholeEntries(path, b, recs, fn)
 	}
 	var names map[string]string // the tools of the calls, for results
 	var files *dhara.Files      // read once, when a result needs its call
@@ -228,7 +229,7 @@ func readDharaEntries(path string, recs [][2]int64, fn func(i int, s *model.Sess
 // A Dhara 0.5 file is read whole for the text index (Dhara rewrites it on
 // every save); its records are its lines.
 func readDhara05Text(path string) (*TextPart, error) {
-	tok, ok := dharaReadToken(path)
+	tok, ok := dharaReadToken(path, FormatDhara05)
 	if !ok {
 		return nil, &NotSession{Reason: "cannot read " + path}
 	}
@@ -311,12 +312,12 @@ func callName(path, callID string, files **dhara.Files) string {
 }
 
 // readWholeText reads a session of a whole format for the text index.
-func readWholeText(path string) (*TextPart, error) {
-	tok, ok := dharaReadToken(path)
+func readWholeText(path string, b Backend) (*TextPart, error) {
+	tok, ok := dharaReadToken(path, b.Format())
 	if !ok {
 		return nil, &NotSession{Reason: "cannot read " + path}
 	}
-	s, err := Open(path)
+	s, err := b.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -329,8 +330,8 @@ func readWholeText(path string) (*TextPart, error) {
 
 // readWholeEntries gives each record (an entry's index) as the last entry
 // of the session cut after it.
-func readWholeEntries(path string, recs [][2]int64, fn func(i int, s *model.Session)) error {
-	s, err := Open(path)
+func readWholeEntries(path string, b Backend, recs [][2]int64, fn func(i int, s *model.Session)) error {
+	s, err := b.Open(path)
 	if err != nil {
 		return err
 	}

@@ -74,7 +74,7 @@ func OpenAs(path, format string) (*model.Session, error) {
 		}
 		return items[0].s, nil // the first: an import reads them all
 	case "dhara":
-		return For(path).Open(path)
+		return find(path).Open(path)
 	}
 	return nil, fmt.Errorf("no importer for the format %q (formats: %s)", format, strings.Join(ImportFormats, ", "))
 }

@@ -2,8 +2,11 @@ package store
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 
 	"skein/model"
+	"skein/store/claude"
 )
 
 // readOnly is the backend of a format skein reads and never writes (the
@@ -61,6 +64,13 @@ func (b readOnly) ListInfo(path string, buf []byte) ([]byte, Info, error) {
 // ListCached: a file whose stat is as it was (changed longer ago than the
 // clock's slack) is not read; any other is read whole.
 func (b readOnly) ListCached(path string, state []byte, buf []byte) ([]byte, Info, []byte, error) {
+	// Asked first, whatever was kept: a sub-agent's log listed alone is a
+	// part once its session is beside it.
+	if b.listable != nil {
+		if err := b.listable(path); err != nil {
+			return buf, Info{}, nil, err
+		}
+	}
 	stamp, settled := statStamp(path)
 	if info, kept, ok := decodeDharaState(state); ok && settled && equalStamps(kept, stamp) {
 		info.Path = path
@@ -121,10 +131,14 @@ func (b readOnly) Trashable(path string) error {
 func (b readOnly) SessionName(name string) string { return name }
 
 // IsPart reports whether the file at path is a part of another session (a
-// Claude Code sub-agent's log, a Dhara 0.5 save's temporary file): the list
-// leaves it out, and so do stats and search, which show it with its
-// session.
+// Claude Code sub-agent's log beside its session, a Dhara 0.5 save's
+// temporary file): the list leaves it out, and so do stats and search,
+// which show it with its session.
 func IsPart(path string) bool {
-	b, ok := For(path).(readOnly)
+	base := filepath.Base(path)
+	if !claude.IsAgentFileName(base) && !strings.HasPrefix(base, ".") {
+		return false // a part is named so: no need to look inside
+	}
+	b, ok := find(path).(readOnly)
 	return ok && b.listable != nil && isPart(b.listable(path))
 }

@@ -62,7 +62,7 @@ func Resolve(ref string, roots []string) (string, error) {
 		if i := strings.LastIndexByte(base, '_'); i >= 0 && looksLikeUUID(base[i+1:]) && !strings.HasPrefix(base[i+1:], ref) {
 			continue
 		}
-		id, err := For(f).SessionID(f)
+		id, err := find(f).SessionID(f)
 		if err != nil {
 			continue
 		}

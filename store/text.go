@@ -35,6 +35,10 @@ type TextState struct {
 	Dev, Ino           uint64
 	CtimeNs, IndexedNs int64
 	Appendable         bool
+	// Format is the session's, found (Find) when it was read: Check
+	// knows from it how to look at the file again without reading its
+	// first lines.
+	Format Format
 }
 
 func (t TextState) inode() inodeStamp { return inodeStamp{t.Dev, t.Ino, t.CtimeNs} }
@@ -44,10 +48,25 @@ func (t TextState) AppendTo(b []byte) []byte {
 	for _, v := range []int64{t.End, t.Size, t.MtimeNs, int64(t.Tail), int64(t.Whole), int64(t.Rest), int64(t.Dev), int64(t.Ino), t.CtimeNs, t.IndexedNs} {
 		b = binary.AppendVarint(b, v)
 	}
+	// One byte: whether it can be read on, and the format's code.
+	flags := textFormatCode(t.Format) << 1
 	if t.Appendable {
-		return append(b, 1)
+		flags |= 1
 	}
-	return append(b, 0)
+	return append(b, flags)
+}
+
+// textFormats are the formats a text state names by a code (its index);
+// any other is read as pi's are (0).
+var textFormats = [...]Format{FormatPi, FormatDhara, FormatDhara05, FormatClaude, FormatCodex}
+
+func textFormatCode(f Format) byte {
+	for i, g := range textFormats {
+		if g == f {
+			return byte(i)
+		}
+	}
+	return 0
 }
 
 // ReadTextState reads a state AppendTo wrote, and what follows it.
@@ -60,11 +79,14 @@ func ReadTextState(b []byte) (TextState, []byte, bool) {
 		}
 		v[i], b = x, b[n:]
 	}
-	if len(b) == 0 || b[0] > 1 {
+	// A state written before it named its format has the code 0: it is
+	// checked as pi's, which a session of another format fails, and read
+	// again.
+	if len(b) == 0 || int(b[0]>>1) >= len(textFormats) {
 		return TextState{}, nil, false
 	}
 	return TextState{End: v[0], Size: v[1], MtimeNs: v[2], Tail: uint64(v[3]), Whole: uint32(v[4]), Rest: uint32(v[5]), Dev: uint64(v[6]),
-		Ino: uint64(v[7]), CtimeNs: v[8], IndexedNs: v[9], Appendable: b[0] == 1}, b[1:], true
+		Ino: uint64(v[7]), CtimeNs: v[8], IndexedNs: v[9], Appendable: b[0]&1 == 1, Format: textFormats[b[0]>>1]}, b[1:], true
 }
 
 // Check reports whether the file is as the state found it: by one stat
@@ -74,7 +96,7 @@ func ReadTextState(b []byte) (TextState, []byte, bool) {
 // bytes said, with the inode as it is now, so that the next check may
 // trust the stat.
 func (t TextState) Check(path string) (TextState, bool) {
-	if isDharaPath(path) {
+	if readWhole(t.Format) {
 		return t.checkDhara(path)
 	}
 	st, err := os.Stat(path)
@@ -124,8 +146,13 @@ type TextPart struct {
 // in a format that can be read on), only the bytes after prev.End. The
 // part's session then holds only the new entries. grown reports which.
 func ReadText(path string, prev *TextState) (part *TextPart, grown bool, err error) {
-	if isDharaPath(path) {
-		part, err := readDharaText(path)
+	// The format by what the session is, once per read; the state keeps it.
+	b, err := Find(path)
+	if err != nil {
+		return nil, false, err
+	}
+	if readWhole(b.Format()) {
+		part, err := readDharaText(path, b)
 		return part, false, err
 	}
 	// The token's time is taken before the file is looked at: a change
@@ -138,7 +165,7 @@ func ReadText(path string, prev *TextState) (part *TextPart, grown bool, err err
 	defer f.Close()
 	size := st.Size()
 	in, _ := changeTime(st)
-	state := TextState{Size: size, MtimeNs: st.ModTime().UnixNano(), Dev: in.Dev, Ino: in.Ino, CtimeNs: in.CtimeNs, IndexedNs: now}
+	state := TextState{Format: FormatPi, Size: size, MtimeNs: st.ModTime().UnixNano(), Dev: in.Dev, Ino: in.Ino, CtimeNs: in.CtimeNs, IndexedNs: now}
 	from := int64(0)
 	if prev != nil && prev.Appendable && prev.End <= size && prev.End <= prev.Size && size > prev.Size {
 		if h, err := tailHash(f, prev.End); err == nil && h == prev.Tail {
@@ -261,8 +288,12 @@ func ReadEntry(path string, off, n int64) (*model.Session, bool) {
 // fn is called with each record's index in recs and its session, for
 // those that parse.
 func ReadEntries(path string, recs [][2]int64, fn func(i int, s *model.Session)) error {
-	if isDharaPath(path) {
-		return readDharaEntries(path, recs, fn)
+	b, err := Find(path)
+	if err != nil {
+		return err
+	}
+	if readWhole(b.Format()) {
+		return readDharaEntries(path, b, recs, fn)
 	}
 	f, st, err := pi.OpenRegular(path)
 	if err != nil {

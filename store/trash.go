@@ -81,7 +81,7 @@ func trashable(path string) error {
 		target, _ := filepath.EvalSymlinks(path)
 		return refuseTrash("%s is a symbolic link to %s (delete that file instead)", path, target)
 	}
-	return For(path).Trashable(path)
+	return find(path).Trashable(path)
 }
 
 // refuseTrash is delete's refusal of a path.

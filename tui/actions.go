@@ -140,7 +140,7 @@ func forkDialog(path string, s *model.Session, v *model.TreeView, at int, home s
 			if err != nil {
 				return done("", err)
 			}
-			return forkedMsg(f)
+			return forkedMsg(store.Of(s.Info), f)
 		})
 	}
 	d := confirmDialog("Fork from this entry?", body, func(string) tea.Cmd { return fork(false) })
@@ -153,7 +153,7 @@ func forkDialog(path string, s *model.Session, v *model.TreeView, at int, home s
 
 // forkedMsg says a fork was written, with the dialog that offers to resume
 // it in pi or to copy the command that does.
-func forkedMsg(f workflow.Forked) actionDoneMsg {
+func forkedMsg(b store.Backend, f workflow.Forked) actionDoneMsg {
 	if f.SameSession {
 		// A new branch of the same session (Dhara's): the session is read
 		// again, opening on the branch.
@@ -164,8 +164,9 @@ func forkedMsg(f workflow.Forked) actionDoneMsg {
 		return msg
 	}
 	msg := actionDoneMsg{status: "forked into " + f.Path, added: listRecord(f.Path)}
-	line := resumeCommand(f.Path)
-	agent, _ := store.Resume(f.Path)
+	// The fork is of its source's format, whose backend b is.
+	line := resumeCommand(b, f.Path)
+	agent, _ := b.Resume(f.Path)
 	body := fmt.Sprintf("%s copied into\n%s\n\nIt is listed under this session. Resume it in %s with:\n\n  %s", transcript.Count(f.Entries, "entry", "entries"), sanitize.Inline(f.Path), agent, sanitize.Inline(line))
 	if f.Message != "" {
 		body += "\n\nThe message it was forked before, to send again or change:\n\n" + f.Message
@@ -179,7 +180,7 @@ func forkedMsg(f workflow.Forked) actionDoneMsg {
 	}
 	d.keys = []dialogKey{
 		{k.CopyCommand, func() tea.Cmd { return tea.Batch(tea.SetClipboard(line), status("command copied")) }, false},
-		{k.Resume, func() tea.Cmd { return resume(f.Path, cwd) }, true},
+		{k.Resume, func() tea.Cmd { return resume(b, f.Path, cwd) }, true},
 	}
 	msg.dialog = d
 	return msg

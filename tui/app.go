@@ -418,7 +418,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		if !typing && key.Matches(msg, k.Delete) {
 			if in := m.list.selected(); in != nil {
-				if err := store.CheckAction(in.Path, store.ActDelete); err != nil {
+				if err := store.Unsupported(store.Of(*in), store.ActDelete); err != nil {
 					return func() tea.Msg { return done("", err) }
 				}
 				m.dialogs = append(m.dialogs, deleteDialog(in, m.env(), m.opts.Home))
@@ -440,7 +440,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		if !typing && key.Matches(msg, k.Resume) {
 			if in := m.list.selected(); in != nil {
-				return resume(in.Path, in.Cwd)
+				return resume(store.Of(*in), in.Path, in.Cwd)
 			}
 			return nil
 		}

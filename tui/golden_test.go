@@ -92,7 +92,7 @@ func TestGoldenSizes(t *testing.T) {
 		{"forked", func(m *Model) {
 			open(m)
 			run(m, func() tea.Msg {
-				return forkedMsg(workflow.Forked{Forked: store.Forked{Path: "/home/dev/.pi/agent/sessions/--home-dev-webapp--/2026-03-10T12-00-00-000Z_0f0f0f0f-0000-7000-8000-000000000000.jsonl", Entries: 3}})
+				return forkedMsg(store.ForFormat(store.FormatPi), workflow.Forked{Forked: store.Forked{Path: "/home/dev/.pi/agent/sessions/--home-dev-webapp--/2026-03-10T12-00-00-000Z_0f0f0f0f-0000-7000-8000-000000000000.jsonl", Entries: 3}})
 			})
 		}, "Forked"},
 		{"error", func(m *Model) {

@@ -153,11 +153,12 @@ func (k KeyMap) writes() []writeKey {
 		{k.Rename, store.ActRename}, {k.Delete, store.ActDelete}, {k.Resume, store.ActResume}}
 }
 
-// unavailable marks, in help, the keys whose action the format of the
-// session at path does not support.
-func unavailable(k KeyMap, path string, keys []key.Binding) []key.Binding {
+// unavailable marks, in help, the keys whose action the session's format
+// (its backend b, from its list record: no IO here, in View) does not
+// support.
+func unavailable(k KeyMap, be store.Backend, keys []key.Binding) []key.Binding {
 	out := make([]key.Binding, len(keys))
-	agent := agentName(store.For(path).Format())
+	agent := agentName(be.Format())
 	for i, b := range keys {
 		out[i] = b
 		desc := b.Help().Desc
@@ -166,7 +167,7 @@ func unavailable(k KeyMap, path string, keys []key.Binding) []key.Binding {
 			out[i] = key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
 		}
 		for _, w := range k.writes() {
-			if b.Help() == w.b.Help() && !store.Supports(path, w.act) {
+			if b.Help() == w.b.Help() && !be.Supports(w.act) {
 				out[i] = key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc+" (unavailable)"))
 			}
 		}
@@ -174,10 +175,10 @@ func unavailable(k KeyMap, path string, keys []key.Binding) []key.Binding {
 	return out
 }
 
-func unavailableRows(k KeyMap, path string, rows [][]key.Binding) [][]key.Binding {
+func unavailableRows(k KeyMap, b store.Backend, rows [][]key.Binding) [][]key.Binding {
 	out := make([][]key.Binding, len(rows))
 	for i, r := range rows {
-		out[i] = unavailable(k, path, r)
+		out[i] = unavailable(k, b, r)
 	}
 	return out
 }

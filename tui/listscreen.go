@@ -996,7 +996,8 @@ func (l *listScreen) forksOf(in *store.Info) int {
 func (l *listScreen) help() ([]key.Binding, [][]key.Binding) {
 	short, full := l.keys.listHelp()
 	if in := l.selected(); in != nil {
-		return unavailable(l.keys, in.Path, short), unavailableRows(l.keys, in.Path, full)
+		b := store.Of(*in)
+		return unavailable(l.keys, b, short), unavailableRows(l.keys, b, full)
 	}
 	return short, full
 }

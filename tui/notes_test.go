@@ -63,13 +63,16 @@ func TestProblemsOfFiles(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(dir, name), data, 0o644)
 	}
+	// A Claude Code log is read as what it is, wherever it lies; a file
+	// of no format skein reads is left out.
 	os.WriteFile(filepath.Join(dir, "claude.jsonl"), []byte(`{"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user","content":"hi"}}`+"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.jsonl"), []byte(`{"note":"not a session"}`+"\n"), 0o644)
 	m := loaded(t, 120, 40, true, dir)
 	if v := plain(m); !strings.Contains(v, "1 file left out (!)") {
 		t.Fatalf("the list does not say a file was left out:\n%s", v)
 	}
 	run(m, press(m, "!"))
-	if d := dlg(m); d == nil || !strings.Contains(d.body, "claude.jsonl: not a pi session") {
+	if d := dlg(m); d == nil || !strings.Contains(d.body, "notes.jsonl: ") || strings.Contains(d.body, "claude.jsonl") {
 		t.Fatalf("left-out dialog: %+v", d)
 	}
 	press(m, "esc")

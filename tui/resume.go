@@ -10,12 +10,13 @@ import (
 	"skein/store"
 )
 
-// resumeCommand is how a person resumes the session at path in its agent,
-// as a line to paste into a shell.
-func resumeCommand(path string) string { return store.ResumeLine(path) }
+// resumeCommand is how a person resumes the session at path in its agent
+// (b's), as a line to paste into a shell.
+func resumeCommand(b store.Backend, path string) string { return store.ResumeLine(b, path) }
 
 // resumeReadyMsg is the agent found and its command made, or why not.
 type resumeReadyMsg struct {
+	b       store.Backend
 	path    string
 	program string
 	cmd     *exec.Cmd // nil: the program is not on the PATH
@@ -34,15 +35,15 @@ type resumedMsg struct {
 // folder is gone), and comes back when it exits. This is the one place
 // skein runs pi. The program is looked for here, in a command: the lookup
 // reads the PATH's folders.
-func resume(path, cwd string) tea.Cmd {
-	if err := store.CheckAction(path, store.ActResume); err != nil {
+func resume(b store.Backend, path, cwd string) tea.Cmd {
+	if err := store.Unsupported(b, store.ActResume); err != nil {
 		return func() tea.Msg { return done("", err) }
 	}
 	return func() tea.Msg {
-		prog, args := store.Resume(path)
+		prog, args := b.Resume(path)
 		bin, err := exec.LookPath(prog)
 		if err != nil {
-			return resumeReadyMsg{path: path, program: prog}
+			return resumeReadyMsg{b: b, path: path, program: prog}
 		}
 		c := exec.Command(bin, args...)
 		note := ""
@@ -52,7 +53,7 @@ func resume(path, cwd string) tea.Cmd {
 			here, _ := os.Getwd()
 			note = "the session's folder " + cwd + " is gone: " + prog + " ran in " + here
 		}
-		return resumeReadyMsg{path: path, program: prog, cmd: c, note: note}
+		return resumeReadyMsg{b: b, path: path, program: prog, cmd: c, note: note}
 	}
 }
 
@@ -60,7 +61,7 @@ func resume(path, cwd string) tea.Cmd {
 // copies it.
 func (m *Model) resumeReady(msg resumeReadyMsg) tea.Cmd {
 	if msg.cmd == nil {
-		line := resumeCommand(msg.path)
+		line := resumeCommand(msg.b, msg.path)
 		return tea.Batch(tea.SetClipboard(line), status(msg.program+" is not on the PATH; copied: "+line))
 	}
 	path, note := msg.path, msg.note

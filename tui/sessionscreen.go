@@ -396,7 +396,7 @@ func (ss *sessionScreen) action(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	for _, w := range ss.keys.writes() {
 		if w.act != store.ActDelete && key.Matches(msg, w.b) { // d deletes from the list only
-			if err := store.CheckAction(ss.info.Path, w.act); err != nil {
+			if err := store.Unsupported(store.Of(ss.info), w.act); err != nil {
 				if store.Importable(ss.info.Format) {
 					return open(importFirstDialog(ss.s, w.act)), true
 				}
@@ -485,7 +485,7 @@ func (ss *sessionScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Batch(tea.SetClipboard(ss.info.Path), status("path copied"))
 	}
 	if key.Matches(msg, ss.keys.Resume) {
-		return resume(ss.info.Path, ss.info.Cwd)
+		return resume(store.Of(ss.info), ss.info.Path, ss.info.Cwd)
 	}
 	if key.Matches(msg, ss.keys.Problems) {
 		d := problemsDialog(ss.info.Path, ss.s.Problems(), ss.home)
@@ -580,7 +580,8 @@ func (ss *sessionScreen) help() ([]key.Binding, [][]key.Binding) {
 		return ss.keys.replayHelp()
 	}
 	short, full := ss.keys.sessionHelp(ss.focus == paneTree)
-	return unavailable(ss.keys, ss.info.Path, short), unavailableRows(ss.keys, ss.info.Path, full)
+	b := store.Of(ss.info)
+	return unavailable(ss.keys, b, short), unavailableRows(ss.keys, b, full)
 }
 
 // header is two lines: name, folder, model and thinking; totals and the

@@ -138,7 +138,8 @@ func (noActions) Supports(a store.Action) bool { return false }
 // ErrUnsupported and nothing is written.
 func TestActionsTheFormatLacks(t *testing.T) {
 	path, s := session(t)
-	t.Cleanup(store.Register(noActions{store.For(path), filepath.Dir(path)}))
+	b, _ := store.Find(path)
+	t.Cleanup(store.Register(noActions{b, filepath.Dir(path)}))
 	before, _ := os.ReadFile(path)
 	p := s.PlanCompaction(s.Leaf(), 10)
 	errs := map[string]error{}
