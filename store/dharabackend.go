@@ -362,7 +362,8 @@ func SessionFiles(dir string) []string {
 	return out
 }
 
-func timeNowNs() int64 { return time.Now().UnixNano() }
+// timeNowNs is the clock the list's stamps are settled by (a test moves it on).
+var timeNowNs = func() int64 { return time.Now().UnixNano() }
 
 // DharaBuilt is a session in Dhara's model (dhara.Built).
 type DharaBuilt = dhara.Built

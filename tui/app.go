@@ -710,6 +710,26 @@ func (m *Model) helpView(full [][]key.Binding) string {
 	return b.String()
 }
 
+// Showing is the session on screen ("" on the list), its format, and
+// whether it was read without an error: what skein FILE opened, for the
+// command line's tests (a program's final model).
+func (m *Model) Showing() (path, format string, read bool) {
+	if m.session == nil {
+		return "", "", false
+	}
+	ss := m.session
+	return ss.info.Path, ss.info.Format, ss.s != nil && ss.err == nil && !ss.loading
+}
+
+// Listed is what the list holds: its records, the files it left out and
+// why, and whether the scan is still going (for the command line's tests).
+func (m *Model) Listed() (records []store.Info, leftOut []store.Problem, scanning bool) {
+	for _, in := range m.list.infos {
+		records = append(records, *in)
+	}
+	return records, m.list.left, m.list.scanning
+}
+
 // Run starts the UI on the terminal.
 func Run(opts Options) error {
 	if os.Getenv("NO_COLOR") != "" {

@@ -936,7 +936,13 @@ func (l *listScreen) viewPreview(w, h int) string {
 	}
 	add(st.Bold.Render(truncate(transcript.OneLine(title(in)), w-2)))
 	add(st.Muted.Render(truncate(transcript.OneLine(shortPath(in.Cwd, l.home)), w-2)))
-	add(st.Dim.Render(transcript.OneLine(model.ShortID(in.ID)) + " · created " + absTime(in.Created)))
+	// Whose session it is, from its record's format, when not pi's (a
+	// file of any agent's may lie in any folder).
+	agent := ""
+	if a := agentName(store.Format(in.Format)); a != "pi" {
+		agent = " · " + a
+	}
+	add(st.Dim.Render(transcript.OneLine(model.ShortID(in.ID)) + agent + " · created " + absTime(in.Created)))
 	lines = append(lines, "")
 	pv, ok := l.preview[in.Path]
 	switch {
