@@ -7,7 +7,8 @@
 # used when that folder is absent), beside pi's sessions (testdata/pi/store),
 # and checks what is on the screen and on disk:
 #   1. the list shows the Claude and Codex sessions (their first prompts)
-#      with pi's, a sub-agent's file not as a session of its own;
+#      with pi's, a sub-agent's file beside its session not as a session
+#      of its own;
 #   2. Enter opens the Claude session: its tree (one reply's lines merged
 #      into one entry, 29 lines as 21 entries) and messages (a reply's text
 #      and its call together, each result under its call); the Codex
@@ -105,6 +106,10 @@ project="$home/.claude/projects/-path-to-Demo"
 day="$home/.codex/sessions/2026/01/02"
 mkdir -p "$project" "$day" "$home/.pi/agent/sessions"
 cp "${claude_src[@]}" "$project/"
+# The session the real sub-agent's log belongs to (hand-made, see
+# testdata/claude/README.md), beside it as Claude Code 2.0 kept them: the
+# log is shown with it. (Alone, a sub-agent's log is a session of its own.)
+cp "$root/testdata/claude/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl" "$project/"
 cp "${codex_src[@]}" "$day/"
 cp -r "$root"/testdata/pi/store/* "$home/.pi/agent/sessions/"
 claude_file="$project/$claude_log"

@@ -940,9 +940,9 @@ func (l *listScreen) viewPreview(w, h int) string {
 	// file of any agent's may lie in any folder).
 	agent := ""
 	if a := agentName(store.Format(in.Format)); a != "pi" {
-		agent = " · " + a
+		agent = a + " · "
 	}
-	add(st.Dim.Render(transcript.OneLine(model.ShortID(in.ID)) + agent + " · created " + absTime(in.Created)))
+	add(st.Dim.Render(agent + transcript.OneLine(model.ShortID(in.ID)) + " · created " + absTime(in.Created)))
 	lines = append(lines, "")
 	pv, ok := l.preview[in.Path]
 	switch {
