@@ -11,7 +11,6 @@ import (
 
 	"skein/export"
 	"skein/internal/sanitize"
-	"skein/model"
 	"skein/store"
 )
 
@@ -37,7 +36,7 @@ func (c *cli) export(argv []string) error {
 	if err != nil {
 		return err
 	}
-	write := func(w io.Writer) error { return exportAs(w, s, format, a.has("all-branches")) }
+	write := func(w io.Writer) error { return export.As(w, s, format, a.has("all-branches"), time.Now()) }
 	if !a.has("o") || a.get("o") == "-" {
 		return write(c.stdout)
 	}
@@ -58,17 +57,6 @@ func (c *cli) export(argv []string) error {
 	}
 	fmt.Fprintf(c.stderr, "wrote %s\n", sanitize.Inline(file))
 	return nil
-}
-
-// exportAs writes the session as format (json, html, markdown or md).
-func exportAs(w io.Writer, s *model.Session, format string, allBranches bool) error {
-	switch format {
-	case "json":
-		return export.JSON(w, s, time.Now())
-	case "html":
-		return export.HTML(w, s, export.Options{AllBranches: true, Location: time.Local})
-	}
-	return export.Markdown(w, s, export.Options{AllBranches: allBranches, Location: time.Local})
 }
 
 // confirm asks a person at a terminal a yes-or-no question on stderr; with

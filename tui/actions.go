@@ -562,13 +562,7 @@ func exportTo(s *model.Session, format, ext string) (string, error) {
 			return "", err
 		}
 		err := store.WriteOutput(name, false, func(w io.Writer) error {
-			switch format {
-			case "json":
-				return export.JSON(w, s, time.Now())
-			case "html":
-				return export.HTML(w, s, export.Options{AllBranches: true, Location: time.Local})
-			}
-			return export.Markdown(w, s, export.Options{AllBranches: true, Location: time.Local})
+			return export.As(w, s, format, true, time.Now())
 		})
 		if errors.Is(err, fs.ErrExist) {
 			continue
