@@ -16,6 +16,7 @@ import (
 // appends to them while it runs).
 var claudeBackend = readOnly{
 	format: FormatClaude,
+	agent:  "Claude Code",
 	claims: func(path string) bool {
 		if !strings.HasSuffix(path, ".jsonl") {
 			return false

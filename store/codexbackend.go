@@ -14,6 +14,7 @@ import (
 // them while it runs).
 var codexBackend = readOnly{
 	format: FormatCodex,
+	agent:  "Codex",
 	claims: func(path string) bool {
 		return strings.HasSuffix(path, ".jsonl") && codex.IsRolloutFileName(filepath.Base(path))
 	},

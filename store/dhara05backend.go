@@ -17,6 +17,7 @@ const FormatDhara05 Format = dhara05.Format
 
 var dhara05Backend = readOnly{
 	format: FormatDhara05,
+	agent:  "Dhara",
 	// A .jsonl file right in a Dhara sessions folder (~/.dhara/sessions or
 	// $DHARA_HOME/sessions): pi keeps its files a level down, in a folder
 	// per project.

@@ -15,6 +15,7 @@ import (
 // *UnsupportedError, and the UI offers to import the session instead.
 type readOnly struct {
 	format Format
+	agent  string // the agent's name, as the screens say it
 	claims func(path string) bool
 	open   func(path string) (*model.Session, error)
 	// info is the list record of an opened session; mtimeMs the file's.

@@ -126,10 +126,7 @@ func entryLine(v *model.TreeView, i int, home string) string {
 // the command line's --before).
 func forkDialog(path string, s *model.Session, v *model.TreeView, at int, home string) Dialog {
 	n := len(s.Path(at))
-	body := fmt.Sprintf("Fork at: %s\n\nA new session beside this one will hold the %d entries from the first to this one, copied byte for byte, with their labels. This session is not touched.", entryLine(v, at, home), n)
-	if s.Info.Format == string(store.FormatDhara) {
-		body = fmt.Sprintf("Fork at: %s\n\nA new branch of this session will hold the %d entries from the first to this one; tree.json gets it, no entry is written, and the agent resumes on it.", entryLine(v, at, home), n)
-	}
+	body := fmt.Sprintf("Fork at: %s\n\n"+store.WordingOf(store.Of(s.Info)).Fork, entryLine(v, at, home), n)
 	user := s.Entry(at).IsMessage(model.RoleUser) && s.Parent(at) >= 0
 	if user {
 		body += fmt.Sprintf("\n\nOr b: fork before this user message (%d entries), to ask it again differently, as pi's /fork does.", n-1)
@@ -207,10 +204,7 @@ func labelDialog(path string, s *model.Session, v *model.TreeView, i int, home s
 
 // renameDialog names the session.
 func renameDialog(path, format, current string) Dialog {
-	note := "pi shows this name in its session list. An empty name clears it."
-	if format == string(store.FormatDhara) {
-		note = "The title in the session's meta.json. An empty name clears it."
-	}
+	note := store.WordingOf(store.ForFormat(store.Format(format))).Rename
 	return inputDialog("Rename the session", note, current, func(v string) tea.Cmd {
 		return startWrite("writing the name", func(onWait store.WriteOption) actionDoneMsg {
 			if _, err := workflow.Rename(path, v, onWait); err != nil {
@@ -223,10 +217,7 @@ func renameDialog(path, format, current string) Dialog {
 
 // deleteDialog moves a session to the trash.
 func deleteDialog(info *store.Info, env store.Env, home string) Dialog {
-	what := "The file moves to the trash (a desktop can restore it). Its forks stay."
-	if info.Format == string(store.FormatDhara) {
-		what = "The session's folder moves to the trash with all its branches (a desktop can restore it)."
-	}
+	what := store.WordingOf(store.Of(*info)).Delete
 	body := fmt.Sprintf("%s\n%s\n\n%s", transcript.OneLine(title(info)), shortPath(info.Path, home), what)
 	path := info.Path
 	return confirmDialog("Move this session to the trash?", body, func(string) tea.Cmd {

@@ -158,7 +158,7 @@ func (k KeyMap) writes() []writeKey {
 // support.
 func unavailable(k KeyMap, be store.Backend, keys []key.Binding) []key.Binding {
 	out := make([]key.Binding, len(keys))
-	agent := agentName(be.Format())
+	agent := store.WordingOf(be).Agent
 	for i, b := range keys {
 		out[i] = b
 		desc := b.Help().Desc
@@ -183,16 +183,3 @@ func unavailableRows(k KeyMap, b store.Backend, rows [][]key.Binding) [][]key.Bi
 	return out
 }
 
-// agentName is the agent that resumes sessions of a format, as help names
-// it.
-func agentName(f store.Format) string {
-	switch f {
-	case store.FormatClaude:
-		return "Claude Code"
-	case store.FormatCodex:
-		return "Codex"
-	case store.FormatDhara, store.FormatDhara05:
-		return "Dhara"
-	}
-	return "pi"
-}

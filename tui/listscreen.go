@@ -939,7 +939,7 @@ func (l *listScreen) viewPreview(w, h int) string {
 	// Whose session it is, from its record's format, when not pi's (a
 	// file of any agent's may lie in any folder).
 	agent := ""
-	if a := agentName(store.Format(in.Format)); a != "pi" {
+	if a := store.WordingOf(store.Of(*in)).Agent; a != "pi" {
 		agent = a + " · "
 	}
 	add(st.Dim.Render(agent + transcript.OneLine(model.ShortID(in.ID)) + " · created " + absTime(in.Created)))
