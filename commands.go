@@ -101,11 +101,17 @@ func (c *cli) open(ref string, mapped bool) (*model.Session, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	// Room for the session's bytes on the heap: every format but pi's is
+	// read there, and a pi file named outside pi's folders may turn out to
+	// be another agent's.
+	roomForSession(path)
 	var s *model.Session
 	if mapped {
 		s, err = store.OpenMapped(path)
+		if err == nil && (s.Info.Format == "" || s.Info.Format == string(store.FormatPi)) {
+			roomForMapped(path)
+		}
 	} else {
-		roomForSession(path)
 		s, err = store.Open(path)
 	}
 	if err != nil {
