@@ -13,21 +13,9 @@ import (
 // "entries": entries.jsonl's objects, "tree": tree.json's object}, for a
 // session of any format.
 func JSON(w io.Writer, s *model.Session, now time.Time) error {
-	b := store.DharaModel(s, now, nil)
 	bw := bufio.NewWriter(w)
-	bw.WriteString(`{"meta":`)
-	bw.Write(b.Meta)
-	bw.WriteString(`,"entries":[`)
-	for k, l := range b.Entries {
-		if k > 0 {
-			bw.WriteString(",\n")
-		} else {
-			bw.WriteString("\n")
-		}
-		bw.Write(l)
+	if err := store.WriteDharaJSON(bw, s, now); err != nil {
+		return err
 	}
-	bw.WriteString("\n],\"tree\":")
-	bw.Write(b.Tree)
-	bw.WriteString("}\n")
 	return bw.Flush()
 }

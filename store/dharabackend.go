@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -374,22 +375,60 @@ type DharaBuilt = dhara.Built
 func DharaModel(s *model.Session, now time.Time, extra map[string][]byte) DharaBuilt {
 	// A Dhara session is its own files: the archive's entries, then the
 	// working file's, as stored.
-	if d := dhara.Of(s); d != nil && len(extra) == 0 && jscan.Valid(d.Meta.Raw) && jscan.Valid(d.Tree.Raw) {
-		b := DharaBuilt{ID: d.Meta.ID, Meta: compactJSON(d.Meta.Raw), Tree: compactJSON(d.Tree.Raw)}
-		for _, archived := range []bool{true, false} {
-			for k := range d.Entries {
-				if e := &d.Entries[k]; e.Archived == archived && jscan.Valid(e.Raw) {
-					b.Entries = append(b.Entries, e.Raw)
-				}
-			}
+	if len(extra) == 0 {
+		if b, ok := ownDhara(s); ok {
+			return b
 		}
-		return b
 	}
 	var fields []dhara.Field
 	for _, k := range sortedKeys(extra) {
 		fields = append(fields, dhara.Field{Key: k, Value: extra[k]})
 	}
 	return dhara.FromSession(s, now, fields)
+}
+
+// ownDhara is a Dhara session's own files in Dhara's model: the archive's
+// entries, then the working file's, as stored (false: s is not a Dhara
+// session whose meta.json and tree.json are valid JSON).
+func ownDhara(s *model.Session) (DharaBuilt, bool) {
+	d := dhara.Of(s)
+	if d == nil || !jscan.Valid(d.Meta.Raw) || !jscan.Valid(d.Tree.Raw) {
+		return DharaBuilt{}, false
+	}
+	b := DharaBuilt{ID: d.Meta.ID, Meta: compactJSON(d.Meta.Raw), Tree: compactJSON(d.Tree.Raw)}
+	for _, archived := range []bool{true, false} {
+		for k := range d.Entries {
+			if e := &d.Entries[k]; e.Archived == archived && jscan.Valid(e.Raw) {
+				b.Entries = append(b.Entries, e.Raw)
+			}
+		}
+	}
+	return b, true
+}
+
+// WriteDharaJSON writes DharaModel(s, now, nil) as one JSON document (see
+// dhara.Document): what the json export prints. A session made over into
+// Dhara's model has its entries written as they are made, never all held.
+func WriteDharaJSON(w io.Writer, s *model.Session, now time.Time) error {
+	if b, ok := ownDhara(s); ok {
+		// A Dhara session's lines are its own, already in memory.
+		return dhara.Document(w, b.Meta, func(w io.Writer) error {
+			for k, l := range b.Entries {
+				sep := ",\n"
+				if k == 0 {
+					sep = "\n"
+				}
+				if _, err := io.WriteString(w, sep); err != nil {
+					return err
+				}
+				if _, err := w.Write(l); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, func() []byte { return b.Tree })
+	}
+	return dhara.WriteJSON(w, s, now)
 }
 
 // WriteDhara writes a built session as a new folder in root (whole or not

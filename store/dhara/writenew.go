@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -144,27 +145,59 @@ func writeAtOnce(tmp string, entries func(path string) error, tree func() []byte
 	return err
 }
 
-// streamEntries writes the lines to a new file at path, synced: parts of
-// linesPerPart built on every core, written in order as they are done,
-// the disk's writeback started for each.
+// streamEntries writes the lines to a new file at path, synced, as
+// writeLines makes them, the disk's writeback started for each part.
 func (b *builder) streamEntries(path string) error {
 	f, err := fsys.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
+	if err := b.writeLines(f, "", "", "\n", f.StartWriteback); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// partsAhead is how many parts of lines writeLines builds ahead of the
+// writer, per core: enough to keep every core busy while one part is
+// written, few enough that a disk or a pipe slower than the cores does not
+// leave the whole output on the heap (a 1 GB import held all of it).
+const partsAhead = 2
+
+// partBuilt, when set (by tests), is told of each part writeLines built.
+var partBuilt func(k int)
+
+// writeLines writes the lines to w as they are made: parts of linesPerPart
+// built on every core, a few ahead of the writer, written in order. Each
+// line goes between lead (the first line's) or sep (the others') and end.
+// wrote, when set, is told of each part written (its offset and length).
+func (b *builder) writeLines(w io.Writer, lead, sep, end string, wrote func(off, n int64)) error {
 	const linesPerPart = 4096
 	parts := (len(b.lines) + linesPerPart - 1) / linesPerPart
 	ready := make([]chan []byte, parts)
 	for k := range ready {
 		ready[k] = make(chan []byte, 1)
 	}
+	workers := runtime.GOMAXPROCS(0)
+	// A worker takes a slot before it takes a part, and the writer frees
+	// it once the part is written: the part the writer waits for always
+	// has its slot, so the writer never waits on a worker that waits on it.
+	slots := make(chan struct{}, workers*partsAhead)
 	var next atomic.Int64
 	stop := make(chan struct{})
 	defer close(stop)
-	for range runtime.GOMAXPROCS(0) {
+	for range workers {
 		go func() {
 			for {
+				select {
+				case slots <- struct{}{}:
+				case <-stop:
+					return
+				}
 				k := int(next.Add(1) - 1)
 				if k >= parts {
 					return
@@ -172,33 +205,78 @@ func (b *builder) streamEntries(path string) error {
 				part := b.lines[k*linesPerPart : min(len(b.lines), (k+1)*linesPerPart)]
 				n := 0
 				for _, l := range part {
-					n += l.size() + 1
+					n += len(sep) + l.size() + len(end)
 				}
 				buf := make([]byte, 0, n)
-				for _, l := range part {
-					buf = append(l.appendTo(buf), '\n')
+				for j := range part {
+					if k == 0 && j == 0 {
+						buf = append(buf, lead...)
+					} else {
+						buf = append(buf, sep...)
+					}
+					buf = append(part[j].appendTo(buf), end...)
 				}
-				select {
-				case ready[k] <- buf:
-				case <-stop:
-					return
+				if partBuilt != nil {
+					partBuilt(k)
 				}
+				ready[k] <- buf // its own channel, with room for it
 			}
 		}()
 	}
 	var off int64
 	for k := range parts {
 		buf := <-ready[k]
-		if _, err := f.Write(buf); err != nil {
+		if _, err := w.Write(buf); err != nil {
 			return err
 		}
-		f.StartWriteback(off, int64(len(buf)))
+		if wrote != nil {
+			wrote(off, int64(len(buf)))
+		}
 		off += int64(len(buf))
+		<-slots
 	}
-	if err := f.Sync(); err != nil {
+	return nil
+}
+
+// WriteJSON writes the session s, of any format, in Dhara's model as one
+// JSON document (Document's), its entries written as they are made rather
+// than kept: the json export of a 1 GB session held its output twice.
+func WriteJSON(w io.Writer, s *model.Session, now time.Time) error {
+	b := build(s, now)
+	tb := b.branches(isoMs(now))
+	return Document(w, b.metaJSON(now, nil), func(w io.Writer) error {
+		return b.writeLines(w, "\n", ",\n", "", nil)
+	}, func() []byte { return b.treeBytes(tb) })
+}
+
+// Document writes a session in Dhara's model as one JSON document:
+// {"meta": meta.json's object, "entries": entries.jsonl's objects, one a
+// line, "tree": tree.json's object}; entries writes the entries' part,
+// each line after a newline and the lines apart from the first after a
+// comma.
+func Document(w io.Writer, meta []byte, entries func(io.Writer) error, tree func() []byte) error {
+	for _, step := range []func() error{
+		func() error { return writeAll(w, `{"meta":`, meta, `,"entries":[`) },
+		func() error { return entries(w) },
+		func() error { return writeAll(w, "\n],\"tree\":", tree(), "}\n") },
+	} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeAll writes head, body and tail to w, stopping at an error.
+func writeAll(w io.Writer, head string, body []byte, tail string) error {
+	if _, err := io.WriteString(w, head); err != nil {
 		return err
 	}
-	return f.Close()
+	if _, err := w.Write(body); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, tail)
+	return err
 }
 
 // writeNewFolder makes a session folder in root named id, whole or not at
