@@ -77,22 +77,38 @@ func (c *cli) stats(argv []string) (err error) {
 
 // roomForSessions sets oneShot's limit for reading files a few at a time,
 // none kept: a small heap (stats keep little of each session) and room for
-// the largest files read at once, half as much again for what parsing
-// makes of them. 1,500 sessions, 100 MB: 260 MB at the peak with oneShot's
-// 256 MB, 63 MB with this, in about the same time; one 100 MB session:
-// 190 MB.
+// the atOnce largest files, which are all that can be read at once, half as
+// much again for what parsing makes of them. 1,500 sessions, 100 MB: 260
+// MB at the peak with oneShot's 256 MB, 63 MB with this, in about the same
+// time; one 100 MB session: 190 MB. The room was atOnce times the largest:
+// a store of small sessions and one of 1 GB peaked at 2.8 GB.
 func roomForSessions(files []string, atOnce int) {
 	if oneShotLimit == 0 {
 		return
 	}
-	var largest int64
+	oneShotLimit = 48 << 20
+	debug.SetMemoryLimit(oneShotLimit + roomFor(files, atOnce))
+}
+
+// roomFor is one and a half times the sizes of the atOnce largest files.
+func roomFor(files []string, atOnce int) int64 {
+	largest := make([]int64, 0, atOnce+1) // the largest sizes, in order
 	for _, f := range files {
-		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
-			largest = max(largest, st.Size())
+		st, err := os.Stat(f)
+		if err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		k, _ := slices.BinarySearch(largest, st.Size())
+		largest = slices.Insert(largest, k, st.Size())
+		if len(largest) > atOnce {
+			largest = largest[1:]
 		}
 	}
-	oneShotLimit = 48 << 20
-	debug.SetMemoryLimit(oneShotLimit + int64(atOnce)*(largest+largest/2))
+	var n int64
+	for _, size := range largest {
+		n += size + size/2
+	}
+	return n
 }
 
 // readStats reads the files on every core, one session a worker at a time

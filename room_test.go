@@ -53,3 +53,30 @@ func TestRoomForTheSession(t *testing.T) {
 		}
 	}
 }
+
+// stats reads the files a core at a time and keeps none: its limit has
+// room for the largest files a core each, not for the largest once a core
+// (a 1 GB session among small ones made 3 GB of room, and a 2.8 GB peak).
+func TestRoomForStats(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	defer func(l int64) { oneShotLimit = l }(oneShotLimit)
+	dir := t.TempDir()
+	var files []string
+	for k, size := range []int{1000, 10, 500, 20, 30} {
+		f := filepath.Join(dir, string(rune('a'+k)))
+		if err := os.WriteFile(f, make([]byte, size), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	for _, x := range []struct {
+		atOnce int
+		want   int64
+	}{{1, 1500}, {2, 2250}, {3, 2295}, {9, 2340}} {
+		oneShotLimit = 256 << 20
+		roomForSessions(files, x.atOnce)
+		if got := debug.SetMemoryLimit(-1) - 48<<20; got != x.want {
+			t.Errorf("%d at once: room %d, want %d", x.atOnce, got, x.want)
+		}
+	}
+}
