@@ -1,6 +1,7 @@
 package main
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -111,5 +112,56 @@ func TestArchitectureNamesEveryPackage(t *testing.T) {
 		if !strings.Contains(string(doc), "`"+name+"`") {
 			t.Errorf("ARCHITECTURE.md does not name the package %s (as `%s`): say where it stands and what it holds", p, name)
 		}
+	}
+}
+
+// TestNoFormatSwitchOutsideTheFormats: no screen and no command compares a
+// session's format with one of store's format constants (==, !=, a switch
+// case); what differs by format comes from the backend (store.Wording,
+// Supports, Resume and the optional interfaces).
+func TestNoFormatSwitchOutsideTheFormats(t *testing.T) {
+	fset := token.NewFileSet()
+	isFormatConst := func(e ast.Expr) bool {
+		if call, ok := e.(*ast.CallExpr); ok && len(call.Args) == 1 {
+			e = call.Args[0] // string(store.FormatPi)
+		}
+		sel, ok := e.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		x, ok := sel.X.(*ast.Ident)
+		return ok && x.Name == "store" && strings.HasPrefix(sel.Sel.Name, "Format") && sel.Sel.Name != "Format"
+	}
+	checked := 0
+	for _, dir := range []string{".", "tui", "tui/transcript", "workflow"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, p := range files {
+			if strings.HasSuffix(p, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, p, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked++
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.BinaryExpr:
+					if (n.Op == token.EQL || n.Op == token.NEQ) && (isFormatConst(n.X) || isFormatConst(n.Y)) {
+						t.Errorf("%s: compares a format constant; ask the backend", fset.Position(n.Pos()))
+					}
+				case *ast.CaseClause:
+					for _, e := range n.List {
+						if isFormatConst(e) {
+							t.Errorf("%s: a case of a format constant; ask the backend", fset.Position(e.Pos()))
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d files checked", checked)
 	}
 }

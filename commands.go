@@ -108,7 +108,7 @@ func (c *cli) open(ref string, mapped bool) (*model.Session, string, error) {
 	var s *model.Session
 	if mapped {
 		s, err = store.OpenMapped(path)
-		if err == nil && (s.Info.Format == "" || s.Info.Format == string(store.FormatPi)) {
+		if m, ok := store.Of(s.Info).(store.Mapper); err == nil && ok && m.MapsFile() {
 			roomForMapped(path)
 		}
 	} else {

@@ -53,3 +53,12 @@ func (b readOnly) Wording() Wording {
 	w.Agent = b.agent
 	return w
 }
+
+// Mapper is a Backend whose OpenMapped maps the file and keeps only an
+// index of it on the heap (pi's): a one-shot command leaves room for that
+// index rather than for the whole file.
+type Mapper interface {
+	MapsFile() bool
+}
+
+func (piBackend) MapsFile() bool { return true }
