@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"skein/store/pi"
+	"skein/internal/filelock"
 )
 
 // moveByCopy moves a session file or a Dhara folder (regular files only)
@@ -69,7 +69,7 @@ func removeStaleCopies(dir string) {
 			continue
 		}
 		num, _, _ := strings.Cut(rest, "-")
-		if pid, err := strconv.Atoi(num); err == nil && pid > 0 && pid != os.Getpid() && !pi.Alive(pid) {
+		if pid, err := strconv.Atoi(num); err == nil && pid > 0 && pid != os.Getpid() && !filelock.Alive(pid) {
 			os.RemoveAll(filepath.Join(dir, e.Name()))
 		}
 	}

@@ -281,6 +281,3 @@ func CreateTemp(dir string, perm os.FileMode) (*os.File, error) {
 // RemoveStaleTemps removes the temporary files a skein killed midway left
 // in dir (see removeStaleTemps).
 func RemoveStaleTemps(dir string) { removeStaleTemps(dir) }
-
-// Alive says whether a process runs with this pid.
-func Alive(pid int) bool { return alive(pid) }
