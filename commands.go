@@ -108,8 +108,10 @@ func (c *cli) open(ref string, mapped bool) (*model.Session, string, error) {
 	var s *model.Session
 	if mapped {
 		s, err = store.OpenMapped(path)
-		if m, ok := store.Of(s.Info).(store.Mapper); err == nil && ok && m.MapsFile() {
-			roomForMapped(path)
+		if err == nil {
+			if m, ok := store.Of(s.Info).(store.Mapper); ok && m.MapsFile() {
+				roomForMapped(path)
+			}
 		}
 	} else {
 		s, err = store.Open(path)

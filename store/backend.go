@@ -111,12 +111,16 @@ type UnsupportedError struct {
 }
 
 func (e *UnsupportedError) Error() string {
+	agent := WordingOf(ForFormat(e.Format)).Agent
+	if e.Action == ActDelete && Importable(string(e.Format)) {
+		return agent + " keeps this session, and skein does not delete another agent's files: remove it with " + agent + ", or by hand"
+	}
 	if Importable(string(e.Format)) && e.Action != ActResume {
 		// Its agent writes it without a lock: skein reads it, and can do
 		// the action on a copy.
-		return string(e.Format) + " sessions are read-only in skein (no " + e.Action.String() + "): import the session first (skein session import --file FILE) and work on the copy"
+		return agent + " sessions are read-only in skein (no " + e.Action.String() + "): import the session first (skein session import --file FILE) and work on the copy"
 	}
-	return string(e.Format) + " sessions do not support " + e.Action.String() + " in skein"
+	return agent + " sessions do not support " + e.Action.String() + " in skein"
 }
 
 func (e *UnsupportedError) Is(target error) bool { return target == ErrUnsupported }

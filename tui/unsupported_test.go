@@ -117,7 +117,7 @@ func TestUnsupportedActionsAreUnavailable(t *testing.T) {
 	}
 	run(m, press(m, "?"))
 	help := plain(m)
-	for _, want := range []string{"fork here (unavailable)", "compact (unavailable)", "label (unavailable)", "rename (unavailable)", "resume in pi (unavailable)"} {
+	for _, want := range []string{"fork here (unavailable)", "compact (unavailable)", "label (unavailable)", "rename (unavailable)", "resume in readonly-format (unavailable)"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("help lacks %q:\n%s", want, help)
 		}
