@@ -182,4 +182,3 @@ func unavailableRows(k KeyMap, b store.Backend, rows [][]key.Binding) [][]key.Bi
 	}
 	return out
 }
-
