@@ -52,7 +52,7 @@ func (c *cli) export(argv []string) error {
 		}
 		replace = true
 	}
-	if err := store.WriteOutput(file, replace, write); err != nil {
+	if err := store.WriteOutput(file, replace, store.OutputMode(s.Info.Path), write); err != nil {
 		return fail(1, "%s", sanitize.Inline(err.Error()))
 	}
 	fmt.Fprintf(c.stderr, "wrote %s\n", sanitize.Inline(file))

@@ -119,3 +119,23 @@ func snapshot(t *testing.T, dir string) string {
 	})
 	return b.String()
 }
+
+// An export has its session's mode: a private session's export is
+// private, a readable one's readable.
+func TestExportHasTheSessionsMode(t *testing.T) {
+	dir := t.TempDir()
+	for _, mode := range []os.FileMode{0o600, 0o644} {
+		src := filepath.Join(dir, "s.jsonl")
+		os.Remove(src)
+		cpR(t, fixture(t, webapp, "2026-03-03"), src)
+		os.Chmod(src, mode)
+		out := filepath.Join(dir, "out.html")
+		os.Remove(out)
+		if _, stderr, code := skein(t, "session", "export", src, "--format", "html", "-o", out); code != 0 {
+			t.Fatalf("exit %d %s", code, stderr)
+		}
+		if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != mode {
+			t.Errorf("session %v: export %v %v", mode, fi.Mode(), err)
+		}
+	}
+}

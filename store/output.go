@@ -104,9 +104,10 @@ var outputFS = struct {
 // that a file made meanwhile is never replaced. On any failure nothing is
 // left at path that was not there, and the temporary file is removed (one
 // a killed skein left is removed by the next write in the folder). The
-// output streams: it is never held whole in memory. It is private to the
-// user (0600), as the session it comes from may be.
-func WriteOutput(path string, replace bool, produce func(w io.Writer) error) error {
+// output streams: it is never held whole in memory. It gets mode perm
+// (OutputMode: the session's own, so that a private session's export is
+// private too).
+func WriteOutput(path string, replace bool, perm fs.FileMode, produce func(w io.Writer) error) error {
 	dir := filepath.Dir(path)
 	pi.RemoveStaleTemps(dir)
 	f, err := outputFS.create(dir)
@@ -128,6 +129,9 @@ func WriteOutput(path string, replace bool, produce func(w io.Writer) error) err
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
+	if err := f.Chmod(perm); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
 	if err := outputFS.sync(f); err != nil {
 		return fmt.Errorf("sync %s: %w", path, err)
 	}
@@ -140,7 +144,7 @@ func WriteOutput(path string, replace bool, produce func(w io.Writer) error) err
 	} else {
 		err = outputFS.link(tmp, path)
 		if err != nil && !errors.Is(err, fs.ErrExist) && (errors.Is(err, errors.ErrUnsupported) || errors.Is(err, fs.ErrPermission)) {
-			err = noLinkCopy(tmp, path)
+			err = noLinkCopy(tmp, path, perm)
 		}
 		os.Remove(tmp)
 	}
@@ -157,15 +161,29 @@ type outputWriter struct{ f *os.File }
 
 func (w outputWriter) Write(p []byte) (int, error) { return outputFS.write(w.f, p) }
 
+// OutputMode is the mode of an output made from the session at path: the
+// session file's (a folder's without its search bits), 0600 when it cannot
+// be read, as a fork gets its source's.
+func OutputMode(path string) fs.FileMode {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0o600
+	}
+	if fi.IsDir() {
+		return fi.Mode().Perm() &^ 0o111
+	}
+	return fi.Mode().Perm()
+}
+
 // noLinkCopy puts tmp's bytes at path, made exclusively, where a file
 // system has no hard links; a failure removes what it made.
-func noLinkCopy(tmp, path string) (err error) {
+func noLinkCopy(tmp, path string, perm fs.FileMode) (err error) {
 	src, err := os.Open(tmp)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	dst, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	dst, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}

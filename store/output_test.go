@@ -55,7 +55,7 @@ func TestWriteOutputFaults(t *testing.T) {
 			default:
 				step = "none"
 			}
-			err := WriteOutput(path, existing, func(w io.Writer) error { _, err := w.Write(data); return err })
+			err := WriteOutput(path, existing, 0o600, func(w io.Writer) error { _, err := w.Write(data); return err })
 			got, rerr := os.ReadFile(path)
 			ents, _ := os.ReadDir(dir)
 			switch {
@@ -78,7 +78,7 @@ func TestWriteOutputFaults(t *testing.T) {
 // replaced: the write fails with fs.ErrExist.
 func TestWriteOutputNeverReplacesWithoutReplace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.md")
-	err := WriteOutput(path, false, func(w io.Writer) error {
+	err := WriteOutput(path, false, 0o600, func(w io.Writer) error {
 		os.WriteFile(path, []byte("theirs"), 0o644)
 		_, err := w.Write([]byte("ours"))
 		return err
@@ -94,14 +94,15 @@ func TestWriteOutputNeverReplacesWithoutReplace(t *testing.T) {
 	}
 }
 
-// An output is private to the user, and the temporary file a killed export
+// An output gets the mode asked for (a private session's export is
+// private), and the temporary file a killed export
 // left (its writer's pid gone) is removed by the next one in the folder.
 func TestWriteOutputModeAndStaleTemps(t *testing.T) {
 	dir := t.TempDir()
 	stale := filepath.Join(dir, ".skein-999999999-0123456789abcdef.tmp")
 	os.WriteFile(stale, []byte("half an export"), 0o600)
 	path := filepath.Join(dir, "out.md")
-	if err := WriteOutput(path, false, func(w io.Writer) error { _, err := w.Write([]byte("x")); return err }); err != nil {
+	if err := WriteOutput(path, false, 0o600, func(w io.Writer) error { _, err := w.Write([]byte("x")); return err }); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {

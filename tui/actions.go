@@ -552,7 +552,7 @@ func exportTo(s *model.Session, format, ext string) (string, error) {
 			}
 			return "", err
 		}
-		err := store.WriteOutput(name, false, func(w io.Writer) error {
+		err := store.WriteOutput(name, false, store.OutputMode(s.Info.Path), func(w io.Writer) error {
 			return export.As(w, s, format, true, time.Now())
 		})
 		if errors.Is(err, fs.ErrExist) {
