@@ -109,3 +109,19 @@ func TestEveryCommandHasItsHelp(t *testing.T) {
 		t.Errorf("session: exit %d %q", code, stderr)
 	}
 }
+
+// `skein session --help` lists the verbs and exits 0; a list of a folder
+// holding files that are no session says how many it left out.
+func TestSessionHelpAndFilesLeftOut(t *testing.T) {
+	out, _, code := skein(t, "session", "--help")
+	if code != 0 || !strings.Contains(out, "import") || !strings.Contains(out, "export") {
+		t.Errorf("session --help: exit %d %q", code, out)
+	}
+	dir := t.TempDir()
+	os.WriteFile(dir+"/a.jsonl", []byte(`{"x":1}`+"\n"), 0o644)
+	os.WriteFile(dir+"/b.jsonl", []byte("junk\n"), 0o644)
+	_, stderr, code := skein(t, "session", "list", dir)
+	if code != 0 || !strings.Contains(stderr, "2 files left out") {
+		t.Errorf("list: exit %d %q", code, stderr)
+	}
+}

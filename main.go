@@ -132,7 +132,11 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cmd.run(c, rest)
 	}
 	if argv[0] == "session" || argv[0] == "sessions" {
-		if len(argv) < 2 || asksHelp(argv[1:2]) {
+		if len(argv) >= 2 && asksHelp(argv[1:2]) {
+			fmt.Fprintf(stdout, "Usage: skein session VERB ...\n\n  VERB: %s\n\nskein session VERB --help says more of each.\n", sessionVerbs())
+			return nil
+		}
+		if len(argv) < 2 {
 			return usagef("session needs a command: %s", sessionVerbs())
 		}
 		return usagef("unknown session command %q", argv[1])

@@ -28,10 +28,11 @@ func problemText(err error) string {
 // may hold other logs), and makes the exit status 1 when there are any and
 // *err is nil.
 func (c *cli) warnUnreadable(err *error, problems []store.Problem) {
-	n := 0
+	n, notSessions := 0, 0
 	for _, p := range problems {
 		var ns *store.NotSession
 		if errors.As(p.Err, &ns) {
+			notSessions++
 			continue
 		}
 		n++
@@ -41,7 +42,20 @@ func (c *cli) warnUnreadable(err *error, problems []store.Problem) {
 			fmt.Fprintf(c.stderr, "skein: %s: %s\n", transcript.OneLine(p.Path), transcript.OneLine(problemText(p.Err)))
 		}
 	}
+	if notSessions > 0 {
+		// Never left out without a word; not an error: a folder may hold
+		// other .jsonl files.
+		fmt.Fprintf(c.stderr, "skein: %d %s left out: not %s any agent's (skein doctor PATH says why)\n", notSessions, plural(notSessions, "file", "files"), plural(notSessions, "a session of", "sessions of"))
+	}
 	if n > 0 && *err == nil {
 		*err = &exitError{1, errors.New("")}
 	}
+}
+
+// plural is one or many, by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
