@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -13,7 +13,7 @@ import (
 // TestREADMEListsTheCommands: the README's list of commands is the one
 // --help prints, generated from the commands themselves.
 func TestREADMEListsTheCommands(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestHelpNamesEveryAgentsFolder(t *testing.T) {
 	if len(roots) < 4 {
 		t.Fatalf("default roots: %q", roots)
 	}
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -76,7 +76,7 @@ func TestCompactExtractive(t *testing.T) {
 // A session with a header and no entries has nothing to compact: compact
 // says so, writes nothing and exits 1 (it indexed an empty entry list).
 func TestCompactHeaderOnly(t *testing.T) {
-	f := copyInto(t, "testdata/pi/broken/header-only.jsonl")
+	f := copyInto(t, "../testdata/pi/broken/header-only.jsonl")
 	before, _ := os.ReadFile(f)
 	for _, args := range [][]string{
 		{"session", "compact", "--summarizer", "extractive", f},

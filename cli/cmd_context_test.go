@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 
 // TestContextMatchesReference checks the CLI's JSON, end to end, against pi.
 func TestContextMatchesReference(t *testing.T) {
-	for _, f := range []string{fixture(t, webapp, "2026-03-03"), fixture(t, "testdata/pi/store/--home-dev-tools--", "2026-03-04")} {
+	for _, f := range []string{fixture(t, webapp, "2026-03-03"), fixture(t, "../testdata/pi/store/--home-dev-tools--", "2026-03-04")} {
 		out, _, code := skein(t, "session", "context", "--json", f)
 		if code != 0 {
 			t.Fatalf("exit %d", code)
@@ -21,7 +21,7 @@ func TestContextMatchesReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		delete(got, "entryIds")
-		data, _ := os.ReadFile(filepath.Join("testdata/pi/expected", strings.TrimPrefix(f, "testdata/pi/")+".json"))
+		data, _ := os.ReadFile(filepath.Join("../testdata/pi/expected", strings.TrimPrefix(f, "../testdata/pi/")+".json"))
 		var exp struct {
 			Context map[string]any `json:"context"`
 		}

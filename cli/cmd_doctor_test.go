@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"strings"
@@ -8,7 +8,7 @@ import (
 // pi 0.73.1's createBranchedSession drops the label entries on the path,
 // which orphans the entry after one: doctor must say so.
 func TestDoctorFindsPisForkOrphan(t *testing.T) {
-	out, _, code := skein(t, "doctor", "testdata/pi/store")
+	out, _, code := skein(t, "doctor", "../testdata/pi/store")
 	if code != 1 || !strings.Contains(out, "2026-03-07T11-01-28-240Z_019cc7f5-9c30-7758-ba6d-88e94b65cd0b.jsonl:4: unknown parent") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}

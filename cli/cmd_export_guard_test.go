@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -27,13 +27,13 @@ func TestExportNeverOverwritesASession(t *testing.T) {
 	b := filepath.Join(dir, "b.jsonl")
 	cpR(t, fixture(t, webapp, "2026-03-02"), b)
 	d := filepath.Join(dir, "d")
-	cpR(t, "testdata/dhara/store/branched", d)
+	cpR(t, "../testdata/dhara/store/branched", d)
 	link := filepath.Join(dir, "link.md")
 	if err := os.Symlink(b, link); err != nil {
 		t.Fatal(err)
 	}
 	claude := filepath.Join(dir, "c.jsonl")
-	cpR(t, "testdata/claude", filepath.Join(dir, "claude"))
+	cpR(t, "../testdata/claude", filepath.Join(dir, "claude"))
 	m, _ := filepath.Glob(filepath.Join(dir, "claude", "*.jsonl"))
 	if len(m) == 0 {
 		t.Fatal("no Claude Code fixture")
@@ -90,7 +90,7 @@ func TestExportReplacesOnlyWithForce(t *testing.T) {
 	os.MkdirAll(store, 0o755)
 	t.Setenv("HOME", home)
 	var out, errb bytes.Buffer
-	code := run([]string{"session", "export", src, "--format", "md", "-o", filepath.Join(store, "x.md")}, strings.NewReader(""), &out, &errb)
+	code := Run([]string{"session", "export", src, "--format", "md", "-o", filepath.Join(store, "x.md")}, strings.NewReader(""), &out, &errb)
 	if code != 1 || !strings.Contains(errb.String(), "session store") {
 		t.Errorf("into pi's store: exit %d %q", code, errb.String())
 	}

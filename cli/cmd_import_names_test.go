@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -34,7 +34,7 @@ func TestImportToPiFolderHasNoControls(t *testing.T) {
 	t.Setenv("PI_CODING_AGENT_DIR", agent)
 	t.Setenv("PI_CODING_AGENT_SESSION_DIR", "")
 	var out, errb bytes.Buffer
-	if code := run([]string{"session", "import", "--file", src, "--to", "pi"}, strings.NewReader(""), &out, &errb); code != 0 {
+	if code := Run([]string{"session", "import", "--file", src, "--to", "pi"}, strings.NewReader(""), &out, &errb); code != 0 {
 		t.Fatalf("exit %d %s %s", code, out.String(), errb.String())
 	}
 	if !strings.Contains(errb.String(), "control characters") {

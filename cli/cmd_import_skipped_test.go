@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -13,7 +13,7 @@ import (
 // the reason, on stderr and in --json, and the import exits 0; an export
 // with nothing to import fails, naming what it skipped.
 func TestImportSkipped(t *testing.T) {
-	src := filepath.Join("store", "chatgpt", "testdata", "mapping-null.json")
+	src := filepath.Join("..", "store", "chatgpt", "testdata", "mapping-null.json")
 	const named = `skipped "Lisbon in three days" (6790e4f7-11aa-8002-b3c4-2d1e0f9a8b02): its mapping (the messages) is null: the export holds no messages of it`
 	for _, to := range []string{"dhara", "pi"} {
 		stdout, stderr, code := skein(t, "session", "import", "--file", src, "--to", to, "--out", t.TempDir())

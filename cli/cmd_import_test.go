@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -18,13 +18,13 @@ func TestImportCommand(t *testing.T) {
 	out := t.TempDir()
 	sources := []string{
 		fixture(t, webapp, "2026-03-03"),
-		"testdata/codex/rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl",
-		"testdata/codex/compacted.jsonl",
-		"testdata/claude/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl",
-		"testdata/claude/rewind-compact.jsonl",
-		"testdata/dhara05/sessions/b7e0d5a2-1c3f-4d8e-9b6a-0f4e2c8d7a13.jsonl",
-		"testdata/openai/tool-call.json",
-		"testdata/openai/plain-array.json",
+		"../testdata/codex/rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl",
+		"../testdata/codex/compacted.jsonl",
+		"../testdata/claude/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl",
+		"../testdata/claude/rewind-compact.jsonl",
+		"../testdata/dhara05/sessions/b7e0d5a2-1c3f-4d8e-9b6a-0f4e2c8d7a13.jsonl",
+		"../testdata/openai/tool-call.json",
+		"../testdata/openai/plain-array.json",
 	}
 	named := regexp.MustCompile(`^[0-9a-f]{16}$`)
 	for _, src := range sources {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -35,7 +35,7 @@ type unseenExpect struct {
 // pi 1.6.0 itself opens the pi files, pairs every call and continues them
 // is testdata/pigen/importcheck.mjs, run by .ci/run.)
 func TestImportUnseen(t *testing.T) {
-	expects, _ := filepath.Glob("testdata/unseen/*/*.expect.json")
+	expects, _ := filepath.Glob("../testdata/unseen/*/*.expect.json")
 	if len(expects) < 7 {
 		t.Fatalf("%d expectation files", len(expects))
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 )
 
 func TestListJSON(t *testing.T) {
-	out, _, code := skein(t, "session", "list", "--json", "testdata/pi/store")
+	out, _, code := skein(t, "session", "list", "--json", "../testdata/pi/store")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ func TestRenameCommand(t *testing.T) {
 	if !strings.Contains(list, `"name":"Renamed"`) {
 		t.Errorf("list after rename: %s", list)
 	}
-	v1 := copyInto(t, "testdata/pi/legacy/v1.jsonl")
+	v1 := copyInto(t, "../testdata/pi/legacy/v1.jsonl")
 	v1b, _ := os.ReadFile(v1)
 	if _, stderr, code := skein(t, "session", "rename", v1, "x"); code != 1 || !strings.Contains(stderr, "fork") {
 		t.Errorf("rename of v1: %d %s", code, stderr)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -17,7 +17,7 @@ import (
 // ranks them, and its JSON's match ranges point at the words in the
 // snippet.
 func TestSearch(t *testing.T) {
-	out, _, code := skein(t, "search", "--json", "redis", "testdata/pi/store")
+	out, _, code := skein(t, "search", "--json", "redis", "../testdata/pi/store")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -42,23 +42,23 @@ func TestSearch(t *testing.T) {
 		}
 	}
 	// Narrowed by role; a phrase; a pattern; nothing.
-	out, _, _ = skein(t, "search", "--json", "redis role:assistant", "testdata/pi/store")
+	out, _, _ = skein(t, "search", "--json", "redis role:assistant", "../testdata/pi/store")
 	if strings.Contains(out, `"role":"user"`) || !strings.Contains(out, `"role":"assistant"`) {
 		t.Errorf("role:assistant: %s", out)
 	}
-	out, _, _ = skein(t, "search", `"redis is not running"`, "testdata/pi/store")
+	out, _, _ = skein(t, "search", `"redis is not running"`, "../testdata/pi/store")
 	if !strings.Contains(out, "Redis is not running here") {
 		t.Errorf("a phrase: %s", out)
 	}
-	out, _, _ = skein(t, "search", "--limit", "1", `re:SQL[a-z]+`, "testdata/pi/store")
+	out, _, _ = skein(t, "search", "--limit", "1", `re:SQL[a-z]+`, "../testdata/pi/store")
 	if strings.Count(out, "\n    ") != 1 {
 		t.Errorf("--limit 1 with a pattern: %s", out)
 	}
-	out, _, code = skein(t, "search", "zzzzqqqq", "testdata/pi/store")
+	out, _, code = skein(t, "search", "zzzzqqqq", "../testdata/pi/store")
 	if code != 0 || !strings.Contains(out, "no message matches") {
 		t.Errorf("no match: %q exit %d", out, code)
 	}
-	_, errOut, code := skein(t, "search", "re:(", "testdata/pi/store")
+	_, errOut, code := skein(t, "search", "re:(", "../testdata/pi/store")
 	if code != 2 || !strings.Contains(errOut, "re:") {
 		t.Errorf("a bad pattern: %q exit %d", errOut, code)
 	}
@@ -70,7 +70,7 @@ func TestSearch(t *testing.T) {
 // entry ids, reading only what was appended.
 func TestSearchAfterAppends(t *testing.T) {
 	store := t.TempDir()
-	if err := synth.CopyTree("testdata/pi/store", store); err != nil {
+	if err := synth.CopyTree("../testdata/pi/store", store); err != nil {
 		t.Fatal(err)
 	}
 	home := t.TempDir()

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 )
 
 func TestShowIsSanitized(t *testing.T) {
-	out, _, code := skein(t, "session", "show", fixture(t, "testdata/pi/store/--home-dév-多语言 project--", "2026"))
+	out, _, code := skein(t, "session", "show", fixture(t, "../testdata/pi/store/--home-dév-多语言 project--", "2026"))
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -14,7 +14,7 @@ import (
 // getSessionStats and getUsageCostBreakdown computed for it (recorded by
 // testdata/pigen/oracle.mjs).
 func TestStatsJSONIsPis(t *testing.T) {
-	out, stderr, code := skein(t, "stats", "--json", "testdata/pi/store")
+	out, stderr, code := skein(t, "stats", "--json", "../testdata/pi/store")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -39,8 +39,8 @@ func TestStatsJSONIsPis(t *testing.T) {
 		t.Fatalf("%d sessions", len(rows))
 	}
 	for _, r := range rows {
-		rel, _ := filepath.Rel("testdata/pi", r.Path)
-		data, err := os.ReadFile(filepath.Join("testdata/pi/expected", rel+".json"))
+		rel, _ := filepath.Rel("../testdata/pi", r.Path)
+		data, err := os.ReadFile(filepath.Join("../testdata/pi/expected", rel+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +70,7 @@ func TestStatsBy(t *testing.T) {
 	defer func() { time.Local = local }()
 	totals := map[string]float64{}
 	for _, by := range []string{"session", "project", "model", "day"} {
-		out, stderr, code := skein(t, "stats", "--json", "--by", by, "testdata/pi/store")
+		out, stderr, code := skein(t, "stats", "--json", "--by", by, "../testdata/pi/store")
 		if code != 0 {
 			t.Fatalf("--by %s: exit %d: %s", by, code, stderr)
 		}
@@ -91,7 +91,7 @@ func TestStatsBy(t *testing.T) {
 			}
 			totals[by] += tok.Total
 		}
-		text, _, _ := skein(t, "stats", "--by", by, "testdata/pi/store")
+		text, _, _ := skein(t, "stats", "--by", by, "../testdata/pi/store")
 		lines := strings.Split(strings.TrimSpace(text), "\n")
 		if len(lines) != len(rows)+3 || !strings.HasPrefix(lines[len(lines)-1], "total") {
 			t.Errorf("--by %s: %d rows, table:\n%s", by, len(rows), text)
@@ -148,7 +148,7 @@ func TestStatsTextAndIncomplete(t *testing.T) {
 // A Codex session's title in stats is its first prompt, as the list has
 // it, not the AGENTS.md instructions Codex puts first.
 func TestStatsCodexTitle(t *testing.T) {
-	out, _, code := skein(t, "stats", "testdata/codex/rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl")
+	out, _, code := skein(t, "stats", "../testdata/codex/rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl")
 	if code != 0 || !strings.Contains(out, "what is current repository about?") || strings.Contains(out, "AGENTS.md") {
 		t.Errorf("exit %d\n%s", code, out)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -29,11 +29,11 @@ type plainFile struct {
 // without the session it belongs to, and the Codex rollout under a name
 // that says nothing of Codex.
 var plainFiles = []plainFile{
-	{"1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl", "testdata/claude/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl", "claude", "TodoWrite"},
-	{"rewind-compact.jsonl", "testdata/claude/rewind-compact.jsonl", "claude", "TestTable"},
-	{"agent-test-hash-123.jsonl", "testdata/claude/agent-test-hash-123.jsonl", "claude", "suite"},
-	{"codex-session.jsonl", "testdata/codex/rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl", "codex", "purpuse"},
-	{"release.jsonl", "testdata/pi/store/--home-dev-tools--/2026-03-07T10-00-00-000Z_019cc7bd-5500-71f0-a318-9338ec3f5702.jsonl", "pi", "Freeze"},
+	{"1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl", "../testdata/claude/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl", "claude", "TodoWrite"},
+	{"rewind-compact.jsonl", "../testdata/claude/rewind-compact.jsonl", "claude", "TestTable"},
+	{"agent-test-hash-123.jsonl", "../testdata/claude/agent-test-hash-123.jsonl", "claude", "suite"},
+	{"codex-session.jsonl", "../testdata/codex/rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl", "codex", "purpuse"},
+	{"release.jsonl", "../testdata/pi/store/--home-dev-tools--/2026-03-07T10-00-00-000Z_019cc7bd-5500-71f0-a318-9338ec3f5702.jsonl", "pi", "Freeze"},
 }
 
 // copyPlain copies files into a new folder that is no agent's.
@@ -140,8 +140,8 @@ func TestFormatsFoundByContent(t *testing.T) {
 // not as a session of its own, wherever the two lie.
 func TestSubAgentWithItsSession(t *testing.T) {
 	dir := copyPlain(t, []plainFile{
-		{"agent-test-hash-123.jsonl", "testdata/claude/agent-test-hash-123.jsonl", "claude", ""},
-		{"5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl", "testdata/claude/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl", "claude", ""},
+		{"agent-test-hash-123.jsonl", "../testdata/claude/agent-test-hash-123.jsonl", "claude", ""},
+		{"5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl", "../testdata/claude/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl", "claude", ""},
 	})
 	out, errs, code := skein(t, "session", "list", "--json", dir)
 	if code != 0 || errs != "" || strings.Contains(out, "agent-test-hash-123") || !strings.Contains(out, "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl") {

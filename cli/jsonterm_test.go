@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func skeinTo(t *testing.T, out io.Writer, args ...string) (stderr string, code i
 	t.Setenv("PI_CODING_AGENT_DIR", "")
 	t.Setenv("PI_CODING_AGENT_SESSION_DIR", "")
 	var errb bytes.Buffer
-	code = run(args, strings.NewReader(""), out, &errb)
+	code = Run(args, strings.NewReader(""), out, &errb)
 	return errb.String(), code
 }
 

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-const webapp = "testdata/pi/store/--home-dev-webapp--"
+const webapp = "../testdata/pi/store/--home-dev-webapp--"
 
 func fixture(t *testing.T, dir, prefix string) string {
 	t.Helper()
@@ -30,7 +30,7 @@ func skein(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Setenv("PI_CODING_AGENT_DIR", "")
 	t.Setenv("PI_CODING_AGENT_SESSION_DIR", "")
 	var out, errb bytes.Buffer
-	code = run(args, strings.NewReader(""), &out, &errb)
+	code = Run(args, strings.NewReader(""), &out, &errb)
 	return out.String(), errb.String(), code
 }
 
@@ -47,11 +47,11 @@ func TestExitCodesAndErrors(t *testing.T) {
 		{[]string{"session", "context", "--json"}, 2, "missing REF"},
 		{[]string{"session", "plan", "--keep-tokens", "lots", "x"}, 2, "--keep-tokens wants a number"},
 		{[]string{"session", "context", "--json", "no-such-session"}, 1, `no session "no-such-session"`},
-		{[]string{"session", "context", "--json", "testdata/pi/broken/no-header.jsonl"}, 1, "not a pi session"},
+		{[]string{"session", "context", "--json", "../testdata/pi/broken/no-header.jsonl"}, 1, "not a pi session"},
 		{[]string{"session", "context", "--json", "--leaf", "zzzz", fixture(t, webapp, "2026-03-02")}, 1, `has no entry "zzzz"`},
 		{[]string{"session", "list", "/does/not/exist"}, 1, "no such file or folder"},
-		{[]string{"doctor", "testdata/pi/broken"}, 1, ""},
-		{[]string{"doctor", "testdata/pi/legacy"}, 0, ""},
+		{[]string{"doctor", "../testdata/pi/broken"}, 1, ""},
+		{[]string{"doctor", "../testdata/pi/legacy"}, 0, ""},
 	}
 	for _, c := range cases {
 		_, stderr, code := skein(t, c.args...)
@@ -87,7 +87,7 @@ func TestRefByIDPrefix(t *testing.T) {
 	os.MkdirAll(filepath.Join(home, "sessions", "--x--"), 0o755)
 	os.WriteFile(filepath.Join(home, "sessions", "--x--", filepath.Base(src)), data, 0o644)
 	var out, errb bytes.Buffer
-	if code := run([]string{"session", "plan", "--json", "019cadc6", "--keep-tokens", "10"}, nil, &out, &errb); code != 0 {
+	if code := Run([]string{"session", "plan", "--json", "019cadc6", "--keep-tokens", "10"}, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	if !strings.HasPrefix(out.String(), `{"firstKeptEntryId":`) {
@@ -98,8 +98,8 @@ func TestRefByIDPrefix(t *testing.T) {
 // No file, however broken, makes a command panic or fail with anything but
 // a clean exit status.
 func TestEveryCommandOnBrokenFiles(t *testing.T) {
-	files, _ := filepath.Glob("testdata/pi/broken/*.jsonl")
-	legacy, _ := filepath.Glob("testdata/pi/legacy/*.jsonl")
+	files, _ := filepath.Glob("../testdata/pi/broken/*.jsonl")
+	legacy, _ := filepath.Glob("../testdata/pi/legacy/*.jsonl")
 	for _, f := range append(files, legacy...) {
 		for _, args := range [][]string{
 			{"session", "list", "--json", f}, {"session", "context", "--json", f}, {"session", "context", f},
@@ -167,6 +167,6 @@ func skeinIn(t *testing.T, home string, args ...string) (stdout, stderr string, 
 	t.Setenv("PI_CODING_AGENT_DIR", "")
 	t.Setenv("PI_CODING_AGENT_SESSION_DIR", "")
 	var out, errb bytes.Buffer
-	code = run(args, strings.NewReader(""), &out, &errb)
+	code = Run(args, strings.NewReader(""), &out, &errb)
 	return out.String(), errb.String(), code
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -31,12 +31,12 @@ func TestMappedCommands(t *testing.T) {
 	}
 	want.WriteString("\n")
 	var out, errb bytes.Buffer
-	if code := run([]string{"session", "context", "--json", path}, nil, &out, &errb); code != 0 || !bytes.Equal(out.Bytes(), want.Bytes()) {
+	if code := Run([]string{"session", "context", "--json", path}, nil, &out, &errb); code != 0 || !bytes.Equal(out.Bytes(), want.Bytes()) {
 		t.Errorf("context of a mapped session: exit %d, %d bytes, want %d: %s", code, out.Len(), want.Len(), errb.String())
 	}
 	for _, args := range [][]string{{"session", "tree", path}, {"session", "plan", "--json", path}} {
 		out.Reset()
-		if code := run(args, nil, &out, &errb); code != 0 || out.Len() == 0 {
+		if code := Run(args, nil, &out, &errb); code != 0 || out.Len() == 0 {
 			t.Errorf("%v: exit %d: %s", args, code, errb.String())
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -59,7 +59,7 @@ func skeinBinary(t *testing.T) string {
 			return
 		}
 		built.path = filepath.Join(built.dir, "skein")
-		out, err := exec.Command("go", "build", "-o", built.path, ".").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", built.path, "..").CombinedOutput()
 		if err != nil {
 			built.err = errors.New(string(out))
 		}
@@ -332,7 +332,7 @@ func TestUnreadableAsUnprivileged(t *testing.T) {
 func TestIndexingProcessesAtOnce(t *testing.T) {
 	bin := skeinBinary(t)
 	store := t.TempDir()
-	if err := synth.CopyTree("testdata/pi/store", store); err != nil {
+	if err := synth.CopyTree("../testdata/pi/store", store); err != nil {
 		t.Fatal(err)
 	}
 	cache := t.TempDir()

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -19,8 +19,8 @@ func TestRoomForTheSession(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	defer func(l int64) { oneShotLimit = l }(oneShotLimit)
 	oneShotLimit = 256 << 20
-	dhara := filepath.Join("testdata", "dhara", "store", "seed")
-	pi := filepath.Join("testdata", "pi", "store", "--home-dev-webapp--", "2026-03-05T19-30-00-000Z_019cbf7a-76c0-7274-900c-57fae054e717.jsonl")
+	dhara := filepath.Join("..", "testdata", "dhara", "store", "seed")
+	pi := filepath.Join("..", "testdata", "pi", "store", "--home-dev-webapp--", "2026-03-05T19-30-00-000Z_019cbf7a-76c0-7274-900c-57fae054e717.jsonl")
 	var folder int64
 	for _, name := range []string{"meta.json", "tree.json", "entries.jsonl"} {
 		st, err := os.Stat(filepath.Join(dhara, name))
