@@ -15,7 +15,8 @@ import (
 
 // TestArchitecture holds the package rules ARCHITECTURE.md states: model
 // does no IO and knows no store or screen; only store reaches a format's
-// package; no cloud SDK is linked.
+// package; the root package is main.go alone, and only it calls cli; no
+// cloud SDK is linked.
 func TestArchitecture(t *testing.T) {
 	fset := token.NewFileSet()
 	checked := 0
@@ -35,6 +36,9 @@ func TestArchitecture(t *testing.T) {
 		}
 		checked++
 		dir := filepath.ToSlash(filepath.Dir(p))
+		if dir == "." && p != "main.go" && !strings.HasSuffix(p, "_test.go") {
+			t.Errorf("%s is in the root package: main.go only wires, the command line is cli's", p)
+		}
 		for _, imp := range f.Imports {
 			path, _ := strconv.Unquote(imp.Path.Value)
 			// model's tests may read fixtures; its code may not.
@@ -50,6 +54,8 @@ func TestArchitecture(t *testing.T) {
 				t.Errorf("%s imports %s: model imports nothing of skein's but internal/", p, path)
 			case strings.HasPrefix(dir, "internal/") && strings.HasPrefix(path, "skein/") && !strings.HasPrefix(path, "skein/internal/"):
 				t.Errorf("%s imports %s: internal/ packages import only each other", p, path)
+			case path == "skein/cli" && p != "main.go":
+				t.Errorf("%s imports skein/cli: only main.go calls the command line", p)
 			}
 		}
 		return nil
@@ -133,7 +139,7 @@ func TestNoFormatSwitchOutsideTheFormats(t *testing.T) {
 		return ok && x.Name == "store" && strings.HasPrefix(sel.Sel.Name, "Format") && sel.Sel.Name != "Format"
 	}
 	checked := 0
-	for _, dir := range []string{".", "tui", "tui/transcript", "workflow"} {
+	for _, dir := range []string{".", "cli", "tui", "tui/transcript", "workflow"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, p := range files {
 			if strings.HasSuffix(p, "_test.go") {
