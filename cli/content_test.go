@@ -2,14 +2,17 @@ package cli
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
-	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"skein/store"
@@ -159,6 +162,7 @@ func TestSubAgentWithItsSession(t *testing.T) {
 // read, and says which session it shows and as what format.
 func openInTUI(t *testing.T, path string) (shown, format string) {
 	t.Helper()
+	undoOneShot(t)
 	opts, cleanup, err := tuiOptions([]string{path}, false, store.OSEnv())
 	if err != nil {
 		t.Fatal(err)
@@ -168,10 +172,11 @@ func openInTUI(t *testing.T, path string) (shown, format string) {
 		t.Fatalf("skein FILE: open %q on %v", opts.Open, opts.Roots)
 	}
 	opts.NoColor = true
-	tm := teatest.NewTestModel(t, tui.New(opts), teatest.WithInitialTermSize(120, 40))
-	waitDrawn(t, tm, "on this branch") // drawn once the session is read
+	w := watch(tui.New(opts), func(m *tui.Model) bool { _, _, read := m.Showing(); return read })
+	tm := teatest.NewTestModel(t, w, teatest.WithInitialTermSize(120, 40))
+	w.wait(t, "the session to be read")
 	tm.Quit()
-	m := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*tui.Model)
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*watched).Model
 	shown, format, read := m.Showing()
 	if !read {
 		t.Errorf("skein %s: the session is not read", path)
@@ -183,16 +188,18 @@ func openInTUI(t *testing.T, path string) (shown, format string) {
 // n sessions, and says what the list holds and left out.
 func listInTUI(t *testing.T, dir string, n int) ([]store.Info, []store.Problem) {
 	t.Helper()
+	undoOneShot(t)
 	opts, cleanup, err := tuiOptions([]string{dir}, false, store.OSEnv())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cleanup()
 	opts.NoColor = true
-	tm := teatest.NewTestModel(t, tui.New(opts), teatest.WithInitialTermSize(120, 40))
-	waitDrawn(t, tm, "sessions  "+strconv.Itoa(n)+" · sort") // no "scanning" before the count
+	w := watch(tui.New(opts), func(m *tui.Model) bool { _, _, scanning := m.Listed(); return !scanning })
+	tm := teatest.NewTestModel(t, w, teatest.WithInitialTermSize(120, 40))
+	w.wait(t, "the scan to end")
 	tm.Quit()
-	m := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*tui.Model)
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*watched).Model
 	records, left, scanning := m.Listed()
 	if scanning {
 		t.Error("the list was still scanning")
@@ -200,35 +207,42 @@ func listInTUI(t *testing.T, dir string, n int) ([]store.Info, []store.Problem) 
 	return records, left
 }
 
-var (
-	cursorForward = regexp.MustCompile(`\x1b\[(\d*)C`)
-	otherEscapes  = regexp.MustCompile(`\x1b(\[[0-9;:?<=>]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])`)
-)
+// watched is the UI, told after each message whether what a test waits
+// for has happened (asked in Update's goroutine, where the model may be
+// read): the screen alone can say it only through the renderer's diffs of
+// one frame against the last, which depend on how frames fell.
+type watched struct {
+	*tui.Model
+	ready func(*tui.Model) bool
+	done  chan struct{}
+	once  sync.Once
+}
 
-// waitDrawn waits until the program has drawn text: the cells the
-// renderer skipped (unchanged) match any character, as tui's flow tests
-// read the output.
-func waitDrawn(t *testing.T, tm *teatest.TestModel, text string) {
+func watch(m *tui.Model, ready func(*tui.Model) bool) *watched {
+	return &watched{Model: m, ready: ready, done: make(chan struct{})}
+}
+
+func (w *watched) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := w.Model.Update(msg)
+	if w.ready(w.Model) {
+		w.once.Do(func() { close(w.done) })
+	}
+	return w, cmd
+}
+
+func (w *watched) wait(t *testing.T, what string) {
 	t.Helper()
-	want := []rune(text)
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		s := cursorForward.ReplaceAllStringFunc(string(b), func(m string) string {
-			n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(m, "\x1b["), "C"))
-			return strings.Repeat("\x00", max(n, 1))
-		})
-		got := []rune(otherEscapes.ReplaceAllString(s, ""))
-		for i := 0; i+len(want) <= len(got); i++ {
-			ok := true
-			for j, r := range want {
-				if c := got[i+j]; c != r && c != 0 {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				return true
-			}
-		}
-		return false
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	select {
+	case <-w.done:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("waited 30 s for %s", what)
+	}
+}
+
+// undoOneShot gives the collector back its defaults: the commands run in
+// this process (skeinIn) turned it off for one-shot work under a memory
+// limit, which the UI, a long-lived program, never runs with.
+func undoOneShot(t *testing.T) {
+	debug.SetGCPercent(100)
+	debug.SetMemoryLimit(math.MaxInt64)
 }
