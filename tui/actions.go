@@ -478,10 +478,7 @@ func keepTokens(k float64) string {
 // importFirstDialog offers, for a session of a format skein only reads, to
 // import it into Dhara's store, where the action can be done.
 func importFirstDialog(s *model.Session, act store.Action) Dialog {
-	agent := map[string]string{"claude": "Claude Code", "codex": "Codex", "dhara-0.5": "Dhara 0.5"}[s.Info.Format]
-	if agent == "" {
-		agent = s.Info.Format
-	}
+	agent := store.WordingOf(store.Of(s.Info)).Agent
 	body := fmt.Sprintf("%s sessions are read-only in skein (their agent writes them without a lock), so skein leaves them as they are (no %s).\n\nImport this one into Dhara's store, as a new session that keeps every message, call and result? The original is not touched.", agent, act)
 	return confirmDialog("Import it first?", body, func(string) tea.Cmd {
 		return startWrite("importing the session", func(store.WriteOption) actionDoneMsg {
