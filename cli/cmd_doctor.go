@@ -94,7 +94,7 @@ func (c *cli) doctor(argv []string) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(w, "%d sessions checked, %d problems\n", len(files), problems)
+		fmt.Fprintf(w, "%d %s checked, %d %s\n", len(files), plural(len(files), "session", "sessions"), problems, plural(problems, "problem", "problems"))
 	}
 	if problems > 0 {
 		w.Flush()

@@ -12,7 +12,7 @@ func TestDoctorFindsPisForkOrphan(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "2026-03-07T11-01-28-240Z_019cc7f5-9c30-7758-ba6d-88e94b65cd0b.jsonl:4: unknown parent") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
-	if !strings.Contains(out, "9 sessions checked, 1 problems") {
+	if !strings.Contains(out, "9 sessions checked, 1 problem") {
 		t.Errorf("summary:\n%s", out)
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 var importCommand = command{
 	name: "session import",
-	args: "--file F [--format X] [--to T] [--out D] [--cwd D]",
+	args: "--file F [--format X] [--to T] [--out D]\n[--cwd D] [--json]",
 	help: "a new session in store T (dhara, the default, or pi) from another agent's file F of format X (" + strings.Join(store.ImportFormats, ", ") + "; guessed when left out); --out D: into folder D; --cwd D: the session's cwd when the file names none (pi's folder for it); the same bytes again say where they went; --json: {path, format}",
 	run:  (*cli).importSession,
 }
