@@ -72,9 +72,7 @@ type Session struct {
 	leaf       int
 	allSide    bool // the session's file has no main-conversation line (an agent's file read alone): its sidechain is the conversation
 
-	linkOnce sync.Once
-	children [][]int
-	roots    []int
+	model.Links
 
 	callsOnce sync.Once
 	calls     map[string]call // tool_use id -> the call
@@ -312,6 +310,7 @@ func (s *Session) link() {
 	// Parents.
 	ne := len(s.Entries)
 	s.parent = make([]int32, ne)
+	s.SetParents(s.parent)
 	for k := range s.parent {
 		s.parent[k] = -1
 	}

@@ -121,23 +121,6 @@ func (s *Session) titleOf(i int) string {
 	return t
 }
 
-func (s *Session) Parent(i int) int { return int(s.parent[i]) }
-
-func (s *Session) Children(i int) []int { s.linkOnce.Do(s.buildChildren); return s.children[i] }
-
-func (s *Session) Roots() []int { s.linkOnce.Do(s.buildChildren); return s.roots }
-
-func (s *Session) buildChildren() {
-	s.children = make([][]int, len(s.Entries))
-	for i, p := range s.parent {
-		if p < 0 {
-			s.roots = append(s.roots, i)
-		} else {
-			s.children[p] = append(s.children[p], i)
-		}
-	}
-}
-
 // Index finds an entry by its id, or by the uuid of any line merged into
 // it.
 func (s *Session) Index(id string) (int, bool) {

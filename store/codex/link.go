@@ -127,6 +127,7 @@ func member(v []byte, key string) []byte {
 func (s *Session) link() {
 	n := len(s.Entries)
 	s.parent = make([]int32, n)
+	s.SetParents(s.parent)
 	s.inForce = make([]int32, n)
 	s.tcModel = map[int32]string{}
 	s.calls = map[string]int32{}

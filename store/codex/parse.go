@@ -116,9 +116,7 @@ type Session struct {
 	compMu    sync.Mutex
 	compCache map[int32][]elem
 
-	linkOnce sync.Once
-	children [][]int
-	roots    []int
+	model.Links
 }
 
 var bom = []byte("\xef\xbb\xbf")

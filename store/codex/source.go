@@ -70,23 +70,6 @@ func (s *Session) Detail(i int) model.Detail {
 	return model.Detail{}
 }
 
-func (s *Session) Parent(i int) int { return int(s.parent[i]) }
-
-func (s *Session) Children(i int) []int { s.linkOnce.Do(s.buildChildren); return s.children[i] }
-
-func (s *Session) Roots() []int { s.linkOnce.Do(s.buildChildren); return s.roots }
-
-func (s *Session) buildChildren() {
-	s.children = make([][]int, len(s.Entries))
-	for i, p := range s.parent {
-		if p < 0 {
-			s.roots = append(s.roots, i)
-		} else {
-			s.children[p] = append(s.children[p], i)
-		}
-	}
-}
-
 // Label is none: Codex labels nothing.
 func (s *Session) Label(int) (string, bool) { return "", false }
 

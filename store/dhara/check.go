@@ -305,9 +305,8 @@ func validJSON(b []byte) bool { return jscan.Valid(b) }
 // its branch, nothing but entries that are not messages (labels, custom
 // data, model changes) comes after it.
 func (s *Session) pending(call int) bool {
-	s.linkOnce.Do(s.buildChildren)
 	for i := call; ; {
-		kids := s.children[i]
+		kids := s.Children(i)
 		switch {
 		case len(kids) == 0:
 			return true

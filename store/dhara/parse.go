@@ -126,9 +126,7 @@ type Session struct {
 	// each call, the next; owner is a call's message (-1: none).
 	firstCall, nextCall, owner []int32
 	labels                     map[int]string
-	linkOnce                   sync.Once
-	children                   [][]int
-	roots                      []int
+	model.Links
 }
 
 // Duplicate is a line whose id an earlier line has.
@@ -765,6 +763,7 @@ func (s *Session) link() {
 func (s *Session) linkTree() {
 	n := len(s.Entries)
 	s.parent = make([]int32, n)
+	s.SetParents(s.parent)
 	for i := range s.parent {
 		s.parent[i] = -1
 	}

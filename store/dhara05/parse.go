@@ -84,9 +84,7 @@ type Session struct {
 	parent []int32
 	leaf   int
 
-	linkOnce sync.Once
-	children [][]int
-	roots    []int
+	model.Links
 
 	namesOnce sync.Once
 	callNames map[string]string // tool call id -> tool name, from the assistants' toolCalls
@@ -373,6 +371,7 @@ func arrayOrNil(v []byte) []byte {
 func (s *Session) link() {
 	n := len(s.Entries)
 	s.parent = make([]int32, n)
+	s.SetParents(s.parent)
 	for i := range s.Entries {
 		e := &s.Entries[i]
 		s.parent[i] = -1
