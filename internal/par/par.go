@@ -2,6 +2,7 @@
 package par
 
 import (
+	"bytes"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -60,4 +61,40 @@ func Ahead(n, part int, f func(lo, hi int)) (ready func(i int), all func()) {
 		}
 	}
 	return ready, all
+}
+
+// Each calls f(k) for every k in [0, n), each on a goroutine of its own,
+// and waits for them all; with one item it calls f on the caller's
+// goroutine. It runs the parts SplitLines cut, one parser a part.
+func Each(n int, f func(k int)) {
+	if n == 1 {
+		f(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for k := range n {
+		wg.Go(func() { f(k) })
+	}
+	wg.Wait()
+}
+
+// SplitLines cuts data into up to n pieces at line ends, for a parser a
+// piece; a file under 8 MiB stays whole, as no piece is worth a goroutine
+// under 4 MiB.
+func SplitLines(data []byte, n int) [][]byte {
+	const minChunk = 4 << 20
+	if n < 2 || len(data) < 2*minChunk {
+		return [][]byte{data}
+	}
+	var chunks [][]byte
+	for k := n; k > 1 && len(data) > minChunk; k-- {
+		cut := len(data) / k
+		i := bytes.IndexByte(data[cut:], '\n')
+		if i < 0 {
+			break
+		}
+		chunks = append(chunks, data[:cut+i+1])
+		data = data[cut+i+1:]
+	}
+	return append(chunks, data)
 }

@@ -11,10 +11,10 @@ import (
 	"bytes"
 	"errors"
 	"runtime"
-	"sync"
 	"unsafe"
 
 	"skein/internal/jscan"
+	"skein/internal/par"
 	"skein/model"
 )
 
@@ -272,7 +272,7 @@ func parseFiles(files [][]byte, name func(int) string, diags *[]model.Diagnostic
 		if len(data) == 0 {
 			continue
 		}
-		parts := splitChunks(data, runtime.GOMAXPROCS(0))
+		parts := par.SplitLines(data, runtime.GOMAXPROCS(0))
 		no := 1
 		for k, c := range parts {
 			lines := bytes.Count(c, nl)
@@ -285,15 +285,7 @@ func parseFiles(files [][]byte, name func(int) string, diags *[]model.Diagnostic
 	run := func(c *chunk) {
 		c.n, c.diags = parseChunk(c.data, all[c.at:], c.line, c.file, name(c.file), c.last)
 	}
-	if len(chunks) == 1 {
-		run(&chunks[0])
-	} else {
-		var wg sync.WaitGroup
-		for k := range chunks {
-			wg.Go(func() { run(&chunks[k]) })
-		}
-		wg.Wait()
-	}
+	par.Each(len(chunks), func(k int) { run(&chunks[k]) })
 	n := 0
 	for k := range chunks {
 		c := &chunks[k]
@@ -308,26 +300,6 @@ func parseFiles(files [][]byte, name func(int) string, diags *[]model.Diagnostic
 }
 
 var nl = []byte{'\n'}
-
-// splitChunks cuts data into up to n pieces at line ends; small files stay
-// whole.
-func splitChunks(data []byte, n int) [][]byte {
-	const minChunk = 4 << 20
-	if n < 2 || len(data) < 2*minChunk {
-		return [][]byte{data}
-	}
-	var chunks [][]byte
-	for k := n; k > 1 && len(data) > minChunk; k-- {
-		cut := len(data) / k
-		i := bytes.IndexByte(data[cut:], '\n')
-		if i < 0 {
-			break
-		}
-		chunks = append(chunks, data[:cut+i+1])
-		data = data[cut+i+1:]
-	}
-	return append(chunks, data)
-}
 
 // parseChunk parses the lines of data into out (a slot for each) and
 // returns how many it filled.

@@ -22,6 +22,7 @@ import (
 	"unsafe"
 
 	"skein/internal/jscan"
+	"skein/internal/par"
 	"skein/model"
 )
 
@@ -211,7 +212,7 @@ func parseLines(data []byte, diags *[]model.Diagnostic) ([]Entry, []count) {
 		diags  []model.Diagnostic
 		counts []count
 	}
-	parts := splitChunks(data, runtime.GOMAXPROCS(0))
+	parts := par.SplitLines(data, runtime.GOMAXPROCS(0))
 	chunks := make([]chunk, len(parts))
 	line, total := 1, 0
 	for k, c := range parts {
@@ -222,15 +223,7 @@ func parseLines(data []byte, diags *[]model.Diagnostic) ([]Entry, []count) {
 	}
 	all := make([]Entry, total)
 	run := func(c *chunk) { c.n, c.diags, c.counts = parseChunk(c.data, all[c.at:], c.line, c.last) }
-	if len(chunks) == 1 {
-		run(&chunks[0])
-	} else {
-		var wg sync.WaitGroup
-		for k := range chunks {
-			wg.Go(func() { run(&chunks[k]) })
-		}
-		wg.Wait()
-	}
+	par.Each(len(chunks), func(k int) { run(&chunks[k]) })
 	n := 0
 	var counts []count
 	for k := range chunks {
@@ -254,26 +247,6 @@ func parseLines(data []byte, diags *[]model.Diagnostic) ([]Entry, []count) {
 }
 
 var nl = []byte{'\n'}
-
-// splitChunks cuts data into up to n pieces at line ends; small files stay
-// whole.
-func splitChunks(data []byte, n int) [][]byte {
-	const minChunk = 4 << 20
-	if n < 2 || len(data) < 2*minChunk {
-		return [][]byte{data}
-	}
-	var chunks [][]byte
-	for k := n; k > 1 && len(data) > minChunk; k-- {
-		cut := len(data) / k
-		i := bytes.IndexByte(data[cut:], '\n')
-		if i < 0 {
-			break
-		}
-		chunks = append(chunks, data[:cut+i+1])
-		data = data[cut+i+1:]
-	}
-	return append(chunks, data)
-}
 
 // parseChunk parses the lines of data into out (a slot for each) and
 // returns how many it filled, and the token counts among them.

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 
 	"skein/internal/jscan"
+	"skein/internal/par"
 
 	"skein/internal/jsdate"
 	"skein/model"
@@ -79,13 +79,9 @@ func ListInfo(dir string, mtimeMs float64) (model.SessionInfo, error) {
 		}
 	}
 	data := bytes.TrimPrefix(f.Entries, bom)
-	chunks := splitChunks(data, runtime.GOMAXPROCS(0))
+	chunks := par.SplitLines(data, runtime.GOMAXPROCS(0))
 	scans := make([]listScan, len(chunks))
-	var wg sync.WaitGroup
-	for k := range chunks {
-		wg.Go(func() { scans[k].scan(chunks[k]) })
-	}
-	wg.Wait()
+	par.Each(len(chunks), func(k int) { scans[k].scan(chunks[k]) })
 	var total listScan
 	total.modified = math.Inf(-1)
 	for _, sc := range scans {

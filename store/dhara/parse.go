@@ -19,6 +19,7 @@ import (
 
 	"skein/internal/jscan"
 	"skein/internal/jsdate"
+	"skein/internal/par"
 	"skein/model"
 )
 
@@ -530,7 +531,7 @@ func parseLines(archive, working []byte, diags *[]model.Diagnostic) []Entry {
 		if len(data) == 0 {
 			continue
 		}
-		parts := splitChunks(data, 4*runtime.GOMAXPROCS(0)) // more than cores: tree.json is read beside them
+		parts := par.SplitLines(data, 4*runtime.GOMAXPROCS(0)) // more than cores: tree.json is read beside them
 		line, off := 1, len(file.data)-len(data)
 		for k, c := range parts {
 			lines := bytes.Count(c, nl)
@@ -544,15 +545,7 @@ func parseLines(archive, working []byte, diags *[]model.Diagnostic) []Entry {
 	run := func(c *chunk) {
 		c.n, c.diags = parseChunk(c.data, all[c.at:], c.line, c.off, c.archived, c.last)
 	}
-	if len(chunks) == 1 {
-		run(&chunks[0])
-	} else {
-		var wg sync.WaitGroup
-		for k := range chunks {
-			wg.Go(func() { run(&chunks[k]) })
-		}
-		wg.Wait()
-	}
+	par.Each(len(chunks), func(k int) { run(&chunks[k]) })
 	n := 0
 	for k := range chunks {
 		c := &chunks[k]
@@ -567,26 +560,6 @@ func parseLines(archive, working []byte, diags *[]model.Diagnostic) []Entry {
 }
 
 var nl = []byte{'\n'}
-
-// splitChunks cuts data into up to n pieces at line ends; small files stay
-// whole.
-func splitChunks(data []byte, n int) [][]byte {
-	const minChunk = 4 << 20
-	if n < 2 || len(data) < 2*minChunk {
-		return [][]byte{data}
-	}
-	var chunks [][]byte
-	for k := n; k > 1 && len(data) > minChunk; k-- {
-		cut := len(data) / k
-		i := bytes.IndexByte(data[cut:], '\n')
-		if i < 0 {
-			break
-		}
-		chunks = append(chunks, data[:cut+i+1])
-		data = data[cut+i+1:]
-	}
-	return append(chunks, data)
-}
 
 // parseChunk parses the lines of data into out (a slot for each) and
 // returns how many it filled.

@@ -14,6 +14,7 @@ import (
 
 	"skein/internal/hugemem"
 	"skein/internal/jsdate"
+	"skein/internal/par"
 	"skein/model"
 )
 
@@ -69,8 +70,8 @@ func (e *NotSessionError) Error() string { return "not a pi session: " + e.Reaso
 func Parse(data []byte) (*Session, error) {
 	s := &Session{}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	chunks := splitChunks(data, 4*runtime.GOMAXPROCS(0)) // more parts than cores: the load balances
-	lines := make([]int, len(chunks))                    // lines begun in each chunk
+	chunks := par.SplitLines(data, 4*runtime.GOMAXPROCS(0)) // more parts than cores: the load balances
+	lines := make([]int, len(chunks))                       // lines begun in each chunk
 	parallel(len(chunks), func(k int) {
 		c := chunks[k]
 		lines[k] = bytes.Count(c, []byte{'\n'})
@@ -177,25 +178,6 @@ type chunkResult struct {
 	diags   []Diagnostic
 	headers int // session headers seen
 	g       gathered
-}
-
-// splitChunks cuts data into up to n pieces at line ends; small files stay whole.
-func splitChunks(data []byte, n int) [][]byte {
-	const minChunk = 4 << 20
-	if n < 2 || len(data) < 2*minChunk {
-		return [][]byte{data}
-	}
-	var chunks [][]byte
-	for k := n; k > 1 && len(data) > minChunk; k-- {
-		cut := len(data) / k
-		i := bytes.IndexByte(data[cut:], '\n')
-		if i < 0 {
-			break
-		}
-		chunks = append(chunks, data[:cut+i+1])
-		data = data[cut+i+1:]
-	}
-	return append(chunks, data)
 }
 
 // parseChunk parses the lines of one chunk into out, which has a slot for
