@@ -1,10 +1,6 @@
 package claude
 
 import (
-	"math"
-	"slices"
-	"time"
-
 	"skein/internal/jscan"
 	"skein/internal/jsdate"
 	"skein/model"
@@ -50,47 +46,16 @@ func (s *Session) replyUsage(k int) []byte {
 // cache reads and writes; Claude Code records no cost) by model, the
 // compactions, and the context's size along the path to the leaf.
 func (s *Session) Stats() model.Stats {
-	var st model.Stats
-	st.First, st.Last = math.NaN(), math.NaN()
-	seen := map[string]bool{}
-	byModel := map[string]int{}
-	tools := map[string]int{}
-	var days model.Days
-	prev := math.NaN()
-	order := make([]int, len(s.Entries))
+	st := model.NewStatsTally()
 	times := make([]float64, len(s.Entries))
-	for i := range order {
-		order[i], times[i] = i, jsdate.Parse(s.Entries[i].Timestamp)
+	for i := range times {
+		times[i] = jsdate.Parse(s.Entries[i].Timestamp)
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		ta, tb := times[a], times[b]
-		switch {
-		case ta != ta || tb != tb:
-			return 0
-		case ta < tb:
-			return -1
-		case ta > tb:
-			return 1
-		}
-		return 0
-	})
 	st.Leaves = s.tips()
-	for _, i := range order {
+	for _, i := range model.TimeOrder(times) {
 		e := &s.Entries[i]
-		var d model.Totals
 		t := times[i]
-		if t == t {
-			if gap := t - prev; gap > 0 {
-				d.Active = min(time.Duration(gap)*time.Millisecond, model.ActiveGapCap)
-			}
-			prev = t
-			if !(st.First <= t) {
-				st.First = t
-			}
-			if !(st.Last >= t) {
-				st.Last = t
-			}
-		}
+		d := st.Begin(t)
 		switch e.kind {
 		case model.EntryCompaction:
 			st.Compactions++
@@ -108,42 +73,24 @@ func (s *Session) Stats() model.Stats {
 					d.Errors++
 				}
 				for _, c := range s.callsOf(i) {
-					d.ToolCalls++
-					tools[c.Name]++
+					st.Tool(&d, c.Name)
 				}
 				key := ""
 				if msg.Model != "" && msg.Model != syntheticModel {
 					key = Provider + "/" + msg.Model
-					if !seen[key] {
-						seen[key] = true
-						st.Models = append(st.Models, key)
-					}
+					st.Model(key)
 				}
 				if u := msg.Usage; u != nil {
 					if incomplete(s.replyUsage(i)) {
 						st.Incomplete++
 					}
-					ut := model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
-					d.AddUsage(ut)
-					k, ok := byModel[key]
-					if !ok {
-						k = len(st.ByModel)
-						byModel[key] = k
-						st.ByModel = append(st.ByModel, model.ModelUsage{Key: key})
-					}
-					st.ByModel[k].AddUsage(ut)
+					st.Usage(&d, key, model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite})
 				}
 			}
 		}
-		st.Totals.Add(d)
-		days.Add(t, d)
+		st.End(t, d)
 	}
-	st.ByModel = slices.DeleteFunc(st.ByModel, func(m model.ModelUsage) bool { return !(m.Cost > 0 || m.Tokens() > 0) })
-	model.SortModels(st.ByModel)
-	st.Tools = model.ToolCounts(tools)
-	st.Days = days.Sorted()
-	st.Context = s.contextSeries()
-	return st
+	return st.Done(s.contextSeries())
 }
 
 // contextSeries is the context's size along the path to the leaf: after a

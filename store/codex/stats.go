@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"time"
 
 	"skein/internal/jscan"
 	"skein/internal/jsdate"
@@ -59,9 +58,7 @@ func (t tokens) usage() *model.Usage {
 // the turn context in force (session_meta's provider/that model). Input
 // tokens count the cached ones, which are cache reads here.
 func (s *Session) Stats() model.Stats {
-	var st model.Stats
-	st.First, st.Last = math.NaN(), math.NaN()
-	seen := map[string]bool{}
+	st := model.NewStatsTally()
 	key := func(m string) string {
 		if m == "" {
 			return "(unknown model)"
@@ -70,36 +67,17 @@ func (s *Session) Stats() model.Stats {
 	}
 	for i := range s.Entries {
 		if s.Entries[i].Type == TypeTurnContext {
-			if k := key(s.tcModel[int32(i)]); !seen[k] {
-				seen[k] = true
-				st.Models = append(st.Models, k)
-			}
+			st.Model(key(s.tcModel[int32(i)]))
 		}
 	}
-	byModel := map[string]int{}
-	tools := map[string]int{}
-	var days model.Days
-	prev := math.NaN()
 	var last tokens
 	for i := range s.Entries {
 		e := &s.Entries[i]
 		if len(s.Children(i)) == 0 {
 			st.Leaves++
 		}
-		var d model.Totals
 		t := jsdate.Parse(e.Timestamp)
-		if t == t {
-			if gap := t - prev; gap > 0 {
-				d.Active = min(time.Duration(gap)*time.Millisecond, model.ActiveGapCap)
-			}
-			prev = t
-			if !(st.First <= t) {
-				st.First = t
-			}
-			if !(st.Last >= t) {
-				st.Last = t
-			}
-		}
+		d := st.Begin(t)
 		switch {
 		case e.kind == model.EntryMessage:
 			d.Messages++
@@ -109,8 +87,7 @@ func (s *Session) Stats() model.Stats {
 			case model.RoleAssistant:
 				d.AssistantMessages++
 				if isCall(e.ItemType) {
-					d.ToolCalls++
-					tools[toolName(ritem{raw: e.Payload, itemType: e.ItemType})]++
+					st.Tool(&d, toolName(ritem{raw: e.Payload, itemType: e.ItemType}))
 				}
 			case model.RoleToolResult:
 				d.ToolResults++
@@ -136,28 +113,17 @@ func (s *Session) Stats() model.Stats {
 			last = cur
 			ut := model.UsageTotals{TokensIn: max(delta.in-delta.cached, 0), CacheRead: max(delta.cached, 0), TokensOut: max(delta.out, 0)}
 			if ut.Tokens() > 0 {
-				d.AddUsage(ut)
 				m := ""
 				if tc := s.inForce[i]; tc >= 0 {
 					m = s.tcModel[tc]
 				}
-				k, ok := byModel[key(m)]
-				if !ok {
-					k = len(st.ByModel)
-					byModel[key(m)] = k
-					st.ByModel = append(st.ByModel, model.ModelUsage{Key: key(m)})
-				}
-				st.ByModel[k].AddUsage(ut)
+				st.Usage(&d, key(m), ut)
 			}
 		}
-		st.Totals.Add(d)
-		days.Add(t, d)
+		st.End(t, d)
 	}
-	model.SortModels(st.ByModel)
-	st.Tools = model.ToolCounts(tools)
-	st.Days = days.Sorted()
-	st.Context = s.contextSeries()
-	return st
+	// Done leaves out no model here: a row is made only for tokens.
+	return st.Done(s.contextSeries())
 }
 
 func isCall(itemType string) bool {

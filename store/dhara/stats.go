@@ -2,10 +2,8 @@ package dhara
 
 import (
 	"cmp"
-	"math"
 	"slices"
 	"strings"
-	"time"
 
 	"skein/internal/jscan"
 
@@ -18,24 +16,13 @@ import (
 // messages'), usage where an entry carries it, and the context's size
 // along the active branch.
 func (s *Session) Stats() model.Stats {
-	var st model.Stats
-	st.First, st.Last = math.NaN(), math.NaN()
-	seen := map[string]bool{}
+	st := model.NewStatsTally()
 	addModel := func(provider, m string) {
-		if m == "" {
-			return
-		}
-		name := provider + "/" + m
-		if !seen[name] {
-			seen[name] = true
-			st.Models = append(st.Models, name)
+		if m != "" {
+			st.Model(provider + "/" + m)
 		}
 	}
 	addModel(s.Meta.Provider, s.Meta.Model)
-	byModel := map[string]int{}
-	tools := map[string]int{}
-	var days model.Days
-	prev := math.NaN()
 	// In time order: the archive's lines come first in the file order, and
 	// a session's active time must not depend on what was archived.
 	order := make([]int, len(s.Entries))
@@ -55,20 +42,8 @@ func (s *Session) Stats() model.Stats {
 		if len(s.Children(i)) == 0 {
 			st.Leaves++
 		}
-		var d model.Totals
 		t := times[i]
-		if t == t {
-			if gap := t - prev; gap > 0 {
-				d.Active = min(time.Duration(gap)*time.Millisecond, model.ActiveGapCap)
-			}
-			prev = t
-			if !(st.First <= t) {
-				st.First = t
-			}
-			if !(st.Last >= t) {
-				st.Last = t
-			}
-		}
+		d := st.Begin(t)
 		switch e.Type {
 		case TypeMessage, TypeToolResult:
 			d.Messages++
@@ -86,42 +61,26 @@ func (s *Session) Stats() model.Stats {
 					d.Aborts++
 				}
 				if u := msg.Usage; u != nil {
-					ut := model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost}
-					d.AddUsage(ut)
-					key := msg.Provider + "/" + msg.Model
-					k, ok := byModel[key]
-					if !ok {
-						k = len(st.ByModel)
-						byModel[key] = k
-						st.ByModel = append(st.ByModel, model.ModelUsage{Key: key})
-					}
-					st.ByModel[k].AddUsage(ut)
+					st.Usage(&d, msg.Provider+"/"+msg.Model, model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost})
 				}
 			case model.RoleToolResult:
 				d.ToolResults++
 			}
 		case TypeToolCall:
-			d.ToolCalls++
-			tools[strings.Clone(e.ToolName)]++ // not the file's memory: stats are kept
+			st.Tool(&d, strings.Clone(e.ToolName)) // not the file's memory: stats are kept
 		case TypeModelChange:
 			dt := s.Detail(i)
 			addModel(dt.Provider, dt.Model)
 		case TypeCompaction:
 			st.Compactions++
 		}
-		st.Totals.Add(d)
-		days.Add(t, d)
+		st.End(t, d)
 	}
 	st.Labels = len(s.labels)
 	if len(s.Tree.Branches) > 0 {
 		st.Leaves = len(s.Tree.Branches) // a fork with no entries of its own is a branch too
 	}
-	st.ByModel = slices.DeleteFunc(st.ByModel, func(m model.ModelUsage) bool { return !(m.Cost > 0 || m.Tokens() > 0) })
-	model.SortModels(st.ByModel)
-	st.Tools = model.ToolCounts(tools)
-	st.Days = days.Sorted()
-	st.Context = s.contextSeries()
-	return st
+	return st.Done(s.contextSeries())
 }
 
 // contextSeries is the context's size along the active branch: after each

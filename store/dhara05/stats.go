@@ -1,10 +1,6 @@
 package dhara05
 
 import (
-	"math"
-	"slices"
-	"time"
-
 	"skein/internal/jscan"
 	"skein/internal/jsdate"
 	"skein/model"
@@ -21,43 +17,21 @@ func (e *Entry) isCounted() bool { return e.kind == model.EntryMessage }
 // then any an entry names), and the context's size along the path to the
 // leaf.
 func (s *Session) Stats() model.Stats {
-	var st model.Stats
-	st.First, st.Last = math.NaN(), math.NaN()
-	seen := map[string]bool{}
+	st := model.NewStatsTally()
 	addModel := func(provider, m string) string {
 		if m == "" && provider == "" {
 			return ""
 		}
 		name := provider + "/" + m
-		if !seen[name] {
-			seen[name] = true
-			st.Models = append(st.Models, name)
-		}
+		st.Model(name)
 		return name
 	}
 	addModel(s.Meta.Provider, s.Meta.ModelID)
-	byModel := map[string]int{}
-	tools := map[string]int{}
-	var days model.Days
-	prev := math.NaN()
-	order := make([]int, len(s.Entries))
 	times := make([]float64, len(s.Entries))
-	for i := range order {
-		order[i], times[i] = i, jsdate.Parse(s.Entries[i].Timestamp)
+	for i := range times {
+		times[i] = jsdate.Parse(s.Entries[i].Timestamp)
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		ta, tb := times[a], times[b]
-		switch {
-		case ta != ta || tb != tb:
-			return 0
-		case ta < tb:
-			return -1
-		case ta > tb:
-			return 1
-		}
-		return 0
-	})
-	for _, i := range order {
+	for _, i := range model.TimeOrder(times) {
 		e := &s.Entries[i]
 		if len(s.Children(i)) == 0 {
 			st.Leaves++
@@ -65,20 +39,8 @@ func (s *Session) Stats() model.Stats {
 		if _, ok := s.Label(i); ok {
 			st.Labels++
 		}
-		var d model.Totals
 		t := times[i]
-		if t == t {
-			if gap := t - prev; gap > 0 {
-				d.Active = min(time.Duration(gap)*time.Millisecond, model.ActiveGapCap)
-			}
-			prev = t
-			if !(st.First <= t) {
-				st.First = t
-			}
-			if !(st.Last >= t) {
-				st.Last = t
-			}
-		}
+		d := st.Begin(t)
 		if e.isCounted() {
 			d.Messages++
 			switch e.role {
@@ -89,36 +51,21 @@ func (s *Session) Stats() model.Stats {
 				msg := s.Message(model.ContextMessage{Entry: i})
 				key := addModel(msg.Provider, msg.Model)
 				for _, c := range msg.ToolCalls() {
-					d.ToolCalls++
-					tools[c.Name]++
+					st.Tool(&d, c.Name)
 				}
 				if u := msg.Usage; u != nil {
 					if incomplete(jscan.Member(e.Raw, "metadata")) {
 						st.Incomplete++
 					}
-					ut := model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, Cost: u.Cost}
-					d.AddUsage(ut)
-					k, ok := byModel[key]
-					if !ok {
-						k = len(st.ByModel)
-						byModel[key] = k
-						st.ByModel = append(st.ByModel, model.ModelUsage{Key: key})
-					}
-					st.ByModel[k].AddUsage(ut)
+					st.Usage(&d, key, model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, Cost: u.Cost})
 				}
 			case model.RoleToolResult:
 				d.ToolResults++
 			}
 		}
-		st.Totals.Add(d)
-		days.Add(t, d)
+		st.End(t, d)
 	}
-	st.ByModel = slices.DeleteFunc(st.ByModel, func(m model.ModelUsage) bool { return !(m.Cost > 0 || m.Tokens() > 0) })
-	model.SortModels(st.ByModel)
-	st.Tools = model.ToolCounts(tools)
-	st.Days = days.Sorted()
-	st.Context = s.contextSeries()
-	return st
+	return st.Done(s.contextSeries())
 }
 
 // contextSeries is the context's size along the path to the leaf: after an

@@ -1,0 +1,122 @@
+package model
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// A StatsTally adds a session's entries up into Stats, one entry at a time:
+// the outline every format's Stats shares (the active time between
+// entries, the first and last times, the models in order of first use, the
+// usage by model, the calls by tool, the days). The format walks its
+// entries, says what each one is, and sets the counts only it knows
+// (Leaves, Compactions, Incomplete...) on the embedded Stats.
+type StatsTally struct {
+	Stats
+	seen    map[string]bool
+	byModel map[string]int
+	tools   map[string]int
+	days    Days
+	prev    float64
+}
+
+// NewStatsTally is a tally of no entries: First and Last NaN.
+func NewStatsTally() *StatsTally {
+	t := &StatsTally{seen: map[string]bool{}, byModel: map[string]int{}, tools: map[string]int{}, prev: math.NaN()}
+	t.First, t.Last = math.NaN(), math.NaN()
+	return t
+}
+
+// Model names a model the session used; each is listed once, in the order
+// it was first named.
+func (t *StatsTally) Model(name string) {
+	if !t.seen[name] {
+		t.seen[name] = true
+		t.Models = append(t.Models, name)
+	}
+}
+
+// Begin starts an entry at time ms (NaN when it has none): its totals,
+// holding the active time since the last entry with a time (each gap
+// capped at ActiveGapCap), which it also moves First and Last to.
+func (t *StatsTally) Begin(ms float64) Totals {
+	var d Totals
+	if ms == ms {
+		if gap := ms - t.prev; gap > 0 {
+			d.Active = min(time.Duration(gap)*time.Millisecond, ActiveGapCap)
+		}
+		t.prev = ms
+		if !(t.First <= ms) {
+			t.First = ms
+		}
+		if !(t.Last >= ms) {
+			t.Last = ms
+		}
+	}
+	return d
+}
+
+// Tool counts a call of the tool named in the entry's totals d. The name
+// must not point into the session's memory: the stats are kept.
+func (t *StatsTally) Tool(d *Totals, name string) {
+	d.ToolCalls++
+	t.tools[name]++
+}
+
+// Usage adds usage u to the entry's totals d and to the row of model key
+// in ByModel (made at its first usage, so rows keep that order).
+func (t *StatsTally) Usage(d *Totals, key string, u UsageTotals) {
+	d.AddUsage(u)
+	k, ok := t.byModel[key]
+	if !ok {
+		k = len(t.ByModel)
+		t.byModel[key] = k
+		t.ByModel = append(t.ByModel, ModelUsage{Key: key})
+	}
+	t.ByModel[k].AddUsage(u)
+}
+
+// End adds the totals of the entry at time ms to the session's and its
+// day's.
+func (t *StatsTally) End(ms float64, d Totals) {
+	t.Totals.Add(d)
+	t.days.Add(ms, d)
+}
+
+// Done is the stats: the models that used no tokens and cost nothing left
+// out of ByModel and the rest sorted, the tools and the days made, and
+// context the series along the active branch.
+func (t *StatsTally) Done(context []ContextPoint) Stats {
+	st := t.Stats
+	st.ByModel = slices.DeleteFunc(st.ByModel, func(m ModelUsage) bool { return !(m.Cost > 0 || m.Tokens() > 0) })
+	SortModels(st.ByModel)
+	st.Tools = ToolCounts(t.tools)
+	st.Days = t.days.Sorted()
+	st.Context = context
+	return st
+}
+
+// TimeOrder is the order of entries with times times (ms, NaN for none)
+// by time, stable: the order a tally walks them in so that the active time
+// does not depend on the order of the file. An entry with no time compares
+// equal to every other.
+func TimeOrder(times []float64) []int {
+	order := make([]int, len(times))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		ta, tb := times[a], times[b]
+		switch {
+		case ta != ta || tb != tb:
+			return 0
+		case ta < tb:
+			return -1
+		case ta > tb:
+			return 1
+		}
+		return 0
+	})
+	return order
+}
