@@ -37,3 +37,17 @@ func (l *Links) build() {
 		}
 	}
 }
+
+// Path is the entries from the root to entry i, root first.
+func (l *Links) Path(i int) []int {
+	n := 0
+	for j := i; j >= 0; j = int(l.parent[j]) {
+		n++
+	}
+	out := make([]int, n)
+	for j := i; j >= 0; j = int(l.parent[j]) {
+		n--
+		out[n] = j
+	}
+	return out
+}

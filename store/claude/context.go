@@ -8,20 +8,6 @@ import (
 	"skein/model"
 )
 
-// path is the entries from the root to entry i, root first.
-func (s *Session) path(i int) []int {
-	n := 0
-	for j := i; j >= 0; j = int(s.parent[j]) {
-		n++
-	}
-	out := make([]int, n)
-	for j := i; j >= 0; j = int(s.parent[j]) {
-		n--
-		out[n] = j
-	}
-	return out
-}
-
 // conversation is the entries of path that are leaf's conversation's: the
 // main conversation's, or, for a leaf in a sub-agent, that agent's (its
 // path goes through the call that started it, whose conversation is not
@@ -49,7 +35,7 @@ func (s *Session) BuildContext(leaf int) model.Context {
 	if leaf < 0 || leaf >= len(s.Entries) {
 		return ctx
 	}
-	ctx.Path = s.path(leaf)
+	ctx.Path = s.Path(leaf)
 	conv := s.conversation(ctx.Path, leaf)
 	from := 0
 	for k := len(conv) - 1; k >= 0; k-- {
@@ -82,7 +68,7 @@ func (s *Session) BuildHistory(leaf int) model.Context {
 	if leaf < 0 || leaf >= len(s.Entries) {
 		return ctx
 	}
-	ctx.Path = s.path(leaf)
+	ctx.Path = s.Path(leaf)
 	conv := s.conversation(ctx.Path, leaf)
 	for _, i := range conv {
 		e := &s.Entries[i]
@@ -125,7 +111,7 @@ func (s *Session) Summarized(leaf int, ctx model.Context) int {
 		return 0
 	}
 	n := 0
-	for _, i := range s.conversation(s.path(leaf), leaf) {
+	for _, i := range s.conversation(s.Path(leaf), leaf) {
 		if i == ctx.Compaction {
 			break
 		}

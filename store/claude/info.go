@@ -99,7 +99,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	}
 	var ref *model.ModelRef
 	if s.leaf >= 0 {
-		ref = s.modelRef(s.conversation(s.path(s.leaf), s.leaf))
+		ref = s.modelRef(s.conversation(s.Path(s.leaf), s.leaf))
 	}
 	for k := len(s.Entries) - 1; k >= 0 && ref == nil; k-- {
 		if e := &s.Entries[k]; e.role == model.RoleAssistant && e.Agent < 0 {

@@ -103,7 +103,7 @@ func (s *Session) contextSeries() []model.ContextPoint {
 	}
 	var out []model.ContextPoint
 	est := 0.0
-	for _, i := range s.conversation(s.path(s.leaf), s.leaf) {
+	for _, i := range s.conversation(s.Path(s.leaf), s.leaf) {
 		e := &s.Entries[i]
 		switch e.kind {
 		case model.EntryCompaction:

@@ -8,20 +8,6 @@ import (
 	"skein/model"
 )
 
-// path is the entries from the root to entry i, root first.
-func (s *Session) path(i int) []int {
-	n := 0
-	for j := i; j >= 0; j = int(s.parent[j]) {
-		n++
-	}
-	out := make([]int, n)
-	for j := i; j >= 0; j = int(s.parent[j]) {
-		n--
-		out[n] = j
-	}
-	return out
-}
-
 // BuildContext is the history Codex resumes with at leaf
 // (reconstruct_history_from_rollout over the path from the root): every
 // response item it records, in order; a compaction replaces what came
@@ -36,7 +22,7 @@ func (s *Session) BuildContext(leaf int) model.Context {
 	if leaf < 0 || leaf >= len(s.Entries) {
 		return ctx
 	}
-	ctx.Path = s.path(leaf)
+	ctx.Path = s.Path(leaf)
 	var run []elem
 	start := 0
 	for k, i := range ctx.Path {
@@ -86,7 +72,7 @@ func (s *Session) BuildHistory(leaf int) model.Context {
 	if leaf < 0 || leaf >= len(s.Entries) {
 		return ctx
 	}
-	ctx.Path = s.path(leaf)
+	ctx.Path = s.Path(leaf)
 	for _, i := range ctx.Path {
 		pe := model.Projected{Entry: i, First: len(ctx.Messages)}
 		switch s.Entries[i].kind {

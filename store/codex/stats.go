@@ -144,7 +144,7 @@ func (s *Session) contextSeries() []model.ContextPoint {
 	var out []model.ContextPoint
 	var run []elem
 	lastTotal := math.NaN()
-	for _, i := range s.path(s.leaf) {
+	for _, i := range s.Path(s.leaf) {
 		run = s.apply(run, int32(i), true)
 		e := &s.Entries[i]
 		switch e.kind {

@@ -10,20 +10,6 @@ import (
 	"skein/model"
 )
 
-// path is the entries from the root to entry i, root first.
-func (s *Session) path(i int) []int {
-	n := 0
-	for j := i; j >= 0; j = int(s.parent[j]) {
-		n++
-	}
-	out := make([]int, n)
-	for j := i; j >= 0; j = int(s.parent[j]) {
-		n--
-		out[n] = j
-	}
-	return out
-}
-
 // compactions are what the compactions on a path do to its context.
 type compactions struct {
 	newest int    // the newest compaction's entry, -1 for none
@@ -103,7 +89,7 @@ func (s *Session) build(leaf int, compact bool) model.Context {
 	if leaf < 0 || leaf >= len(s.Entries) {
 		return ctx
 	}
-	path := s.path(leaf)
+	path := s.Path(leaf)
 	ctx.Path = path
 	ctx.Model = s.modelAt(path)
 	var c compactions

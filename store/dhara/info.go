@@ -47,7 +47,7 @@ func (s *Session) Info(dir string, mtimeMs float64) model.SessionInfo {
 	info.Modified = modifiedOf(modified, s.Meta, mtimeMs)
 	info.Model = s.Meta.Model
 	if s.leaf >= 0 {
-		for _, i := range s.path(s.leaf) {
+		for _, i := range s.Path(s.leaf) {
 			if s.Entries[i].Type == TypeModelChange {
 				if m := s.Detail(i).Model; m != "" {
 					info.Model = m

@@ -93,7 +93,7 @@ func (s *Session) contextSeries() []model.ContextPoint {
 		return nil
 	}
 	var out []model.ContextPoint
-	path := s.path(s.leaf)
+	path := s.Path(s.leaf)
 	tokens := make(map[string]float64, len(path)) // the visible messages' estimates
 	visible, est := 0.0, 0.0
 	summary := 0.0 // the newest summary's estimate

@@ -350,7 +350,7 @@ func (s *Session) branchAt(i int, c *change) {
 // forkBranch is a new branch whose entries are the path to entry i, its
 // parent the branch that holds i (the active one when it does).
 func (s *Session) forkBranch(i int) *Branch {
-	path := s.path(i)
+	path := s.Path(i)
 	ids := make([]string, len(path))
 	for k, j := range path {
 		ids[k] = s.Entries[j].ID

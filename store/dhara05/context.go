@@ -8,20 +8,6 @@ import (
 	"skein/model"
 )
 
-// path is the entries from the root to entry i, root first.
-func (s *Session) path(i int) []int {
-	n := 0
-	for j := i; j >= 0; j = int(s.parent[j]) {
-		n++
-	}
-	out := make([]int, n)
-	for j := i; j >= 0; j = int(s.parent[j]) {
-		n--
-		out[n] = j
-	}
-	return out
-}
-
 // BuildContext is what Dhara sends when it resumes at leaf: agent-loop.ts
 // buildMessages over session.getPath(), the path from the root to the head
 // by parentId; each "entry" line of role system, user, assistant or
@@ -32,7 +18,7 @@ func (s *Session) BuildContext(leaf int) model.Context {
 	if leaf < 0 || leaf >= len(s.Entries) {
 		return ctx
 	}
-	ctx.Path = s.path(leaf)
+	ctx.Path = s.Path(leaf)
 	ctx.Model = s.modelRef()
 	ctx.ThinkingLevel = s.Meta.ThinkingLevel
 	for _, i := range ctx.Path {

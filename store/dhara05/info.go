@@ -75,7 +75,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	info.Modified = modified
 	info.Model = s.Meta.ModelID
 	if s.leaf >= 0 {
-		for _, i := range s.path(s.leaf) {
+		for _, i := range s.Path(s.leaf) {
 			if s.Entries[i].role == model.RoleAssistant {
 				if m := s.MessageHead(model.ContextMessage{Entry: i}).Model; m != "" {
 					info.Model = m

@@ -77,7 +77,7 @@ func (s *Session) contextSeries() []model.ContextPoint {
 	}
 	var out []model.ContextPoint
 	est := 0.0
-	for _, i := range s.path(s.leaf) {
+	for _, i := range s.Path(s.leaf) {
 		e := &s.Entries[i]
 		if e.kind != model.EntryMessage {
 			continue
