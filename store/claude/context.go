@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"bufio"
 	"io"
 
 	"skein/internal/jsjson"
@@ -138,26 +137,18 @@ func (s *Session) NothingToCompact(int, float64) string {
 // reply split over several; a compaction's boundary and summary; a line
 // that holds several tool results once).
 func (s *Session) WriteContextJSON(w io.Writer, ctx model.Context) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.WriteString(`{"messages":[`)
-	first := true
-	written := int32(-1)
-	for _, pe := range ctx.Entries {
-		if pe.N == 0 || pe.Entry < 0 || pe.Entry >= len(s.Entries) {
-			continue
-		}
-		for j := s.Entries[pe.Entry].first; j >= 0; j = s.next[j] {
-			if j == written {
+	return model.WriteMessagesJSON(w, func(add func([]byte)) {
+		written := int32(-1)
+		for _, pe := range ctx.Entries {
+			if pe.N == 0 || pe.Entry < 0 || pe.Entry >= len(s.Entries) {
 				continue
 			}
-			if !first {
-				bw.WriteByte(',')
+			for j := s.Entries[pe.Entry].first; j >= 0; j = s.next[j] {
+				if j != written {
+					add(s.lines[j].raw)
+					written = j
+				}
 			}
-			first = false
-			bw.Write(s.lines[j].raw)
-			written = j
 		}
-	}
-	bw.WriteString("]}\n")
-	return bw.Flush()
+	})
 }

@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"bufio"
 	"io"
 
 	"skein/internal/jsjson"
@@ -130,37 +129,29 @@ func (s *Session) NothingToCompact(int, float64) string {
 // whole), a replacement history's item; a compaction without one gives its
 // summary as the user message Codex makes of it (build_compacted_history).
 func (s *Session) WriteContextJSON(w io.Writer, ctx model.Context) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.WriteString(`{"messages":[`)
-	first := true
-	for _, m := range ctx.Messages {
-		if m.Entry < 0 || m.Entry >= len(s.Entries) {
-			continue
-		}
-		var item []byte
-		e := &s.Entries[m.Entry]
-		switch {
-		case m.Content < 0:
-			item = s.item(m).raw
-		case e.kind == model.EntryCompaction:
-			msg, _ := stringOf(member(e.Payload, "message"))
-			if msg == "" {
-				msg = "(no summary available)"
+	return model.WriteMessagesJSON(w, func(add func([]byte)) {
+		for _, m := range ctx.Messages {
+			if m.Entry < 0 || m.Entry >= len(s.Entries) {
+				continue
 			}
-			item = append([]byte(`{"type":"message","role":"user","content":[{"type":"input_text","text":`), jsjson.AppendString(nil, msg)...)
-			item = append(item, "}]}"...)
-		default:
-			item = e.Payload
+			var item []byte
+			e := &s.Entries[m.Entry]
+			switch {
+			case m.Content < 0:
+				item = s.item(m).raw
+			case e.kind == model.EntryCompaction:
+				msg, _ := stringOf(member(e.Payload, "message"))
+				if msg == "" {
+					msg = "(no summary available)"
+				}
+				item = append([]byte(`{"type":"message","role":"user","content":[{"type":"input_text","text":`), jsjson.AppendString(nil, msg)...)
+				item = append(item, "}]}"...)
+			default:
+				item = e.Payload
+			}
+			if len(item) > 0 {
+				add(item)
+			}
 		}
-		if len(item) == 0 {
-			continue
-		}
-		if !first {
-			bw.WriteByte(',')
-		}
-		first = false
-		bw.Write(item)
-	}
-	bw.WriteString("]}\n")
-	return bw.Flush()
+	})
 }

@@ -1,7 +1,6 @@
 package dhara05
 
 import (
-	"bufio"
 	"io"
 
 	"skein/internal/jsjson"
@@ -68,19 +67,11 @@ func (s *Session) NothingToCompact(int, float64) string {
 // WriteContextJSON writes a context as {"messages": [...]}: the lines of
 // the entries that give its messages, verbatim, in order.
 func (s *Session) WriteContextJSON(w io.Writer, ctx model.Context) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.WriteString(`{"messages":[`)
-	first := true
-	for _, pe := range ctx.Entries {
-		if pe.N == 0 || pe.Entry < 0 || pe.Entry >= len(s.Entries) {
-			continue
+	return model.WriteMessagesJSON(w, func(add func([]byte)) {
+		for _, pe := range ctx.Entries {
+			if pe.N > 0 && pe.Entry >= 0 && pe.Entry < len(s.Entries) {
+				add(s.Entries[pe.Entry].Raw)
+			}
 		}
-		if !first {
-			bw.WriteByte(',')
-		}
-		first = false
-		bw.Write(s.Entries[pe.Entry].Raw)
-	}
-	bw.WriteString("]}\n")
-	return bw.Flush()
+	})
 }
