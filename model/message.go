@@ -1,6 +1,10 @@
 package model
 
-import "strings"
+import (
+	"strings"
+
+	"skein/internal/utf8js"
+)
 
 // BlockType is the kind of a content block.
 type BlockType uint8
@@ -155,4 +159,23 @@ func (m *Message) SearchText() string {
 		add(sec.Text)
 	}
 	return b.String()
+}
+
+// EstimateTokens estimates what a message takes in a context as the
+// formats without a tokenizer of their own do: a quarter of its text's
+// UTF-16 length (its summary, text, thinking, each call's name and input,
+// 4,800 for an image as pi counts one), rounded up.
+func (m *Message) EstimateTokens() int {
+	chars := utf8js.Len16(m.Summary)
+	for _, b := range m.Blocks {
+		switch b.Type {
+		case BlockText, BlockThinking:
+			chars += utf8js.Len16(b.Text)
+		case BlockToolCall:
+			chars += utf8js.Len16(b.Call.Name) + len(b.Call.Input)
+		case BlockImage:
+			chars += 4800 // pi's estimate for an image
+		}
+	}
+	return (chars + 3) / 4
 }

@@ -6,7 +6,6 @@ import (
 
 	"skein/internal/jscan"
 	"skein/internal/jsdate"
-	"skein/internal/utf8js"
 	"skein/model"
 )
 
@@ -270,18 +269,7 @@ func number(v []byte) (float64, bool) {
 // text's UTF-16 length, rounded up.
 func (s *Session) MessageTokens(m model.ContextMessage) int {
 	msg := s.Message(m)
-	chars := utf8js.Len16(msg.Summary)
-	for _, b := range msg.Blocks {
-		switch b.Type {
-		case model.BlockText, model.BlockThinking:
-			chars += utf8js.Len16(b.Text)
-		case model.BlockToolCall:
-			chars += utf8js.Len16(b.Call.Name) + len(b.Call.Input)
-		case model.BlockImage:
-			chars += 4800 // pi's estimate for an image
-		}
-	}
-	return (chars + 3) / 4
+	return msg.EstimateTokens()
 }
 
 // ctxMsg is entry i's message as the history shows it.

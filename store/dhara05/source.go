@@ -6,7 +6,6 @@ import (
 
 	"skein/internal/jscan"
 	"skein/internal/jsdate"
-	"skein/internal/utf8js"
 	"skein/model"
 )
 
@@ -330,16 +329,5 @@ func number(v []byte) (float64, bool) {
 // quarter of its text's UTF-16 length, rounded up.
 func (s *Session) MessageTokens(m model.ContextMessage) int {
 	msg := s.Message(m)
-	chars := 0
-	for _, b := range msg.Blocks {
-		switch b.Type {
-		case model.BlockText, model.BlockThinking:
-			chars += utf8js.Len16(b.Text)
-		case model.BlockToolCall:
-			chars += utf8js.Len16(b.Call.Name) + len(b.Call.Input)
-		case model.BlockImage:
-			chars += 4800 // pi's estimate for an image
-		}
-	}
-	return (chars + 3) / 4
+	return msg.EstimateTokens()
 }
