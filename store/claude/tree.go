@@ -6,13 +6,8 @@ import (
 
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
-	"skein/internal/utf8js"
 	"skein/model"
 )
-
-var flatten = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ")
-
-func oneLine(t string) string { return utf8js.Slice16(strings.TrimSpace(flatten.Replace(t)), 200) }
 
 // commandText is a slash command's line as the user typed it, read from
 // the tags Claude Code stores it in (<command-name>/init</command-name>
@@ -50,7 +45,7 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 	if a := e.Agent; a >= 0 && s.parent[i] == int32(s.Agents[a].Call) && s.Agents[a].Call >= 0 {
 		name := "agent"
 		if id := s.Agents[a].ID; id != "" {
-			name += " " + oneLine(id)
+			name += " " + model.OneLine(id)
 		}
 		parts = append(parts, model.Part{Text: "[" + name + "] ", Role: "label"})
 	}
@@ -59,38 +54,29 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 		msg := s.Message(model.ContextMessage{Entry: i})
 		switch e.role {
 		case model.RoleToolResult:
-			first, _, _ := strings.Cut(strings.TrimSpace(msg.Text("\n")), "\n")
-			role, head := "muted", "← "
-			if msg.IsError {
-				role, head = "error", "← error: "
-			}
-			return append(parts, model.Part{Text: head + oneLine(first), Role: role})
+			return append(parts, model.ResultPart(&msg))
 		case model.RoleUser:
 			parts = append(parts, model.Part{Text: "user: ", Role: "user"})
 			text := msg.Text(" ")
 			if c := commandText(text); c != "" {
-				return append(parts, model.Part{Text: oneLine(c)})
+				return append(parts, model.Part{Text: model.OneLine(c)})
 			}
 			if e.meta {
 				parts = append(parts, model.Part{Text: "(meta) ", Role: "dim"})
 			}
-			if t := oneLine(text); t != "" {
+			if t := model.OneLine(text); t != "" {
 				return append(parts, model.Part{Text: t})
 			}
 			return append(parts, model.Part{Text: "(no text)", Role: "muted"})
 		}
 		parts = append(parts, model.Part{Text: "assistant: ", Role: "assistant"})
-		text := oneLine(msg.Text(" "))
+		text := model.OneLine(msg.Text(" "))
 		if text != "" {
 			parts = append(parts, model.Part{Text: text})
 		}
 		var calls []string
 		for _, c := range msg.ToolCalls() {
-			arg := model.KeyArgument(c.Input)
-			if home != "" && strings.HasPrefix(arg, home) {
-				arg = "~" + arg[len(home):]
-			}
-			calls = append(calls, strings.TrimSpace("→ "+c.Name+" "+oneLine(arg)))
+			calls = append(calls, model.CallText(c, home))
 		}
 		switch {
 		case len(calls) > 0 && text != "":
@@ -98,7 +84,7 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 		case len(calls) > 0:
 			parts = append(parts, model.Part{Text: strings.Join(calls, ", "), Role: "muted"})
 		case msg.Error != "":
-			parts = append(parts, model.Part{Text: oneLine(msg.Error), Role: "error"})
+			parts = append(parts, model.Part{Text: model.OneLine(msg.Error), Role: "error"})
 		case text == "":
 			parts = append(parts, model.Part{Text: "(no text)", Role: "muted"})
 		}
@@ -107,18 +93,18 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 		msg := s.Message(model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary})
 		text := "[compaction"
 		if trig, ok := stringOf(jscan.Member(jscan.Member(s.lines[e.first].raw, "compactMetadata"), "trigger")); ok && trig != "" {
-			text += ": " + oneLine(trig)
+			text += ": " + model.OneLine(trig)
 		}
 		if msg.TokensBefore > 0 {
 			text += ", " + jsjson.FormatNumber(float64(int64(msg.TokensBefore/1000+0.5))) + "k tokens"
 		}
 		return append(parts, model.Part{Text: text + "]", Role: "compaction"})
 	case model.EntryTitle:
-		return append(parts, model.Part{Text: "[" + oneLine(e.Type) + ": " + oneLine(s.titleOf(i)) + "]", Role: "dim"})
+		return append(parts, model.Part{Text: "[" + model.OneLine(e.Type) + ": " + model.OneLine(s.titleOf(i)) + "]", Role: "dim"})
 	case model.EntryCustom:
-		text := "[" + oneLine(s.Detail(i).CustomType) + "]"
+		text := "[" + model.OneLine(s.Detail(i).CustomType) + "]"
 		if t, ok := stringOf(jscan.Member(s.lines[e.first].raw, "content")); ok && strings.TrimSpace(t) != "" {
-			text += " " + oneLine(t)
+			text += " " + model.OneLine(t)
 		}
 		return append(parts, model.Part{Text: text, Role: "dim"})
 	}

@@ -5,13 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"skein/internal/utf8js"
 	"skein/model"
 )
-
-var flatten = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ")
-
-func oneLine(t string) string { return utf8js.Slice16(strings.TrimSpace(flatten.Replace(t)), 200) }
 
 // TreeText is entry i's line in the tree: a message's first text (an
 // assistant's tool calls when it has none, or its reasoning), a result's
@@ -19,24 +14,20 @@ func oneLine(t string) string { return utf8js.Slice16(strings.TrimSpace(flatten.
 // count's total; any other line as its type.
 func (s *Session) TreeText(i int, home string) []model.Part {
 	e := &s.Entries[i]
-	dim := func(t string) []model.Part { return []model.Part{{Text: "[" + oneLine(t) + "]", Role: "dim"}} }
+	dim := func(t string) []model.Part { return []model.Part{{Text: "[" + model.OneLine(t) + "]", Role: "dim"}} }
 	switch e.kind {
 	case model.EntryMessage:
 		msg := s.Message(model.ContextMessage{Entry: i})
 		switch e.role {
 		case model.RoleUser, model.RoleAssistant:
 			parts := []model.Part{{Text: e.role + ": ", Role: e.role}}
-			text := oneLine(msg.Text(" "))
+			text := model.OneLine(msg.Text(" "))
 			if text != "" {
 				parts = append(parts, model.Part{Text: text})
 			}
 			var calls []string
 			for _, c := range msg.ToolCalls() {
-				arg := model.KeyArgument(c.Input)
-				if home != "" && strings.HasPrefix(arg, home) {
-					arg = "~" + arg[len(home):]
-				}
-				calls = append(calls, strings.TrimSpace("→ "+c.Name+" "+oneLine(arg)))
+				calls = append(calls, model.CallText(c, home))
 			}
 			switch {
 			case len(calls) > 0 && text != "":
@@ -57,7 +48,7 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 				}
 				switch {
 				case len(thinking) > 0:
-					parts = append(parts, model.Part{Text: "(thinking) " + oneLine(strings.Join(thinking, " ")), Role: "muted"})
+					parts = append(parts, model.Part{Text: "(thinking) " + model.OneLine(strings.Join(thinking, " ")), Role: "muted"})
 				case encrypted:
 					parts = append(parts, model.Part{Text: "(" + e.ItemType + ", encrypted)", Role: "muted"})
 				default:
@@ -66,21 +57,16 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 			}
 			return parts
 		case model.RoleToolResult:
-			first, _, _ := strings.Cut(strings.TrimSpace(msg.Text("\n")), "\n")
-			role, head := "muted", "← "
-			if msg.IsError {
-				role, head = "error", "← error: "
-			}
-			return []model.Part{{Text: head + oneLine(first), Role: role}}
+			return []model.Part{model.ResultPart(&msg)}
 		default:
-			return []model.Part{{Text: "[" + oneLine(e.Role) + "]: ", Role: "dim"}, {Text: oneLine(msg.Text(" "))}}
+			return []model.Part{{Text: "[" + model.OneLine(e.Role) + "]: ", Role: "dim"}, {Text: model.OneLine(msg.Text(" "))}}
 		}
 	case model.EntryCompaction:
-		return []model.Part{{Text: "[compaction: " + oneLine(s.summaryOf(i)) + "]", Role: "compaction"}}
+		return []model.Part{{Text: "[compaction: " + model.OneLine(s.summaryOf(i)) + "]", Role: "compaction"}}
 	case model.EntryModelChange:
 		return dim("model: " + s.tcModel[int32(i)])
 	case model.EntryTitle:
-		return []model.Part{{Text: "[title: " + oneLine(s.Detail(i).Title) + "]", Role: "label"}}
+		return []model.Part{{Text: "[title: " + model.OneLine(s.Detail(i).Title) + "]", Role: "label"}}
 	case model.EntryUsage:
 		if c, ok := s.countAt(i); ok && c.total.total > 0 {
 			return dim("tokens: " + strconv.FormatFloat(c.total.total, 'f', -1, 64) + " total")

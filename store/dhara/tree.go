@@ -2,11 +2,9 @@ package dhara
 
 import (
 	"io"
-	"strings"
 
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
-	"skein/internal/utf8js"
 	"skein/model"
 )
 
@@ -15,15 +13,11 @@ import (
 // that ends at the entry (so that a fork with no entries of its own shows).
 func (s *Session) TreeText(i int, home string) []model.Part {
 	e := &s.Entries[i]
-	norm := func(t string) string {
-		t = strings.TrimSpace(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ").Replace(t))
-		return utf8js.Slice16(t, 200)
-	}
 	var parts []model.Part
 	switch e.Type {
 	case TypeMessage:
 		msg := s.Message(model.ContextMessage{Entry: i})
-		text := norm(msg.Text(" "))
+		text := model.OneLine(msg.Text(" "))
 		switch e.Role {
 		case model.RoleUser, model.RoleAssistant:
 			parts = append(parts, model.Part{Text: e.Role + ": ", Role: e.Role})
@@ -36,28 +30,17 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 			parts = append(parts, model.Part{Text: text})
 		}
 	case TypeToolCall:
-		call := s.callBlock(i).Call
-		arg := model.KeyArgument(call.Input)
-		if home != "" && strings.HasPrefix(arg, home) {
-			arg = "~" + arg[len(home):]
-		}
-		parts = append(parts, model.Part{Text: strings.TrimSpace("→ " + call.Name + " " + norm(arg)), Role: "muted"})
+		parts = append(parts, model.Part{Text: model.CallText(s.callBlock(i).Call, home), Role: "muted"})
 	case TypeToolResult:
 		msg := s.Message(model.ContextMessage{Entry: i})
-		first, _, _ := strings.Cut(strings.TrimSpace(msg.Text("\n")), "\n")
-		role := "muted"
-		head := "← "
-		if msg.IsError {
-			role, head = "error", "← error: "
-		}
-		parts = append(parts, model.Part{Text: head + norm(first), Role: role})
+		parts = append(parts, model.ResultPart(&msg))
 	case TypeSystem:
 		parts = append(parts, model.Part{Text: "[system]", Role: "dim"})
 	case TypeCompaction:
 		ids := len(stringList(jscan.Member(e.Raw, "entryIds")))
 		sum, _ := stringOf(jscan.Member(e.Raw, "summary"))
 		parts = append(parts, model.Part{Text: "[compaction of " + jsjson.FormatNumber(float64(ids)) + " entries]: ", Role: "compaction"},
-			model.Part{Text: norm(sum)})
+			model.Part{Text: model.OneLine(sum)})
 	case TypeModelChange:
 		parts = append(parts, model.Part{Text: "[model: " + s.Detail(i).Model + "]", Role: "dim"})
 	case TypeLabel:

@@ -4,13 +4,8 @@ import (
 	"io"
 	"strings"
 
-	"skein/internal/utf8js"
 	"skein/model"
 )
-
-var flatten = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ")
-
-func oneLine(t string) string { return utf8js.Slice16(strings.TrimSpace(flatten.Replace(t)), 200) }
 
 // TreeText is entry i's line in the tree: a message's first text (an
 // assistant's tool calls when it has none), a result's first line, a
@@ -22,17 +17,13 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 	case e.role == model.RoleUser || e.role == model.RoleAssistant:
 		msg := s.Message(model.ContextMessage{Entry: i})
 		parts = append(parts, model.Part{Text: e.role + ": ", Role: e.role})
-		text := oneLine(msg.Text(" "))
+		text := model.OneLine(msg.Text(" "))
 		if text != "" {
 			parts = append(parts, model.Part{Text: text})
 		}
 		var calls []string
 		for _, c := range msg.ToolCalls() {
-			arg := model.KeyArgument(c.Input)
-			if home != "" && strings.HasPrefix(arg, home) {
-				arg = "~" + arg[len(home):]
-			}
-			calls = append(calls, strings.TrimSpace("→ "+c.Name+" "+oneLine(arg)))
+			calls = append(calls, model.CallText(c, home))
 		}
 		switch {
 		case len(calls) > 0 && text != "":
@@ -44,25 +35,20 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 		}
 	case e.role == model.RoleToolResult:
 		msg := s.Message(model.ContextMessage{Entry: i})
-		first, _, _ := strings.Cut(strings.TrimSpace(msg.Text("\n")), "\n")
-		role, head := "muted", "← "
-		if msg.IsError {
-			role, head = "error", "← error: "
-		}
-		parts = append(parts, model.Part{Text: head + oneLine(first), Role: role})
+		parts = append(parts, model.ResultPart(&msg))
 	case e.role == model.RoleSystem:
 		msg := s.Message(model.ContextMessage{Entry: i})
-		parts = append(parts, model.Part{Text: "[system]: ", Role: "dim"}, model.Part{Text: oneLine(msg.Text(" "))})
+		parts = append(parts, model.Part{Text: "[system]: ", Role: "dim"}, model.Part{Text: model.OneLine(msg.Text(" "))})
 	case e.Type == TypeBranch:
 		text := "⎇ branch"
 		if e.Reason != "" {
-			text += " (" + oneLine(e.Reason) + ")"
+			text += " (" + model.OneLine(e.Reason) + ")"
 		}
 		parts = append(parts, model.Part{Text: text, Role: "label"})
 	case e.Type == TypeEntry:
-		parts = append(parts, model.Part{Text: "[entry: role " + oneLine(e.Role) + "]", Role: "dim"})
+		parts = append(parts, model.Part{Text: "[entry: role " + model.OneLine(e.Role) + "]", Role: "dim"})
 	default:
-		parts = append(parts, model.Part{Text: "[" + oneLine(e.Type) + "]", Role: "dim"})
+		parts = append(parts, model.Part{Text: "[" + model.OneLine(e.Type) + "]", Role: "dim"})
 	}
 	return parts
 }

@@ -1,0 +1,37 @@
+package model
+
+import (
+	"strings"
+
+	"skein/internal/utf8js"
+)
+
+// The pieces of a tree row's text that the formats without a /tree of
+// their agent's own share: each format says which entry shows what (its
+// TreeText), these say how a text, a call and a result read on one line.
+
+var flatten = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ")
+
+// OneLine is text as a row shows it: line ends and tabs as spaces,
+// trimmed, cut to 200 UTF-16 units.
+func OneLine(t string) string { return utf8js.Slice16(strings.TrimSpace(flatten.Replace(t)), 200) }
+
+// CallText is a tool call as a row shows it: "→ name argument", the call's
+// KeyArgument with the home folder as ~.
+func CallText(c ToolCall, home string) string {
+	arg := KeyArgument(c.Input)
+	if home != "" && strings.HasPrefix(arg, home) {
+		arg = "~" + arg[len(home):]
+	}
+	return strings.TrimSpace("→ " + c.Name + " " + OneLine(arg))
+}
+
+// ResultPart is a tool result as a row shows it: its first line after
+// "← ", or after "← error: " in the error role when the call failed.
+func ResultPart(msg *Message) Part {
+	first, _, _ := strings.Cut(strings.TrimSpace(msg.Text("\n")), "\n")
+	if msg.IsError {
+		return Part{Text: "← error: " + OneLine(first), Role: "error"}
+	}
+	return Part{Text: "← " + OneLine(first), Role: "muted"}
+}
