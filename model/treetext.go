@@ -35,3 +35,24 @@ func ResultPart(msg *Message) Part {
 	}
 	return Part{Text: "← " + OneLine(first), Role: "muted"}
 }
+
+// ReplyParts appends a message's row text to parts: its text on one line,
+// then its calls (CallText, joined by ", ", muted). hasText and hasCalls
+// say what it had, for the format to say what a row with neither shows.
+func ReplyParts(parts []Part, msg *Message, home string) (out []Part, hasText, hasCalls bool) {
+	text := OneLine(msg.Text(" "))
+	if text != "" {
+		parts = append(parts, Part{Text: text})
+	}
+	var calls []string
+	for _, c := range msg.ToolCalls() {
+		calls = append(calls, CallText(c, home))
+	}
+	switch {
+	case len(calls) > 0 && text != "":
+		parts = append(parts, Part{Text: " " + strings.Join(calls, ", "), Role: "muted"})
+	case len(calls) > 0:
+		parts = append(parts, Part{Text: strings.Join(calls, ", "), Role: "muted"})
+	}
+	return parts, text != "", len(calls) > 0
+}

@@ -70,22 +70,13 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 			return append(parts, model.Part{Text: "(no text)", Role: "muted"})
 		}
 		parts = append(parts, model.Part{Text: "assistant: ", Role: "assistant"})
-		text := model.OneLine(msg.Text(" "))
-		if text != "" {
-			parts = append(parts, model.Part{Text: text})
-		}
-		var calls []string
-		for _, c := range msg.ToolCalls() {
-			calls = append(calls, model.CallText(c, home))
-		}
+		var hasText, hasCalls bool
+		parts, hasText, hasCalls = model.ReplyParts(parts, &msg, home)
 		switch {
-		case len(calls) > 0 && text != "":
-			parts = append(parts, model.Part{Text: " " + strings.Join(calls, ", "), Role: "muted"})
-		case len(calls) > 0:
-			parts = append(parts, model.Part{Text: strings.Join(calls, ", "), Role: "muted"})
+		case hasCalls:
 		case msg.Error != "":
 			parts = append(parts, model.Part{Text: model.OneLine(msg.Error), Role: "error"})
-		case text == "":
+		case !hasText:
 			parts = append(parts, model.Part{Text: "(no text)", Role: "muted"})
 		}
 		return parts

@@ -20,22 +20,8 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 		msg := s.Message(model.ContextMessage{Entry: i})
 		switch e.role {
 		case model.RoleUser, model.RoleAssistant:
-			parts := []model.Part{{Text: e.role + ": ", Role: e.role}}
-			text := model.OneLine(msg.Text(" "))
-			if text != "" {
-				parts = append(parts, model.Part{Text: text})
-			}
-			var calls []string
-			for _, c := range msg.ToolCalls() {
-				calls = append(calls, model.CallText(c, home))
-			}
-			switch {
-			case len(calls) > 0 && text != "":
-				parts = append(parts, model.Part{Text: " " + strings.Join(calls, ", "), Role: "muted"})
-			case len(calls) > 0:
-				parts = append(parts, model.Part{Text: strings.Join(calls, ", "), Role: "muted"})
-			case text != "":
-			default:
+			parts, hasText, hasCalls := model.ReplyParts([]model.Part{{Text: e.role + ": ", Role: e.role}}, &msg, home)
+			if !hasText && !hasCalls {
 				var thinking []string
 				encrypted := false
 				for _, b := range msg.Blocks {

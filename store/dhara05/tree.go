@@ -2,7 +2,6 @@ package dhara05
 
 import (
 	"io"
-	"strings"
 
 	"skein/model"
 )
@@ -17,20 +16,9 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 	case e.role == model.RoleUser || e.role == model.RoleAssistant:
 		msg := s.Message(model.ContextMessage{Entry: i})
 		parts = append(parts, model.Part{Text: e.role + ": ", Role: e.role})
-		text := model.OneLine(msg.Text(" "))
-		if text != "" {
-			parts = append(parts, model.Part{Text: text})
-		}
-		var calls []string
-		for _, c := range msg.ToolCalls() {
-			calls = append(calls, model.CallText(c, home))
-		}
-		switch {
-		case len(calls) > 0 && text != "":
-			parts = append(parts, model.Part{Text: " " + strings.Join(calls, ", "), Role: "muted"})
-		case len(calls) > 0:
-			parts = append(parts, model.Part{Text: strings.Join(calls, ", "), Role: "muted"})
-		case text == "":
+		var hasText, hasCalls bool
+		parts, hasText, hasCalls = model.ReplyParts(parts, &msg, home)
+		if !hasText && !hasCalls {
 			parts = append(parts, model.Part{Text: "(no text)", Role: "muted"})
 		}
 	case e.role == model.RoleToolResult:
