@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"skein/internal/jscan"
 	"skein/internal/jsdate"
 	"skein/model"
 )
@@ -124,6 +125,6 @@ func commandOutput(text string) bool {
 }
 
 func jsonString(raw []byte) string {
-	t, _ := stringOf(raw)
+	t, _ := jscan.String(raw)
 	return t
 }

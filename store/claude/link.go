@@ -438,7 +438,7 @@ func recordTarget(l *line) string {
 	if l.typ != "file-history-snapshot" {
 		return ""
 	}
-	id, _ := str(jscan.Member(l.raw, "messageId"))
+	id, _ := jscan.StringShared(jscan.Member(l.raw, "messageId"))
 	return id
 }
 
@@ -538,7 +538,7 @@ func (s *Session) attachAgents() {
 		}
 		l := &s.lines[e.first]
 		if tur := jscan.Member(l.raw, "toolUseResult"); len(tur) > 0 && tur[0] == '{' {
-			if id, ok := stringOf(jscan.Member(tur, "agentId")); ok && id != "" {
+			if id, ok := jscan.String(jscan.Member(tur, "agentId")); ok && id != "" {
 				if _, dup := byAgentID[id]; !dup {
 					byAgentID[id] = e.ToolCallID
 				}
@@ -554,7 +554,7 @@ func (s *Session) attachAgents() {
 	for a := range s.Agents {
 		ag := &s.Agents[a]
 		if f := s.agentFile(ag.File); f != nil && len(f.Meta) > 0 {
-			if id, ok := stringOf(jscan.Member(f.Meta, "toolUseId")); ok && id != "" {
+			if id, ok := jscan.String(jscan.Member(f.Meta, "toolUseId")); ok && id != "" {
 				ag.CallID = id
 			}
 		}
@@ -600,7 +600,7 @@ func (s *Session) matchPrompts(calls map[string]call, used map[string]bool) {
 		}
 		for _, c := range s.callsOf(k) {
 			if (c.Name == "Task" || c.Name == "Agent") && !used[c.ID] {
-				if p, ok := stringOf(jscan.Member(c.Input, "prompt")); ok && p != "" {
+				if p, ok := jscan.String(jscan.Member(c.Input, "prompt")); ok && p != "" {
 					open[p] = append(open[p], c.ID)
 				}
 			}

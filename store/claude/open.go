@@ -132,7 +132,7 @@ func SessionIDOf(data []byte) string {
 	for len(data) > 0 {
 		ln, rest, found := bytes.Cut(data, nl)
 		data = rest
-		ln = trimBlank(ln)
+		ln = jscan.TrimBlank(ln)
 		if len(ln) == 0 {
 			continue
 		}
@@ -149,7 +149,7 @@ func SessionIDOf(data []byte) string {
 		if !jscan.Valid(ln) {
 			continue
 		}
-		if id, ok := stringOf(jscan.Member(ln, "sessionId")); ok && id != "" {
+		if id, ok := jscan.String(jscan.Member(ln, "sessionId")); ok && id != "" {
 			return id
 		}
 	}

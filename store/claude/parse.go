@@ -11,7 +11,6 @@ import (
 	"bytes"
 	"errors"
 	"runtime"
-	"unsafe"
 
 	"skein/internal/jscan"
 	"skein/internal/par"
@@ -115,36 +114,11 @@ func (l *line) conversational() bool {
 	return l.typ == TypeUser || l.typ == TypeAssistant || l.typ == TypeSystem && l.subtype == SubtypeCompactBoundary
 }
 
+// Strings read with jscan.StringShared share the line's memory. That is
+// safe because Open reads every file into a buffer of its own, and Parse's
+// caller hands its bytes over (Parse says so). TestValuesOutlive checks it.
+
 var bom = []byte("\xef\xbb\xbf")
-
-// str is a JSON string's value, sharing raw's memory when it has no
-// escapes. That is safe only because raw belongs to a buffer on the Go heap
-// (the collector keeps it while the string lives) that is never written
-// after it is read: Open reads every file into a buffer of its own, and
-// Parse's caller hands its bytes over (Parse says so). TestValuesOutlive
-// checks it.
-func str(raw []byte) (string, bool) {
-	if !jscan.IsString(raw) {
-		return "", false
-	}
-	body := raw[1 : len(raw)-1]
-	if !jscan.Plain(body) { // else ASCII with no escape: valid, and its own value
-		return jscan.Unquote(raw)
-	}
-	if len(body) == 0 {
-		return "", true
-	}
-	return unsafe.String(&body[0], len(body)), true
-}
-
-// stringOf is a JSON string's value, copied out of the line: for what may
-// outlive the session (messages, stats, the list record).
-func stringOf(v []byte) (string, bool) {
-	if !jscan.IsString(v) {
-		return "", false
-	}
-	return jscan.Unquote(v)
-}
 
 // Sniff reports whether head, the first bytes of a file, looks like a
 // Claude Code log: its first non-blank line is a JSON object that is one
@@ -174,7 +148,7 @@ func Sniff(head []byte) bool {
 		for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
 			switch it.Name(k) {
 			case "type":
-				typ, _ = stringOf(v)
+				typ, _ = jscan.String(v)
 			case "uuid":
 				hasUUID = jscan.IsString(v)
 			case "sessionId":
@@ -314,7 +288,7 @@ func parseChunk(data []byte, out []line, no, file int, fileName string, last boo
 		} else {
 			raw, data = data, nil
 		}
-		raw = trimBlank(raw)
+		raw = jscan.TrimBlank(raw)
 		if len(raw) == 0 {
 			continue
 		}
@@ -337,18 +311,6 @@ func parseChunk(data []byte, out []line, no, file int, fileName string, last boo
 		n++
 	}
 	return n, diags
-}
-
-func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' }
-
-func trimBlank(b []byte) []byte {
-	for len(b) > 0 && isBlank(b[0]) {
-		b = b[1:]
-	}
-	for len(b) > 0 && isBlank(b[len(b)-1]) {
-		b = b[:len(b)-1]
-	}
-	return b
 }
 
 // parseLine reads the members of a line that the session needs into l, in
@@ -401,7 +363,7 @@ func parseLine(l *line, raw []byte) error {
 			l.msgAt, l.msgEnd, l.contentAt, l.contentEnd = 0, 0, 0, 0
 			l.flags &^= flagMessageBad
 			if len(v) > 0 && v[0] == '{' {
-				l.msgID, _ = str(mid)
+				l.msgID, _ = jscan.StringShared(mid)
 				content = mcontent
 				l.msgAt, l.msgEnd = span(raw, v)
 				if len(mcontent) > 0 {
@@ -412,7 +374,7 @@ func parseLine(l *line, raw []byte) error {
 			}
 		}
 		if dst != nil {
-			*dst, _ = str(v)
+			*dst, _ = jscan.StringShared(v)
 		}
 	}
 	if err := it.Err(); err != nil {
@@ -465,9 +427,9 @@ func blockInfo(b []byte) (typ, id string, content []byte, isError bool) {
 	for k, ok := w.Next(); ok; k, ok = w.Next() {
 		switch jscan.Key(k) {
 		case "type":
-			typ, _ = str(w.Value())
+			typ, _ = jscan.StringShared(w.Value())
 		case "tool_use_id":
-			id, _ = str(w.Value())
+			id, _ = jscan.StringShared(w.Value())
 		case "content":
 			content = w.Value()
 		case "is_error":
@@ -482,3 +444,6 @@ func blockTypeID(b []byte) (typ, id string) {
 	typ, id, _, _ = blockInfo(b)
 	return typ, id
 }
+
+// stringOf is jscan.String: a JSON string's value, copied out of the line.
+func stringOf(v []byte) (string, bool) { return jscan.String(v) }

@@ -116,7 +116,7 @@ func (s *Session) titleOf(i int) string {
 	default:
 		return ""
 	}
-	t, _ := stringOf(jscan.Member(raw, key))
+	t, _ := jscan.String(jscan.Member(raw, key))
 	return t
 }
 
@@ -199,7 +199,7 @@ func (s *Session) findName() string {
 		t := s.titleOf(i)
 		last[e.Type] = t
 		if e.Type == TypeSummary {
-			if id, ok := str(jscan.Member(s.lines[e.first].raw, "leafUuid")); ok && t != "" {
+			if id, ok := jscan.StringShared(jscan.Member(s.lines[e.first].raw, "leafUuid")); ok && t != "" {
 				summaries[id] = t
 			}
 		}
@@ -296,11 +296,11 @@ func (s *Session) messageAs(k int, content, literal bool) model.Message {
 				jscan.Fields(l.message(), func(k, v []byte) bool {
 					switch jscan.Key(k) {
 					case "model":
-						if t, ok := stringOf(v); ok {
+						if t, ok := jscan.String(v); ok {
 							msg.Model = t
 						}
 					case "stop_reason":
-						if t, ok := stringOf(v); ok {
+						if t, ok := jscan.String(v); ok {
 							msg.StopReason = t
 						}
 					case "usage":
@@ -316,7 +316,7 @@ func (s *Session) messageAs(k int, content, literal bool) model.Message {
 				})
 				if l.has(flagAPIError) {
 					msg.StopReason = "error"
-					if t, ok := stringOf(jscan.Member(l.raw, "error")); ok {
+					if t, ok := jscan.String(jscan.Member(l.raw, "error")); ok {
 						msg.Error = t
 					} else {
 						msg.Error = "API error"
@@ -352,7 +352,7 @@ func (s *Session) messageAs(k int, content, literal bool) model.Message {
 			l := &s.lines[j]
 			if l.typ == TypeSystem {
 				if md := jscan.Member(l.raw, "compactMetadata"); len(md) > 0 && md[0] == '{' {
-					msg.TokensBefore, _ = number(jscan.Member(md, "preTokens"))
+					msg.TokensBefore, _ = jscan.Number(jscan.Member(md, "preTokens"))
 				}
 				continue
 			}
@@ -363,7 +363,7 @@ func (s *Session) messageAs(k int, content, literal bool) model.Message {
 		msg.Summary = s.titleOf(k)
 	default:
 		msg.CustomType = s.Detail(k).CustomType
-		if t, ok := stringOf(jscan.Member(first.raw, "content")); ok && content {
+		if t, ok := jscan.String(jscan.Member(first.raw, "content")); ok && content {
 			msg.Blocks = []model.Block{{Type: model.BlockText, Name: "text", Text: t}}
 		}
 	}
@@ -388,7 +388,7 @@ func textBlock(typ model.BlockType, name string, v []byte, literal bool) model.B
 	if literal && jscan.IsString(v) && jsjson.Copyable(v) {
 		blk.TextJSON = v
 	} else {
-		blk.Text, _ = stringOf(v)
+		blk.Text, _ = jscan.String(v)
 	}
 	return blk
 }
@@ -411,7 +411,7 @@ func appendBlocksAs(dst []model.Block, content []byte, skipResults, literal bool
 		jscan.Fields(b, func(k, v []byte) bool {
 			switch jscan.Key(k) {
 			case "type":
-				blk.Name, _ = stringOf(v)
+				blk.Name, _ = jscan.String(v)
 			case "text":
 				text = v
 			case "thinking":
@@ -443,8 +443,8 @@ func appendBlocksAs(dst []model.Block, content []byte, skipResults, literal bool
 			blk = textBlock(model.BlockThinking, blk.Name, thinking, literal)
 		case "tool_use", "server_tool_use", "mcp_tool_use":
 			blk.Type = model.BlockToolCall
-			blk.Call.ID, _ = stringOf(id)
-			blk.Call.Name, _ = stringOf(name)
+			blk.Call.ID, _ = jscan.String(id)
+			blk.Call.Name, _ = jscan.String(name)
 			in := []byte("{}")
 			if len(input) > 0 && input[0] == '{' {
 				in = input
@@ -453,14 +453,14 @@ func appendBlocksAs(dst []model.Block, content []byte, skipResults, literal bool
 		case "image":
 			blk.Type = model.BlockImage
 			if len(source) > 0 && source[0] == '{' {
-				blk.MimeType, _ = stringOf(jscan.Member(source, "media_type"))
+				blk.MimeType, _ = jscan.String(jscan.Member(source, "media_type"))
 				if data := jscan.Member(source, "data"); jscan.IsString(data) && len(data) >= 2 {
 					blk.DataLen = len(data) - 2
 				}
-				blk.Text, _ = stringOf(jscan.Member(source, "url"))
+				blk.Text, _ = jscan.String(jscan.Member(source, "url"))
 			}
 		case "document":
-			blk.Text, _ = stringOf(title)
+			blk.Text, _ = jscan.String(title)
 		}
 		dst = append(dst, blk)
 		return true
@@ -491,12 +491,12 @@ func (s *Session) callsOf(k int) []model.ToolCall {
 				}
 				return true
 			})
-			if t, _ := stringOf(typ); t != "tool_use" && t != "server_tool_use" && t != "mcp_tool_use" {
+			if t, _ := jscan.String(typ); t != "tool_use" && t != "server_tool_use" && t != "mcp_tool_use" {
 				return true
 			}
 			c := model.ToolCall{Input: []byte("{}")}
-			c.ID, _ = stringOf(id)
-			c.Name, _ = stringOf(name)
+			c.ID, _ = jscan.String(id)
+			c.Name, _ = jscan.String(name)
 			if len(input) > 0 && input[0] == '{' {
 				c.Input = input
 			}
@@ -518,13 +518,13 @@ func usageOf(u []byte) *model.Usage {
 	jscan.Fields(u, func(k, v []byte) bool {
 		switch jscan.Key(k) {
 		case "input_tokens":
-			out.Input, _ = number(v)
+			out.Input, _ = jscan.Number(v)
 		case "output_tokens":
-			out.Output, _ = number(v)
+			out.Output, _ = jscan.Number(v)
 		case "cache_read_input_tokens":
-			out.CacheRead, _ = number(v)
+			out.CacheRead, _ = jscan.Number(v)
 		case "cache_creation_input_tokens":
-			out.CacheWrite, _ = number(v)
+			out.CacheWrite, _ = jscan.Number(v)
 		}
 		return true
 	})
@@ -534,18 +534,9 @@ func usageOf(u []byte) *model.Usage {
 // incomplete reports whether a usage object lacks input_tokens or
 // output_tokens as numbers.
 func incomplete(u []byte) bool {
-	_, ok1 := number(jscan.Member(u, "input_tokens"))
-	_, ok2 := number(jscan.Member(u, "output_tokens"))
+	_, ok1 := jscan.Number(jscan.Member(u, "input_tokens"))
+	_, ok2 := jscan.Number(jscan.Member(u, "output_tokens"))
 	return !ok1 || !ok2
-}
-
-// number is a JSON number's value.
-func number(v []byte) (float64, bool) {
-	if len(v) == 0 || !(v[0] == '-' || v[0] >= '0' && v[0] <= '9') {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(string(v), 64)
-	return f, err == nil
 }
 
 // MessageTokens estimates a context message as the sibling formats do: a

@@ -83,7 +83,7 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 	case model.EntryCompaction:
 		msg := s.Message(model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary})
 		text := "[compaction"
-		if trig, ok := stringOf(jscan.Member(jscan.Member(s.lines[e.first].raw, "compactMetadata"), "trigger")); ok && trig != "" {
+		if trig, ok := jscan.String(jscan.Member(jscan.Member(s.lines[e.first].raw, "compactMetadata"), "trigger")); ok && trig != "" {
 			text += ": " + model.OneLine(trig)
 		}
 		if msg.TokensBefore > 0 {
@@ -94,7 +94,7 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 		return append(parts, model.Part{Text: "[" + model.OneLine(e.Type) + ": " + model.OneLine(s.titleOf(i)) + "]", Role: "dim"})
 	case model.EntryCustom:
 		text := "[" + model.OneLine(s.Detail(i).CustomType) + "]"
-		if t, ok := stringOf(jscan.Member(s.lines[e.first].raw, "content")); ok && strings.TrimSpace(t) != "" {
+		if t, ok := jscan.String(jscan.Member(s.lines[e.first].raw, "content")); ok && strings.TrimSpace(t) != "" {
 			text += " " + model.OneLine(t)
 		}
 		return append(parts, model.Part{Text: text, Role: "dim"})

@@ -3,6 +3,7 @@ package claudeai
 import (
 	"strings"
 
+	"skein/internal/jscan"
 	"skein/internal/jsjson"
 )
 
@@ -35,7 +36,7 @@ func blocksOf(content []byte) []block {
 	for k, raw := range raws {
 		b := &out[k]
 		b.raw, b.k = raw, k
-		if s, ok := str(raw); ok {
+		if s, ok := jscan.String(raw); ok {
 			b.str, b.isStr = s, true
 			continue
 		}
@@ -43,7 +44,7 @@ func blocksOf(content []byte) []block {
 			continue
 		}
 		f, other := pick(raw, "type", "start_timestamp", "stop_timestamp", "text", "thinking", "id", "name", "input", "tool_use_id", "content", "is_error")
-		b.typ, _ = str(f[0])
+		b.typ, _ = jscan.String(f[0])
 		b.start, b.hasStart = parseTime(f[1])
 		b.text, b.thinking, b.id, b.name, b.input, b.toolUseID, b.content, b.isError = f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10]
 		b.other = other
@@ -61,7 +62,7 @@ func (b *block) notCarried(names ...string) func(string) bool {
 		}
 		for _, n := range names {
 			if name == n {
-				_, ok := str(b.member(n))
+				_, ok := jscan.String(b.member(n))
 				return !ok
 			}
 		}
@@ -94,7 +95,7 @@ func hasText(blocks []block) bool {
 			return true
 		}
 		if b.typ == "text" {
-			if s, _ := str(b.text); s != "" {
+			if s, _ := jscan.String(b.text); s != "" {
 				return true
 			}
 		}
@@ -139,7 +140,7 @@ func appendResultContent(dst, content []byte) []byte {
 	case isNull(content):
 	case isArray(content):
 		elements(content, func(item []byte) {
-			if s, ok := str(item); ok {
+			if s, ok := jscan.String(item); ok {
 				add(s)
 				return
 			}
@@ -147,8 +148,8 @@ func appendResultContent(dst, content []byte) []byte {
 				return
 			}
 			f, _ := pick(item, "type", "text")
-			typ, _ := str(f[0])
-			text, ok := str(f[1])
+			typ, _ := jscan.String(f[0])
+			text, ok := jscan.String(f[1])
 			if typ == "text" && ok && leftovers(item, skipping("type", "text", "uuid")) == nil {
 				add(text)
 				return
@@ -156,7 +157,7 @@ func appendResultContent(dst, content []byte) []byte {
 			add(asJSON(item))
 		})
 	default:
-		if s, ok := str(content); ok {
+		if s, ok := jscan.String(content); ok {
 			add(s)
 		} else {
 			add(asJSON(content))
@@ -171,7 +172,7 @@ func appendResultContent(dst, content []byte) []byte {
 func attachmentTexts(attachments, files, filesV2 []byte) []string {
 	var out []string
 	other := func(label string, v []byte) string {
-		s, ok := str(v)
+		s, ok := jscan.String(v)
 		if !ok {
 			s = string(jsjson.AppendValue(nil, v))
 		}
@@ -182,12 +183,12 @@ func attachmentTexts(attachments, files, filesV2 []byte) []string {
 		case isNull(a):
 		case isObject(a):
 			f, _ := pick(a, "file_name", "extracted_content")
-			name, _ := str(f[0])
+			name, _ := jscan.String(f[0])
 			label := "[attachment]"
 			if name != "" {
 				label = "[attachment: " + name + "]"
 			}
-			if content, _ := str(f[1]); content != "" {
+			if content, _ := jscan.String(f[1]); content != "" {
 				label += "\n" + content
 			}
 			out = append(out, label)
@@ -202,8 +203,8 @@ func attachmentTexts(attachments, files, filesV2 []byte) []string {
 			case isNull(file):
 			case isObject(file):
 				f, _ := pick(file, "file_name", "file_uuid")
-				name, _ := str(f[0])
-				id, _ := str(f[1])
+				name, _ := jscan.String(f[0])
+				id, _ := jscan.String(f[1])
 				if id == "" {
 					id = "name:" + name
 				}
@@ -227,7 +228,7 @@ func attachmentTexts(attachments, files, filesV2 []byte) []string {
 // stopReason is pi's stopReason for claude.ai's stop_reason; mapped is
 // false when there is one pi has no name for (it is then kept as metadata).
 func stopReason(raw []byte) (stop string, mapped bool) {
-	s, ok := str(raw)
+	s, ok := jscan.String(raw)
 	if !ok {
 		return "", isNull(raw)
 	}

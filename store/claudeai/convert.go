@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"strings"
 
+	"skein/internal/jscan"
 	"skein/internal/jsjson"
 )
 
@@ -42,8 +43,8 @@ func convert(raw []byte, seen *ids) (Conversation, bool) {
 	if msgs == nil || !isArray(msgs) && !isNull(msgs) {
 		return Conversation{}, false
 	}
-	uuid, uuidOK := str(f[1])
-	name, nameOK := str(f[2])
+	uuid, uuidOK := jscan.String(f[1])
+	name, nameOK := jscan.String(f[2])
 
 	var nodes []node
 	var links []int
@@ -56,9 +57,9 @@ func convert(raw []byte, seen *ids) (Conversation, bool) {
 		link, ref := linkAbsent, ""
 		if isObject(el) {
 			f, _ := pick(el, "uuid", "created_at", "parent_message_uuid")
-			n.uuid, _ = str(f[0])
+			n.uuid, _ = jscan.String(f[0])
 			n.ms, n.hasMs = parseTime(f[1])
-			if p, ok := str(f[2]); ok && p != "" {
+			if p, ok := jscan.String(f[2]); ok && p != "" {
 				link, ref = linkRef, p
 				if rootParents[p] {
 					link = linkRoot
@@ -213,7 +214,7 @@ func breakCycles(nodes []node) {
 // created last (the later one in the array on a tie, or when times are
 // missing); -1 without messages.
 func currentNode(nodes []node, leaf []byte, byUUID map[string]int) int {
-	if u, ok := str(leaf); ok {
+	if u, ok := jscan.String(leaf); ok {
 		if i, ok := byUUID[u]; ok && len(nodes[i].children) == 0 {
 			return i
 		}

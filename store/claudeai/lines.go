@@ -90,7 +90,7 @@ var timeLayouts = []string{
 
 // parseTime reads a raw JSON time string as milliseconds since the epoch.
 func parseTime(raw []byte) (int64, bool) {
-	s, ok := str(raw)
+	s, ok := jscan.String(raw)
 	if !ok || len(s) < 10 || len(s) > 64 {
 		return 0, false
 	}
@@ -103,14 +103,6 @@ func parseTime(raw []byte) (int64, bool) {
 		}
 	}
 	return 0, false
-}
-
-// str is the value of a raw JSON string; false for anything else.
-func str(raw []byte) (string, bool) {
-	if !jscan.IsString(raw) {
-		return "", false
-	}
-	return jscan.Unquote(raw)
 }
 
 // pick returns the raw values of the named members of obj (the last of

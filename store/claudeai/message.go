@@ -61,7 +61,7 @@ func (c *conv) message(n *node, i int, parent string, ms int64) (string, int64) 
 	m := &msg{c: c, base: base, parent: parent, ms: ms, ownMs: n.ms, hasOwn: n.hasMs}
 	f, other := pick(n.raw, "sender", "content", "text", "attachments", "files", "files_v2", "stop_reason", "uuid", "parent_message_uuid",
 		"created_at", "updated_at", "index", "input_mode")
-	sender, _ := str(f[0])
+	sender, _ := jscan.String(f[0])
 	switch {
 	case !isObject(n.raw):
 		m.custom("message", n.raw, 0, false)
@@ -75,7 +75,7 @@ func (c *conv) message(n *node, i int, parent string, ms int64) (string, int64) 
 		return m.parent, m.ms
 	}
 	blocks := blocksOf(f[1])
-	text, textOK := str(f[2])
+	text, textOK := jscan.String(f[2])
 	if !hasText(blocks) && !onlyPlaceholders(text) {
 		m.addText(text) // an export older than content, or content without the text
 	}
@@ -86,8 +86,8 @@ func (c *conv) message(n *node, i int, parent string, ms int64) (string, int64) 
 		m.addText(t)
 	}
 	stop, mapped := stopReason(f[6])
-	_, uuidOK := str(f[7])
-	_, parentOK := str(f[8])
+	_, uuidOK := jscan.String(f[7])
+	_, parentOK := jscan.String(f[8])
 	if other || kept(f[2]) || kept(f[7]) || kept(f[8]) || !mapped {
 		m.addMeta(-1, "message", leftovers(n.raw, func(name string) bool {
 			switch name {
@@ -223,9 +223,9 @@ func (m *msg) addMeta(k int, typ string, fields []byte) {
 // puts in the input (_tool_call_id), else made up.
 func (m *msg) toolUse(b *block) {
 	input := b.input
-	orig, _ := str(b.id)
+	orig, _ := jscan.String(b.id)
 	if orig == "" {
-		orig, _ = str(member(input, "_tool_call_id"))
+		orig, _ = jscan.String(member(input, "_tool_call_id"))
 	}
 	id := orig
 	if id == "" {
@@ -235,7 +235,7 @@ func (m *msg) toolUse(b *block) {
 	if orig != "" {
 		m.c.callIDs[orig] = id
 	}
-	name, _ := str(b.name)
+	name, _ := jscan.String(b.name)
 	m.calls = append(m.calls, call{orig: orig, id: id, name: name})
 
 	out := append([]byte(`{"type":"toolCall","id":`), jsjson.AppendString(nil, id)...)
@@ -268,8 +268,8 @@ func (m *msg) toolResult(b *block) {
 	} else {
 		m.flush("", false)
 	}
-	name, _ := str(b.name)
-	tuid, _ := str(b.toolUseID)
+	name, _ := jscan.String(b.name)
+	tuid, _ := jscan.String(b.toolUseID)
 	id, callName := "", ""
 	match := -1
 	for j := range m.calls {

@@ -3,6 +3,7 @@ package codex
 import (
 	"io"
 
+	"skein/internal/jscan"
 	"skein/internal/jsjson"
 	"skein/model"
 )
@@ -140,7 +141,7 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx model.Context) error {
 			case m.Content < 0:
 				item = s.item(m).raw
 			case e.kind == model.EntryCompaction:
-				msg, _ := stringOf(member(e.Payload, "message"))
+				msg, _ := jscan.String(member(e.Payload, "message"))
 				if msg == "" {
 					msg = "(no summary available)"
 				}

@@ -93,7 +93,7 @@ func (s *Session) classify(e *Entry, lastModel *string, types map[string]string)
 			e.kind = model.EntryCustom
 		}
 	case TypeTurnContext:
-		m, _ := stringOf(member(e.Payload, "model"))
+		m, _ := jscan.String(member(e.Payload, "model"))
 		if *lastModel == "\x00" || m != *lastModel {
 			e.kind = model.EntryModelChange
 		} else {
@@ -104,7 +104,7 @@ func (s *Session) classify(e *Entry, lastModel *string, types map[string]string)
 		e.kind = model.EntryCompaction
 	case "":
 		// An old file's {"record_type":"state"} marker, or a line of no type.
-		e.typ, _ = stringOf(member(e.Payload, "record_type"))
+		e.typ, _ = jscan.String(member(e.Payload, "record_type"))
 	}
 }
 
@@ -184,7 +184,7 @@ func (s *Session) link() {
 					lastContext = c.last.total
 				}
 			case "thread_name_updated":
-				s.title, _ = stringOf(member(e.Payload, "thread_name"))
+				s.title, _ = jscan.String(member(e.Payload, "thread_name"))
 			case "thread_rolled_back":
 				run = s.rollback(int32(i), run)
 			}
@@ -230,29 +230,29 @@ func parseMeta(p []byte, line int) Meta {
 	jscan.Fields(p, func(k, v []byte) bool {
 		switch jscan.Key(k) {
 		case "id":
-			m.ID, _ = stringOf(v)
+			m.ID, _ = jscan.String(v)
 		case "timestamp":
-			m.Timestamp, _ = stringOf(v)
+			m.Timestamp, _ = jscan.String(v)
 		case "cwd":
-			m.Cwd, _ = stringOf(v)
+			m.Cwd, _ = jscan.String(v)
 		case "originator":
-			m.Originator, _ = stringOf(v)
+			m.Originator, _ = jscan.String(v)
 		case "cli_version":
-			m.CLIVersion, _ = stringOf(v)
+			m.CLIVersion, _ = jscan.String(v)
 		case "instructions":
-			if t, ok := stringOf(v); ok {
+			if t, ok := jscan.String(v); ok {
 				m.Instructions = t
 			}
 		case "base_instructions":
 			if m.Instructions == "" {
-				m.Instructions, _ = stringOf(member(v, "text"))
+				m.Instructions, _ = jscan.String(member(v, "text"))
 			}
 		case "source":
-			m.Source, _ = stringOf(v)
+			m.Source, _ = jscan.String(v)
 		case "model_provider":
-			m.ModelProvider, _ = stringOf(v)
+			m.ModelProvider, _ = jscan.String(v)
 		case "forked_from_id":
-			m.ForkedFromID, _ = stringOf(v)
+			m.ForkedFromID, _ = jscan.String(v)
 		}
 		return true
 	})

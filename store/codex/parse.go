@@ -19,7 +19,6 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
-	"unsafe"
 
 	"skein/internal/jscan"
 	"skein/internal/par"
@@ -120,35 +119,12 @@ type Session struct {
 	model.Links
 }
 
+// Strings read with jscan.StringShared share the line's memory. That is
+// safe because Open reads every file into a buffer of its own, and Parse's
+// caller must give it one such (Parse keeps the bytes): an mmapped file
+// must not be parsed. TestValuesOutliveSession checks it.
+
 var bom = []byte("\xef\xbb\xbf")
-
-// stringOf is a JSON string's value, copied out of the line.
-func stringOf(v []byte) (string, bool) {
-	if !jscan.IsString(v) {
-		return "", false
-	}
-	return jscan.Unquote(v)
-}
-
-// str is a JSON string's value, sharing raw's memory when it has no
-// escapes. That is safe only because raw belongs to a buffer on the Go heap
-// (the collector keeps it while the string lives) that is never written
-// after it is read: Open reads every file into a buffer of its own, and
-// Parse's caller must give it one such (Parse keeps the bytes). An mmapped
-// file must not be parsed. TestValuesOutliveSession checks it.
-func str(raw []byte) (string, bool) {
-	if !jscan.IsString(raw) {
-		return "", false
-	}
-	body := raw[1 : len(raw)-1]
-	if !jscan.Plain(body) { // else ASCII with no escape: valid, and its own value
-		return jscan.Unquote(raw)
-	}
-	if len(body) == 0 {
-		return "", true
-	}
-	return unsafe.String(&body[0], len(body)), true
-}
 
 // Parse reads a rollout's bytes as Codex's resume does
 // (RolloutRecorder::get_rollout_history): lines split at "\n", blank ones
@@ -262,7 +238,7 @@ func parseChunk(data []byte, out []Entry, lineNo int, last bool) (int, []model.D
 		} else {
 			line, data = data, nil
 		}
-		line = trimBlank(line)
+		line = jscan.TrimBlank(line)
 		if len(line) == 0 {
 			continue
 		}
@@ -290,18 +266,6 @@ func parseChunk(data []byte, out []Entry, lineNo int, last bool) (int, []model.D
 	return n, diags, counts
 }
 
-func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' }
-
-func trimBlank(b []byte) []byte {
-	for len(b) > 0 && isBlank(b[0]) {
-		b = b[1:]
-	}
-	for len(b) > 0 && isBlank(b[len(b)-1]) {
-		b = b[:len(b)-1]
-	}
-	return b
-}
-
 // names are the type and role names Codex writes, so that an entry's
 // strings are these rather than slices of its line where they can be.
 var names = map[string]string{}
@@ -321,7 +285,7 @@ func init() {
 
 // name is a JSON string's value, one of names when it is one.
 func name(v []byte) string {
-	s, _ := str(v)
+	s, _ := jscan.StringShared(v)
 	if c, ok := names[s]; ok {
 		return c
 	}
@@ -357,7 +321,7 @@ func parseLine(e *Entry, line []byte) error {
 	if err := it.Err(); err != nil {
 		return err
 	}
-	e.Timestamp, _ = str(ts)
+	e.Timestamp, _ = jscan.StringShared(ts)
 	switch {
 	case payload != nil && jscan.IsString(typ):
 		e.Type = name(typ)
@@ -369,7 +333,7 @@ func parseLine(e *Entry, line []byte) error {
 		e.Type, e.Bare, e.Payload = TypeResponseItem, true, line
 		e.ItemType = name(typ)
 		e.Role = name(role)
-		e.CallID, _ = str(callID)
+		e.CallID, _ = jscan.StringShared(callID)
 		e.Name = name(toolName)
 	case typ == nil && jscan.IsString(id) && ts != nil:
 		e.Type, e.Bare, e.Payload = TypeSessionMeta, true, line
@@ -391,7 +355,7 @@ func readItem(e *Entry, obj []byte) {
 		case "role":
 			e.Role = name(it.Value())
 		case "call_id":
-			e.CallID, _ = str(it.Value())
+			e.CallID, _ = jscan.StringShared(it.Value())
 		case "name":
 			e.Name = name(it.Value())
 		default:
@@ -429,7 +393,7 @@ func Sniff(head []byte) bool {
 	for len(head) > 0 {
 		line, rest, found := bytes.Cut(head, nl)
 		head = rest
-		line = trimBlank(bytes.TrimSpace(line))
+		line = jscan.TrimBlank(bytes.TrimSpace(line))
 		if len(line) == 0 {
 			continue
 		}

@@ -58,10 +58,10 @@ func (s *Session) Detail(i int) model.Detail {
 	switch e.kind {
 	case model.EntryModelChange:
 		d := model.Detail{Provider: s.Meta.ModelProvider, Model: s.tcModel[int32(i)]}
-		d.ThinkingLevel, _ = stringOf(member(e.Payload, "effort"))
+		d.ThinkingLevel, _ = jscan.String(member(e.Payload, "effort"))
 		return d
 	case model.EntryTitle:
-		t, _ := stringOf(member(e.Payload, "thread_name"))
+		t, _ := jscan.String(member(e.Payload, "thread_name"))
 		return model.Detail{Title: t}
 	case model.EntryCustom, model.EntryUsage:
 		return model.Detail{CustomType: e.typ}
@@ -111,8 +111,8 @@ func (s *Session) replacement(i int) ([]ritem, bool) {
 	jscan.Items(h, func(v []byte) bool {
 		it := ritem{raw: v}
 		if len(v) > 0 && v[0] == '{' {
-			it.itemType, _ = stringOf(jscan.Member(v, "type"))
-			it.role, _ = stringOf(jscan.Member(v, "role"))
+			it.itemType, _ = jscan.String(jscan.Member(v, "type"))
+			it.role, _ = jscan.String(jscan.Member(v, "role"))
 		}
 		out = append(out, it)
 		return true
@@ -156,7 +156,7 @@ func (s *Session) summaryItem(items []ritem) int {
 // summaryOf is compacted entry i's summary: its message, else the summary
 // its replacement history carries, without Codex's summary prefix.
 func (s *Session) summaryOf(i int) string {
-	msg, _ := stringOf(member(s.Entries[i].Payload, "message"))
+	msg, _ := jscan.String(member(s.Entries[i].Payload, "message"))
 	if msg == "" {
 		if items, ok := s.replacement(i); ok {
 			if k := s.summaryItem(items); k >= 0 {
@@ -256,7 +256,7 @@ func (s *Session) callName(m model.ContextMessage, id, itemType string) string {
 		items, _ := s.replacement(m.Entry)
 		for _, it := range items {
 			if inHistory(it.itemType, it.role) && itemKinds[it.itemType] == kindAssistant {
-				if cid, _ := stringOf(member(it.raw, "call_id")); cid == id && id != "" {
+				if cid, _ := jscan.String(member(it.raw, "call_id")); cid == id && id != "" {
 					return toolName(it)
 				}
 			}
@@ -269,7 +269,7 @@ func (s *Session) callName(m model.ContextMessage, id, itemType string) string {
 func toolName(it ritem) string {
 	switch it.itemType {
 	case "function_call", "custom_tool_call":
-		n, _ := stringOf(member(it.raw, "name"))
+		n, _ := jscan.String(member(it.raw, "name"))
 		return n
 	case "local_shell_call":
 		return "local_shell"
@@ -341,7 +341,7 @@ func decode(it ritem, content bool) decoded {
 		}
 		return true
 	})
-	d.callID, _ = stringOf(f.callID)
+	d.callID, _ = jscan.String(f.callID)
 	if !content {
 		if it.itemType == "function_call_output" || it.itemType == "custom_tool_call_output" {
 			d.isError = outputError(f.output)
@@ -351,7 +351,7 @@ func decode(it ritem, content bool) decoded {
 	call := func(name string, input []byte) {
 		id := d.callID
 		if id == "" {
-			id, _ = stringOf(f.id)
+			id, _ = jscan.String(f.id)
 		}
 		d.blocks = append(d.blocks, model.Block{Type: model.BlockToolCall, Name: it.itemType,
 			Call: model.ToolCall{ID: id, Name: name, Input: input}})
@@ -361,13 +361,13 @@ func decode(it ritem, content bool) decoded {
 		d.blocks = blocksOf(f.content)
 	case "reasoning":
 		jscan.Items(arrayOrNil(f.summary), func(v []byte) bool {
-			if t, ok := stringOf(member(v, "text")); ok {
+			if t, ok := jscan.String(member(v, "text")); ok {
 				d.blocks = append(d.blocks, model.Block{Type: model.BlockThinking, Name: "summary_text", Text: t})
 			}
 			return true
 		})
 		jscan.Items(arrayOrNil(f.content), func(v []byte) bool {
-			if t, ok := stringOf(member(v, "text")); ok {
+			if t, ok := jscan.String(member(v, "text")); ok {
 				d.blocks = append(d.blocks, model.Block{Type: model.BlockThinking, Name: "reasoning_text", Text: t})
 			}
 			return true
@@ -376,10 +376,10 @@ func decode(it ritem, content bool) decoded {
 			d.blocks = append(d.blocks, model.Block{Type: model.BlockOther, Name: "encrypted_content", DataLen: len(f.encrypted) - 2})
 		}
 	case "function_call":
-		n, _ := stringOf(f.name)
+		n, _ := jscan.String(f.name)
 		call(n, argumentsInput(f.arguments, "arguments"))
 	case "custom_tool_call":
-		n, _ := stringOf(f.name)
+		n, _ := jscan.String(f.name)
 		call(n, argumentsInput(f.input, "input"))
 	case "tool_search_call":
 		call("tool_search", argumentsInput(f.arguments, "arguments"))
@@ -396,7 +396,7 @@ func decode(it ritem, content bool) decoded {
 		if jscan.IsString(f.result) {
 			blk.DataLen = len(f.result) - 2
 		}
-		blk.Text, _ = stringOf(f.prompt)
+		blk.Text, _ = jscan.String(f.prompt)
 		d.blocks = []model.Block{blk}
 	default:
 		blk := model.Block{Type: model.BlockOther, Name: it.itemType}
@@ -454,7 +454,7 @@ func outputBlocks(v []byte) ([]model.Block, bool) {
 		// ({"output", "metadata": {"exit_code"}}): its text, and its
 		// exit code when it failed.
 		if strings.HasPrefix(t, `{"output":`) && jscan.Valid([]byte(t)) {
-			if out, ok := stringOf(member([]byte(t), "output")); ok {
+			if out, ok := jscan.String(member([]byte(t), "output")); ok {
 				code := string(member(member([]byte(t), "metadata"), "exit_code"))
 				failed := code != "" && code != "0"
 				if failed {
@@ -470,7 +470,7 @@ func outputBlocks(v []byte) ([]model.Block, bool) {
 		var blocks []model.Block
 		if items := member(v, "content_items"); len(items) > 0 && items[0] == '[' {
 			blocks = blocksOf(items)
-		} else if t, ok := stringOf(member(v, "content")); ok {
+		} else if t, ok := jscan.String(member(v, "content")); ok {
 			blocks = []model.Block{{Type: model.BlockText, Name: "output", Text: t}}
 		}
 		return blocks, string(member(v, "success")) == "false"
@@ -486,7 +486,7 @@ func outputError(v []byte) bool {
 // input_text and output_text as text, input_image as an image, any other
 // as a block of its type; a string is one text block.
 func blocksOf(content []byte) []model.Block {
-	if t, ok := stringOf(content); ok {
+	if t, ok := jscan.String(content); ok {
 		return []model.Block{{Type: model.BlockText, Name: "text", Text: t}}
 	}
 	if len(content) == 0 || content[0] != '[' {
@@ -499,7 +499,7 @@ func blocksOf(content []byte) []model.Block {
 		jscan.Fields(b, func(k, v []byte) bool {
 			switch jscan.Key(k) {
 			case "type":
-				blk.Name, _ = stringOf(v)
+				blk.Name, _ = jscan.String(v)
 			case "text":
 				text = v
 			case "image_url":
@@ -510,12 +510,12 @@ func blocksOf(content []byte) []model.Block {
 		switch blk.Name {
 		case "input_text", "output_text", "text":
 			blk.Type = model.BlockText
-			blk.Text, _ = stringOf(text)
+			blk.Text, _ = jscan.String(text)
 		case "input_image":
 			blk.Type = model.BlockImage
 			imageOf(&blk, url)
 		default:
-			blk.Text, _ = stringOf(text)
+			blk.Text, _ = jscan.String(text)
 		}
 		out = append(out, blk)
 		return true
@@ -569,7 +569,7 @@ func (s *Session) cwd() string {
 	}
 	for i := range s.Entries {
 		if s.Entries[i].Type == TypeTurnContext {
-			if c, ok := stringOf(member(s.Entries[i].Payload, "cwd")); ok && c != "" {
+			if c, ok := jscan.String(member(s.Entries[i].Payload, "cwd")); ok && c != "" {
 				return c
 			}
 		}

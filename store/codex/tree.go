@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"skein/internal/jscan"
 	"skein/model"
 )
 
@@ -61,7 +62,7 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 	}
 	switch {
 	case e.Type == TypeSessionMeta:
-		id, _ := stringOf(member(e.Payload, "id"))
+		id, _ := jscan.String(member(e.Payload, "id"))
 		return dim("session " + id)
 	case e.typ == "":
 		return dim("line")

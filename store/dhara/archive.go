@@ -401,7 +401,7 @@ func lineID(line []byte) string {
 	if !jscan.Valid(line) {
 		return ""
 	}
-	id, _ := stringOf(jscan.Member(line, "id"))
+	id, _ := jscan.String(jscan.Member(line, "id"))
 	return id
 }
 

@@ -122,7 +122,7 @@ func (b *builder) metaJSON(now time.Time, meta []Field) []byte {
 	return append(m, '}')
 }
 
-func jsonStr(raw []byte) (string, bool) { return stringOf(raw) }
+func jsonStr(raw []byte) (string, bool) { return jscan.String(raw) }
 
 // timed reports whether ts is a time JavaScript's Date reads.
 func timed(ts string) bool {
@@ -489,7 +489,7 @@ func (b *builder) pairTools() {
 		if l.typ != TypeToolResult {
 			continue
 		}
-		id, _ := stringOf(l.fields[0].Value)
+		id, _ := jscan.String(l.fields[0].Value)
 		if calls[id] && !answered[id] {
 			answered[id] = true
 			continue

@@ -283,7 +283,7 @@ func (s *Session) checkCompaction(i int, branches map[string]int, inBranch bool,
 			errAt(e.File(), e.Line, "the compaction preserves %s, a %s entry: only tool results are preserved", id, s.Entries[j].Type)
 		}
 	}
-	b, _ := stringOf(jsonMember(raw, "branchId"))
+	b, _ := jscan.String(jsonMember(raw, "branchId"))
 	if b == "" {
 		return
 	}

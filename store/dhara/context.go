@@ -46,7 +46,7 @@ func (s *Session) compactionsOn(path []int) compactions {
 // name none left out).
 func (s *Session) appendIndexes(out []int, list []byte) []int {
 	_ = jscan.Elements(list, func(v []byte) bool {
-		if id, ok := stringOf(v); ok && id != "" {
+		if id, ok := jscan.String(v); ok && id != "" {
 			if i, ok := s.byID.get(id); ok {
 				out = append(out, i)
 			}
@@ -62,7 +62,7 @@ func (c *compactions) hides(i int) bool { return c.out != nil && c.out[i] }
 func stringList(v []byte) []string {
 	var out []string
 	_ = jscan.Elements(v, func(id []byte) bool {
-		if s, ok := stringOf(id); ok {
+		if s, ok := jscan.String(id); ok {
 			out = append(out, s)
 		}
 		return true
@@ -336,7 +336,7 @@ func (s *Session) PlanCompaction(leaf int, keep float64) *model.Plan {
 		pe := ctx.Entries[k]
 		p.MessagesToSummarize = append(p.MessagesToSummarize, ctx.EntryMessages(k)...)
 		if e := &s.Entries[pe.Entry]; e.Type == TypeToolCall {
-			path, ok := stringOf(jscan.Member(jscan.Member(e.Raw, "input"), "path"))
+			path, ok := jscan.String(jscan.Member(jscan.Member(e.Raw, "input"), "path"))
 			switch {
 			case !ok:
 			case e.ToolName == "read":

@@ -161,7 +161,7 @@ func (sc *listScan) scan(data []byte) {
 		switch string(typ) {
 		case `"message"`:
 			sc.messages++
-			if t, ok := str(ts); ok {
+			if t, ok := jscan.StringShared(ts); ok {
 				sc.modified = max(sc.modified, jsdate.Parse(t))
 			}
 			if sc.first == nil && string(role) == `"user"` && len(firstText(line)) > 0 {
@@ -171,7 +171,7 @@ func (sc *listScan) scan(data []byte) {
 			sc.messages++
 		case `"model_change"`:
 			sc.modelChanges++
-			if m, ok := stringOf(mdl); ok && m != "" {
+			if m, ok := jscan.String(mdl); ok && m != "" {
 				sc.model = m
 			}
 		}

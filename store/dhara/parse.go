@@ -190,7 +190,7 @@ func Parse(f Files) *Session {
 func parseMeta(data []byte, diags *[]model.Diagnostic) Meta {
 	m := Meta{Raw: data}
 	err := jscan.Members(bytes.TrimPrefix(data, bom), func(k, v []byte) bool {
-		s, _ := stringOf(v)
+		s, _ := jscan.String(v)
 		switch jscan.Key(k) {
 		case "id":
 			m.ID = s
@@ -231,7 +231,7 @@ func parseTreeMembers(data []byte, diags *[]model.Diagnostic) Tree {
 	err := jscan.Members(bytes.TrimPrefix(data, bom), func(k, v []byte) bool {
 		switch jscan.Key(k) {
 		case "root":
-			t.Root, _ = stringOf(v)
+			t.Root, _ = jscan.String(v)
 		case "branches":
 			// Members validated it: the walk inside need not again.
 			t.Branches, _ = parseBranches(t.Branches[:0], v, 0, false)
@@ -281,7 +281,7 @@ func parseTreeStrict(data []byte) (Tree, bool) {
 			}
 			switch key {
 			case "root":
-				t.Root, _ = stringOf(d[i:end])
+				t.Root, _ = jscan.String(d[i:end])
 			case "branches":
 				t.Branches = t.Branches[:0]
 			}
@@ -388,11 +388,11 @@ func parseBranch(data []byte, i int, strict bool) (Branch, int) {
 			}
 			switch v := data[i:end]; key {
 			case "id":
-				br.ID, _ = stringOf(v)
+				br.ID, _ = jscan.String(v)
 			case "parentBranchId":
-				br.ParentBranchID, _ = stringOf(v)
+				br.ParentBranchID, _ = jscan.String(v)
 			case "createdAt":
-				br.CreatedAt, _ = stringOf(v)
+				br.CreatedAt, _ = jscan.String(v)
 			case "entryIds":
 				br.EntryIDs = br.EntryIDs[:0]
 			}
@@ -440,7 +440,7 @@ func appendIDs(out []string, data []byte, i int, strict bool) ([]string, int) {
 			if end = skip(data, i); end < 0 {
 				return out, -1
 			}
-			s, _ := str(data[i:end])
+			s, _ := jscan.StringShared(data[i:end])
 			out = append(out, s)
 		}
 		if end+2 < len(data) && data[end] == ',' && data[end+1] == ' ' && data[end+2] == '"' {
@@ -477,35 +477,12 @@ func plainIDEnd(data []byte, i int) int {
 	return i
 }
 
-var bom = []byte("\xef\xbb\xbf")
-
-// stringOf is a JSON string's value (copied out of the line).
-func stringOf(v []byte) (string, bool) {
-	if !jscan.IsString(v) {
-		return "", false
-	}
-	return jscan.Unquote(v)
-}
-
-// str is a JSON string's value, sharing raw's memory when it has no
-// escapes. That is safe only because raw belongs to a buffer on the Go heap
-// (the collector keeps it while the string lives) that is never written
-// after it is read: every session's files are read into buffers of its own
+// Strings read with jscan.StringShared share the line's memory. That is
+// safe because every session's files are read into buffers of its own
 // (ReadFiles, and readDharaEntries in store), and nothing writes them.
 // TestValuesOutliveSession checks it.
-func str(raw []byte) (string, bool) {
-	if !jscan.IsString(raw) {
-		return "", false
-	}
-	body := raw[1 : len(raw)-1]
-	if !jscan.Plain(body) { // else ASCII with no escape: valid, and its own value
-		return jscan.Unquote(raw)
-	}
-	if len(body) == 0 {
-		return "", true
-	}
-	return unsafe.String(&body[0], len(body)), true
-}
+
+var bom = []byte("\xef\xbb\xbf")
 
 // parseLines reads the archive's lines and then the working file's, in
 // parallel chunks when they are large, each chunk straight into its own
@@ -675,7 +652,7 @@ func parseEntry(e *Entry, line []byte) error {
 			dst = &e.ID
 			e.idPlain = len(v) >= 2 && jscan.Plain(v[1:len(v)-1]) // a valid literal: no quote or control byte either
 		case "type":
-			t, _ := str(v)
+			t, _ := jscan.StringShared(v)
 			e.Type, e.code, e.kind = canonType(t)
 			continue
 		case "role":
@@ -689,7 +666,7 @@ func parseEntry(e *Entry, line []byte) error {
 		default:
 			continue
 		}
-		*dst, _ = str(v)
+		*dst, _ = jscan.StringShared(v)
 	}
 	if err := it.Err(); err != nil {
 		if err == jscan.ErrNotObject {
@@ -852,7 +829,7 @@ func (s *Session) linkCalls() {
 			}
 		case TypeLabel:
 			if j, ok := s.byID.get(e.Ref); ok {
-				label, _ := stringOf(jscan.Member(e.Raw, "label"))
+				label, _ := jscan.String(jscan.Member(e.Raw, "label"))
 				if label == "" {
 					delete(s.labels, j)
 				} else {

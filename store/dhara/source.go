@@ -2,7 +2,6 @@ package dhara
 
 import (
 	"math"
-	"strconv"
 
 	"skein/internal/jscan"
 	"skein/internal/jsdate"
@@ -54,7 +53,7 @@ func (s *Session) Entry(i int) model.Entry {
 // Detail is what entry i says when it is not a message.
 func (s *Session) Detail(i int) model.Detail {
 	e := &s.Entries[i]
-	str := func(k string) string { v, _ := stringOf(jscan.Member(e.Raw, k)); return v }
+	str := func(k string) string { v, _ := jscan.String(jscan.Member(e.Raw, k)); return v }
 	var d model.Detail
 	switch e.Type {
 	case TypeModelChange:
@@ -118,8 +117,8 @@ func (s *Session) message(m model.ContextMessage, content bool) model.Message {
 	}
 	if m.Kind == model.KindCompactionSummary {
 		msg.Role = model.RoleCompactionSummary
-		msg.Summary, _ = stringOf(jscan.Member(e.Raw, "summary"))
-		msg.TokensBefore, _ = number(jscan.Member(e.Raw, "tokensBefore"))
+		msg.Summary, _ = jscan.String(jscan.Member(e.Raw, "summary"))
+		msg.TokensBefore, _ = jscan.Number(jscan.Member(e.Raw, "tokensBefore"))
 		return msg
 	}
 	switch e.Type {
@@ -143,13 +142,13 @@ func (s *Session) message(m model.ContextMessage, content bool) model.Message {
 				msg.Blocks = blocksOf(v)
 			}
 		case "model":
-			msg.Model, _ = stringOf(v)
+			msg.Model, _ = jscan.String(v)
 		case "provider":
-			msg.Provider, _ = stringOf(v)
+			msg.Provider, _ = jscan.String(v)
 		case "usage":
 			msg.Usage = usageOf(v)
 		case "stopReason":
-			msg.StopReason, _ = stringOf(v)
+			msg.StopReason, _ = jscan.String(v)
 		case "isError":
 			msg.IsError = string(v) == "true"
 		}
@@ -177,7 +176,7 @@ func (s *Session) callBlock(i int) model.Block {
 
 // blocksOf reads a content value: a string is one text block.
 func blocksOf(content []byte) []model.Block {
-	if s, ok := stringOf(content); ok {
+	if s, ok := jscan.String(content); ok {
 		return []model.Block{{Type: model.BlockText, Name: "text", Text: s}}
 	}
 	var out []model.Block
@@ -187,15 +186,15 @@ func blocksOf(content []byte) []model.Block {
 		jscan.Fields(b, func(k, v []byte) bool {
 			switch jscan.Key(k) {
 			case "type":
-				blk.Name, _ = stringOf(v)
+				blk.Name, _ = jscan.String(v)
 			case "text":
 				if blk.Name != "thinking" || blk.Text == "" {
-					blk.Text, _ = stringOf(v)
+					blk.Text, _ = jscan.String(v)
 				}
 			case "thinking":
-				blk.Text, _ = stringOf(v)
+				blk.Text, _ = jscan.String(v)
 			case "mimeType":
-				blk.MimeType, _ = stringOf(v)
+				blk.MimeType, _ = jscan.String(v)
 			case "data":
 				data = v
 			}
@@ -206,13 +205,13 @@ func blocksOf(content []byte) []model.Block {
 			blk.Type = model.BlockText
 		case "thinking":
 			blk.Type = model.BlockThinking
-			blk.Text, _ = stringOf(jscan.Member(b, "thinking"))
+			blk.Text, _ = jscan.String(jscan.Member(b, "thinking"))
 		case "image":
 			blk.Type = model.BlockImage
 			blk.Text = ""
 			if len(data) >= 2 {
 				blk.DataLen = len(data) - 2
-				blk.Data, _ = stringOf(data)
+				blk.Data, _ = jscan.String(data)
 			}
 		default:
 			blk.Text = ""
@@ -232,7 +231,7 @@ func usageOf(u []byte) *model.Usage {
 		return us
 	}
 	jscan.Fields(u, func(k, v []byte) bool {
-		f, _ := number(v)
+		f, _ := jscan.Number(v)
 		switch jscan.Key(k) {
 		case "input":
 			us.Input = f
@@ -245,24 +244,15 @@ func usageOf(u []byte) *model.Usage {
 		case "totalTokens":
 			us.Total = f
 		case "cost":
-			if c, ok := number(jscan.Member(v, "total")); ok {
+			if c, ok := jscan.Number(jscan.Member(v, "total")); ok {
 				us.Cost, us.HasCost = c, true
-			} else if c, ok := number(v); ok {
+			} else if c, ok := jscan.Number(v); ok {
 				us.Cost, us.HasCost = c, true
 			}
 		}
 		return true
 	})
 	return us
-}
-
-// number is a JSON number's value.
-func number(v []byte) (float64, bool) {
-	if len(v) == 0 || !(v[0] == '-' || v[0] >= '0' && v[0] <= '9') {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(string(v), 64)
-	return f, err == nil
 }
 
 // MessageTokens estimates a context message as pi does: a quarter of its

@@ -38,7 +38,7 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 		parts = append(parts, model.Part{Text: "[system]", Role: "dim"})
 	case TypeCompaction:
 		ids := len(stringList(jscan.Member(e.Raw, "entryIds")))
-		sum, _ := stringOf(jscan.Member(e.Raw, "summary"))
+		sum, _ := jscan.String(jscan.Member(e.Raw, "summary"))
 		parts = append(parts, model.Part{Text: "[compaction of " + jsjson.FormatNumber(float64(ids)) + " entries]: ", Role: "compaction"},
 			model.Part{Text: model.OneLine(sum)})
 	case TypeModelChange:

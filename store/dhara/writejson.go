@@ -183,7 +183,7 @@ func treeWith(raw []byte, implicit, add *Branch, onBranch string, ids []string) 
 	n := 0
 	err := jscan.Elements(branches, func(b []byte) bool {
 		if len(ids) > 0 && jscan.IsString(jscan.Member(b, "id")) {
-			if id, _ := stringOf(jscan.Member(b, "id")); id == onBranch {
+			if id, _ := jscan.String(jscan.Member(b, "id")); id == onBranch {
 				list := append(stringList(jscan.Member(b, "entryIds")), ids...)
 				var err error
 				if b, err = setMember(b, "entryIds", jsonStrings(list)); err != nil {

@@ -120,7 +120,7 @@ func lineType(line []byte) (string, bool) {
 	it := jscan.Object(line)
 	for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
 		if it.Name(k) == "type" {
-			typ, _ = stringOf(v)
+			typ, _ = jscan.String(v)
 		}
 	}
 	return typ, it.Err() == nil
@@ -131,33 +131,6 @@ func lineType(line []byte) (string, bool) {
 // which leaves out the .tmp-<id>.jsonl a save is renaming).
 func IsSessionFileName(name string) bool {
 	return len(name) > len(".jsonl") && name[0] != '.' && name[len(name)-len(".jsonl"):] == ".jsonl"
-}
-
-// stringOf is a JSON string's value.
-func stringOf(v []byte) (string, bool) {
-	if !jscan.IsString(v) {
-		return "", false
-	}
-	return jscan.Unquote(v)
-}
-
-func isBlank(b []byte) bool {
-	for _, c := range b {
-		if c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != '\v' {
-			return false
-		}
-	}
-	return true
-}
-
-func trimBlank(b []byte) []byte {
-	for len(b) > 0 && isBlank(b[:1]) {
-		b = b[1:]
-	}
-	for len(b) > 0 && isBlank(b[len(b)-1:]) {
-		b = b[:len(b)-1]
-	}
-	return b
 }
 
 // Parse reads a session file's bytes as Dhara's Session.import does
@@ -187,7 +160,7 @@ func Parse(data []byte) (*Session, error) {
 		} else {
 			line, data, terminated = data, nil, false
 		}
-		line = trimBlank(line)
+		line = jscan.TrimBlank(line)
 		if len(line) == 0 {
 			continue
 		}
@@ -310,7 +283,7 @@ func parseLine(line []byte) (Entry, *Meta, error) {
 		default:
 			continue
 		}
-		*dst, _ = stringOf(v)
+		*dst, _ = jscan.String(v)
 	}
 	if err := it.Err(); err != nil {
 		return e, nil, err
@@ -318,25 +291,25 @@ func parseLine(line []byte) (Entry, *Meta, error) {
 	if e.Type == TypeMeta {
 		m.Raw = line
 		if len(modelRaw) > 0 && modelRaw[0] == '{' {
-			m.ModelID, _ = stringOf(jscan.Member(modelRaw, "id"))
-			m.Provider, _ = stringOf(jscan.Member(modelRaw, "provider"))
+			m.ModelID, _ = jscan.String(jscan.Member(modelRaw, "id"))
+			m.Provider, _ = jscan.String(jscan.Member(modelRaw, "provider"))
 			if t := jscan.Member(modelRaw, "thinkingLevel"); t != nil && string(t) != "null" {
 				m.ThinkingLevel = t
 			}
 		}
 		_ = jscan.Elements(arrayOrNil(tags), func(v []byte) bool {
-			if t, ok := stringOf(v); ok {
+			if t, ok := jscan.String(v); ok {
 				m.Tags = append(m.Tags, t)
 			}
 			return true
 		})
 		var ok bool
-		if m.Title, ok = stringOf(title); !ok {
-			m.Title, _ = stringOf(name)
+		if m.Title, ok = jscan.String(title); !ok {
+			m.Title, _ = jscan.String(name)
 		}
 		return e, &m, nil
 	}
-	if p, ok := stringOf(parent); ok {
+	if p, ok := jscan.String(parent); ok {
 		e.ParentID = p
 	} else if parent != nil && string(parent) != "null" {
 		e.ParentID = "\x00" + string(parent) // not a string: resolved as missing (link)

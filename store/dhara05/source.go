@@ -2,7 +2,6 @@ package dhara05
 
 import (
 	"math"
-	"strconv"
 
 	"skein/internal/jscan"
 	"skein/internal/jsdate"
@@ -116,13 +115,13 @@ func (s *Session) message(i int, content bool) model.Message {
 		case "toolCalls":
 			calls = v
 		case "reasoningContent":
-			reasoning, _ = stringOf(v)
+			reasoning, _ = jscan.String(v)
 		case "model":
 			if len(v) > 0 && v[0] == '{' {
-				msg.Model, _ = stringOf(jscan.Member(v, "id"))
-				msg.Provider, _ = stringOf(jscan.Member(v, "provider"))
+				msg.Model, _ = jscan.String(jscan.Member(v, "id"))
+				msg.Provider, _ = jscan.String(jscan.Member(v, "provider"))
 			} else {
-				msg.Model, _ = stringOf(v)
+				msg.Model, _ = jscan.String(v)
 			}
 		case "metadata":
 			msg.Usage = usageOf(v)
@@ -174,7 +173,7 @@ func (s *Session) CallName(id string) string {
 // with text, image with data and mimeType, file with path); a string is
 // one text block, as the spec's examples write it.
 func blocksOf(content []byte) []model.Block {
-	if s, ok := stringOf(content); ok {
+	if s, ok := jscan.String(content); ok {
 		return []model.Block{{Type: model.BlockText, Name: "text", Text: s}}
 	}
 	if len(content) == 0 || content[0] != '[' {
@@ -187,13 +186,13 @@ func blocksOf(content []byte) []model.Block {
 		jscan.Fields(b, func(k, v []byte) bool {
 			switch jscan.Key(k) {
 			case "type":
-				blk.Name, _ = stringOf(v)
+				blk.Name, _ = jscan.String(v)
 			case "text":
 				text = v
 			case "thinking":
 				thinking = v
 			case "mimeType":
-				blk.MimeType, _ = stringOf(v)
+				blk.MimeType, _ = jscan.String(v)
 			case "data":
 				data = v
 			case "path":
@@ -204,11 +203,11 @@ func blocksOf(content []byte) []model.Block {
 		switch blk.Name {
 		case "text":
 			blk.Type = model.BlockText
-			blk.Text, _ = stringOf(text)
+			blk.Text, _ = jscan.String(text)
 		case "thinking":
 			blk.Type = model.BlockThinking
-			if blk.Text, _ = stringOf(text); blk.Text == "" {
-				blk.Text, _ = stringOf(thinking)
+			if blk.Text, _ = jscan.String(text); blk.Text == "" {
+				blk.Text, _ = jscan.String(thinking)
 			}
 		case "image":
 			blk.Type = model.BlockImage
@@ -216,7 +215,7 @@ func blocksOf(content []byte) []model.Block {
 				blk.DataLen = len(data) - 2
 			}
 		case "file":
-			blk.Text, _ = stringOf(path) // BlockOther: the path, for what wants it
+			blk.Text, _ = jscan.String(path) // BlockOther: the path, for what wants it
 		}
 		out = append(out, blk)
 		return true
@@ -243,13 +242,13 @@ func callsOf(calls []byte) []model.Block {
 		jscan.Fields(c, func(k, v []byte) bool {
 			switch jscan.Key(k) {
 			case "toolCallId":
-				id, hasID = stringOf(v)
+				id, hasID = jscan.String(v)
 			case "id":
-				altID, _ = stringOf(v)
+				altID, _ = jscan.String(v)
 			case "toolName":
-				name, hasName = stringOf(v)
+				name, hasName = jscan.String(v)
 			case "name":
-				altName, _ = stringOf(v)
+				altName, _ = jscan.String(v)
 			case "input":
 				input = v
 			case "arguments":
@@ -292,12 +291,12 @@ func usageOf(meta []byte) *model.Usage {
 	}
 	u := &model.Usage{}
 	if tokensOK {
-		u.Input, _ = number(jscan.Member(tokens, "input"))
-		u.Output, _ = number(jscan.Member(tokens, "output"))
+		u.Input, _ = jscan.Number(jscan.Member(tokens, "input"))
+		u.Output, _ = jscan.Number(jscan.Member(tokens, "output"))
 	}
 	if costOK {
-		in, ok1 := number(jscan.Member(cost, "input"))
-		out, ok2 := number(jscan.Member(cost, "output"))
+		in, ok1 := jscan.Number(jscan.Member(cost, "input"))
+		out, ok2 := jscan.Number(jscan.Member(cost, "output"))
 		if ok1 || ok2 {
 			u.Cost, u.HasCost = in+out, true
 		}
@@ -311,18 +310,9 @@ func incomplete(meta []byte) bool {
 	if len(tokens) == 0 || tokens[0] != '{' {
 		return false
 	}
-	_, ok1 := number(jscan.Member(tokens, "input"))
-	_, ok2 := number(jscan.Member(tokens, "output"))
+	_, ok1 := jscan.Number(jscan.Member(tokens, "input"))
+	_, ok2 := jscan.Number(jscan.Member(tokens, "output"))
 	return !ok1 || !ok2
-}
-
-// number is a JSON number's value.
-func number(v []byte) (float64, bool) {
-	if len(v) == 0 || !(v[0] == '-' || v[0] >= '0' && v[0] <= '9') {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(string(v), 64)
-	return f, err == nil
 }
 
 // MessageTokens estimates a context message as the sibling formats do: a

@@ -1,0 +1,58 @@
+package jscan
+
+import (
+	"strconv"
+	"unsafe"
+)
+
+// String is a JSON string's value, copied out of raw: for what may
+// outlive the bytes it was read from. false for anything but a string.
+func String(raw []byte) (string, bool) {
+	if !IsString(raw) {
+		return "", false
+	}
+	return Unquote(raw)
+}
+
+// StringShared is a JSON string's value, sharing raw's memory when it has
+// no escapes (and is ASCII, so valid and its own value). That is safe only
+// when raw belongs to a buffer on the Go heap (the collector keeps it while
+// the string lives) that is never written after it is read: never a
+// mapped file. Each caller says why its bytes are such a buffer.
+func StringShared(raw []byte) (string, bool) {
+	if !IsString(raw) {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	if !Plain(body) {
+		return Unquote(raw)
+	}
+	if len(body) == 0 {
+		return "", true
+	}
+	return unsafe.String(&body[0], len(body)), true
+}
+
+// Number is a JSON number's value as strconv reads it: false for anything
+// that does not start as a number, or that strconv refuses (an overflow).
+func Number(raw []byte) (float64, bool) {
+	if len(raw) == 0 || !(raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	return f, err == nil
+}
+
+// TrimBlank trims the blanks a JSON line may have around it that are not
+// line ends: spaces, tabs, carriage returns, form feeds, vertical tabs.
+func TrimBlank(b []byte) []byte {
+	for len(b) > 0 && isBlank(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isBlank(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' }
