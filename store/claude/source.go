@@ -248,13 +248,6 @@ func (s *Session) Lines(i int) [][]byte {
 // Problems are what reading found.
 func (s *Session) Problems() []model.Diagnostic { return s.Diagnostics }
 
-// TreeHidden is nil: every entry is shown (the tree's filters hide the
-// records, which are custom entries).
-func (s *Session) TreeHidden() []bool { return nil }
-
-// Omitted is false: Claude Code has no context edits.
-func (s *Session) Omitted(model.Context, int) bool { return false }
-
 // Message is a context message's content, normalized.
 func (s *Session) Message(m model.ContextMessage) model.Message { return s.message(m.Entry, true) }
 

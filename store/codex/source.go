@@ -81,13 +81,6 @@ func (s *Session) Raw(i int) []byte { return s.Entries[i].Raw }
 // Problems are what reading found.
 func (s *Session) Problems() []model.Diagnostic { return s.Diagnostics }
 
-// TreeHidden is nil: the kinds say what the tree's filters hide (turn
-// contexts and events are settings, token counts usage).
-func (s *Session) TreeHidden() []bool { return nil }
-
-// Omitted is false: Codex has no context edits.
-func (s *Session) Omitted(model.Context, int) bool { return false }
-
 // Message is a context message's content, normalized.
 func (s *Session) Message(m model.ContextMessage) model.Message { return s.message(m, true) }
 

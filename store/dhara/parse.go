@@ -128,6 +128,7 @@ type Session struct {
 	firstCall, nextCall, owner []int32
 	labels                     map[int]string
 	model.Links
+	model.NoContextEdits
 }
 
 // Duplicate is a line whose id an earlier line has.

@@ -85,12 +85,6 @@ func (s *Session) Raw(i int) []byte { return s.Entries[i].Raw }
 // Problems are what reading found: lines skipped, duplicates.
 func (s *Session) Problems() []model.Diagnostic { return s.Diagnostics }
 
-// TreeHidden is nil: Dhara's tree hides nothing.
-func (s *Session) TreeHidden() []bool { return nil }
-
-// Omitted is false: Dhara has no context edits.
-func (s *Session) Omitted(model.Context, int) bool { return false }
-
 // Branches are the names of the branches that end at entry i.
 func (s *Session) Branches(i int) []string { return s.tips[i] }
 

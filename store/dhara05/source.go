@@ -80,12 +80,6 @@ func (s *Session) Raw(i int) []byte { return s.Entries[i].Raw }
 // Problems are what reading found.
 func (s *Session) Problems() []model.Diagnostic { return s.Diagnostics }
 
-// TreeHidden is nil: every entry is shown.
-func (s *Session) TreeHidden() []bool { return nil }
-
-// Omitted is false: Dhara 0.5 has no context edits.
-func (s *Session) Omitted(model.Context, int) bool { return false }
-
 // Message is a context message's content, normalized.
 func (s *Session) Message(m model.ContextMessage) model.Message { return s.message(m.Entry, true) }
 
