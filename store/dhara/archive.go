@@ -214,29 +214,10 @@ func keepCarried(path string, data []byte, cause error) error {
 		return fmt.Errorf("lines another writer appended to %s during the archive move could not be read from the old file: %w", path, cause)
 	}
 	kept := path[:len(path)-len(EntriesFile)] + CarriedPrefix + strconv.FormatInt(time.Now().UnixNano(), 10)
-	if err := writeSyncedFile(kept, data); err != nil {
+	if err := writeSynced(kept, data); err != nil {
 		return fmt.Errorf("lines another writer appended to %s during the archive move could not be copied to it (%v) nor kept apart: %w", path, cause, err)
 	}
 	return fmt.Errorf("lines another writer appended to %s during the archive move could not be copied to it (%v): they are kept in %s", path, cause, kept)
-}
-
-// writeSyncedFile writes data to a new file at path, synced.
-func writeSyncedFile(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-	}
-	return err
 }
 
 // appendRaw appends data to the file at path, whole or not at all.
