@@ -83,7 +83,7 @@ func (osFS) SyncDir(dir string) error {
 
 type osFile struct{ *os.File }
 
-func (f osFile) Reserve(off, n int64) error  { return reserve(f.File, off, n) }
+func (f osFile) Reserve(off, n int64) error  { return safewrite.Reserve(f.File, off, n) }
 func (f osFile) StartWriteback(off, n int64) { writeback.Start(f.File, off, n) }
 
 // syncDir syncs dir through fsys.
