@@ -144,7 +144,7 @@ func WriteOutput(path string, replace bool, perm fs.FileMode, produce func(w io.
 	} else {
 		err = outputFS.link(tmp, path)
 		if err != nil && !errors.Is(err, fs.ErrExist) && (errors.Is(err, errors.ErrUnsupported) || errors.Is(err, fs.ErrPermission)) {
-			err = noLinkCopy(tmp, path, perm)
+			err = copyFile(tmp, path, perm) // made exclusively: a file there stays
 		}
 		os.Remove(tmp)
 	}
@@ -173,32 +173,6 @@ func OutputMode(path string) fs.FileMode {
 		return fi.Mode().Perm() &^ 0o111
 	}
 	return fi.Mode().Perm()
-}
-
-// noLinkCopy puts tmp's bytes at path, made exclusively, where a file
-// system has no hard links; a failure removes what it made.
-func noLinkCopy(tmp, path string, perm fs.FileMode) (err error) {
-	src, err := os.Open(tmp)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := dst.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(path)
-		}
-	}()
-	if _, err = io.Copy(dst, src); err != nil {
-		return err
-	}
-	return dst.Sync()
 }
 
 // syncDirOf syncs path's folder, so that the new name survives a crash;

@@ -185,6 +185,8 @@ func copyTree(src, dst string) error {
 	return d.Sync()
 }
 
+// copyFile copies src to dst, which it makes (never replacing a file),
+// synced, with mode perm; a failure once dst is made removes it.
 func copyFile(src, dst string, perm fs.FileMode) (err error) {
 	in, err := os.Open(src)
 	if err != nil {
@@ -199,5 +201,8 @@ func copyFile(src, dst string, perm fs.FileMode) (err error) {
 	if err == nil {
 		err = out.Sync()
 	}
-	return errors.Join(err, out.Close())
+	if err = errors.Join(err, out.Close()); err != nil {
+		os.Remove(dst) // made here: a part of a copy goes
+	}
+	return err
 }
