@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"skein/internal/filelock"
 )
 
 // ErrBusy says another process held the lock for longer than the wait.
@@ -25,12 +27,9 @@ func Lock(path string, wait time.Duration) (unlock func(), err error) {
 	}
 	deadline := time.Now().Add(wait)
 	for pause := time.Millisecond; ; pause = min(2*pause, 100*time.Millisecond) {
-		busy, err := tryLockFile(f)
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		if !busy {
+		// A file system without locks takes any: processes at once each
+		// build their own, as they did before the lock.
+		if !filelock.TryLock(f) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -40,7 +39,7 @@ func Lock(path string, wait time.Duration) (unlock func(), err error) {
 		time.Sleep(pause)
 	}
 	return func() {
-		unlockFile(f)
+		filelock.Unlock(f)
 		f.Close()
 	}, nil
 }
