@@ -2,10 +2,8 @@ package cli
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -41,16 +39,15 @@ func (c *cli) export(argv []string) error {
 		return write(c.stdout)
 	}
 	file := a.get("o")
-	// --force replaces only what the check saw there: a name that was free
-	// is taken by a link, which never replaces a file made meanwhile.
-	_, lerr := os.Lstat(file)
-	replace := a.has("force") && lerr == nil
-	if err := c.env.CheckOutput(file, replace); err != nil {
-		var oe *store.OutputError
-		if !errors.As(err, &oe) || !oe.Exists || !c.confirm(fmt.Sprintf("%s exists; replace it? [y/N] ", sanitize.Inline(file))) {
-			return fail(1, "%s", sanitize.Inline(err.Error()))
-		}
-		replace = true
+	// Replaced only when the check saw a file of the user's there and they
+	// allow it; a name that was free is taken by a link, which never
+	// replaces a file made meanwhile.
+	replace, err := c.env.CheckOutput(file)
+	if err != nil {
+		return fail(1, "%s", sanitize.Inline(err.Error()))
+	}
+	if replace && !a.has("force") && !c.confirm(fmt.Sprintf("%s exists; replace it? [y/N] ", sanitize.Inline(file))) {
+		return fail(1, "%s exists; --force replaces it", sanitize.Inline(file))
 	}
 	if err := store.WriteOutput(file, replace, store.OutputMode(s.Info.Path), write); err != nil {
 		return fail(1, "%s", sanitize.Inline(err.Error()))

@@ -13,26 +13,25 @@ import (
 	"skein/store/pi"
 )
 
-// OutputError says why an output (an export) will not be written where it
-// was asked to go. Exists is set when the only reason is that a file of the
-// user's is there: replacing it is theirs to allow (--force, or a yes).
+// OutputError says why an output (an export) will never be written where
+// it was asked to go.
 type OutputError struct {
 	Path   string
 	Reason string
-	Exists bool
 }
 
 func (e *OutputError) Error() string { return e.Reason }
 
-// CheckOutput tells whether an output may be written at path. Never, with or
-// without replace: inside an agent's session store (the default roots), into
-// a Dhara session folder, through a link, over anything not a regular file,
+// CheckOutput tells whether an output may be written at path: never (an
+// *OutputError) inside an agent's session store (the default roots), into a
+// Dhara session folder, through a link, over anything not a regular file,
 // or over a file that reads as a session or an export of any format skein
-// imports. Otherwise a path that exists needs replace.
-func (e Env) CheckOutput(path string, replace bool) error {
+// imports. exists says a file of the user's is there, which only they may
+// allow to be replaced (--force, or a yes).
+func (e Env) CheckOutput(path string) (exists bool, err error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return err
+		return false, err
 	}
 	dir := filepath.Dir(abs)
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
@@ -44,34 +43,31 @@ func (e Env) CheckOutput(path string, replace bool) error {
 			r = real
 		}
 		if within(dir, r) {
-			return &OutputError{Path: path, Reason: fmt.Sprintf("%s is inside an agent's session store (%s); skein writes no output there", path, root)}
+			return false, &OutputError{Path: path, Reason: fmt.Sprintf("%s is inside an agent's session store (%s); skein writes no output there", path, root)}
 		}
 	}
 	if isSessionDir(dir) {
-		return &OutputError{Path: path, Reason: fmt.Sprintf("%s is inside a Dhara session folder; skein writes no output there", path)}
+		return false, &OutputError{Path: path, Reason: fmt.Sprintf("%s is inside a Dhara session folder; skein writes no output there", path)}
 	}
 	fi, err := os.Lstat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return &OutputError{Path: path, Reason: fmt.Sprintf("%s is a link; skein does not write through links (name a new file)", path)}
+		return false, &OutputError{Path: path, Reason: fmt.Sprintf("%s is a link; skein does not write through links (name a new file)", path)}
 	case fi.IsDir() && isSessionDir(abs):
-		return &OutputError{Path: path, Reason: fmt.Sprintf("%s is a Dhara session folder", path)}
+		return false, &OutputError{Path: path, Reason: fmt.Sprintf("%s is a Dhara session folder", path)}
 	case !fi.Mode().IsRegular():
-		return &OutputError{Path: path, Reason: fmt.Sprintf("%s is not a regular file", path)}
+		return false, &OutputError{Path: path, Reason: fmt.Sprintf("%s is not a regular file", path)}
 	}
 	if f, err := GuessFormat(abs); err == nil {
-		return &OutputError{Path: path, Reason: fmt.Sprintf("%s is a session (%s); skein never writes over one", path, f)}
+		return false, &OutputError{Path: path, Reason: fmt.Sprintf("%s is a session (%s); skein never writes over one", path, f)}
 	}
-	if !replace {
-		return &OutputError{Path: path, Reason: fmt.Sprintf("%s exists; --force replaces it", path), Exists: true}
-	}
-	return nil
+	return true, nil
 }
 
 // within reports whether path is root or inside it.

@@ -542,12 +542,10 @@ func exportTo(s *model.Session, format, ext string) (string, error) {
 		if n > 1 {
 			name = filepath.Join(dir, fmt.Sprintf("skein-%s-%d.%s", sanitizeName(id), n, ext))
 		}
-		if err := env.CheckOutput(name, false); err != nil {
-			var oe *store.OutputError
-			if errors.As(err, &oe) && oe.Exists {
-				continue
-			}
+		if exists, err := env.CheckOutput(name); err != nil {
 			return "", err
+		} else if exists {
+			continue
 		}
 		err := store.WriteOutput(name, false, store.OutputMode(s.Info.Path), func(w io.Writer) error {
 			return export.As(w, s, format, true, time.Now())
