@@ -93,16 +93,11 @@ func writeUnnamed(f *os.File, path string, perm os.FileMode, produce func(*os.Fi
 const tempPrefix, tempSuffix = ".skein-", ".tmp"
 
 func writeNamed(dir, path string, perm os.FileMode, produce func(*os.File) ([]byte, error)) error {
-	var r [8]byte
-	_, _ = rand.Read(r[:])
-	tmp := filepath.Join(dir, tempPrefix+strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(r[:])+tempSuffix)
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := CreateTemp(dir, 0o600)
 	if err != nil {
 		return err
 	}
-	// The lock says a live writer owns the file, whatever its pid means
-	// to the process that looks (another pid namespace, another host).
-	_ = tryLockFile(f)
+	tmp := f.Name()
 	defer func() {
 		os.Remove(tmp) // a no-op once renamed; after a link, the new name stays
 		f.Close()
@@ -262,10 +257,10 @@ func renameIfAbsent(old, new string) error {
 	return os.Rename(old, new)
 }
 
-// CreateTemp makes a temporary file in dir for another writer of skein's
-// (an export), named and locked as writeNamed's are, so that
-// RemoveStaleTemps removes it once its writer is gone. The caller removes
-// or renames it.
+// CreateTemp makes a temporary file in dir, for a new session
+// (writeNamed) or another writer of skein's (an export), named
+// .skein-PID-RANDOM.tmp and locked, so that RemoveStaleTemps removes it
+// once its writer is gone. The caller removes or renames it.
 func CreateTemp(dir string, perm os.FileMode) (*os.File, error) {
 	var r [8]byte
 	_, _ = rand.Read(r[:])
@@ -274,6 +269,8 @@ func CreateTemp(dir string, perm os.FileMode) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The lock says a live writer owns the file, whatever its pid means
+	// to the process that looks (another pid namespace, another host).
 	_ = tryLockFile(f)
 	return f, nil
 }
