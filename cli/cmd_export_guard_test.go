@@ -120,11 +120,12 @@ func snapshot(t *testing.T, dir string) string {
 	return b.String()
 }
 
-// An export has its session's mode: a private session's export is
-// private, a readable one's readable.
+// An export is the user's to read and write, and readable by others when
+// its session is: a private session's export is private, a read-only
+// session's export is not read-only.
 func TestExportHasTheSessionsMode(t *testing.T) {
 	dir := t.TempDir()
-	for _, mode := range []os.FileMode{0o600, 0o644} {
+	for mode, want := range map[os.FileMode]os.FileMode{0o600: 0o600, 0o644: 0o644, 0o444: 0o644, 0o400: 0o600} {
 		src := filepath.Join(dir, "s.jsonl")
 		os.Remove(src)
 		cpR(t, fixture(t, webapp, "2026-03-03"), src)
@@ -134,7 +135,7 @@ func TestExportHasTheSessionsMode(t *testing.T) {
 		if _, stderr, code := skein(t, "session", "export", src, "--format", "html", "-o", out); code != 0 {
 			t.Fatalf("exit %d %s", code, stderr)
 		}
-		if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != mode {
+		if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != want {
 			t.Errorf("session %v: export %v %v", mode, fi.Mode(), err)
 		}
 	}

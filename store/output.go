@@ -158,17 +158,16 @@ type outputWriter struct{ f *os.File }
 func (w outputWriter) Write(p []byte) (int, error) { return outputFS.write(w.f, p) }
 
 // OutputMode is the mode of an output made from the session at path: the
-// session file's (a folder's without its search bits), 0600 when it cannot
-// be read, as a fork gets its source's.
+// user may read and write it; others may read it when they may read the
+// session (a private session's export is private), 0600 when the session
+// cannot be looked at. A read-only session (a copy of another's log) does
+// not make a read-only export.
 func OutputMode(path string) fs.FileMode {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return 0o600
 	}
-	if fi.IsDir() {
-		return fi.Mode().Perm() &^ 0o111
-	}
-	return fi.Mode().Perm()
+	return 0o600 | fi.Mode().Perm()&0o044
 }
 
 // syncDirOf syncs path's folder, so that the new name survives a crash;
