@@ -7,6 +7,7 @@ import (
 	"runtime/pprof"
 
 	"skein/cli"
+	_ "skein/store/formats" // the session formats skein reads: each registers itself
 )
 
 // version is set by the linker for releases (-X main.version=...).

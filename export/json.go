@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"skein/model"
-	"skein/store"
+	"skein/store/dhara"
 )
 
 // JSON writes the session in Dhara's model: {"meta": meta.json's object,
@@ -14,7 +14,7 @@ import (
 // session of any format.
 func JSON(w io.Writer, s *model.Session, now time.Time) error {
 	bw := bufio.NewWriter(w)
-	if err := store.WriteDharaJSON(bw, s, now); err != nil {
+	if err := dhara.WriteJSONOf(bw, s, now); err != nil {
 		return err
 	}
 	return bw.Flush()

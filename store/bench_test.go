@@ -1,8 +1,9 @@
-package store
+package store_test
 
 import (
 	"os"
 	"path/filepath"
+	"skein/store"
 	"testing"
 
 	"skein/internal/synth"
@@ -30,7 +31,7 @@ func benchStore(b *testing.B) string {
 // page cache, no cache of skein's. pi takes 1.4-2.5 s; the target is a tenth.
 func BenchmarkList(b *testing.B) {
 	dir := benchStore(b)
-	files, err := Discover([]string{dir})
+	files, err := store.Discover([]string{dir})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func BenchmarkList(b *testing.B) {
 	b.SetBytes(size)
 	b.ResetTimer()
 	for b.Loop() {
-		infos, problems := List(files, nil)
+		infos, problems := store.List(files, nil)
 		if len(infos) != len(files) || len(problems) != 0 {
 			b.Fatalf("%d infos, %d problems", len(infos), len(problems))
 		}
@@ -53,7 +54,7 @@ func BenchmarkList(b *testing.B) {
 func BenchmarkDiscover(b *testing.B) {
 	dir := benchStore(b)
 	for b.Loop() {
-		if _, err := Discover([]string{dir}); err != nil {
+		if _, err := store.Discover([]string{dir}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -65,21 +66,21 @@ func BenchmarkDiscover(b *testing.B) {
 func BenchmarkListWarm(b *testing.B) {
 	root := benchStore(b)
 	cache := b.TempDir()
-	files, err := Discover([]string{root})
+	files, err := store.Discover([]string{root})
 	if err != nil {
 		b.Fatal(err)
 	}
-	c := OpenCache(cache)
-	UseCache(c)
-	List(files, nil)
+	c := store.OpenCache(cache)
+	store.UseCache(c)
+	store.List(files, nil)
 	c.Save()
-	UseCache(nil)
+	store.UseCache(nil)
 	for b.Loop() {
-		UseCache(OpenCache(cache))
-		files, _ := Discover([]string{root})
-		if infos, _ := List(files, nil); len(infos) != len(files) {
+		store.UseCache(store.OpenCache(cache))
+		files, _ := store.Discover([]string{root})
+		if infos, _ := store.List(files, nil); len(infos) != len(files) {
 			b.Fatalf("%d of %d listed", len(infos), len(files))
 		}
-		UseCache(nil)
+		store.UseCache(nil)
 	}
 }

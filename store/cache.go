@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"skein/internal/cachefile"
+	"skein/internal/stamp"
 )
 
 // The list's index: per session file, what the list shows of it and the
@@ -71,20 +72,20 @@ func decodeCache(data []byte) (map[string][]byte, bool) {
 	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(data[len(cacheMagic):]) {
 		return nil, false
 	}
-	d := codec{b: body}
-	n := d.readInt()
+	d := stamp.Codec{B: body}
+	n := d.ReadInt()
 	if n < 0 || n > int64(len(body)) {
 		return nil, false
 	}
 	entries := make(map[string][]byte, n)
 	for range n {
-		k, v := d.readStr(), d.readStr()
-		if d.bad {
+		k, v := d.ReadStr(), d.ReadStr()
+		if d.Bad {
 			return nil, false
 		}
 		entries[k] = []byte(v)
 	}
-	return entries, len(d.b) == 0
+	return entries, len(d.B) == 0
 }
 
 // get is the state kept for path, nil for none.
@@ -132,16 +133,16 @@ func (c *Cache) Save() {
 			keep[p] = st
 		}
 	}
-	e := codec{}
-	e.int(int64(len(keep)))
+	e := stamp.Codec{}
+	e.Int(int64(len(keep)))
 	for p, st := range keep {
-		e.str(p)
-		e.str(string(st))
+		e.Str(p)
+		e.Str(string(st))
 	}
-	out := make([]byte, 0, len(cacheMagic)+4+len(e.b))
+	out := make([]byte, 0, len(cacheMagic)+4+len(e.B))
 	out = append(out, cacheMagic...)
-	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(e.b))
-	out = append(out, e.b...)
+	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(e.B))
+	out = append(out, e.B...)
 	if cachefile.WriteFile(c.path, out) != nil {
 		return
 	}

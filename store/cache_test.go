@@ -1,9 +1,10 @@
-package store
+package store_test
 
 import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"skein/store"
 	"strings"
 	"sync"
 	"testing"
@@ -21,7 +22,7 @@ func copyStore(t *testing.T) (string, []string) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dst, "notes.jsonl"), []byte("{\"type\":\"user\"}\n"), 0o644)
-	files, err := Discover([]string{dst})
+	files, err := store.Discover([]string{dst})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,22 +31,22 @@ func copyStore(t *testing.T) (string, []string) {
 
 // listWith lists files through a cache in dir (nil dir: none), and says how
 // many files were read whole and in part.
-func listWith(t *testing.T, dir string, files []string) (infos []Info, problems []Problem, full, part int) {
+func listWith(t *testing.T, dir string, files []string) (infos []store.Info, problems []store.Problem, full, part int) {
 	t.Helper()
 	if dir != "" {
-		c := OpenCache(dir)
-		UseCache(c)
+		c := store.OpenCache(dir)
+		store.UseCache(c)
 		defer func() {
 			c.Save()
-			UseCache(nil)
+			store.UseCache(nil)
 		}()
 	}
-	f0, p0 := fullReads.Load(), partReads.Load()
-	infos, problems = List(files, nil)
-	return infos, problems, int(fullReads.Load() - f0), int(partReads.Load() - p0)
+	f0, p0 := store.FullReads.Load(), store.PartReads.Load()
+	infos, problems = store.List(files, nil)
+	return infos, problems, int(store.FullReads.Load() - f0), int(store.PartReads.Load() - p0)
 }
 
-func sameList(t *testing.T, got, want []Info) {
+func sameList(t *testing.T, got, want []store.Info) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%d records, want %d", len(got), len(want))
@@ -160,7 +161,7 @@ func TestCorruptIndex(t *testing.T) {
 		"flipped":   append(append([]byte(nil), good[:len(good)-10]...), good[len(good)-9]^0xff, 1, 2, 3, 4, 5, 6, 7, 8, 9),
 		"garbage":   []byte("not an index at all"),
 		"empty":     nil,
-		"older":     append([]byte("skein-list-index\x00\x00"), good[len(cacheMagic):]...),
+		"older":     append([]byte("skein-list-index\x00\x00"), good[len(store.CacheMagic):]...),
 	} {
 		os.WriteFile(idx, bad, 0o644)
 		got, _, full, _ := listWith(t, cache, files)
@@ -181,12 +182,12 @@ func TestIndexWritersAtOnce(t *testing.T) {
 	for w := range 4 {
 		wg.Go(func() {
 			for i := range 10 {
-				c := OpenCache(cache) // a process of its own
+				c := store.OpenCache(cache) // a process of its own
 				for _, f := range files[(w+i)%len(files):] {
-					b := find(f)
-					_, _, state, _ := b.ListCached(f, c.get(f), nil)
+					b := store.FindBackend(f)
+					_, _, state, _ := store.ListBy(b, f, c.Get(f))
 					if state != nil {
-						c.put(f, state)
+						c.Put(f, state)
 					}
 				}
 				c.Save()

@@ -1,11 +1,12 @@
 //go:build unix
 
-package store
+package store_test
 
 import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"skein/store"
 	"strings"
 	"syscall"
 	"testing"
@@ -16,15 +17,15 @@ import (
 
 // listWithin is listWith in bounded time: a list that waits on the cache
 // folder fails the test instead of hanging it.
-func listWithin(t *testing.T, cache string, files []string) []Info {
+func listWithin(t *testing.T, cache string, files []string) []store.Info {
 	t.Helper()
-	done := make(chan []Info, 1)
+	done := make(chan []store.Info, 1)
 	go func() {
-		c := OpenCache(cache)
-		UseCache(c)
-		infos, _ := List(files, nil)
+		c := store.OpenCache(cache)
+		store.UseCache(c)
+		infos, _ := store.List(files, nil)
 		c.Save()
-		UseCache(nil)
+		store.UseCache(nil)
 		done <- infos
 	}()
 	select {
@@ -128,7 +129,7 @@ func TestListIndexWriteFaults(t *testing.T) {
 			t.Fatalf("fail after %d bytes: %v", n, err)
 		}
 		if !bytes.Equal(now, old) {
-			if _, ok := decodeCache(now); !ok || n < total {
+			if _, ok := store.DecodeCache(now); !ok || n < total {
 				t.Fatalf("fail after %d of %d bytes: list.idx is neither the old index nor a whole new one", n, total)
 			}
 		}
@@ -141,9 +142,9 @@ func TestListIndexWriteFaults(t *testing.T) {
 		}
 		// The next run, through what is there (not saved: the next byte
 		// count starts from the old index again).
-		UseCache(OpenCache(cache))
-		got, _ = List(files, nil)
-		UseCache(nil)
+		store.UseCache(store.OpenCache(cache))
+		got, _ = store.List(files, nil)
+		store.UseCache(nil)
 		sameList(t, got, want)
 	}
 }

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"skein/store"
 	"sync"
 	"testing"
 	"time"
@@ -114,7 +115,7 @@ func pairCases(b *testing.B, f func(b *testing.B, path string)) {
 func BenchmarkTarget100MOpen(b *testing.B) {
 	pairCases(b, func(b *testing.B, path string) {
 		for b.Loop() {
-			s, err := Open(path)
+			s, err := store.Open(path)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -131,7 +132,7 @@ func BenchmarkTarget100MOpen(b *testing.B) {
 func BenchmarkTarget100MOpenSameSize(b *testing.B) {
 	sameSizeCases(b, func(b *testing.B, path string) {
 		for b.Loop() {
-			s, err := Open(path)
+			s, err := store.Open(path)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -192,10 +193,10 @@ func BenchmarkTarget100MList(b *testing.B) { pairCases(b, listInfo) }
 
 // listInfo is the list's record of the session at path, with no index.
 func listInfo(b *testing.B, path string) {
-	be := find(path)
+	be := store.FindBackend(path)
 	var buf []byte
 	for b.Loop() {
-		var info Info
+		var info store.Info
 		var err error
 		buf, info, err = be.ListInfo(path, buf)
 		if err != nil {
@@ -212,7 +213,7 @@ func listInfo(b *testing.B, path string) {
 func BenchmarkTarget100MContext(b *testing.B) { pairCases(b, contextJSON) }
 
 func contextJSON(b *testing.B, path string) {
-	s, err := Open(path)
+	s, err := store.Open(path)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -260,11 +261,11 @@ func TestSynthDharaMatchesPi(t *testing.T) {
 	if a := raw.ActiveBranch(); a == nil || a.ID != "branch_main" || raw.Leaf() < 0 || raw.Entries[raw.Leaf()].ID != a.EntryIDs[len(a.EntryIDs)-1] {
 		t.Errorf("active branch %v, leaf %d", a, raw.Leaf())
 	}
-	ps, err := Open(pi)
+	ps, err := store.Open(pi)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := Open(dh)
+	ds, err := store.Open(dh)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,11 +278,11 @@ func TestSynthDharaMatchesPi(t *testing.T) {
 			t.Fatalf("message %d:\npi    %s\ndhara %s", k, p, d)
 		}
 	}
-	_, pi1, err := find(pi).ListInfo(pi, nil)
+	_, pi1, err := store.FindBackend(pi).ListInfo(pi, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, dh1, err := find(dh).ListInfo(dh, nil)
+	_, dh1, err := store.FindBackend(dh).ListInfo(dh, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,11 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
-
-	"skein/store/dhara"
 )
 
 // Env is what discovery reads from the environment; tests fill it in.
@@ -37,8 +36,8 @@ func OSEnv() Env {
 	}
 }
 
-// expand resolves ~ and relative paths the way pi's settings do.
-func (e Env) expand(p, base string) string {
+// Expand resolves ~ and relative paths the way pi's settings do.
+func (e Env) Expand(p, base string) string {
 	switch {
 	case p == "~":
 		return e.Home
@@ -52,7 +51,7 @@ func (e Env) expand(p, base string) string {
 
 func (e Env) agentDir() string {
 	if e.PiAgentDir != "" {
-		return e.expand(e.PiAgentDir, e.WorkingDirPath)
+		return e.Expand(e.PiAgentDir, e.WorkingDirPath)
 	}
 	return filepath.Join(e.Home, ".pi", "agent")
 }
@@ -61,7 +60,7 @@ func (e Env) agentDir() string {
 // else sessionDir in the agent dir's settings.json, else <agent dir>/sessions.
 func (e Env) PiSessionRoot() string {
 	if e.PiSessionDir != "" {
-		return e.expand(e.PiSessionDir, e.WorkingDirPath)
+		return e.Expand(e.PiSessionDir, e.WorkingDirPath)
 	}
 	agent := e.agentDir()
 	if data, err := os.ReadFile(filepath.Join(agent, "settings.json")); err == nil {
@@ -69,7 +68,7 @@ func (e Env) PiSessionRoot() string {
 			SessionDir string `json:"sessionDir"`
 		}
 		if json.Unmarshal(data, &settings) == nil && settings.SessionDir != "" {
-			return e.expand(settings.SessionDir, e.WorkingDirPath)
+			return e.Expand(settings.SessionDir, e.WorkingDirPath)
 		}
 	}
 	return filepath.Join(agent, "sessions")
@@ -79,24 +78,91 @@ func (e Env) PiSessionRoot() string {
 // else ~/.dhara/sessions.
 func (e Env) DharaSessionRoot() string {
 	if e.DharaHome != "" {
-		return filepath.Join(e.expand(e.DharaHome, e.WorkingDirPath), "sessions")
+		return filepath.Join(e.Expand(e.DharaHome, e.WorkingDirPath), "sessions")
 	}
 	return filepath.Join(e.Home, ".dhara", "sessions")
 }
 
-// DefaultRoots are the folders searched when no path is named: pi's and
-// Dhara's.
+// DefaultRoots are the folders searched when no path is named: each
+// registered format's agent's (Roots), each once.
 func (e Env) DefaultRoots() []string {
-	return []string{e.PiSessionRoot(), e.DharaSessionRoot(), e.CodexSessionRoot(), e.ClaudeSessionRoot()}
+	var out []string
+	for _, b := range Backends() {
+		if r, ok := b.(Roots); ok {
+			for _, root := range r.Roots(e) {
+				if !slices.Contains(out, root) {
+					out = append(out, root)
+				}
+			}
+		}
+	}
+	return out
 }
 
-// isSessionDir reports whether a folder is a Dhara session: it holds
-// meta.json or entries.jsonl. Discover lists it as one session and does
-// not look inside.
-func isSessionDir(dir string) bool { return dhara.IsSession(dir) }
+// isSessionDir reports whether a folder is one session of a format whose
+// sessions are folders (Dhara's: it holds meta.json or entries.jsonl).
+// Discover lists it as one session and does not look inside.
+func isSessionDir(dir string) bool {
+	for _, b := range Backends() {
+		if f, ok := b.(Folders); ok && f.IsSessionFolder(dir) {
+			return true
+		}
+	}
+	return false
+}
 
 // IsSessionDir reports whether dir is a session that is a folder (Dhara's).
 func IsSessionDir(dir string) bool { return isSessionDir(dir) }
+
+// SessionOf is the session a changed file belongs to, for live follow: a
+// session file is its own; a file of a session folder is the folder's
+// (one whose name starts with a dot is being written: an import). false:
+// the file is no session's.
+func SessionOf(path string) (string, bool) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	for _, b := range Backends() {
+		if f, ok := b.(Folders); ok && slices.Contains(f.FolderFiles(), base) {
+			if strings.HasPrefix(filepath.Base(dir), ".") {
+				return "", false
+			}
+			return dir, true
+		}
+	}
+	if strings.HasPrefix(base, ".") || !strings.HasSuffix(base, ".jsonl") {
+		return "", false
+	}
+	return path, true
+}
+
+// SessionFiles are the files whose changes live follow watches in a
+// folder: those of a session folder, else the .jsonl files in it.
+func SessionFiles(dir string) []string {
+	var names []string
+	for _, b := range Backends() {
+		if f, ok := b.(Folders); ok && f.IsSessionFolder(dir) {
+			names = f.FolderFiles()
+			break
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			continue
+		}
+		if names != nil {
+			if slices.Contains(names, e.Name()) {
+				out = append(out, p)
+			}
+			continue
+		}
+		if _, ok := SessionOf(p); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // Discover returns the sessions under the roots: pi's files (*.jsonl) and
 // Dhara's session folders. Files named directly are taken as they are,

@@ -1,8 +1,10 @@
-package store
+package store_test
 
 import (
 	"os"
 	"path/filepath"
+	"skein/internal/stamp"
+	"skein/store"
 	"testing"
 )
 
@@ -24,7 +26,7 @@ func plainStore(t *testing.T) []string {
 		os.WriteFile(filepath.Join(dir, name), data, 0o644)
 	}
 	os.WriteFile(filepath.Join(dir, "d.jsonl"), []byte(`{"note":"no session"}`+"\n"), 0o644)
-	files, err := Discover([]string{dir})
+	files, err := store.Discover([]string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,17 +37,17 @@ func plainStore(t *testing.T) []string {
 // same backend for the format a list record names.
 func TestFindByContent(t *testing.T) {
 	files := plainStore(t)
-	want := []Format{FormatClaude, FormatCodex, FormatPi, FormatPi}
+	want := []store.Format{store.FormatClaude, store.FormatCodex, store.FormatPi, store.FormatPi}
 	for i, f := range files {
-		b, err := Find(f)
+		b, err := store.Find(f)
 		if err != nil || b.Format() != want[i] {
 			t.Errorf("%s: %v, %v; want %s", filepath.Base(f), b.Format(), err, want[i])
 		}
-		if ForFormat(want[i]).Format() != want[i] {
-			t.Errorf("ForFormat(%s) is %s's", want[i], ForFormat(want[i]).Format())
+		if store.ForFormat(want[i]).Format() != want[i] {
+			t.Errorf("ForFormat(%s) is %s's", want[i], store.ForFormat(want[i]).Format())
 		}
 	}
-	if b, err := Find(filepath.Join(t.TempDir(), "gone.jsonl")); err == nil || b.Format() != FormatPi {
+	if b, err := store.Find(filepath.Join(t.TempDir(), "gone.jsonl")); err == nil || b.Format() != store.FormatPi {
 		t.Errorf("a missing file: %v, %v", b.Format(), err)
 	}
 }
@@ -54,9 +56,9 @@ func TestFindByContent(t *testing.T) {
 // list reads no file again (pi's reader is not asked first, to refuse the
 // file again, and its first lines are not read again), and lists the same.
 func TestListIndexKeepsTheFormatFound(t *testing.T) {
-	now := timeNowNs
-	timeNowNs = func() int64 { return now() + 10*ctimeSlack } // every stamp settled
-	t.Cleanup(func() { timeNowNs = now })
+	now := stamp.NowNs
+	stamp.NowNs = func() int64 { return now() + 10*stamp.Slack } // every stamp settled
+	t.Cleanup(func() { stamp.NowNs = now })
 	files := plainStore(t)
 	cache := t.TempDir()
 	want, wantProblems, _, _ := listWith(t, "", files)
@@ -74,9 +76,9 @@ func TestListIndexKeepsTheFormatFound(t *testing.T) {
 	if full != 0 || part != 0 || len(problems) != 1 {
 		t.Errorf("warm: %d read whole, %d in part, %d left out", full, part, len(problems))
 	}
-	UseCache(OpenCache(cache))
-	defer UseCache(nil)
-	if cached := Cached([]string{filepath.Dir(files[0])}); len(cached) != 3 {
+	store.UseCache(store.OpenCache(cache))
+	defer store.UseCache(nil)
+	if cached := store.Cached([]string{filepath.Dir(files[0])}); len(cached) != 3 {
 		t.Errorf("the index's first screen holds %d records, want 3", len(cached))
 	}
 }

@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"skein/store"
 	"strings"
 	"testing"
 )
@@ -34,7 +35,7 @@ func TestListAgainstReference(t *testing.T) {
 					files = append(files, filepath.Join(dir, e.Name()))
 				}
 			}
-			infos, _ := List(files, nil)
+			infos, _ := store.List(files, nil)
 			var got []map[string]any
 			for _, info := range infos {
 				// A deliberate difference: skein lists a file that starts with a
@@ -84,7 +85,7 @@ func TestDiscoverFollowsLinksOnce(t *testing.T) {
 	os.Symlink(root, filepath.Join(sub, "loop"))
 	os.Symlink(sub, filepath.Join(root, "again"))
 	os.Symlink(filepath.Join(root, "missing"), filepath.Join(root, "dangling"))
-	files, err := Discover([]string{root})
+	files, err := store.Discover([]string{root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func TestDiscoverFollowsLinksOnce(t *testing.T) {
 
 func TestPiSessionRoot(t *testing.T) {
 	home := t.TempDir()
-	env := Env{Home: home, WorkingDirPath: "/work"}
+	env := store.Env{Home: home, WorkingDirPath: "/work"}
 	if got, want := env.PiSessionRoot(), filepath.Join(home, ".pi", "agent", "sessions"); got != want {
 		t.Errorf("default = %s, want %s", got, want)
 	}
@@ -119,18 +120,18 @@ func TestPiSessionRoot(t *testing.T) {
 }
 
 func TestDetect(t *testing.T) {
-	cases := map[string]Format{
-		`{"type":"session","version":3,"id":"x","cwd":"/"}`:            FormatPi,
-		"\ufeff\n  \n" + `{"type":"session","id":"x"}`:                 FormatPi,
-		`{"type":"meta","id":"x"}`:                                     FormatDhara05,
-		`{"timestamp":"t","type":"session_meta","payload":{}}`:         FormatCodex,
-		`{"id":"x","timestamp":"t"}`:                                   FormatCodex,
-		`{"parentUuid":null,"uuid":"u","sessionId":"s","type":"user"}`: FormatClaude,
-		`{"hello":"world"}`:                                            FormatUnknown,
-		"garbage\n" + `{"type":"session","id":"x"}`:                    FormatPi,
+	cases := map[string]store.Format{
+		`{"type":"session","version":3,"id":"x","cwd":"/"}`:            store.FormatPi,
+		"\ufeff\n  \n" + `{"type":"session","id":"x"}`:                 store.FormatPi,
+		`{"type":"meta","id":"x"}`:                                     store.FormatDhara05,
+		`{"timestamp":"t","type":"session_meta","payload":{}}`:         store.FormatCodex,
+		`{"id":"x","timestamp":"t"}`:                                   store.FormatCodex,
+		`{"parentUuid":null,"uuid":"u","sessionId":"s","type":"user"}`: store.FormatClaude,
+		`{"hello":"world"}`:                                            store.FormatUnknown,
+		"garbage\n" + `{"type":"session","id":"x"}`:                    store.FormatPi,
 	}
 	for in, want := range cases {
-		if got := Detect([]byte(in)); got != want {
+		if got := store.Detect([]byte(in)); got != want {
 			t.Errorf("Detect(%.40q) = %q, want %q", in, got, want)
 		}
 	}
@@ -139,15 +140,15 @@ func TestDetect(t *testing.T) {
 		if err != nil {
 			t.Skip("shared samples not present")
 		}
-		if got := Detect(data); string(got) != strings.Split(f, "/")[0] {
+		if got := store.Detect(data); string(got) != strings.Split(f, "/")[0] {
 			t.Errorf("%s detected as %q", f, got)
 		}
 	}
 }
 
 func TestListExtras(t *testing.T) {
-	files, _ := Discover([]string{filepath.Join("..", "testdata", "pi", "store", "--home-dev-webapp--")})
-	infos, _ := List(files, nil)
+	files, _ := store.Discover([]string{filepath.Join("..", "testdata", "pi", "store", "--home-dev-webapp--")})
+	infos, _ := store.List(files, nil)
 	byName := map[string]int{}
 	for _, in := range infos {
 		byName[in.Name+"|"+in.FirstMessage] = in.Branches

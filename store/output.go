@@ -8,9 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"skein/internal/safewrite"
+	"slices"
 	"strings"
-
-	"skein/store/pi"
+	"sync"
 )
 
 // OutputError says why an output (an export) will never be written where
@@ -64,10 +65,44 @@ func (e Env) CheckOutput(path string) (exists bool, err error) {
 	case !fi.Mode().IsRegular():
 		return false, &OutputError{Path: path, Reason: fmt.Sprintf("%s is not a regular file", path)}
 	}
-	if f, err := GuessFormat(abs); err == nil {
+	if f, ok := sessionKind(abs); ok {
 		return false, &OutputError{Path: path, Reason: fmt.Sprintf("%s is a session (%s); skein never writes over one", path, f)}
 	}
 	return true, nil
+}
+
+// sessionKinds are the ways converters know a file of sessions that no
+// backend lists (an export of many conversations, OpenAI Chat JSON).
+var (
+	sessionKindsMu sync.Mutex
+	sessionKinds   []func(path string) (string, bool)
+)
+
+// RegisterSessionKind adds a way to know a file of sessions that no
+// backend lists: kind names the file's format, false for none. No output
+// is written over such a file.
+func RegisterSessionKind(kind func(path string) (string, bool)) {
+	sessionKindsMu.Lock()
+	defer sessionKindsMu.Unlock()
+	sessionKinds = append(sessionKinds, kind)
+}
+
+// sessionKind names the format of the file at path when it is a session of
+// any format: a registered backend's (by its first lines), or one a
+// converter knows.
+func sessionKind(path string) (string, bool) {
+	if b := detectFile(path); b != nil {
+		return string(b.Format()), true
+	}
+	sessionKindsMu.Lock()
+	kinds := slices.Clone(sessionKinds)
+	sessionKindsMu.Unlock()
+	for _, k := range kinds {
+		if f, ok := k(path); ok {
+			return f, true
+		}
+	}
+	return "", false
 }
 
 // within reports whether path is root or inside it.
@@ -81,17 +116,17 @@ func within(path, root string) bool {
 
 // outputFS is the file system calls WriteOutput makes; tests fail them.
 var outputFS = struct {
-	create func(dir string) (*os.File, error)
-	write  func(f *os.File, p []byte) (int, error)
-	sync   func(*os.File) error
-	link   func(old, new string) error
-	rename func(old, new string) error
+	Create func(dir string) (*os.File, error)
+	Write  func(f *os.File, p []byte) (int, error)
+	Sync   func(*os.File) error
+	Link   func(old, new string) error
+	Rename func(old, new string) error
 }{
-	create: func(dir string) (*os.File, error) { return pi.CreateTemp(dir, 0o600) },
-	write:  (*os.File).Write,
-	sync:   (*os.File).Sync,
-	link:   os.Link,
-	rename: os.Rename,
+	Create: func(dir string) (*os.File, error) { return safewrite.CreateTemp(dir, 0o600) },
+	Write:  (*os.File).Write,
+	Sync:   (*os.File).Sync,
+	Link:   os.Link,
+	Rename: os.Rename,
 }
 
 // WriteOutput writes what produce writes to a temporary file beside path,
@@ -105,8 +140,8 @@ var outputFS = struct {
 // private too).
 func WriteOutput(path string, replace bool, perm fs.FileMode, produce func(w io.Writer) error) error {
 	dir := filepath.Dir(path)
-	pi.RemoveStaleTemps(dir)
-	f, err := outputFS.create(dir)
+	safewrite.RemoveStaleTemps(dir)
+	f, err := outputFS.Create(dir)
 	if err != nil {
 		return err
 	}
@@ -128,7 +163,7 @@ func WriteOutput(path string, replace bool, perm fs.FileMode, produce func(w io.
 	if err := f.Chmod(perm); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := outputFS.sync(f); err != nil {
+	if err := outputFS.Sync(f); err != nil {
 		return fmt.Errorf("sync %s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {
@@ -136,9 +171,9 @@ func WriteOutput(path string, replace bool, perm fs.FileMode, produce func(w io.
 	}
 	done = true
 	if replace {
-		err = outputFS.rename(tmp, path)
+		err = outputFS.Rename(tmp, path)
 	} else {
-		err = outputFS.link(tmp, path)
+		err = outputFS.Link(tmp, path)
 		if err != nil && !errors.Is(err, fs.ErrExist) && (errors.Is(err, errors.ErrUnsupported) || errors.Is(err, fs.ErrPermission)) {
 			err = copyFile(tmp, path, perm) // made exclusively: a file there stays
 		}
@@ -152,10 +187,10 @@ func WriteOutput(path string, replace bool, perm fs.FileMode, produce func(w io.
 	return nil
 }
 
-// outputWriter writes through outputFS.write.
+// outputWriter writes through outputFS.Write.
 type outputWriter struct{ f *os.File }
 
-func (w outputWriter) Write(p []byte) (int, error) { return outputFS.write(w.f, p) }
+func (w outputWriter) Write(p []byte) (int, error) { return outputFS.Write(w.f, p) }
 
 // OutputMode is the mode of an output made from the session at path: the
 // user may read and write it; others may read it when they may read the

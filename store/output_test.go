@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"skein/store"
 	"testing"
 )
 
@@ -16,8 +17,8 @@ import (
 // file), and no temporary file.
 func TestWriteOutputFaults(t *testing.T) {
 	data := bytes.Repeat([]byte("0123456789abcdef\n"), 100)
-	saved := outputFS
-	defer func() { outputFS = saved }()
+	saved := *store.OutputFS
+	defer func() { *store.OutputFS = saved }()
 	errDisk := errors.New("injected: no space left on device")
 	root := t.TempDir()
 	for _, existing := range []bool{false, true} {
@@ -28,12 +29,12 @@ func TestWriteOutputFaults(t *testing.T) {
 			if existing {
 				os.WriteFile(path, []byte("old\n"), 0o644)
 			}
-			outputFS = saved
+			*store.OutputFS = saved
 			step := ""
 			switch {
 			case n < len(data):
 				left := n
-				outputFS.write = func(f *os.File, p []byte) (int, error) {
+				store.OutputFS.Write = func(f *os.File, p []byte) (int, error) {
 					if len(p) > left {
 						k, _ := f.Write(p[:left])
 						left = 0
@@ -44,18 +45,18 @@ func TestWriteOutputFaults(t *testing.T) {
 				}
 				step = fmt.Sprintf("write after %d bytes", n)
 			case n == len(data):
-				outputFS.sync = func(*os.File) error { return errDisk }
+				store.OutputFS.Sync = func(*os.File) error { return errDisk }
 				step = "sync"
 			case n == len(data)+1:
-				outputFS.link = func(string, string) error { return errDisk }
+				store.OutputFS.Link = func(string, string) error { return errDisk }
 				step = "link"
 			case n == len(data)+2:
-				outputFS.rename = func(string, string) error { return errDisk }
+				store.OutputFS.Rename = func(string, string) error { return errDisk }
 				step = "rename"
 			default:
 				step = "none"
 			}
-			err := WriteOutput(path, existing, 0o600, func(w io.Writer) error { _, err := w.Write(data); return err })
+			err := store.WriteOutput(path, existing, 0o600, func(w io.Writer) error { _, err := w.Write(data); return err })
 			got, rerr := os.ReadFile(path)
 			ents, _ := os.ReadDir(dir)
 			switch {
@@ -78,7 +79,7 @@ func TestWriteOutputFaults(t *testing.T) {
 // replaced: the write fails with fs.ErrExist.
 func TestWriteOutputNeverReplacesWithoutReplace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.md")
-	err := WriteOutput(path, false, 0o600, func(w io.Writer) error {
+	err := store.WriteOutput(path, false, 0o600, func(w io.Writer) error {
 		os.WriteFile(path, []byte("theirs"), 0o644)
 		_, err := w.Write([]byte("ours"))
 		return err
@@ -102,7 +103,7 @@ func TestWriteOutputModeAndStaleTemps(t *testing.T) {
 	stale := filepath.Join(dir, ".skein-999999999-0123456789abcdef.tmp")
 	os.WriteFile(stale, []byte("half an export"), 0o600)
 	path := filepath.Join(dir, "out.md")
-	if err := WriteOutput(path, false, 0o600, func(w io.Writer) error { _, err := w.Write([]byte("x")); return err }); err != nil {
+	if err := store.WriteOutput(path, false, 0o600, func(w io.Writer) error { _, err := w.Write([]byte("x")); return err }); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {

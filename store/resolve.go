@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"skein/internal/readfile"
 	"sort"
 	"strings"
-
-	"skein/store/pi"
 )
 
 // NotFoundError says a REF named no session.
@@ -27,7 +26,7 @@ func (e *NotFoundError) Error() string {
 // Resolve turns a REF into a file path: an existing file, or the session
 // whose id is ref, or the only one whose id starts with ref, among the
 // sessions under roots. A folder, pipe or device named as a REF is refused
-// at once (*pi.NotRegularError): reading a pipe waits for a writer, and
+// at once (*NotRegularError): reading a pipe waits for a writer, and
 // reading /dev/zero never ends.
 func Resolve(ref string, roots []string) (string, error) {
 	st, err := os.Stat(ref)
@@ -37,12 +36,12 @@ func Resolve(ref string, roots []string) (string, error) {
 	case err == nil && st.IsDir() && isSessionDir(ref):
 		return ref, nil // a Dhara session folder
 	case err == nil && !st.IsDir():
-		return "", &pi.NotRegularError{Path: ref, Kind: pi.FileKind(st.Mode())}
+		return "", &NotRegularError{Path: ref, Kind: readfile.FileKind(st.Mode())}
 	}
 	// A folder whose name has no separator may also be an id prefix.
 	var notFile error
 	if err == nil {
-		notFile = &pi.NotRegularError{Path: ref, Kind: pi.FileKind(st.Mode())}
+		notFile = &NotRegularError{Path: ref, Kind: readfile.FileKind(st.Mode())}
 	}
 	if ref == "" || strings.ContainsRune(ref, os.PathSeparator) {
 		switch {

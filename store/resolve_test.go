@@ -1,13 +1,13 @@
-package store
+package store_test
 
 import (
 	"errors"
 	"os"
 	"path/filepath"
+	"skein/internal/readfile"
+	"skein/store"
 	"syscall"
 	"testing"
-
-	"skein/store/pi"
 )
 
 // A folder, a named pipe or a device named as a REF is refused without
@@ -22,14 +22,14 @@ func TestResolveRefusesWhatIsNotAFile(t *testing.T) {
 	t.Chdir(dir)
 	os.Mkdir("sub", 0o755)
 	for ref, kind := range map[string]string{dir: "a folder", "sub": "a folder", fifo: "a named pipe", "/dev/null": "a device"} {
-		_, err := Resolve(ref, []string{dir})
-		var nr *pi.NotRegularError
+		_, err := store.Resolve(ref, []string{dir})
+		var nr *store.NotRegularError
 		if !errors.As(err, &nr) || nr.Kind != kind {
 			t.Errorf("Resolve(%q) = %v, want %s", ref, err, kind)
 		}
 	}
 	for _, path := range []string{fifo, "/dev/null", dir} {
-		if f, _, err := pi.OpenRegular(path); err == nil {
+		if f, _, err := readfile.OpenRegular(path); err == nil {
 			f.Close()
 			t.Errorf("OpenRegular(%s) opened it", path)
 		}

@@ -1,10 +1,7 @@
 package store
 
 import (
-	"bytes"
 	"encoding/binary"
-	"errors"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,9 +9,9 @@ import (
 	"time"
 
 	"skein/internal/cachefile"
-	"skein/internal/jscan"
+	"skein/internal/readfile"
+	"skein/internal/stamp"
 	"skein/model"
-	"skein/store/pi"
 )
 
 // What the full-text index (package search) asks of a format: the change
@@ -41,7 +38,10 @@ type TextState struct {
 	Format Format
 }
 
-func (t TextState) inode() inodeStamp { return inodeStamp{t.Dev, t.Ino, t.CtimeNs} }
+// Inode is the inode the state found the file at.
+func (t TextState) Inode() stamp.Inode {
+	return stamp.Inode{Dev: t.Dev, Ino: t.Ino, CtimeNs: t.CtimeNs}
+}
 
 // AppendTo writes the state to b.
 func (t TextState) AppendTo(b []byte) []byte {
@@ -56,8 +56,9 @@ func (t TextState) AppendTo(b []byte) []byte {
 	return append(b, flags)
 }
 
-// textFormats are the formats a text state names by a code (its index);
-// any other is read as pi's are (0).
+// textFormats are the formats a text state names by a code (its index):
+// the names the index has written since it named formats (a format skein
+// comes to read takes the next code); any other is 0.
 var textFormats = [...]Format{FormatPi, FormatDhara, FormatDhara05, FormatClaude, FormatCodex}
 
 func textFormatCode(f Format) byte {
@@ -89,45 +90,16 @@ func ReadTextState(b []byte) (TextState, []byte, bool) {
 		Ino: uint64(v[7]), CtimeNs: v[8], IndexedNs: v[9], Appendable: b[0]&1 == 1, Format: textFormats[b[0]>>1]}, b[1:], true
 }
 
-// Check reports whether the file is as the state found it: by one stat
-// when that can be trusted (its size, times and inode as they were, the
-// change older than the clock's slack when the state was taken), else by
-// its bytes (sameBytes). The state returned is the one to keep: when the
-// bytes said, with the inode as it is now, so that the next check may
-// trust the stat.
+// Check reports whether the session is as the state found it (see
+// TextChecker; a session of a format that is read whole, by its files'
+// stats and, when they changed too recently to be trusted, its bytes).
+// The state returned is the one to keep.
 func (t TextState) Check(path string) (TextState, bool) {
-	if readWhole(t.Format) {
-		return t.checkDhara(path)
+	b := ForFormat(t.Format)
+	if c, ok := b.(TextChecker); ok {
+		return c.CheckText(t, path)
 	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return t, false
-	}
-	switch byStat(st, t.Size, t.MtimeNs, t.inode(), t.IndexedNs) {
-	case statSame:
-		return t, true
-	case statChanged:
-		return t, false
-	}
-	now := time.Now().UnixNano()
-	f, st, err := pi.OpenRegular(path)
-	if err != nil {
-		return t, false
-	}
-	defer f.Close()
-	if byStat(st, t.Size, t.MtimeNs, t.inode(), t.IndexedNs) == statChanged || !sameBytes(f, st, t.End, t.Whole, t.Tail) {
-		return t, false
-	}
-	in, ok := changeTime(st)
-	if !ok {
-		return t, true
-	}
-	// A last line that did not parse is in no entry, but it may be one now.
-	if rest, err := rangeCRC(0, f, t.End, t.Size); err != nil || rest != t.Rest {
-		return t, false
-	}
-	t.Dev, t.Ino, t.CtimeNs, t.IndexedNs = in.Dev, in.Ino, in.CtimeNs, now
-	return t, true
+	return checkWhole(t, StampFiles(b, path))
 }
 
 // TextPart is a session's file read for the text index from an offset on:
@@ -143,135 +115,20 @@ type TextPart struct {
 
 // ReadText reads the session at path for the text index: whole, or, with
 // prev a state of the same file that grew since (its read part unchanged,
-// in a format that can be read on), only the bytes after prev.End. The
-// part's session then holds only the new entries. grown reports which.
+// in a format that can be read on: a TextReader), only the bytes after
+// prev.End. The part's session then holds only the new entries. grown
+// reports which.
 func ReadText(path string, prev *TextState) (part *TextPart, grown bool, err error) {
 	// The format by what the session is, once per read; the state keeps it.
 	b, err := Find(path)
 	if err != nil {
 		return nil, false, err
 	}
-	if readWhole(b.Format()) {
-		part, err := readDharaText(path, b)
-		return part, false, err
+	if r, ok := b.(TextReader); ok {
+		return r.ReadText(path, prev)
 	}
-	// The token's time is taken before the file is looked at: a change
-	// after it moves the change time past it.
-	now := time.Now().UnixNano()
-	f, st, err := pi.OpenRegular(path)
-	if err != nil {
-		return nil, false, err
-	}
-	defer f.Close()
-	size := st.Size()
-	in, _ := changeTime(st)
-	state := TextState{Format: FormatPi, Size: size, MtimeNs: st.ModTime().UnixNano(), Dev: in.Dev, Ino: in.Ino, CtimeNs: in.CtimeNs, IndexedNs: now}
-	from := int64(0)
-	if prev != nil && prev.Appendable && prev.End <= size && prev.End <= prev.Size && size > prev.Size {
-		if h, err := tailHash(f, prev.End); err == nil && h == prev.Tail {
-			from = prev.End
-		}
-	}
-	var header []byte
-	if from > 0 {
-		if header, err = readHeaderLine(f); err != nil {
-			from, header = 0, nil
-		}
-	}
-	data := make([]byte, len(header)+int(size-from))
-	copy(data, header)
-	body := data[len(header):]
-	n, err := f.ReadAt(body, from)
-	if err != nil && !(errors.Is(err, io.EOF) && int64(n) == size-from) {
-		return nil, false, err
-	}
-	// Up to the last whole line, or a last line that is a whole entry: a
-	// line being written is read when it is done.
-	cut := bytes.LastIndexByte(body, '\n') + 1
-	unterminated := false
-	if cut < len(body) {
-		if _, err := pi.ParseEntry(bytes.TrimRight(body[cut:], "\r"), 1); err == nil {
-			cut, unterminated = len(body), true
-		}
-	}
-	state.Rest = crc32.Checksum(body[cut:], castagnoli)
-	body = body[:cut]
-	data = data[:len(header)+cut]
-	state.End = from + int64(cut)
-	if from > 0 {
-		state.Whole = crc32.Update(prev.Whole, castagnoli, body)
-	} else {
-		state.Whole = crc32.Checksum(body, castagnoli)
-	}
-	if state.Tail, err = tailHash(f, state.End); err != nil {
-		return nil, false, err
-	}
-	s, err := pi.Parse(data)
-	if err != nil {
-		return nil, false, err
-	}
-	// A last entry without its line ending may go on with the next one
-	// on the same line: the next read is of the whole file.
-	state.Appendable = s.Header.Version >= 3 && !unterminated
-	sess := piSession(path, s)
-	lines := make([][2]int64, sess.Len())
-	base := from - int64(len(header))
-	for i := range lines {
-		lines[i] = [2]int64{-1, -1}
-		raw := sess.Raw(i)
-		if len(raw) == 0 {
-			continue
-		}
-		// The record is a part of data: its offset is where it starts in it.
-		off := cap(data) - cap(raw)
-		if off >= 0 && off < len(data) && &data[off] == &raw[0] {
-			lines[i] = [2]int64{base + int64(off), int64(len(raw))}
-		}
-	}
-	return &TextPart{Session: sess, State: state, Lines: lines}, from > 0, nil
-}
-
-// readHeaderLine is a file's header line, with a line ending: its first
-// line that is not blank and is JSON, as pi's reader finds it (a
-// byte-order mark and a carriage return left off).
-func readHeaderLine(r io.ReaderAt) ([]byte, error) {
-	var buf []byte
-	chunk := make([]byte, 64<<10)
-	var off int64
-	for first := true; ; {
-		i := bytes.IndexByte(buf, '\n')
-		if i < 0 {
-			n, err := r.ReadAt(chunk, off)
-			off += int64(n)
-			buf = append(buf, chunk[:n]...)
-			if n > 0 {
-				continue
-			}
-			if err == nil {
-				err = io.EOF
-			}
-			if len(buf) == 0 {
-				return nil, err
-			}
-			i = len(buf) // a last line without its ending
-		}
-		line := buf[:i]
-		if first {
-			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
-			first = false
-		}
-		line = bytes.TrimRight(line, "\r")
-		if len(bytes.TrimSpace(line)) > 0 && jscan.Valid(line) {
-			return append(append([]byte(nil), line...), '\n'), nil
-		}
-		if i == len(buf) {
-			return nil, errors.New("no header line")
-		}
-		buf = buf[i+1:]
-		if off > 64<<20 {
-			return nil, errors.New("no header line")
-		}
-	}
+	part, err = readWholeText(path, b)
+	return part, false, err
 }
 
 // ReadEntry reads one record of a session alone (at off, n bytes, as
@@ -292,34 +149,10 @@ func ReadEntries(path string, recs [][2]int64, fn func(i int, s *model.Session))
 	if err != nil {
 		return err
 	}
-	if readWhole(b.Format()) {
-		return readDharaEntries(path, b, recs, fn)
+	if r, ok := b.(TextReader); ok {
+		return r.ReadEntries(path, recs, fn)
 	}
-	f, st, err := pi.OpenRegular(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	header, err := readHeaderLine(f)
-	if err != nil {
-		return err
-	}
-	for i, r := range recs {
-		off, n := r[0], r[1]
-		if off < int64(len(header)) || n <= 0 || off+n > st.Size() {
-			continue
-		}
-		// Each a session of its own bytes: what one keeps is never reused.
-		data := make([]byte, len(header)+int(n))
-		copy(data, header)
-		if _, err := f.ReadAt(data[len(header):], off); err != nil {
-			continue
-		}
-		if s, err := pi.Parse(data); err == nil && len(s.Entries) > 0 {
-			fn(i, piSession(path, s))
-		}
-	}
-	return nil
+	return readWholeEntries(path, b, recs, fn)
 }
 
 // MapFile maps a regular file of the cache folder read-only for as long
@@ -335,8 +168,8 @@ func MapFile(path string) (data []byte, unmap func(), err error) {
 	if st.Size() == 0 {
 		return nil, func() {}, nil
 	}
-	if b, err := mmap(f, st.Size()); err == nil {
-		return b, func() { munmap(b) }, nil
+	if b, err := readfile.Map(f, st.Size()); err == nil {
+		return b, func() { readfile.Unmap(b) }, nil
 	}
 	b, err := io.ReadAll(f)
 	return b, func() {}, err

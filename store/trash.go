@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"skein/store/pi"
 )
 
 // Trashed says where a file went.
@@ -41,12 +39,12 @@ func Trash(path string, env Env) (Trashed, error) {
 		home = filepath.Join(env.Home, ".local", "share")
 	}
 	dirs := []string{filepath.Join(home, "Trash")}
-	if top := trashFS.mountTop(abs); top != "" {
+	if top := trashFS.MountTop(abs); top != "" {
 		dirs = append(dirs, filepath.Join(top, ".Trash-"+strconv.Itoa(os.Getuid())))
 	}
 	var errs []error
 	for _, dir := range dirs {
-		t, err := trashInto(dir, abs, trashFS.rename)
+		t, err := trashInto(dir, abs, trashFS.Rename)
 		if err == nil {
 			return t, nil
 		}
@@ -67,8 +65,8 @@ func Trash(path string, env Env) (Trashed, error) {
 
 // trashFS is what Trash calls that tests fail.
 var trashFS = struct {
-	rename   func(old, new string) error
-	mountTop func(path string) string
+	Rename   func(old, new string) error
+	MountTop func(path string) string
 }{os.Rename, mountTop}
 
 // trashable refuses what delete must not move.
@@ -81,34 +79,12 @@ func trashable(path string) error {
 		target, _ := filepath.EvalSymlinks(path)
 		return refuseTrash("%s is a symbolic link to %s (delete that file instead)", path, target)
 	}
-	return find(path).Trashable(path)
+	return trashRefusal(find(path), path)
 }
 
 // refuseTrash is delete's refusal of a path.
 func refuseTrash(format string, a ...any) error {
-	return &pi.RefusedError{Reason: fmt.Sprintf(format, a...) + "; skein moves only session files to the trash"}
-}
-
-// Trashable is pi's: a regular file with a session header.
-func (piBackend) Trashable(path string) error {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return err
-	}
-	switch {
-	case fi.IsDir():
-		return refuseTrash("%s is a folder", path)
-	case !fi.Mode().IsRegular():
-		return refuseTrash("%s is not a regular file", path)
-	}
-	if _, err := pi.ReadHeader(path); err != nil {
-		var ns *pi.NotSession
-		if errors.As(err, &ns) {
-			return refuseTrash("%s is not a pi session (%s)", path, ns.Reason)
-		}
-		return err
-	}
-	return nil
+	return &RefusedError{Reason: fmt.Sprintf(format, a...) + "; skein moves only session files to the trash"}
 }
 
 // nameMax is the longest file name most file systems take (NAME_MAX).

@@ -1,10 +1,11 @@
-package store
+package store_test
 
 import (
 	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
+	"skein/store"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,10 +23,10 @@ func TestTrashMovesWithTrashInfo(t *testing.T) {
 	os.MkdirAll(dir, 0o755)
 	src := filepath.Join(dir, "s 1.jsonl")
 	// Twice the same name: the second gets another.
-	var got []Trashed
+	var got []store.Trashed
 	for i := 0; i < 2; i++ {
 		os.WriteFile(src, []byte(header), 0o644)
-		tr, err := Trash(src, Env{Home: home})
+		tr, err := store.Trash(src, store.Env{Home: home})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +76,7 @@ func TestTrashMovesOnlySessionFiles(t *testing.T) {
 	for name, make := range cases {
 		p := filepath.Join(dir, name)
 		make(p)
-		_, err := Trash(p, Env{Home: home})
+		_, err := store.Trash(p, store.Env{Home: home})
 		var r *pi.RefusedError
 		if !errors.As(err, &r) || !strings.Contains(r.Reason, "only session files") {
 			t.Errorf("%s: err %v", name, err)
@@ -84,7 +85,7 @@ func TestTrashMovesOnlySessionFiles(t *testing.T) {
 			t.Errorf("%s moved: %v", name, err)
 		}
 	}
-	if _, err := Trash(filepath.Join(dir, "link.jsonl"), Env{Home: home}); err == nil || !strings.Contains(err.Error(), "link to "+session) {
+	if _, err := store.Trash(filepath.Join(dir, "link.jsonl"), store.Env{Home: home}); err == nil || !strings.Contains(err.Error(), "link to "+session) {
 		t.Errorf("the refusal of a link does not name its target: %v", err)
 	}
 	if infos, _ := filepath.Glob(filepath.Join(home, "data", "Trash", "info", "*")); len(infos) != 0 {
@@ -113,7 +114,7 @@ func TestTrashLongNames(t *testing.T) {
 			if err := os.WriteFile(src, []byte(header), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			tr, err := Trash(src, Env{Home: home})
+			tr, err := store.Trash(src, store.Env{Home: home})
 			if err != nil {
 				t.Fatalf("%d bytes: %v", len(base), err)
 			}
@@ -122,7 +123,7 @@ func TestTrashLongNames(t *testing.T) {
 				t.Errorf("trash names %q %q", name, filepath.Base(tr.Info))
 			}
 			info, _ := os.ReadFile(tr.Info)
-			if !strings.Contains(string(info), "\nPath="+escapePath(src)+"\n") {
+			if !strings.Contains(string(info), "\nPath="+store.EscapePath(src)+"\n") {
 				t.Errorf("trashinfo does not keep the path:\n%s", info)
 			}
 			names = append(names, name)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"skein/internal/filelock"
+	"skein/internal/stamp"
 )
 
 // moveByCopy moves a session file or a Dhara folder (regular files only)
@@ -33,7 +34,7 @@ func moveByCopy(src, dst string) error {
 		os.RemoveAll(tmp)
 		return err
 	}
-	if err := trashFS.rename(tmp, dst); err != nil {
+	if err := trashFS.Rename(tmp, dst); err != nil {
 		os.RemoveAll(tmp)
 		return err
 	}
@@ -86,7 +87,7 @@ func (e *partlyMoved) Unwrap() error { return e.err }
 // removeSource removes the copied session: a file at once; a folder's
 // files one by one, then the folder. When nothing could be removed the
 // copy in the trash goes again (the caller's dst), as if nothing happened.
-func removeSource(src string, files map[string]stamp) error {
+func removeSource(src string, files map[string]fileStamp) error {
 	fi, err := os.Lstat(src)
 	if err != nil {
 		return err
@@ -110,9 +111,9 @@ func removeSource(src string, files map[string]stamp) error {
 	return nil
 }
 
-// stamp is what tells that a file changed: its size, modification and
+// fileStamp is what tells that a file changed: its size, modification and
 // change times.
-type stamp struct {
+type fileStamp struct {
 	size         int64
 	mtime, ctime int64
 }
@@ -120,8 +121,8 @@ type stamp struct {
 // stamps are the stamps of path's files: path itself, or each file of a
 // folder by its name. Anything but a regular file or a folder of them is
 // refused.
-func stamps(path string) (map[string]stamp, error) {
-	out := map[string]stamp{}
+func stamps(path string) (map[string]fileStamp, error) {
+	out := map[string]fileStamp{}
 	err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -136,14 +137,14 @@ func stamps(path string) (map[string]stamp, error) {
 		case !fi.Mode().IsRegular():
 			return fmt.Errorf("%s is not a regular file; skein does not copy it to the trash", p)
 		}
-		in, _ := changeTime(fi)
-		out[p] = stamp{fi.Size(), fi.ModTime().UnixNano(), in.CtimeNs}
+		in, _ := stamp.ChangeTime(fi)
+		out[p] = fileStamp{fi.Size(), fi.ModTime().UnixNano(), in.CtimeNs}
 		return nil
 	})
 	return out, err
 }
 
-func sameStamps(a, b map[string]stamp) bool {
+func sameStamps(a, b map[string]fileStamp) bool {
 	if len(a) != len(b) {
 		return false
 	}

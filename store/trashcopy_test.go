@@ -1,9 +1,10 @@
-package store
+package store_test
 
 import (
 	"errors"
 	"os"
 	"path/filepath"
+	"skein/store"
 	"strconv"
 	"syscall"
 	"testing"
@@ -18,9 +19,9 @@ func exdev(old, new string) error {
 // folder not the user's) is copied into the home trash, synced, and
 // removed: a file and a Dhara folder.
 func TestTrashAcrossFileSystems(t *testing.T) {
-	saved := trashFS
-	defer func() { trashFS = saved }()
-	trashFS.rename = func(old, new string) error {
+	saved := *store.TrashFS
+	defer func() { *store.TrashFS = saved }()
+	store.TrashFS.Rename = func(old, new string) error {
 		if filepath.Base(filepath.Dir(old)) == "files" || filepath.Base(filepath.Dir(new)) != "files" {
 			return os.Rename(old, new) // the copy's own rename, inside the trash
 		}
@@ -30,7 +31,7 @@ func TestTrashAcrossFileSystems(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
 	src := filepath.Join(home, "s.jsonl")
 	os.WriteFile(src, []byte(header), 0o600)
-	tr, err := Trash(src, Env{Home: home})
+	tr, err := store.Trash(src, store.Env{Home: home})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestTrashAcrossFileSystems(t *testing.T) {
 
 	dir := filepath.Join(home, "d")
 	os.CopyFS(dir, os.DirFS("../testdata/dhara/store/branched"))
-	tr, err = Trash(dir, Env{Home: home})
+	tr, err = store.Trash(dir, store.Env{Home: home})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,12 +70,12 @@ func TestTrashAcrossFileSystems(t *testing.T) {
 // A session that changes while it is copied stays where it is, whole, and
 // no copy is left in the trash.
 func TestTrashCopyLeavesAWriterAlone(t *testing.T) {
-	saved := trashFS
-	defer func() { trashFS = saved }()
+	saved := *store.TrashFS
+	defer func() { *store.TrashFS = saved }()
 	home := t.TempDir()
 	src := filepath.Join(home, "s.jsonl")
 	os.WriteFile(src, []byte(header), 0o644)
-	trashFS.rename = func(old, new string) error {
+	store.TrashFS.Rename = func(old, new string) error {
 		if filepath.Base(filepath.Dir(new)) == "files" && filepath.Base(filepath.Dir(old)) == "files" {
 			f, _ := os.OpenFile(src, os.O_WRONLY|os.O_APPEND, 0)
 			f.WriteString(`{"type":"label"}` + "\n")
@@ -84,7 +85,7 @@ func TestTrashCopyLeavesAWriterAlone(t *testing.T) {
 		return exdev(old, new)
 	}
 	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
-	if _, err := Trash(src, Env{Home: home}); err == nil {
+	if _, err := store.Trash(src, store.Env{Home: home}); err == nil {
 		t.Fatal("trashed a session being written")
 	}
 	if b, _ := os.ReadFile(src); string(b) != header+`{"type":"label"}`+"\n" {
@@ -106,18 +107,18 @@ func TestTrashAcrossRealFileSystems(t *testing.T) {
 	}
 	defer os.RemoveAll(shm)
 	home := t.TempDir()
-	a, okA := device(shm)
-	b, okB := device(home)
+	a, okA := store.Device(shm)
+	b, okB := store.Device(home)
 	if !okA || !okB || a == b {
 		t.Skip("/dev/shm is on the temporary folder's file system")
 	}
-	saved := trashFS
-	defer func() { trashFS = saved }()
-	trashFS.mountTop = func(string) string { return "" }
+	saved := *store.TrashFS
+	defer func() { *store.TrashFS = saved }()
+	store.TrashFS.MountTop = func(string) string { return "" }
 	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
 	src := filepath.Join(shm, "s.jsonl")
 	os.WriteFile(src, []byte(header), 0o644)
-	tr, err := Trash(src, Env{Home: home})
+	tr, err := store.Trash(src, store.Env{Home: home})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,9 +133,9 @@ func TestTrashAcrossRealFileSystems(t *testing.T) {
 // A copy into the trash that a killed skein left (its pid gone) is removed
 // by the next copy; a live one's stays.
 func TestTrashCopyRemovesStaleCopies(t *testing.T) {
-	saved := trashFS
-	defer func() { trashFS = saved }()
-	trashFS.rename = func(old, new string) error {
+	saved := *store.TrashFS
+	defer func() { *store.TrashFS = saved }()
+	store.TrashFS.Rename = func(old, new string) error {
 		if filepath.Base(filepath.Dir(old)) == "files" {
 			return os.Rename(old, new)
 		}
@@ -143,13 +144,13 @@ func TestTrashCopyRemovesStaleCopies(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
 	files := filepath.Join(home, "data", "Trash", "files")
-	stale := filepath.Join(files, copyPrefix+"999999999-s.jsonl")
-	live := filepath.Join(files, copyPrefix+strconv.Itoa(os.Getppid())+"-t.jsonl")
+	stale := filepath.Join(files, store.CopyPrefix+"999999999-s.jsonl")
+	live := filepath.Join(files, store.CopyPrefix+strconv.Itoa(os.Getppid())+"-t.jsonl")
 	os.MkdirAll(stale, 0o700)
 	os.WriteFile(live, []byte("x"), 0o600)
 	src := filepath.Join(home, "s.jsonl")
 	os.WriteFile(src, []byte(header), 0o600)
-	if _, err := Trash(src, Env{Home: home}); err != nil {
+	if _, err := store.Trash(src, store.Env{Home: home}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {

@@ -1,8 +1,9 @@
-package store
+package store_test
 
 import (
 	"os"
 	"path/filepath"
+	"skein/store"
 	"syscall"
 	"testing"
 )
@@ -23,7 +24,7 @@ func TestTrashCopyFromAReadOnlyFileSystemLeavesNothing(t *testing.T) {
 	}
 	home := t.TempDir()
 	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
-	_, err := Trash(src, Env{Home: home})
+	_, err := store.Trash(src, store.Env{Home: home})
 	if err == nil {
 		t.Fatal("trashed a file on a read-only file system")
 	}

@@ -163,7 +163,7 @@ func forkedMsg(b store.Backend, f workflow.Forked) actionDoneMsg {
 	msg := actionDoneMsg{status: "forked into " + f.Path, added: listRecord(f.Path)}
 	// The fork is of its source's format, whose backend b is.
 	line := resumeCommand(b, f.Path)
-	agent, _ := b.Resume(f.Path)
+	agent, _ := store.ResumeOf(b, f.Path)
 	body := fmt.Sprintf("%s copied into\n%s\n\nIt is listed under this session. Resume it in %s with:\n\n  %s", transcript.Count(f.Entries, "entry", "entries"), sanitize.Inline(f.Path), agent, sanitize.Inline(line))
 	if f.Message != "" {
 		body += "\n\nThe message it was forked before, to send again or change:\n\n" + f.Message

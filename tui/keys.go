@@ -167,7 +167,7 @@ func unavailable(k KeyMap, be store.Backend, keys []key.Binding) []key.Binding {
 			out[i] = key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
 		}
 		for _, w := range k.writes() {
-			if b.Help() == w.b.Help() && !be.Supports(w.act) {
+			if b.Help() == w.b.Help() && !store.Can(be, w.act) {
 				out[i] = key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc+" (unavailable)"))
 			}
 		}

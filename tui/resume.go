@@ -40,7 +40,7 @@ func resume(b store.Backend, path, cwd string) tea.Cmd {
 		return func() tea.Msg { return done("", err) }
 	}
 	return func() tea.Msg {
-		prog, args := b.Resume(path)
+		prog, args := store.ResumeOf(b, path)
 		bin, err := exec.LookPath(prog)
 		if err != nil {
 			return resumeReadyMsg{b: b, path: path, program: prog}

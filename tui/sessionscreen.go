@@ -397,7 +397,7 @@ func (ss *sessionScreen) action(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	for _, w := range ss.keys.writes() {
 		if w.act != store.ActDelete && key.Matches(msg, w.b) { // d deletes from the list only
 			if err := store.Unsupported(store.Of(ss.info), w.act); err != nil {
-				if store.Importable(ss.info.Format) {
+				if store.IsImportable(store.Format(ss.info.Format)) {
 					return open(importFirstDialog(ss.s, w.act)), true
 				}
 				return func() tea.Msg { return done("", err) }, true

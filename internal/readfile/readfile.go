@@ -3,9 +3,7 @@
 package readfile
 
 import (
-	"fmt"
 	"io"
-	"os"
 
 	"skein/internal/hugemem"
 )
@@ -16,24 +14,11 @@ import (
 // (hugemem), then whatever was appended since. A path that is not a
 // regular file (a folder, a FIFO, a device) is refused without reading.
 func Regular(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	f, err := os.Open(path)
+	f, fi, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
 	size := int(fi.Size())
 	// Room for what is appended while it is read.
 	mem := make([]byte, size+size/64+64<<10)

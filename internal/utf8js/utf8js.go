@@ -6,7 +6,10 @@
 // must show and write what pi reads.
 package utf8js
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // DecodeRune is utf8.DecodeRune, except that an ill-formed sequence is
 // consumed as Node's decoder consumes it: its maximal subpart (a lead byte
@@ -144,4 +147,17 @@ func Slice16(s string, n int) string {
 		units += w
 	}
 	return s
+}
+
+// Trim is JavaScript's String.prototype.trim.
+func Trim(s string) string { return strings.TrimFunc(s, IsSpace) }
+
+// IsSpace reports whether JavaScript's trim removes r (WhiteSpace and
+// LineTerminator).
+func IsSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
 }

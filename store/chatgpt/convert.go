@@ -11,7 +11,7 @@ import (
 
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
-	"skein/store/pi"
+	"skein/internal/utf8js"
 )
 
 // entry is one line of the session being written.
@@ -208,7 +208,7 @@ func cleanTitle(s string) string {
 			b.WriteByte(' ')
 		}
 	}
-	return pi.TrimJS(b.String())
+	return utf8js.Trim(b.String())
 }
 
 // walk converts the nodes depth first, every parent before its children

@@ -72,7 +72,13 @@ func appendText(dst []byte, blk *model.Block) []byte {
 }
 
 // usageJSON is a usage in pi's shape, which Dhara's entries may carry.
-func usageJSON(u *model.Usage) []byte {
+func usageJSON(u *model.Usage) []byte { return appendUsage(u, false) }
+
+// compactionUsage is a compaction's usage as pi writes it: with its total
+// and its cost, whatever the model said of it.
+func compactionUsage(u *model.Usage) []byte { return appendUsage(u, true) }
+
+func appendUsage(u *model.Usage, compaction bool) []byte {
 	num := func(b []byte, k string, v float64) []byte {
 		b = jsjson.AppendString(b, k)
 		b = append(b, ':')
@@ -86,7 +92,11 @@ func usageJSON(u *model.Usage) []byte {
 	b = num(b, "cacheRead", u.CacheRead)
 	b = append(b, ',')
 	b = num(b, "cacheWrite", u.CacheWrite)
-	if u.HasCost {
+	if compaction {
+		b = append(b, ',')
+		b = num(b, "totalTokens", u.Input+u.Output+u.CacheRead+u.CacheWrite)
+	}
+	if u.HasCost || compaction {
 		b = append(b, `,"cost":{`...)
 		b = num(b, "total", u.Cost)
 		b = append(b, '}')

@@ -12,25 +12,17 @@ import (
 	"skein/internal/jsdate"
 	"skein/internal/jsjson"
 	"skein/model"
+	"skein/store"
 )
 
 // Info is a session's record in the list, as pi's SessionManager.list
 // describes it: model's SessionInfo, which every format fills.
 type Info = model.SessionInfo
 
-// NotSession says a file is not a pi session, or, with Named, is not the
-// session its Reason names (another format's reader refused it).
-type NotSession struct {
-	Reason string
-	Named  bool
-}
-
-func (e *NotSession) Error() string {
-	if e.Named {
-		return e.Reason
-	}
-	return "not a pi session: " + e.Reason
-}
+// NotSession says a file is not a pi session (Format "pi"), or, with
+// Named, is not the session its Reason names (another format's reader
+// refused it): the store's type.
+type NotSession = store.NotSession
 
 // ScanInfo computes a file's Info from its bytes, as pi's buildSessionInfo
 // does, decoding only what the record needs. mtimeMs is the file's
@@ -120,7 +112,7 @@ func (st *ScanState) Feed(data []byte) error {
 				continue // pi skips a first line that does not parse
 			}
 			if !ok {
-				return &NotSession{Reason: "the first entry is not a session header"}
+				return &NotSession{Reason: "the first entry is not a session header", Format: store.FormatPi}
 			}
 			st.Header = true
 			headerTime = jsdate.Parse(headerTimestamp(line))
@@ -225,7 +217,7 @@ func (st *ScanState) Feed(data []byte) error {
 func (st *ScanState) Result(mtimeMs float64) (Info, error) {
 	info := st.Info
 	if !st.Header {
-		return info, &NotSession{Reason: "no session header"}
+		return info, &NotSession{Reason: "no session header", Format: store.FormatPi}
 	}
 	switch {
 	case st.HasActivity && st.LastActivity > 0:

@@ -3,7 +3,6 @@ package pi
 import (
 	"math"
 	"strconv"
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -12,16 +11,10 @@ import (
 	"skein/internal/utf8js"
 )
 
-// TrimJS is JavaScript's String.prototype.trim.
-func TrimJS(s string) string { return strings.TrimFunc(s, isJSSpace) }
+// TrimJS is JavaScript's String.prototype.trim (utf8js.Trim).
+func TrimJS(s string) string { return utf8js.Trim(s) }
 
-func isJSSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
-}
+func isJSSpace(r rune) bool { return utf8js.IsSpace(r) }
 
 // jsNumberValue returns the value of a raw JSON number.
 func jsNumberValue(raw []byte) (float64, bool) {

@@ -121,7 +121,7 @@ func (st *settler) checkLimit() error {
 	if st.now().Sub(st.start) < st.limit {
 		return nil
 	}
-	return &RefusedError{fmt.Sprintf("%s: the file is being written; try again (it was still changing after %v)", st.path, st.limit)}
+	return &RefusedError{Reason: fmt.Sprintf("%s: the file is being written; try again (it was still changing after %v)", st.path, st.limit)}
 }
 
 // unchanged says whether the file is still the size it was read at: the

@@ -199,7 +199,7 @@ func TestAppendFollowsLinesAddedWhileItBuilds(t *testing.T) {
 			start, end := agentLine("agent001", s.Entries[s.Leaf()].ID)
 			appendTo(t, path, start+"meanwhile"+end)
 		}
-		return NewEntry{Type: TypeSessionInfo, Fields: []Field{{"name", jsonString("n")}}}, nil
+		return NewEntry{Type: TypeSessionInfo, Fields: []Field{{Key: "name", Value: jsonString("n")}}}, nil
 	})
 	if err != nil {
 		t.Fatal(err)

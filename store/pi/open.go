@@ -9,6 +9,8 @@ import (
 	"runtime"
 
 	"skein/internal/jscan"
+	"skein/internal/readfile"
+	"skein/store"
 )
 
 // Open reads a whole session file into a Session. Message bodies stay
@@ -27,7 +29,7 @@ func parseSession(data []byte) (*Session, error) {
 	s, err := Parse(data)
 	var ns *NotSessionError
 	if errors.As(err, &ns) {
-		return nil, &NotSession{Reason: ns.Reason}
+		return nil, &NotSession{Reason: ns.Reason, Format: store.FormatPi}
 	}
 	return s, err
 }
@@ -58,7 +60,7 @@ func IsFault(r any) bool {
 
 // ReadHeader reads only as much of a file as its header needs.
 func ReadHeader(path string) (Header, error) {
-	f, _, err := OpenRegular(path)
+	f, _, err := readfile.OpenRegular(path)
 	if err != nil {
 		return Header{}, err
 	}
@@ -75,7 +77,7 @@ func ReadHeader(path string) (Header, error) {
 			var info Info
 			ok, stringID, herr := scanHeader(line, &info)
 			if herr != nil || !ok || !stringID {
-				return Header{}, &NotSession{Reason: "the first entry is not a session header"}
+				return Header{}, &NotSession{Reason: "the first entry is not a session header", Format: store.FormatPi}
 			}
 			e, _ := ParseEntry(line, 1)
 			h := Header{ID: info.ID, Cwd: info.Cwd, Timestamp: e.Timestamp, ParentSession: info.ParentSession, Version: 1}
@@ -85,7 +87,7 @@ func ReadHeader(path string) (Header, error) {
 			return h, nil
 		}
 		if err == io.EOF {
-			return Header{}, &NotSession{Reason: "no session header"}
+			return Header{}, &NotSession{Reason: "no session header", Format: store.FormatPi}
 		}
 		if err != nil {
 			return Header{}, err
@@ -114,7 +116,7 @@ func jsonInt(raw []byte) (int, error) {
 // first screen of a large file while the rest loads: the entries whose
 // parents lie before the tail are roots of the partial tree.
 func OpenTail(path string, tail int64) (*Session, error) {
-	f, st, err := OpenRegular(path)
+	f, st, err := readfile.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

@@ -15,32 +15,16 @@ import (
 
 	"skein/internal/jsjson"
 	"skein/internal/safewrite"
+	"skein/store"
 )
 
-// Field is one member of a new entry, its value raw JSON; a nil value is
-// left out, as JSON.stringify leaves out undefined.
-type Field struct {
-	Key   string
-	Value []byte
-}
-
-// NewEntry is an entry to append: its type, its parent (nil: the file's leaf
-// at the moment of writing) and its fields after pi's id, parentId and
-// timestamp.
-type NewEntry struct {
-	Type   string
-	Parent *string
-	Fields []Field
-	// Stamped, when set, gives the fields that follow Fields and depend on
-	// the entry's own timestamp (a compaction's system prompt checkpoint).
-	Stamped func(timestamp string) []Field
-}
-
-// RefusedError says why skein will not append to a file; the file is
-// unchanged.
-type RefusedError struct{ Reason string }
-
-func (e *RefusedError) Error() string { return e.Reason }
+// The store's types for a write: pi's writes take and give them.
+type (
+	Field        = store.Field
+	NewEntry     = store.NewEntry
+	RefusedError = store.RefusedError
+	WriteOption  = store.WriteOption
+)
 
 // now is the clock of new entries; tests set it.
 var now = time.Now
@@ -59,17 +43,10 @@ func newID(s *Session) string {
 	}
 }
 
-// A WriteOption changes how one write is made.
-type WriteOption func(*writeOptions)
-
-type writeOptions struct {
-	onWait func()
-}
-
 // OnWait has the write call f once, when it starts to wait for a last line
 // that another writer has not finished, so that a person can be told why
 // nothing happens yet.
-func OnWait(f func()) WriteOption { return func(o *writeOptions) { o.onWait = f } }
+func OnWait(f func()) WriteOption { return store.OnWait(f) }
 
 // Append adds one entry to a session file under the writing rules: an
 // advisory lock; the leaf found from the file as it is at the moment of
@@ -86,14 +63,11 @@ func OnWait(f func()) WriteOption { return func(o *writeOptions) { o.onWait = f 
 // program put in the path's place (a rename over it) while Append waited
 // is let go, and the file the path names now is written instead.
 func Append(path string, build func(s *Session) (NewEntry, error), opts ...WriteOption) (id string, err error) {
-	var o writeOptions
-	for _, opt := range opts {
-		opt(&o)
-	}
-	if o.onWait != nil {
+	o := store.Options(opts)
+	if o.OnWait != nil {
 		// Once for the whole append, however many files it opens.
-		f := o.onWait
-		o.onWait = func() {
+		f := o.OnWait
+		o.OnWait = func() {
 			if f != nil {
 				f()
 				f = nil
@@ -101,12 +75,12 @@ func Append(path string, build func(s *Session) (NewEntry, error), opts ...Write
 		}
 	}
 	for try := 1; ; try++ {
-		id, err := appendOnce(path, build, o.onWait)
+		id, err := appendOnce(path, build, o.OnWait)
 		if !errors.Is(err, errReplaced) {
 			return id, err
 		}
 		if try == replacedTries {
-			return "", &RefusedError{fmt.Sprintf("%s: another program replaced the file %d times while skein waited to write to it; nothing was written; try again", path, replacedTries)}
+			return "", &RefusedError{Reason: fmt.Sprintf("%s: another program replaced the file %d times while skein waited to write to it; nothing was written; try again", path, replacedTries)}
 		}
 	}
 }
@@ -163,7 +137,7 @@ func appendOnce(path string, build func(s *Session) (NewEntry, error), onWait fu
 		if err := safewrite.Append(through(f), int64(len(data)), line); err != nil {
 			return "", fmt.Errorf("append to %s: %w", path, err)
 		}
-		removeStaleTemps(filepath.Dir(path))
+		safewrite.RemoveStaleTemps(filepath.Dir(path))
 		return id, nil
 	}
 }
@@ -177,7 +151,7 @@ func stillNamed(f *os.File, path string) error {
 	}
 	now, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &RefusedError{fmt.Sprintf("%s was removed while skein waited to write to it; nothing was written", path)}
+		return &RefusedError{Reason: fmt.Sprintf("%s was removed while skein waited to write to it; nothing was written", path)}
 	}
 	if err != nil {
 		return err
@@ -195,13 +169,13 @@ func appendLine(path string, data []byte, build func(s *Session) (NewEntry, erro
 	s, err := Parse(data)
 	var ns *NotSessionError
 	if errors.As(err, &ns) {
-		return nil, "", &RefusedError{fmt.Sprintf("%s has no valid session header; skein does not write to it", path)}
+		return nil, "", &RefusedError{Reason: fmt.Sprintf("%s has no valid session header; skein does not write to it", path)}
 	}
 	if err != nil {
 		return nil, "", err
 	}
 	if s.Header.Version < 3 {
-		return nil, "", &RefusedError{fmt.Sprintf("%s is a version %d session: pi rewrites such files when it opens them and skein never rewrites one; fork it instead (skein session fork), which makes a new version 3 file", path, s.Header.Version)}
+		return nil, "", &RefusedError{Reason: fmt.Sprintf("%s is a version %d session: pi rewrites such files when it opens them and skein never rewrites one; fork it instead (skein session fork), which makes a new version 3 file", path, s.Header.Version)}
 	}
 	e, err := build(s)
 	if err != nil {
@@ -254,13 +228,13 @@ func jsonString(s string) []byte { return jsjson.AppendString(nil, s) }
 func Label(path, targetID, label string, opts ...WriteOption) (string, error) {
 	return Append(path, func(s *Session) (NewEntry, error) {
 		if _, ok := s.Index(targetID); !ok {
-			return NewEntry{}, &RefusedError{fmt.Sprintf("%s has no entry %q", path, targetID)}
+			return NewEntry{}, &RefusedError{Reason: fmt.Sprintf("%s has no entry %q", path, targetID)}
 		}
 		var value []byte
 		if label != "" {
 			value = jsonString(label)
 		}
-		return NewEntry{Type: TypeLabel, Fields: []Field{{"targetId", jsonString(targetID)}, {"label", value}}}, nil
+		return NewEntry{Type: TypeLabel, Fields: []Field{{Key: "targetId", Value: jsonString(targetID)}, {Key: "label", Value: value}}}, nil
 	}, opts...)
 }
 
@@ -268,7 +242,7 @@ func Label(path, targetID, label string, opts ...WriteOption) (string, error) {
 // SessionName stores it (an empty one clears it).
 func Rename(path, name string, opts ...WriteOption) (string, error) {
 	return Append(path, func(s *Session) (NewEntry, error) {
-		return NewEntry{Type: TypeSessionInfo, Fields: []Field{{"name", jsonString(SessionName(name))}}}, nil
+		return NewEntry{Type: TypeSessionInfo, Fields: []Field{{Key: "name", Value: jsonString(SessionName(name))}}}, nil
 	}, opts...)
 }
 

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package readfile
+
+const oNonblock = 0

@@ -1,0 +1,8 @@
+//go:build unix
+
+package safewrite
+
+import "syscall"
+
+// oNoFollow makes an open refuse a symbolic link.
+const oNoFollow = syscall.O_NOFOLLOW

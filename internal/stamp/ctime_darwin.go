@@ -1,0 +1,17 @@
+//go:build darwin
+
+package stamp
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// ChangeTime is the inode a file is (its device and number) and its
+// status-change time, which no program can set: any write moves it.
+func ChangeTime(info fs.FileInfo) (Inode, bool) {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return Inode{uint64(st.Dev), st.Ino, st.Ctimespec.Sec*1e9 + st.Ctimespec.Nsec}, true
+	}
+	return Inode{}, false
+}

@@ -1,0 +1,133 @@
+package claude
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"skein/internal/readfile"
+	"skein/model"
+	"skein/store"
+)
+
+// backend is Claude Code's project logs for the store, read-only: Claude
+// Code appends to them while it runs, without a lock.
+type backend struct{}
+
+func init() { store.Register(backend{}) }
+
+func (backend) Format() store.Format { return store.FormatClaude }
+func (backend) Wording() store.Wording {
+	return store.Wording{Agent: "Claude Code", Kind: "a Claude Code log"}
+}
+func (backend) ImportFormat() string { return "claude" }
+
+// Claims a .jsonl file in Claude Code's folder of project logs.
+func (backend) Claims(path string) bool {
+	if !strings.HasSuffix(path, ".jsonl") {
+		return false
+	}
+	root := projects(store.OSEnv())
+	return strings.HasPrefix(filepath.Clean(path), filepath.Clean(root)+string(filepath.Separator)) ||
+		strings.Contains(filepath.ToSlash(path), "/.claude/projects/")
+}
+
+// Detect: every record of a log but a file-history snapshot has a uuid or
+// a sessionId; an old log may start with a summary.
+func (backend) Detect(line []byte, _ bool) bool {
+	m := store.Members(line, "type", "uuid", "sessionId")
+	return m[1].Present || m[2].Present || m[0].Value == "summary"
+}
+
+// Roots is where Claude Code keeps its logs: $CLAUDE_CONFIG_DIR/projects,
+// else ~/.claude/projects.
+func (backend) Roots(e store.Env) []string { return []string{projects(e)} }
+
+func projects(e store.Env) string {
+	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return filepath.Join(e.Expand(d, e.WorkingDirPath), "projects")
+	}
+	return filepath.Join(e.Home, ".claude", "projects")
+}
+
+// Open reads a log, with the list record's fields (its first prompt, not
+// the instructions the agent put first) from what is parsed.
+func (backend) Open(path string) (*model.Session, error) {
+	s, err := Open(path)
+	if err != nil {
+		return nil, store.NotSessionIf(err, ErrNotSession)
+	}
+	return s.Domain(s.Info(path, 0)), nil
+}
+
+func (backend) ListInfo(path string, buf []byte) ([]byte, store.Info, error) {
+	s, err := Open(path)
+	if err != nil {
+		return buf, store.Info{}, store.NotSessionIf(err, ErrNotSession)
+	}
+	return buf, s.Info(path, store.ModTimeMs(path)), nil
+}
+
+// SessionID is the log's sessionId, else its name.
+func (b backend) SessionID(path string) (string, error) {
+	s, err := b.Open(path)
+	if err != nil {
+		return "", err
+	}
+	if id := Of(s).SessionID(); id != "" {
+		return id, nil
+	}
+	return strings.TrimSuffix(filepath.Base(path), ".jsonl"), nil
+}
+
+func (backend) Resume(path string) (string, []string) {
+	return "claude", []string{"--resume", strings.TrimSuffix(filepath.Base(path), ".jsonl")}
+}
+
+// A sub-agent's file belongs to the session whose call started it, and is
+// shown with it when that session is there; alone, it is a session of its
+// own (read alone, as Open reads it).
+func (backend) PartName(base string) bool { return IsAgentFileName(base) }
+func (backend) PartOf(path string) error {
+	if IsAgentFileName(filepath.Base(path)) && parentThere(path) {
+		return &store.PartOfSession{Reason: "a Claude Code sub-agent's log, shown with its session"}
+	}
+	return nil
+}
+
+// parentThere reports whether the session a sub-agent's log at path
+// belongs to is there to show it: <session>.jsonl beside the folder
+// <session>/subagents/ that holds it (Claude Code 2.1, a few levels deep),
+// or, for a log in the project folder itself (2.0), the file named by the
+// sessionId of its first lines, beside it. AgentPaths finds the logs of a
+// session the same two ways.
+func parentThere(path string) bool {
+	dir := filepath.Dir(path)
+	for d, depth := dir, 0; depth <= 4; d, depth = filepath.Dir(d), depth+1 {
+		if filepath.Base(d) == "subagents" {
+			if isRegularFile(filepath.Dir(d) + ".jsonl") {
+				return true
+			}
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	f, _, err := readfile.OpenRegular(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, HeadSize)
+	n, _ := io.ReadFull(f, head)
+	id := SessionIDOf(head[:n])
+	return id != "" && !strings.ContainsAny(id, `/\`) && isRegularFile(filepath.Join(dir, id+".jsonl"))
+}
+
+// isRegularFile reports whether path names a regular file (through links).
+func isRegularFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}

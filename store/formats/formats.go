@@ -1,0 +1,14 @@
+// Package formats wires the session formats skein reads: importing it
+// registers each format's backend with the store (each package's init), as
+// importing an image decoder registers it with package image. main.go
+// imports it, and so do the tests of the packages that open sessions. A new
+// format is a package of its own, added here.
+package formats
+
+import (
+	_ "skein/store/claude"  // Claude Code's project logs
+	_ "skein/store/codex"   // Codex CLI's rollouts
+	_ "skein/store/dhara"   // the second seed's session folders
+	_ "skein/store/dhara05" // the real Dhara agent's one-file sessions
+	_ "skein/store/pi"      // pi's session files, and any file no format claims
+)

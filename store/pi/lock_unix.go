@@ -1,8 +1,0 @@
-//go:build unix
-
-package pi
-
-import "syscall"
-
-// oNoFollow makes an open refuse a symbolic link.
-const oNoFollow = syscall.O_NOFOLLOW

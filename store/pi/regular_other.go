@@ -1,5 +1,0 @@
-//go:build !unix
-
-package pi
-
-const oNonblock = 0

@@ -1,8 +1,0 @@
-//go:build unix
-
-package pi
-
-import "syscall"
-
-// oNonblock keeps the open of a named pipe from waiting for a writer.
-const oNonblock = syscall.O_NONBLOCK

@@ -1,0 +1,3 @@
+package transcript
+
+import _ "skein/store/formats" // the tests read every format's sessions
