@@ -64,10 +64,31 @@ func (e Env) CheckOutput(path string) (exists bool, err error) {
 	case !fi.Mode().IsRegular():
 		return false, &OutputError{Path: path, Reason: fmt.Sprintf("%s is not a regular file", path)}
 	}
-	if f, err := GuessFormat(abs); err == nil {
+	if f, ok := holdsSession(abs); ok {
 		return false, &OutputError{Path: path, Reason: fmt.Sprintf("%s is a session (%s); skein never writes over one", path, f)}
 	}
 	return true, nil
+}
+
+// holdsSession names the format of the session or export the file at path
+// holds (false: none skein reads). Only the converter knows every format
+// skein imports, the exports' JSON documents among them, and store does
+// not import it: store/convert sets this when it is linked in
+// (SetSessionGuess), as every command and screen that writes an output
+// does. Without it, the file's first lines say (Detect).
+var holdsSession = func(path string) (string, bool) {
+	f := detectFile(path)
+	return string(f), f != FormatUnknown
+}
+
+// SetSessionGuess makes guess what CheckOutput asks of a file that is
+// there: the format of the session or export it holds, or an error when it
+// holds none. store/convert calls it when the program starts.
+func SetSessionGuess(guess func(path string) (string, error)) {
+	holdsSession = func(path string) (string, bool) {
+		f, err := guess(path)
+		return f, err == nil
+	}
 }
 
 // within reports whether path is root or inside it.

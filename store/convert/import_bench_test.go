@@ -1,4 +1,4 @@
-package store
+package convert
 
 import (
 	"fmt"
@@ -27,14 +27,14 @@ func BenchmarkImport100MB(b *testing.B) {
 	}
 	for _, src := range []struct{ name, path, format string }{{"claude", claude, "claude"}, {"codex", codex, "codex"}} {
 		st, _ := os.Stat(src.path)
-		for _, to := range ImportTargets {
+		for _, to := range Targets {
 			b.Run(src.name+"-to-"+to, func(b *testing.B) {
 				b.SetBytes(st.Size())
 				n := 0
 				for b.Loop() {
 					out := filepath.Join(dir, fmt.Sprintf("out-%s-%d", to, n))
 					n++
-					if _, err := ImportFile(src.path, ImportOptions{Format: src.format, To: to, Out: out}); err != nil {
+					if _, err := ImportFile(src.path, Options{Format: src.format, To: to, Out: out}); err != nil {
 						b.Fatal(err)
 					}
 					b.StopTimer()

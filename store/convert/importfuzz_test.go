@@ -1,4 +1,4 @@
-package store
+package convert
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"skein/internal/jscan"
 	"skein/internal/synth"
 	"skein/model"
+	"skein/store"
 	"skein/store/dhara"
 	"skein/store/pi"
 )
@@ -27,10 +28,10 @@ func TestImportHostile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, to := range ImportTargets {
+	for _, to := range Targets {
 		out := filepath.Join(t.TempDir(), "store", "inner")
 		for name := range files {
-			rs, err := ImportFile(filepath.Join(dir, name), ImportOptions{To: to, Out: out, Env: Env{Home: t.TempDir(), WorkingDirPath: dir}})
+			rs, err := ImportFile(filepath.Join(dir, name), Options{To: to, Out: out, Env: store.Env{Home: t.TempDir(), WorkingDirPath: dir}})
 			if err != nil {
 				t.Errorf("%s --to %s: %v", name, to, err)
 				continue
@@ -71,7 +72,7 @@ func checkWritten(t *testing.T, name, path string) {
 			t.Errorf("%s: %s line %d is not a JSON object: %.80q", name, path, n+1, l)
 		}
 	}
-	diags, _, err := Check(path)
+	diags, _, err := store.Check(path)
 	if err != nil {
 		t.Errorf("%s: doctor: %v", name, err)
 	}
@@ -106,13 +107,13 @@ func FuzzImport(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		for _, format := range ImportFormats {
+		for _, format := range Formats {
 			items, _, err := openItems(path, format)
 			if err != nil {
 				continue
 			}
 			for _, it := range items {
-				b := DharaModel(it.s, now, map[string][]byte{"importedFrom": []byte(`{"path":"f"}`)})
+				b := dhara.FromSession(it.s, now, []dhara.Field{{Key: "importedFrom", Value: []byte(`{"path":"f"}`)}})
 				for _, doc := range append([][]byte{b.Meta, b.Tree}, b.Entries...) {
 					if !jscan.Valid(doc) {
 						t.Fatalf("%s: Dhara: not JSON: %.200q", format, doc)

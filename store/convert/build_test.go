@@ -1,4 +1,4 @@
-package store
+package convert
 
 import (
 	"encoding/json"
@@ -10,19 +10,20 @@ import (
 
 	"skein/internal/jscan"
 	"skein/model"
+	"skein/store"
 	"skein/store/dhara"
 )
 
 // Every pi fixture in Dhara's model: a folder doctor finds nothing wrong
 // in, whose context at the leaf has the pi context's messages, in order.
 func TestPiToDhara(t *testing.T) {
-	files, _ := Discover([]string{filepath.Join("..", "testdata", "pi", "store")})
+	files, _ := store.Discover([]string{filepath.Join("..", "..", "testdata", "pi", "store")})
 	if len(files) < 5 {
 		t.Fatalf("%d fixtures", len(files))
 	}
 	root := t.TempDir()
 	for _, f := range files {
-		s, err := Open(f)
+		s, err := store.Open(f)
 		if err != nil {
 			continue
 		}
@@ -40,7 +41,7 @@ func TestPiToDhara(t *testing.T) {
 				t.Errorf("%s from %s: %s: %s", dir, filepath.Base(f), d.Where(dir), d.Msg)
 			}
 		}
-		d, err := Open(dir)
+		d, err := store.Open(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +125,7 @@ func TestImportRangesAlongEachPath(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(path)
+	s, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func TestImportRangesAlongEachPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Open(dir)
+	d, err := store.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package store
+package convert
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"skein/internal/synth"
+	"skein/store"
 )
 
 // An import into Dhara resumes where its source does: the context at its
@@ -26,11 +27,11 @@ func TestImportKeepsContext(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := filepath.Join(dir, "out-"+src[1])
-		r, err := ImportFile(src[0], ImportOptions{Format: src[1], To: "dhara", Out: out, Now: time.Now()})
+		r, err := ImportFile(src[0], Options{Format: src[1], To: "dhara", Out: out, Now: time.Now()})
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := Open(r[0].Path)
+		d, err := store.Open(r[0].Path)
 		if err != nil {
 			t.Fatal(err)
 		}

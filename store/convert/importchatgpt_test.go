@@ -1,10 +1,11 @@
-package store
+package convert
 
 import (
 	"bytes"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"skein/store"
 	"testing"
 )
 
@@ -12,10 +13,10 @@ import (
 // into pi: every reply stays the call's result, none is kept aside as a
 // result without a call (skein.unpairedToolResult, which no screen shows).
 func TestImportChatGPTBrowsingResults(t *testing.T) {
-	src := filepath.Join("chatgpt", "testdata", "browsing-2023.json")
-	for _, to := range ImportTargets {
+	src := filepath.Join("..", "chatgpt", "testdata", "browsing-2023.json")
+	for _, to := range Targets {
 		out := t.TempDir()
-		rs, err := ImportFile(src, ImportOptions{To: to, Out: out, Env: Env{Home: t.TempDir(), WorkingDirPath: out}})
+		rs, err := ImportFile(src, Options{To: to, Out: out, Env: store.Env{Home: t.TempDir(), WorkingDirPath: out}})
 		if err != nil || len(rs) != 1 {
 			t.Fatalf("--to %s: %v, %v", to, rs, err)
 		}

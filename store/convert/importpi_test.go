@@ -1,4 +1,4 @@
-package store
+package convert
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 
 	"skein/internal/jscan"
 	"skein/model"
+	"skein/store"
+	"skein/store/dhara"
 	"skein/store/pi"
 )
 
@@ -36,15 +38,15 @@ func importSources(t *testing.T) map[string]*model.Session {
 		}
 		return m
 	}
-	add("pi", glob("../testdata/pi/store/*/*.jsonl")...)
-	add("claude", glob("../testdata/claude/*.jsonl")...)
-	add("codex", glob("../testdata/codex/*.jsonl")...)
-	add("openai", glob("../testdata/openai/*.json")...)
-	add("dhara-jsonl", glob("../testdata/dhara05/sessions/*.jsonl")...)
-	add("dhara", glob("../testdata/dhara/store/*")...)
+	add("pi", glob("../../testdata/pi/store/*/*.jsonl")...)
+	add("claude", glob("../../testdata/claude/*.jsonl")...)
+	add("codex", glob("../../testdata/codex/*.jsonl")...)
+	add("openai", glob("../../testdata/openai/*.json")...)
+	add("dhara-jsonl", glob("../../testdata/dhara05/sessions/*.jsonl")...)
+	add("dhara", glob("../../testdata/dhara/store/*")...)
 	// A review's cases: side notes, children of the leaf, compactions that
 	// keep, an answer that was stopped, arguments over several lines.
-	for _, p := range glob("../testdata/import-edge/*") {
+	for _, p := range glob("../../testdata/import-edge/*") {
 		f, err := GuessFormat(p)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
@@ -117,18 +119,18 @@ func TestFromSessionToPi(t *testing.T) {
 func TestRoundTripPiDharaPi(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	root := t.TempDir()
-	files, _ := filepath.Glob("../testdata/pi/store/*/*.jsonl")
+	files, _ := filepath.Glob("../../testdata/pi/store/*/*.jsonl")
 	checked := 0
 	for _, path := range files {
 		src, err := OpenAs(path, "pi")
 		if err != nil {
 			t.Fatal(err)
 		}
-		dir, err := WriteDhara(root, DharaModel(src, now, nil))
+		dir, err := dhara.WriteNew(root, dhara.FromSession(src, now, nil))
 		if err != nil {
 			t.Fatal(err)
 		}
-		mid, err := Open(dir)
+		mid, err := store.Open(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -338,20 +340,20 @@ func closest(a string, others map[string]bool) string {
 // ones' too (a first line that does not parse, a byte-order mark).
 func TestGuessFormat(t *testing.T) {
 	want := map[string]string{
-		"../testdata/codex/hostile.jsonl":                                                                 "codex",
-		"../testdata/codex/legacy.jsonl":                                                                  "codex",
-		"../testdata/claude/rewind-compact.jsonl":                                                         "claude",
-		"../testdata/openai/tool-call.json":                                                               "openai",
-		"../testdata/openai/plain-array.json":                                                             "openai",
-		"../testdata/unseen/openai/chat.json":                                                             "openai",
-		"../testdata/unseen/claude-ai/conversations.json":                                                 "claude-ai",
-		"../testdata/unseen/chatgpt/conversations.json":                                                   "chatgpt",
-		"../testdata/unseen/chatgpt-split/conversations-001.json":                                         "chatgpt",
-		"../testdata/unseen/claude-code/f1223443-4724-4b0d-9b6a-1f1b8a55e1fc.jsonl":                       "claude",
-		"../testdata/unseen/codex/rollout-2026-05-04T10-11-12-019df2c4-7a31-7d52-9b0e-4c1f6a2e8d93.jsonl": "codex",
-		"../testdata/dhara05/sessions/b7e0d5a2-1c3f-4d8e-9b6a-0f4e2c8d7a13.jsonl":                         "dhara-jsonl",
+		"../../testdata/codex/hostile.jsonl":                                                                 "codex",
+		"../../testdata/codex/legacy.jsonl":                                                                  "codex",
+		"../../testdata/claude/rewind-compact.jsonl":                                                         "claude",
+		"../../testdata/openai/tool-call.json":                                                               "openai",
+		"../../testdata/openai/plain-array.json":                                                             "openai",
+		"../../testdata/unseen/openai/chat.json":                                                             "openai",
+		"../../testdata/unseen/claude-ai/conversations.json":                                                 "claude-ai",
+		"../../testdata/unseen/chatgpt/conversations.json":                                                   "chatgpt",
+		"../../testdata/unseen/chatgpt-split/conversations-001.json":                                         "chatgpt",
+		"../../testdata/unseen/claude-code/f1223443-4724-4b0d-9b6a-1f1b8a55e1fc.jsonl":                       "claude",
+		"../../testdata/unseen/codex/rollout-2026-05-04T10-11-12-019df2c4-7a31-7d52-9b0e-4c1f6a2e8d93.jsonl": "codex",
+		"../../testdata/dhara05/sessions/b7e0d5a2-1c3f-4d8e-9b6a-0f4e2c8d7a13.jsonl":                         "dhara-jsonl",
 	}
-	pis, _ := filepath.Glob("../testdata/pi/store/*/*.jsonl")
+	pis, _ := filepath.Glob("../../testdata/pi/store/*/*.jsonl")
 	for _, p := range pis {
 		want[p] = "pi"
 	}

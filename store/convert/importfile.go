@@ -1,4 +1,4 @@
-package store
+package convert
 
 import (
 	"bufio"
@@ -16,15 +16,16 @@ import (
 
 	"skein/internal/jscan"
 	"skein/model"
+	"skein/store"
 	"skein/store/chatgpt"
 	"skein/store/claudeai"
 	"skein/store/dhara"
 	"skein/store/pi"
 )
 
-// ImportOptions say how ImportFile reads a file and where it writes.
-type ImportOptions struct {
-	Format string // one of ImportFormats; "" guesses it from the file
+// Options say how ImportFile reads a file and where it writes.
+type Options struct {
+	Format string // one of Formats; "" guesses it from the file
 	To     string // "dhara" (the default) or "pi"
 	// Out is the folder the new sessions go in; "" is the target's
 	// default store (Dhara's sessions folder; for pi, the folder of the
@@ -33,14 +34,14 @@ type ImportOptions struct {
 	// Cwd is, for pi, the session's folder when the source names none; ""
 	// is Env's working folder.
 	Cwd string
-	Env Env
+	Env store.Env
 	Now time.Time // zero: the time of the call
 
 	piImports piImports // what pi's folder holds from imports, read once
 }
 
-// ImportResult is one session an import wrote, or found written before.
-type ImportResult struct {
+// Result is one session an import wrote, or found written before.
+type Result struct {
 	Path    string `json:"path"`
 	Format  string `json:"format"`
 	Guessed bool   `json:"guessed,omitempty"`
@@ -55,22 +56,22 @@ type ImportResult struct {
 	Note string `json:"note,omitempty"`
 }
 
-// ImportSkipped is a conversation of an export that was not imported, and
+// Skipped is a conversation of an export that was not imported, and
 // why (a conversation whose messages the export does not hold).
-type ImportSkipped struct {
+type Skipped struct {
 	Item   string `json:"id,omitempty"`
 	Title  string `json:"title,omitempty"`
 	Reason string `json:"reason"`
 }
 
-// ImportTargets are the stores `session import --to` writes into.
-var ImportTargets = []string{"dhara", "pi"}
+// Targets are the stores `session import --to` writes into.
+var Targets = []string{"dhara", "pi"}
 
 // ImportFile imports the session (or, for an export holding many, each
 // conversation) of the file at path into a new session of the target
 // store, recording the file's path and hash; what was imported from the
 // same bytes before is found, not written again.
-func ImportFile(path string, o ImportOptions) ([]ImportResult, error) {
+func ImportFile(path string, o Options) ([]Result, error) {
 	out, _, err := ImportFileSkipping(path, o)
 	return out, err
 }
@@ -78,12 +79,12 @@ func ImportFile(path string, o ImportOptions) ([]ImportResult, error) {
 // ImportFileSkipping is ImportFile that also names the conversations of an
 // export it did not import. When it imported none, the error says so and
 // skipped names them all.
-func ImportFileSkipping(path string, o ImportOptions) (_ []ImportResult, skipped []ImportSkipped, _ error) {
+func ImportFileSkipping(path string, o Options) (_ []Result, skipped []Skipped, _ error) {
 	if o.To == "" {
 		o.To = "dhara"
 	}
-	if !slices.Contains(ImportTargets, o.To) {
-		return nil, nil, fmt.Errorf("no store %q to import into (stores: %s)", o.To, strings.Join(ImportTargets, ", "))
+	if !slices.Contains(Targets, o.To) {
+		return nil, nil, fmt.Errorf("no store %q to import into (stores: %s)", o.To, strings.Join(Targets, ", "))
 	}
 	if o.Now.IsZero() {
 		o.Now = time.Now()
@@ -102,8 +103,8 @@ func ImportFileSkipping(path string, o ImportOptions) (_ []ImportResult, skipped
 		}
 		guessed = true
 	}
-	if !slices.Contains(ImportFormats, o.Format) {
-		return nil, nil, fmt.Errorf("no importer for the format %q (formats: %s)", o.Format, strings.Join(ImportFormats, ", "))
+	if !slices.Contains(Formats, o.Format) {
+		return nil, nil, fmt.Errorf("no importer for the format %q (formats: %s)", o.Format, strings.Join(Formats, ", "))
 	}
 	// The file's hash is made while it is parsed: each takes a core.
 	var src Source
@@ -121,7 +122,7 @@ func ImportFileSkipping(path string, o ImportOptions) (_ []ImportResult, skipped
 	if err != nil {
 		return nil, skipped, err
 	}
-	var out []ImportResult
+	var out []Result
 	for _, it := range items {
 		src := src
 		src.Item, src.ItemSHA256 = it.item, it.sha
@@ -144,13 +145,13 @@ type importItem struct {
 // openItems opens the sessions a file of the format holds: an export of
 // many conversations gives one each (read as the pi lines its reader
 // writes), every other file one.
-func openItems(path, format string) (_ []importItem, skipped []ImportSkipped, _ error) {
+func openItems(path, format string) (_ []importItem, skipped []Skipped, _ error) {
 	var convs []conversation
 	switch format {
 	case "chatgpt":
 		cs, sk, err := chatgpt.OpenExport(path)
 		for _, c := range sk {
-			skipped = append(skipped, ImportSkipped{c.ID, c.Title, c.Reason})
+			skipped = append(skipped, Skipped{c.ID, c.Title, c.Reason})
 		}
 		if err != nil {
 			return nil, skipped, err
@@ -199,7 +200,7 @@ type conversation struct {
 	lines     []byte
 }
 
-func importOne(s *model.Session, src Source, o *ImportOptions) (ImportResult, error) {
+func importOne(s *model.Session, src Source, o *Options) (Result, error) {
 	title := s.Name()
 	if title == "" {
 		title = s.Info.Name
@@ -222,7 +223,7 @@ func importOne(s *model.Session, src Source, o *ImportOptions) (ImportResult, er
 		if root == "" {
 			root = o.Env.PiSessionRoot()
 			dir = root
-			if o.Env.PiSessionDir == "" && !o.Env.piSettingsSessionDir() {
+			if o.Env.PiSessionDir == "" && !o.Env.PiSettingsSessionDir() {
 				var changed bool
 				if dir, changed = pi.SafeFolderFor(root, cwd); changed {
 					note = "the session's cwd holds control characters, which became _ in its folder's name (pi's own name for the cwd would hold them; pi lists the session with all sessions, not in that cwd)"
@@ -234,17 +235,17 @@ func importOne(s *model.Session, src Source, o *ImportOptions) (ImportResult, er
 		}
 		same, earlier := o.piImports.find(src)
 		if same != "" {
-			return ImportResult{Path: same, Already: true, Title: title}, nil
+			return Result{Path: same, Already: true, Title: title}, nil
 		}
 		path, _, err := pi.WriteFromSession(dir, s, o.Now, cwd, src.JSON())
-		return ImportResult{Path: path, Earlier: earlier, Title: title, Note: note}, err
+		return Result{Path: path, Earlier: earlier, Title: title, Note: note}, err
 	}
 	root := o.Out
 	if root == "" {
 		root = o.Env.DharaSessionRoot()
 	}
 	dir, earlier, already, err := importDhara(root, s, src, o.Now)
-	return ImportResult{Path: dir, Earlier: earlier, Already: already, Title: title}, err
+	return Result{Path: dir, Earlier: earlier, Already: already, Title: title}, err
 }
 
 // importDhara writes s into the Dhara folder root as a new session recording
@@ -354,10 +355,4 @@ func match(from []byte, src Source) int {
 		return 1
 	}
 	return 0
-}
-
-// piSettingsSessionDir reports whether pi's settings.json names a session
-// folder (pi then keeps every session in it, with no folder per cwd).
-func (e Env) piSettingsSessionDir() bool {
-	return e.PiSessionRoot() != filepath.Join(e.agentDir(), "sessions")
 }

@@ -1,4 +1,4 @@
-package store
+package convert
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"skein/internal/jsjson"
 	"skein/model"
+	"skein/store"
 	"skein/store/pi"
 )
 
@@ -40,7 +41,7 @@ type chatToolCall struct {
 
 // openChat reads an OpenAI Chat conversation.
 func openChat(path string) (*model.Session, error) {
-	data, err := ReadFile(path)
+	data, err := store.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +51,7 @@ func openChat(path string) (*model.Session, error) {
 			Messages []json.RawMessage `json:"messages"`
 		}
 		if err2 := json.Unmarshal(data, &wrapped); err2 != nil || wrapped.Messages == nil {
-			return nil, &NotSession{Reason: "not OpenAI Chat JSON (an array of messages, or {\"messages\": [...]}): " + err.Error(), Named: true}
+			return nil, &store.NotSession{Reason: "not OpenAI Chat JSON (an array of messages, or {\"messages\": [...]}): " + err.Error(), Named: true}
 		}
 		raws = wrapped.Messages
 	}
