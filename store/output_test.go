@@ -123,16 +123,8 @@ func TestCheckOutputRefusesASessionWithoutTheConverter(t *testing.T) {
 		"../testdata/unseen/codex/rollout-2026-05-04T10-11-12-019df2c4-7a31-7d52-9b0e-4c1f6a2e8d93.jsonl",
 		"../testdata/unseen/claude-code/f1223443-4724-4b0d-9b6a-1f1b8a55e1fc.jsonl",
 	} {
-		data, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(dir, "out-"+filepath.Base(src))
-		if err := os.WriteFile(path, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
 		var oe *OutputError
-		if _, err := env.CheckOutput(path); !errors.As(err, &oe) {
+		if _, err := env.CheckOutput(src); !errors.As(err, &oe) {
 			t.Errorf("%s: %v, want it refused as a session", filepath.Base(src), err)
 		}
 	}

@@ -25,16 +25,8 @@ func TestCheckOutputRefusesWhatConvertReads(t *testing.T) {
 		"../../testdata/openai/plain-array.json",
 		"../../testdata/unseen/codex/rollout-2026-05-04T10-11-12-019df2c4-7a31-7d52-9b0e-4c1f6a2e8d93.jsonl",
 	} {
-		data, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(dir, "out-"+filepath.Base(src))
-		if err := os.WriteFile(path, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		format, _ := GuessFormat(path)
-		_, err = env.CheckOutput(path)
+		format, _ := GuessFormat(src)
+		_, err := env.CheckOutput(src)
 		var oe *store.OutputError
 		if !errors.As(err, &oe) || !strings.Contains(oe.Reason, "is a session ("+format+")") {
 			t.Errorf("%s: %v, want it refused as a session (%s)", filepath.Base(src), err, format)
