@@ -8,13 +8,13 @@ import (
 	"strings"
 
 	"skein/internal/sanitize"
-	"skein/store"
+	"skein/store/convert"
 )
 
 var importCommand = command{
 	name: "session import",
 	args: "--file F [--format X] [--to T] [--out D]\n[--cwd D] [--json]",
-	help: "a new session in store T (dhara, the default, or pi) from another agent's file F of format X (" + strings.Join(store.ImportFormats, ", ") + "; guessed when left out); --out D: into folder D; --cwd D: the session's cwd when the file names none (pi's folder for it); the same bytes again say where they went; --json: {path, format}",
+	help: "a new session in store T (dhara, the default, or pi) from another agent's file F of format X (" + strings.Join(convert.Formats, ", ") + "; guessed when left out); --out D: into folder D; --cwd D: the session's cwd when the file names none (pi's folder for it); the same bytes again say where they went; --json: {path, format}",
 	run:  (*cli).importSession,
 }
 
@@ -31,16 +31,16 @@ func (c *cli) importSession(argv []string) error {
 		return usagef("import needs --file F")
 	}
 	to := a.get("to")
-	if a.has("to") && !slices.Contains(store.ImportTargets, to) {
-		return usagef("--to %s: skein imports into %s", to, strings.Join(store.ImportTargets, " or "))
+	if a.has("to") && !slices.Contains(convert.Targets, to) {
+		return usagef("--to %s: skein imports into %s", to, strings.Join(convert.Targets, " or "))
 	}
 	format := a.get("format")
-	if a.has("format") && !slices.Contains(store.ImportFormats, format) {
-		return fail(1, "no importer for the format %q (formats: %s)", format, strings.Join(store.ImportFormats, ", "))
+	if a.has("format") && !slices.Contains(convert.Formats, format) {
+		return fail(1, "no importer for the format %q (formats: %s)", format, strings.Join(convert.Formats, ", "))
 	}
 	env := c.env
-	results, skipped, err := store.ImportFileSkipping(file, store.ImportOptions{Format: format, To: to, Out: a.get("out"), Cwd: a.get("cwd"), Env: env})
-	if errors.Is(err, store.ErrUnknownFormat) {
+	results, skipped, err := convert.ImportFileSkipping(file, convert.Options{Format: format, To: to, Out: a.get("out"), Cwd: a.get("cwd"), Env: env})
+	if errors.Is(err, convert.ErrUnknownFormat) {
 		return fail(1, "%s: %v: name it with --format", sanitize.Inline(file), err)
 	}
 	if err != nil && len(results) == 0 {
@@ -62,9 +62,9 @@ func (c *cli) importSession(argv []string) error {
 			werr = c.writeJSON(results[0])
 		} else {
 			werr = c.writeJSON(struct {
-				store.ImportResult
-				Sessions []store.ImportResult  `json:"sessions"`
-				Skipped  []store.ImportSkipped `json:"skipped,omitempty"`
+				convert.Result
+				Sessions []convert.Result  `json:"sessions"`
+				Skipped  []convert.Skipped `json:"skipped,omitempty"`
 			}{results[0], results, skipped})
 		}
 		if err != nil {
@@ -100,7 +100,7 @@ func (c *cli) importSession(argv []string) error {
 
 // printSkipped names on stderr each conversation of an export that was
 // not imported, and why.
-func (c *cli) printSkipped(skipped []store.ImportSkipped) {
+func (c *cli) printSkipped(skipped []convert.Skipped) {
 	for _, sk := range skipped {
 		what := "a conversation"
 		switch {

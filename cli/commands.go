@@ -109,7 +109,7 @@ func (c *cli) open(ref string, mapped bool) (*model.Session, string, error) {
 	if mapped {
 		s, err = store.OpenMapped(path)
 		if err == nil {
-			if m, ok := store.Of(s.Info).(store.Mapper); ok && m.MapsFile() {
+			if _, ok := store.Of(s.Info).(store.Mapper); ok {
 				roomForMapped(path)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"skein/internal/synth"
 	"skein/store"
+	"skein/store/convert"
 )
 
 // Hostile files of every import format (synth.HostileImports: escape
@@ -23,8 +24,8 @@ func TestExportImportedHostile(t *testing.T) {
 		if err := os.WriteFile(src, []byte(data), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		for _, to := range store.ImportTargets {
-			rs, err := store.ImportFile(src, store.ImportOptions{To: to, Out: filepath.Join(dir, "out-"+to), Env: store.Env{Home: dir, WorkingDirPath: dir}})
+		for _, to := range convert.Targets {
+			rs, err := convert.ImportFile(src, convert.Options{To: to, Out: filepath.Join(dir, "out-"+to), Env: store.Env{Home: dir, WorkingDirPath: dir}})
 			if err != nil {
 				t.Fatalf("%s --to %s: %v", name, to, err)
 			}

@@ -74,6 +74,12 @@ func (e Env) PiSessionRoot() string {
 	return filepath.Join(agent, "sessions")
 }
 
+// PiSettingsSessionDir reports whether pi's settings.json names a session
+// folder (pi then keeps every session in it, with no folder per cwd).
+func (e Env) PiSettingsSessionDir() bool {
+	return e.PiSessionRoot() != filepath.Join(e.agentDir(), "sessions")
+}
+
 // DharaSessionRoot is where Dhara keeps sessions: $DHARA_HOME/sessions,
 // else ~/.dhara/sessions.
 func (e Env) DharaSessionRoot() string {

@@ -9,9 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"skein/internal/safewrite"
-	"slices"
 	"strings"
-	"sync"
 )
 
 // OutputError says why an output (an export) will never be written where
@@ -65,44 +63,33 @@ func (e Env) CheckOutput(path string) (exists bool, err error) {
 	case !fi.Mode().IsRegular():
 		return false, &OutputError{Path: path, Reason: fmt.Sprintf("%s is not a regular file", path)}
 	}
-	if f, ok := sessionKind(abs); ok {
+	if f, ok := holdsSession(abs); ok {
 		return false, &OutputError{Path: path, Reason: fmt.Sprintf("%s is a session (%s); skein never writes over one", path, f)}
 	}
 	return true, nil
 }
 
-// sessionKinds are the ways converters know a file of sessions that no
-// backend lists (an export of many conversations, OpenAI Chat JSON).
-var (
-	sessionKindsMu sync.Mutex
-	sessionKinds   []func(path string) (string, bool)
-)
-
-// RegisterSessionKind adds a way to know a file of sessions that no
-// backend lists: kind names the file's format, false for none. No output
-// is written over such a file.
-func RegisterSessionKind(kind func(path string) (string, bool)) {
-	sessionKindsMu.Lock()
-	defer sessionKindsMu.Unlock()
-	sessionKinds = append(sessionKinds, kind)
-}
-
-// sessionKind names the format of the file at path when it is a session of
-// any format: a registered backend's (by its first lines), or one a
-// converter knows.
-func sessionKind(path string) (string, bool) {
+// holdsSession names the format of the session or export the file at path
+// holds (false: none skein reads). Only the converter knows every format
+// skein imports, the exports' JSON documents among them, and store does
+// not import it: store/convert sets this when it is linked in
+// (SetSessionGuess), as every command and screen that writes an output
+// does. Without it, the file's first lines say (Detect).
+var holdsSession = func(path string) (string, bool) {
 	if b := detectFile(path); b != nil {
 		return string(b.Format()), true
 	}
-	sessionKindsMu.Lock()
-	kinds := slices.Clone(sessionKinds)
-	sessionKindsMu.Unlock()
-	for _, k := range kinds {
-		if f, ok := k(path); ok {
-			return f, true
-		}
-	}
 	return "", false
+}
+
+// SetSessionGuess makes guess what CheckOutput asks of a file that is
+// there: the format of the session or export it holds, or an error when it
+// holds none. store/convert calls it when the program starts.
+func SetSessionGuess(guess func(path string) (string, error)) {
+	holdsSession = func(path string) (string, bool) {
+		f, err := guess(path)
+		return f, err == nil
+	}
 }
 
 // within reports whether path is root or inside it.

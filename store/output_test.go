@@ -113,3 +113,20 @@ func TestWriteOutputModeAndStaleTemps(t *testing.T) {
 		t.Errorf("the stale temporary file stays: %v", err)
 	}
 }
+
+// Without the converter linked in (store's own tests), an output still
+// never replaces a session: the file's first lines tell (Detect).
+func TestCheckOutputRefusesASessionWithoutTheConverter(t *testing.T) {
+	dir := t.TempDir()
+	env := store.Env{Home: t.TempDir(), WorkingDirPath: dir}
+	for _, src := range []string{
+		"../testdata/pi/store/--home-dev-pi16-auto--/2026-11-24T16-00-00-000Z_01a20e49-1400-7073-b4f8-fa6ab85eba14.jsonl",
+		"../testdata/unseen/codex/rollout-2026-05-04T10-11-12-019df2c4-7a31-7d52-9b0e-4c1f6a2e8d93.jsonl",
+		"../testdata/unseen/claude-code/f1223443-4724-4b0d-9b6a-1f1b8a55e1fc.jsonl",
+	} {
+		var oe *store.OutputError
+		if _, err := env.CheckOutput(src); !errors.As(err, &oe) {
+			t.Errorf("%s: %v, want it refused as a session", filepath.Base(src), err)
+		}
+	}
+}

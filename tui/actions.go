@@ -20,6 +20,7 @@ import (
 	"skein/internal/sanitize"
 	"skein/model"
 	"skein/store"
+	"skein/store/convert"
 	"skein/summarize"
 	"skein/tui/transcript"
 	"skein/workflow"
@@ -482,7 +483,7 @@ func importFirstDialog(s *model.Session, act store.Action) Dialog {
 	body := fmt.Sprintf("%s sessions are read-only in skein (their agent writes them without a lock), so skein leaves them as they are (no %s).\n\nImport this one into Dhara's store, as a new session that keeps every message, call and result? The original is not touched.", agent, act)
 	return confirmDialog("Import it first?", body, func(string) tea.Cmd {
 		return startWrite("importing the session", func(store.WriteOption) actionDoneMsg {
-			dir, already, err := store.ImportSession(s, store.OSEnv().DharaSessionRoot())
+			dir, already, err := convert.ImportSession(s, store.OSEnv().DharaSessionRoot())
 			if err != nil {
 				return done("", err)
 			}

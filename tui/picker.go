@@ -14,6 +14,7 @@ import (
 
 	"skein/internal/sanitize"
 	"skein/store"
+	"skein/store/convert"
 	"skein/theme"
 	"skein/tui/transcript"
 )
@@ -374,7 +375,7 @@ func fileSizeText(n int64) string {
 func importFile(path, home string) tea.Cmd {
 	name := sanitize.Inline(filepath.Base(path))
 	start := startWrite("importing "+name, func(store.WriteOption) actionDoneMsg {
-		results, err := store.ImportFile(path, store.ImportOptions{Env: appEnv(home)})
+		results, err := convert.ImportFile(path, convert.Options{Env: appEnv(home)})
 		msg := actionDoneMsg{status: importStatus(name, results, err, home)}
 		for _, r := range results {
 			if in := listRecord(r.Path); in != nil {
@@ -394,7 +395,7 @@ func importFile(path, home string) tea.Cmd {
 
 // importStatus is the status line after an import of the file name: what
 // it wrote or found, or why it failed.
-func importStatus(name string, results []store.ImportResult, err error, home string) string {
+func importStatus(name string, results []convert.Result, err error, home string) string {
 	short := func(p string) string { return shortPath(p, home) }
 	var s string
 	switch {

@@ -15,7 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"skein/store"
+	"skein/store/convert"
 )
 
 // evilName is a file name that clears the screen and sets the window
@@ -216,18 +216,18 @@ func TestImportStatus(t *testing.T) {
 	home := "/home/dev"
 	dir := func(id string) string { return home + "/.dhara/sessions/" + id }
 	for _, c := range []struct {
-		results []store.ImportResult
+		results []convert.Result
 		err     error
 		want    string
 	}{
-		{[]store.ImportResult{{Path: dir("a1"), Format: "openai"}}, nil, "imported f.json as openai into ~/.dhara/sessions/a1"},
-		{[]store.ImportResult{{Path: dir("a1"), Format: "openai", Already: true}}, nil, "already imported: ~/.dhara/sessions/a1"},
-		{[]store.ImportResult{{Path: dir("b2"), Format: "claude", Earlier: dir("a1")}}, nil, "the file changed since it was imported into ~/.dhara/sessions/a1: imported anew"},
-		{[]store.ImportResult{{Path: dir("a1")}, {Path: dir("b2")}, {Path: dir("c3")}}, nil, "imported 3 conversations"},
-		{[]store.ImportResult{{Path: dir("a1")}, {Path: dir("b2"), Already: true}}, nil, "imported 1 conversation (1 already imported)"},
-		{[]store.ImportResult{{Path: dir("a1"), Already: true}, {Path: dir("b2"), Already: true}}, nil, "already imported: 2 conversations"},
-		{[]store.ImportResult{{Path: dir("a1")}, {Path: dir("b2")}}, errors.New("disk full"), "imported 2 conversations · then failed: disk full"},
-		{nil, store.ErrUnknownFormat, "import failed: f.json: its format is none skein knows"},
+		{[]convert.Result{{Path: dir("a1"), Format: "openai"}}, nil, "imported f.json as openai into ~/.dhara/sessions/a1"},
+		{[]convert.Result{{Path: dir("a1"), Format: "openai", Already: true}}, nil, "already imported: ~/.dhara/sessions/a1"},
+		{[]convert.Result{{Path: dir("b2"), Format: "claude", Earlier: dir("a1")}}, nil, "the file changed since it was imported into ~/.dhara/sessions/a1: imported anew"},
+		{[]convert.Result{{Path: dir("a1")}, {Path: dir("b2")}, {Path: dir("c3")}}, nil, "imported 3 conversations"},
+		{[]convert.Result{{Path: dir("a1")}, {Path: dir("b2"), Already: true}}, nil, "imported 1 conversation (1 already imported)"},
+		{[]convert.Result{{Path: dir("a1"), Already: true}, {Path: dir("b2"), Already: true}}, nil, "already imported: 2 conversations"},
+		{[]convert.Result{{Path: dir("a1")}, {Path: dir("b2")}}, errors.New("disk full"), "imported 2 conversations · then failed: disk full"},
+		{nil, convert.ErrUnknownFormat, "import failed: f.json: its format is none skein knows"},
 	} {
 		if got := importStatus("f.json", c.results, c.err, home); got != c.want {
 			t.Errorf("got  %q\nwant %q", got, c.want)

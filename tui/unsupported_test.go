@@ -14,12 +14,10 @@ import (
 // under a folder named readonly-format, read through store.Parse.
 type readOnly struct{}
 
-func (readOnly) Format() store.Format                                 { return "readonly-format" }
-func (readOnly) Claims(path string) bool                              { return strings.Contains(path, "readonly-format") }
-func (readOnly) Resume(p string) (string, []string)                   { return "readonly-agent", []string{p} }
-func (readOnly) Supports(store.Action) bool                           { return false }
-func (r readOnly) OpenMapped(p string) (*model.Session, error)        { return r.Open(p) }
-func (r readOnly) OpenTail(p string, _ int64) (*model.Session, error) { return r.Open(p) }
+func (readOnly) Format() store.Format     { return "readonly-format" }
+func (readOnly) Wording() store.Wording   { return store.Wording{Agent: "readonly-format"} }
+func (readOnly) Claims(path string) bool  { return strings.Contains(path, "readonly-format") }
+func (readOnly) Detect([]byte, bool) bool { return false }
 func (readOnly) Open(p string) (*model.Session, error) {
 	data, err := os.ReadFile(p)
 	if err != nil {
@@ -55,41 +53,12 @@ func (r readOnly) ListInfo(path string, buf []byte) ([]byte, store.Info, error) 
 	}
 	return buf, info, nil
 }
-func (r readOnly) ListCached(path string, _ []byte, buf []byte) ([]byte, store.Info, []byte, error) {
-	buf, info, err := r.ListInfo(path, buf)
-	return buf, info, nil, err
-}
-func (readOnly) CachedInfo(string, []byte) (store.Info, bool) { return store.Info{}, false }
-func (r readOnly) Check(p string) ([]model.Diagnostic, store.Format, error) {
-	s, err := r.Open(p)
-	if err != nil {
-		return nil, "readonly-format", err
-	}
-	return s.Problems(), "readonly-format", nil
-}
 func (r readOnly) SessionID(p string) (string, error) {
 	s, err := r.Open(p)
 	if err != nil {
 		return "", err
 	}
 	return s.Info.ID, nil
-}
-func (readOnly) Trashable(string) error         { return store.ErrUnsupported }
-func (readOnly) SessionName(name string) string { return name }
-func (readOnly) Label(string, string, string, ...store.WriteOption) (string, error) {
-	return "", store.ErrUnsupported
-}
-func (readOnly) Rename(string, string, ...store.WriteOption) (string, error) {
-	return "", store.ErrUnsupported
-}
-func (readOnly) Fork(string, *model.Session, int) (store.Forked, error) {
-	return store.Forked{}, store.ErrUnsupported
-}
-func (readOnly) Append(string, func(*model.Session) (store.NewEntry, error), ...store.WriteOption) (string, error) {
-	return "", store.ErrUnsupported
-}
-func (readOnly) Compact(string, model.Compaction, func(*model.Session) (string, error), ...store.WriteOption) (string, error) {
-	return "", store.ErrUnsupported
 }
 
 // A format that cannot do an action says so, through the store interface,
