@@ -8,16 +8,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 )
 
 // TestArchitecture holds the package rules ARCHITECTURE.md states: model
-// does no IO and knows no store or screen; only store reaches a format's
-// package (store/convert, the converter, is none: the front ends import
-// it); the root package is main.go alone, and only it calls cli; no cloud
-// SDK is linked.
+// does no IO and knows no store or screen; no package outside store/
+// reaches a format's package, but the converters (store/convert, which the
+// front ends import; export, whose json is Dhara's model) and the wiring
+// (store/formats, from main.go and the tests); the root package is main.go
+// alone, and only it calls cli; no cloud SDK is linked.
 func TestArchitecture(t *testing.T) {
 	fset := token.NewFileSet()
 	checked := 0
@@ -49,8 +51,12 @@ func TestArchitecture(t *testing.T) {
 				t.Errorf("%s imports %s: model does no IO", p, path)
 			case inModel && (strings.HasPrefix(path, "skein/store") || strings.HasPrefix(path, "skein/tui")):
 				t.Errorf("%s imports %s: model knows no store or screen", p, path)
-			case strings.HasPrefix(path, "skein/store/") && path != "skein/store/convert" && dir != "store" && !strings.HasPrefix(dir, "store/") && p != "main.go":
-				t.Errorf("%s imports the format package %s: only store reaches formats, and main.go wires them", p, path)
+			case path == "skein/store/formats" && (p == "main.go" || strings.HasSuffix(p, "_test.go")):
+				// main.go wires the formats; a test registers them too.
+			case path == "skein/store/dhara" && dir == "export":
+				// export is a converter: its json is Dhara's model.
+			case strings.HasPrefix(path, "skein/store/") && path != "skein/store/convert" && dir != "store" && !strings.HasPrefix(dir, "store/"):
+				t.Errorf("%s imports the format package %s: formats are reached through store's Backend, and store/formats wires them", p, path)
 			case dir == "model" && strings.HasPrefix(path, "skein/") && !strings.HasPrefix(path, "skein/internal/"):
 				t.Errorf("%s imports %s: model imports nothing of skein's but internal/", p, path)
 			case strings.HasPrefix(dir, "internal/") && strings.HasPrefix(path, "skein/") && !strings.HasPrefix(path, "skein/internal/"):
@@ -83,6 +89,74 @@ func TestArchitecture(t *testing.T) {
 	for _, dep := range strings.Fields(string(out)) {
 		if strings.Contains(dep, "aws") || strings.HasPrefix(dep, "cloud.google.com") || strings.HasPrefix(dep, "google.golang.org/grpc") {
 			t.Errorf("the binary links %s", dep)
+		}
+	}
+}
+
+// formatPackages are the session formats' packages: each implements its
+// backend and registers itself with store.
+var formatPackages = []string{"store/pi", "store/dhara", "store/dhara05", "store/claude", "store/codex", "store/claudeai", "store/chatgpt"}
+
+// converters may import the formats they write (ARCHITECTURE.md names
+// them): store/convert imports and exports every format; export writes
+// Dhara's JSON model.
+var converters = map[string][]string{
+	"store/convert": formatPackages,
+	"export":        {"store/dhara"},
+}
+
+// TestFormatsArePlugins: the core knows no format (go list -deps ./store
+// names none), and no format package depends on another: a format is a
+// package of its own that registers itself, and only the converters
+// ARCHITECTURE.md names reach several.
+func TestFormatsArePlugins(t *testing.T) {
+	mod, err := exec.Command("go", "list", "-m").Output()
+	if err != nil {
+		t.Fatalf("go list -m: %v", err)
+	}
+	module := strings.TrimSpace(string(mod)) + "/"
+	deps := func(pkg string) []string {
+		out, err := exec.Command("go", "list", "-deps", "./"+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps ./%s: %v", pkg, err)
+		}
+		var own []string
+		for _, d := range strings.Fields(string(out)) {
+			if strings.HasPrefix(d, module) {
+				own = append(own, strings.TrimPrefix(d, module))
+			}
+		}
+		return own
+	}
+	isFormat := func(p string) (string, bool) {
+		for _, f := range formatPackages {
+			if p == f || strings.HasPrefix(p, f+"/") {
+				return f, true
+			}
+		}
+		return "", false
+	}
+	core := deps("store")
+	if len(core) < 3 {
+		t.Fatalf("store depends on %q: the listing went wrong", core)
+	}
+	for _, d := range core {
+		if f, ok := isFormat(d); ok {
+			t.Errorf("store depends on the format package %s: the core knows no format", f)
+		}
+	}
+	for _, f := range formatPackages {
+		for _, d := range deps(f) {
+			if g, ok := isFormat(d); ok && g != f {
+				t.Errorf("the format package %s depends on %s: no format package imports another", f, g)
+			}
+		}
+	}
+	for conv, allowed := range converters {
+		for _, d := range deps(conv) {
+			if g, ok := isFormat(d); ok && !slices.Contains(allowed, g) {
+				t.Errorf("the converter %s depends on %s, which ARCHITECTURE.md does not let it", conv, g)
+			}
 		}
 	}
 }

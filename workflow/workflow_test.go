@@ -123,16 +123,16 @@ func TestCompactGuards(t *testing.T) {
 	}
 }
 
-// noActions is pi's backend for the paths it claims, but supporting none
-// of the actions.
+// noActions is pi's backend for the paths it claims, but with none of the
+// actions' interfaces (embedding the Backend interface hides them).
 type noActions struct {
 	store.Backend
 	dir string
 }
 
-func (noActions) Format() store.Format         { return "no-actions" }
-func (n noActions) Claims(path string) bool    { return strings.HasPrefix(path, n.dir) }
-func (noActions) Supports(a store.Action) bool { return false }
+func (noActions) Format() store.Format      { return "no-actions" }
+func (n noActions) Claims(path string) bool { return strings.HasPrefix(path, n.dir) }
+func (noActions) Wording() store.Wording    { return store.Wording{Agent: "no-actions"} }
 
 // Every action asks the session's format first: one that lacks it answers
 // ErrUnsupported and nothing is written.

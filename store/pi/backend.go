@@ -2,10 +2,8 @@ package pi
 
 import (
 	"errors"
-	"fmt"
 	"os"
 
-	"skein/internal/readfile"
 	"skein/model"
 	"skein/store"
 )
@@ -29,6 +27,9 @@ var wording = store.Wording{
 func (backend) Format() store.Format    { return store.FormatPi }
 func (backend) Wording() store.Wording  { return wording }
 func (backend) Claims(path string) bool { return false }
+
+// Roots is pi's session folder (Env.PiSessionRoot).
+func (backend) Roots(e store.Env) []string { return []string{e.PiSessionRoot()} }
 func (backend) Resume(path string) (string, []string) {
 	return "pi", []string{"--session", path}
 }
@@ -151,6 +152,3 @@ func (backend) Trashable(path string) error {
 	}
 	return nil
 }
-
-var _ = fmt.Sprint
-var _ = readfile.OpenRegular
