@@ -1,17 +1,12 @@
 package claude
 
 import (
-	"skein/internal/synth"
-
-	"bytes"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
-	"strings"
 	"testing"
-	"time"
 
+	"skein/internal/formattest"
+	"skein/internal/synth"
 	"skein/model"
 )
 
@@ -24,39 +19,19 @@ func TestValuesOutlive(t *testing.T) {
 	if err := os.WriteFile(p, synth.ClaudeLog(8<<20), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leaf := s.Leaf()
-	e := s.Entry(leaf)
-	raw := s.Raw(leaf)
-	info := s.Info(p, 0)
-	msg := s.Message(model.ContextMessage{Entry: leaf})
-	text := msg.Text("")
-	want := []string{strings.Clone(e.ID), strings.Clone(e.ParentID), strings.Clone(e.Timestamp), strings.Clone(e.Type), string(raw),
-		strings.Clone(info.ID), strings.Clone(info.Cwd), strings.Clone(info.FirstMessage), strings.Clone(text)}
-	s = nil
-	for range 10 {
-		runtime.GC()
-		time.Sleep(time.Millisecond)
-	}
-	junk := make([][]byte, 0, 64)
-	for range 64 {
-		junk = append(junk, bytes.Repeat([]byte{'#'}, 1<<20))
-	}
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			t.Fatalf("reading what was kept from a collected session: %v", r)
+	formattest.ValuesOutlive(t, func() func() []string {
+		s, err := Open(p)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}()
-	got := []string{strings.Clone(e.ID), strings.Clone(e.ParentID), strings.Clone(e.Timestamp), strings.Clone(e.Type), string(raw),
-		strings.Clone(info.ID), strings.Clone(info.Cwd), strings.Clone(info.FirstMessage), strings.Clone(text)}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("value %d changed after the session was collected", i)
+		leaf := s.Leaf()
+		e := s.Entry(leaf)
+		raw := s.Raw(leaf)
+		info := s.Info(p, 0)
+		msg := s.Message(model.ContextMessage{Entry: leaf})
+		text := msg.Text("")
+		return func() []string {
+			return []string{e.ID, e.ParentID, e.Timestamp, e.Type, string(raw), info.ID, info.Cwd, info.FirstMessage, text}
 		}
-	}
-	runtime.KeepAlive(junk)
+	})
 }

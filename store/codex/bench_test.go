@@ -1,17 +1,12 @@
 package codex
 
 import (
-	"skein/internal/synth"
-
-	"bytes"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
-	"strings"
 	"testing"
-	"time"
 
+	"skein/internal/formattest"
+	"skein/internal/synth"
 	"skein/model"
 )
 
@@ -77,40 +72,20 @@ func TestValuesOutliveSession(t *testing.T) {
 	if err := synth.CodexRollout(path, 8<<20); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var call *Entry
-	for i := range s.Entries {
-		if s.Entries[i].ItemType == "function_call_output" {
-			call = &s.Entries[i]
+	formattest.ValuesOutlive(t, func() func() []string {
+		s, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	ts, typ, id, raw := call.Timestamp, call.ItemType, call.CallID, call.Raw
-	want := []string{strings.Clone(ts), strings.Clone(typ), strings.Clone(id), string(raw)}
-	s, call = nil, nil
-	for range 10 {
-		runtime.GC()
-		time.Sleep(time.Millisecond)
-	}
-	junk := make([][]byte, 0, 64)
-	for range 64 {
-		junk = append(junk, bytes.Repeat([]byte{'#'}, 1<<20))
-	}
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			t.Fatalf("reading what was kept from a collected session: %v", r)
+		var call *Entry
+		for i := range s.Entries {
+			if s.Entries[i].ItemType == "function_call_output" {
+				call = &s.Entries[i]
+			}
 		}
-	}()
-	got := []string{strings.Clone(ts), strings.Clone(typ), strings.Clone(id), string(raw)}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("value %d changed after the session was collected: %.40q, was %.40q", i, got[i], want[i])
-		}
-	}
-	runtime.KeepAlive(junk)
+		ts, typ, id, raw := call.Timestamp, call.ItemType, call.CallID, call.Raw
+		return func() []string { return []string{ts, typ, id, string(raw)} }
+	})
 }
 
 // The generated rollout reads as Codex would resume it: every call paired,

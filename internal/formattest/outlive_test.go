@@ -1,0 +1,68 @@
+package formattest
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// recorder is a testing.TB that keeps what a check reports instead of
+// failing the test that runs the check, so that a test can see the check
+// fail.
+type recorder struct {
+	testing.TB
+	failures []string
+}
+
+func (r *recorder) Helper() {}
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.failures = append(r.failures, fmt.Sprintf(format, args...))
+}
+
+func (r *recorder) Fatalf(format string, args ...any) {
+	r.Errorf(format, args...)
+	runtime.Goexit()
+}
+
+func (r *recorder) Fatal(args ...any) {
+	r.Errorf("%s", fmt.Sprint(args...))
+	runtime.Goexit()
+}
+
+// run runs check on a recorder in a goroutine of its own (Fatalf ends it)
+// and returns what it reported.
+func run(t *testing.T, check func(tb testing.TB)) []string {
+	r := &recorder{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		check(r)
+	}()
+	<-done
+	return r.failures
+}
+
+func TestValuesOutliveReportsAChange(t *testing.T) {
+	calls := 0
+	failures := run(t, func(tb testing.TB) {
+		ValuesOutlive(tb, func() func() []string {
+			return func() []string {
+				calls++
+				return []string{"same", strings.Repeat("x", calls)}
+			}
+		})
+	})
+	if len(failures) != 1 || !strings.Contains(failures[0], "value 1 changed") {
+		t.Errorf("failures %q, want one for value 1", failures)
+	}
+}
+
+func TestValuesOutliveQuiet(t *testing.T) {
+	if failures := run(t, func(tb testing.TB) {
+		ValuesOutlive(tb, func() func() []string { return func() []string { return []string{"a", "b"} } })
+	}); len(failures) != 0 {
+		t.Errorf("failures %q for values that stayed", failures)
+	}
+}
