@@ -7,6 +7,7 @@ package formattest
 
 import (
 	"bytes"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -20,16 +21,27 @@ import (
 // change when the session goes: `session compact` faulted so with the
 // leaf's id.
 //
-// open opens the session and returns a function that gives the values kept
-// from it (strings as they are, bytes as string(b)); that function must not
-// hold the session, so that nothing holds it once open returns. The values
-// are read once before the collection and once after it, when fresh
-// allocations may have landed where the session's memory was, with a fault
-// turned into a panic that fails the test.
-func ValuesOutlive(t testing.TB, open func() (values func() []string)) {
+// write makes the session at a path named name in a temporary folder, open
+// reads it, and keep returns the values to keep from it (each a string or
+// a []byte), which must not hold the session. They are read once before
+// the collection and once after it, when fresh allocations may have landed
+// where the session's memory was, with a fault turned into a panic that
+// fails the test.
+func ValuesOutlive[S any](t testing.TB, name string, write func(path string) error, open func(path string) (S, error), keep func(S) []any) {
 	t.Helper()
-	values := open()
-	want := cloneAll(values())
+	path := filepath.Join(t.TempDir(), name)
+	if err := write(path); err != nil {
+		t.Fatal(err)
+	}
+	// Nothing holds the session once this function returns.
+	values := func() []any {
+		s, err := open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return keep(s)
+	}()
+	want := cloneAll(t, values)
 	for range 10 {
 		runtime.GC()
 		time.Sleep(time.Millisecond) // cleanups run on a goroutine of their own
@@ -45,10 +57,7 @@ func ValuesOutlive(t testing.TB, open func() (values func() []string)) {
 			t.Fatalf("reading what was kept from a collected session: %v", r)
 		}
 	}()
-	got := cloneAll(values())
-	if len(got) != len(want) {
-		t.Fatalf("%d values kept, then %d", len(want), len(got))
-	}
+	got := cloneAll(t, values)
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("value %d changed after the session was collected: %.40q, was %.40q", i, got[i], want[i])
@@ -59,10 +68,17 @@ func ValuesOutlive(t testing.TB, open func() (values func() []string)) {
 
 // cloneAll copies every value out of the memory it points into, so that the
 // reading happens here, under SetPanicOnFault.
-func cloneAll(values []string) []string {
+func cloneAll(t testing.TB, values []any) []string {
 	out := make([]string, len(values))
 	for i, v := range values {
-		out[i] = strings.Clone(v)
+		switch v := v.(type) {
+		case string:
+			out[i] = strings.Clone(v)
+		case []byte:
+			out[i] = string(v)
+		default:
+			t.Fatalf("value %d is a %T, not a string or bytes", i, v)
+		}
 	}
 	return out
 }

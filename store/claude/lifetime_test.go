@@ -2,7 +2,6 @@ package claude
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"skein/internal/formattest"
@@ -15,23 +14,13 @@ import (
 // fills memory again, and reads them: they must be as they were. It fails
 // if a change maps the file or reuses its buffer.
 func TestValuesOutlive(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "6f1d2c3b-4a59-4e87-9d10-2b3c4d5e6f70.jsonl")
-	if err := os.WriteFile(p, synth.ClaudeLog(8<<20), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	formattest.ValuesOutlive(t, func() func() []string {
-		s, err := Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+	const name = "6f1d2c3b-4a59-4e87-9d10-2b3c4d5e6f70.jsonl"
+	write := func(p string) error { return os.WriteFile(p, synth.ClaudeLog(8<<20), 0o644) }
+	formattest.ValuesOutlive(t, name, write, Open, func(s *Session) []any {
 		leaf := s.Leaf()
 		e := s.Entry(leaf)
-		raw := s.Raw(leaf)
-		info := s.Info(p, 0)
+		info := s.Info(name, 0)
 		msg := s.Message(model.ContextMessage{Entry: leaf})
-		text := msg.Text("")
-		return func() []string {
-			return []string{e.ID, e.ParentID, e.Timestamp, e.Type, string(raw), info.ID, info.Cwd, info.FirstMessage, text}
-		}
+		return []any{e.ID, e.ParentID, e.Timestamp, e.Type, s.Raw(leaf), info.ID, info.Cwd, info.FirstMessage, msg.Text("")}
 	})
 }

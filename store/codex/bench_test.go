@@ -68,23 +68,15 @@ func BenchmarkOpen100MB(b *testing.B) {
 // The strings an entry keeps share the file's buffer: they must stay
 // readable after the session is collected (str's reasoning).
 func TestValuesOutliveSession(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "big.jsonl")
-	if err := synth.CodexRollout(path, 8<<20); err != nil {
-		t.Fatal(err)
-	}
-	formattest.ValuesOutlive(t, func() func() []string {
-		s, err := Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+	write := func(path string) error { return synth.CodexRollout(path, 8<<20) }
+	formattest.ValuesOutlive(t, "big.jsonl", write, Open, func(s *Session) []any {
 		var call *Entry
 		for i := range s.Entries {
 			if s.Entries[i].ItemType == "function_call_output" {
 				call = &s.Entries[i]
 			}
 		}
-		ts, typ, id, raw := call.Timestamp, call.ItemType, call.CallID, call.Raw
-		return func() []string { return []string{ts, typ, id, string(raw)} }
+		return []any{call.Timestamp, call.ItemType, call.CallID, call.Raw}
 	})
 }
 

@@ -1,7 +1,6 @@
 package dhara
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,18 +13,12 @@ import (
 // collected, fills memory again, and reads them: they must be as they were.
 // It fails if a change maps the files or reuses their buffers.
 func TestValuesOutliveSession(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "big")
-	if err := synth.DharaSession(dir, "/home/dev/big", 8<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 5); err != nil {
-		t.Fatal(err)
+	write := func(dir string) error {
+		return synth.DharaSession(dir, "/home/dev/big", 8<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 5)
 	}
-	formattest.ValuesOutlive(t, func() func() []string {
-		s, err := Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+	formattest.ValuesOutlive(t, "big", write, Open, func(s *Session) []any {
 		last := &s.Entries[len(s.Entries)-1]
-		id, ts, typ, raw := last.ID, last.Timestamp, last.Type, last.Raw
 		branch := s.Tree.Branches[0].EntryIDs[len(s.Tree.Branches[0].EntryIDs)-1]
-		return func() []string { return []string{id, ts, typ, string(raw), branch} }
+		return []any{last.ID, last.Timestamp, last.Type, last.Raw, branch}
 	})
 }

@@ -1,7 +1,6 @@
 package pi
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -15,17 +14,11 @@ import (
 // and reads them again: `session compact` does this with the leaf's id, and
 // faulted when the memory went with the session.
 func TestValuesOutliveSession(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "big.jsonl")
-	if err := synth.Session(path, "/home/dev/big", 10<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 5); err != nil {
-		t.Fatal(err)
+	write := func(path string) error {
+		return synth.Session(path, "/home/dev/big", 10<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 5)
 	}
-	formattest.ValuesOutlive(t, func() func() []string {
-		s, err := Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+	formattest.ValuesOutlive(t, "big.jsonl", write, Open, func(s *Session) []any {
 		last := &s.Entries[len(s.Entries)-1]
-		id, ts, raw, msg := last.ID, last.Timestamp, last.Raw, last.Message
-		return func() []string { return []string{id, ts, string(raw), string(msg)} }
+		return []any{last.ID, last.Timestamp, last.Raw, last.Message}
 	})
 }
