@@ -136,22 +136,22 @@ func TestHostile(t *testing.T) {
 	if !slices.ContainsFunc(lines, func(l int) bool { return l == 11 || l == 12 }) {
 		t.Errorf("no diagnostic for the cycle: %v", s.Diagnostics)
 	}
-	if got := idOf(s, s.Parent(index(t, s, "h5"))); got != "h4" {
+	if got := idOf(s, s.Parent(formattest.Index(t, s, "h5"))); got != "h4" {
 		t.Errorf("h5, whose parent is missing, hangs under %q, want h4 (the line before it)", got)
 	}
-	if m := s.Message(model.ContextMessage{Entry: index(t, s, "h1")}); m.Text("") != "first prompt" {
+	if m := s.Message(model.ContextMessage{Entry: formattest.Index(t, s, "h1")}); m.Text("") != "first prompt" {
 		t.Error("the repeated uuid replaced the first line")
 	}
-	if m := s.Message(model.ContextMessage{Entry: index(t, s, "e1")}); !strings.Contains(m.Text(""), "\x1b[31mred") || !strings.Contains(m.Text(""), "\U0001F600") {
+	if m := s.Message(model.ContextMessage{Entry: formattest.Index(t, s, "e1")}); !strings.Contains(m.Text(""), "\x1b[31mred") || !strings.Contains(m.Text(""), "\U0001F600") {
 		t.Errorf("escapes: %q", m.Text(""))
 	}
-	if m := s.Message(model.ContextMessage{Entry: index(t, s, "huge")}); len(m.Text("")) != 5<<20 {
+	if m := s.Message(model.ContextMessage{Entry: formattest.Index(t, s, "huge")}); len(m.Text("")) != 5<<20 {
 		t.Errorf("the huge result: %d bytes", len(m.Text("")))
 	}
-	if k := s.Entries[index(t, s, "cs1")].kind; k != model.EntryCompaction {
+	if k := s.Entries[formattest.Index(t, s, "cs1")].kind; k != model.EntryCompaction {
 		t.Errorf("a summary with no boundary: kind %v", k)
 	}
-	if idOf(s, s.Parent(index(t, s, "h6"))) != "cb1" || s.Entries[index(t, s, "h6")].Agent != -1 {
+	if idOf(s, s.Parent(formattest.Index(t, s, "h6"))) != "cb1" || s.Entries[formattest.Index(t, s, "h6")].Agent != -1 {
 		t.Error("m5 after the compaction was merged into the reply before it")
 	}
 	if s.Name() != strings.Repeat("s", 300) {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"skein/internal/formattest"
 	"skein/internal/jsdate"
 	"skein/model"
 )
@@ -436,7 +437,7 @@ func TestContextJSON(t *testing.T) {
 	if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(string(mustRead(t, branched)), "\n")
+	lines := strings.Split(string(formattest.ReadFile(t, branched)), "\n")
 	want := `{"messages":[` + lines[1] + `,` + lines[11] + `]}` + "\n"
 	if buf.String() != want {
 		t.Errorf("context JSON\n got %s\nwant %s", buf.String(), want)
@@ -453,15 +454,6 @@ func TestContextJSON(t *testing.T) {
 	if !strings.HasPrefix(buf.String(), `{"messages":[{"type":"entry","id":"mp9k3p1a-0001"`) || strings.ContainsAny(buf.String(), "\r\t\ufeff") {
 		t.Errorf("odd context JSON %q", buf.String())
 	}
-}
-
-func mustRead(t *testing.T, path string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
 }
 
 func TestStats(t *testing.T) {
