@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -27,14 +28,13 @@ func rollout(b *testing.B, size int) []byte {
 // 100 MB/s on two cores (go test -bench Parse100MB -cpu 2).
 func BenchmarkParse100MB(b *testing.B) {
 	data := rollout(b, 100<<20)
-	b.SetBytes(int64(len(data)))
-	b.ResetTimer()
-	for b.Loop() {
+	formattest.Throughput(b, int64(len(data)), func() error {
 		s, err := Parse(data)
-		if err != nil || s.Leaf() < 0 {
-			b.Fatal(err)
+		if err == nil && s.Leaf() < 0 {
+			err = errors.New("no leaf")
 		}
-	}
+		return err
+	})
 }
 
 // BenchmarkOpen100MB is Open (the read included), then the list record,
@@ -46,23 +46,21 @@ func BenchmarkOpen100MB(b *testing.B) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(data)))
-	b.ResetTimer()
-	for b.Loop() {
+	formattest.Throughput(b, int64(len(data)), func() error {
 		s, err := Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if info := s.Info(path, 0); info.MessageCount == 0 {
-			b.Fatal("no messages")
-		}
-		if ctx := s.BuildContext(s.Leaf()); len(ctx.Messages) == 0 {
-			b.Fatal("empty context")
+		switch {
+		case err != nil:
+			return err
+		case s.Info(path, 0).MessageCount == 0:
+			return errors.New("no messages")
+		case len(s.BuildContext(s.Leaf()).Messages) == 0:
+			return errors.New("empty context")
 		}
 		if st := s.Stats(); st.Tokens() == 0 {
-			b.Fatal("no usage")
+			return errors.New("no usage")
 		}
-	}
+		return nil
+	})
 }
 
 // The strings an entry keeps share the file's buffer: they must stay
