@@ -3,7 +3,6 @@ package claude
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -594,22 +593,17 @@ func TestReadOnly(t *testing.T) {
 
 // TestNotSession: bytes with no JSON object line are not a session.
 func TestNotSession(t *testing.T) {
-	for _, data := range []string{"", "\n\n", "not json\n[1,2]\n\"x\"\n", "\xef\xbb\xbf"} {
-		if _, err := Parse([]byte(data)); !errors.Is(err, ErrNotSession) {
-			t.Errorf("%q: %v", data, err)
-		}
-	}
+	formattest.NotSession(t, Parse, ErrNotSession, "", "\n\n", "not json\n[1,2]\n\"x\"\n", "\xef\xbb\xbf")
 }
 
 // TestSniff tells Claude Code's logs from the other formats' first lines.
 func TestSniff(t *testing.T) {
+	var claude []string
 	for _, p := range []string{initRun, agentHash, rewind, subagents, sidechain} {
-		data, _ := os.ReadFile(p)
-		if !Sniff(data) || !Sniff(data[:60]) {
-			t.Errorf("%s not sniffed", p)
-		}
+		data := formattest.ReadFile(t, p)
+		claude = append(claude, string(data), string(data[:60]))
 	}
-	for _, head := range []string{
+	formattest.Sniffs(t, "Sniff", Sniff, claude, []string{
 		`{"type":"session","version":3,"id":"x","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/x"}`,
 		`{"type":"meta","formatVersion":"0.1.0","sessionId":"x"}`,
 		`{"timestamp":"2026-01-02T18:39:45.000Z","type":"session_meta","payload":{"id":"x"}}`,
@@ -617,11 +611,7 @@ func TestSniff(t *testing.T) {
 		`{"type":"message","role":"user","content":[]}`,
 		`[{"role":"user","content":"hi"}]`,
 		`not json`, ``,
-	} {
-		if Sniff([]byte(head)) {
-			t.Errorf("sniffed %s", head)
-		}
-	}
+	})
 }
 
 // TestAgentPaths: the sub-agent files of a session, found beside it (by

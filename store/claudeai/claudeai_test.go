@@ -480,32 +480,25 @@ func TestDetect(t *testing.T) {
 		t.Fatal(err)
 	}
 	long := `[{"uuid":"u","name":"n","summary":"` + strings.Repeat("s", 5000) + `","created_at":"x","updated_at":"y","account":{"uuid":"a"},"chat_messages":[]}]`
-	cases := []struct {
-		head string
-		want bool
-	}{
-		{string(export), true},
-		{string(export[:bytes.Index(export, []byte(`"account"`))]), true}, // cut before chat_messages, after what every export starts with
-		{string(single), true},
-		{long, true},
-		{long[:300], false}, // cut in the summary: created_at and updated_at not seen yet
-		{`{"chat_messages":[]}`, true},
-		{"\xef\xbb\xbf [ {\"a\":{\"chat_messages\":1},\"chat_messages\":[]}]", true},
-		{`[{"a":{"chat_messages":[]}}]`, false}, // nested, not a member of the conversation
-		{`[{"a":1},{"chat_messages":[]}]`, false},
-		{`{"title":"x","mapping":{},"create_time":1}`, false},
-		{`[{"role":"user","content":"chat_messages"}]`, false},
-		{`{"type":"session","version":3,"id":"x"}`, false},
-		{`[]`, false},
-		{``, false},
-		{`"chat_messages"`, false},
-		{`{"chat_messages`, false},
-	}
-	for i, tc := range cases {
-		if got := Detect([]byte(tc.head)); got != tc.want {
-			t.Errorf("case %d: Detect(%.60q) = %v, want %v", i, tc.head, got, tc.want)
-		}
-	}
+	formattest.Sniffs(t, "Detect", Detect, []string{
+		string(export),
+		string(export[:bytes.Index(export, []byte(`"account"`))]), // cut before chat_messages, after what every export starts with
+		string(single),
+		long,
+		`{"chat_messages":[]}`,
+		"\xef\xbb\xbf [ {\"a\":{\"chat_messages\":1},\"chat_messages\":[]}]",
+	}, []string{
+		long[:300],                     // cut in the summary: created_at and updated_at not seen yet
+		`[{"a":{"chat_messages":[]}}]`, // nested, not a member of the conversation
+		`[{"a":1},{"chat_messages":[]}]`,
+		`{"title":"x","mapping":{},"create_time":1}`,
+		`[{"role":"user","content":"chat_messages"}]`,
+		`{"type":"session","version":3,"id":"x"}`,
+		`[]`,
+		``,
+		`"chat_messages"`,
+		`{"chat_messages`,
+	})
 }
 
 func TestZip(t *testing.T) {

@@ -177,11 +177,7 @@ func TestFixtures(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
-	for _, data := range []string{"", "\n\n  \r\n", "\xef\xbb\xbf", `{"type":"session","id":"x"}`, "not json\n[1]"} {
-		if _, err := Parse([]byte(data)); !errors.Is(err, ErrNotSession) {
-			t.Errorf("Parse(%q): %v, want ErrNotSession", data, err)
-		}
-	}
+	formattest.NotSession(t, Parse, ErrNotSession, "", "\n\n  \r\n", "\xef\xbb\xbf", `{"type":"session","id":"x"}`, "not json\n[1]")
 	pi, _ := os.ReadFile(piFile)
 	if _, err := Parse(pi); !errors.Is(err, ErrNotSession) {
 		t.Errorf("a pi file: %v", err)
@@ -203,28 +199,22 @@ func TestSniff(t *testing.T) {
 	lin, _ := os.ReadFile(linear)
 	oddData, _ := os.ReadFile(odd)
 	pi, _ := os.ReadFile(piFile)
-	for _, c := range []struct {
-		head string
-		want bool
-	}{
-		{string(lin), true},
-		{string(lin[:40]), true}, // the meta line cut off by the head's end
-		{string(oddData[:64]), true},
-		{"\n\r\n  " + string(lin), true},
-		{`{ "type" : "meta" }`, true},
-		{`{"type":"metadata","x":1}`, false},
-		{`{"type":"metadata",`, false},
-		{`{"type":"entry","id":"a"}` + "\n" + string(lin), false},
-		{string(pi), false},
-		{"", false},
-		{"\n\n", false},
-		{`{"type":"met`, false},
-		{"[1,2]", false},
-	} {
-		if got := Sniff([]byte(c.head)); got != c.want {
-			t.Errorf("Sniff(%.50q) = %v, want %v", c.head, got, c.want)
-		}
-	}
+	formattest.Sniffs(t, "Sniff", Sniff, []string{
+		string(lin),
+		string(lin[:40]), // the meta line cut off by the head's end
+		string(oddData[:64]),
+		"\n\r\n  " + string(lin),
+		`{ "type" : "meta" }`,
+	}, []string{
+		`{"type":"metadata","x":1}`,
+		`{"type":"metadata",`,
+		`{"type":"entry","id":"a"}` + "\n" + string(lin),
+		string(pi),
+		"",
+		"\n\n",
+		`{"type":"met`,
+		"[1,2]",
+	})
 }
 
 func TestSessionFileNames(t *testing.T) {
