@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"skein/internal/formattest"
 	"slices"
 	"strconv"
 	"syscall"
@@ -43,22 +44,9 @@ func TestRemoveStaleTemps(t *testing.T) {
 		t.Fatal(err)
 	}
 	RemoveStaleTemps(dir)
-	got := names(t, dir)
+	got := formattest.Names(t, dir, "")
 	slices.Sort(kept)
 	if !slices.Equal(got, kept) {
 		t.Errorf("left %v, want %v", got, kept)
 	}
-}
-
-func names(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range es {
-		out = append(out, e.Name())
-	}
-	return out
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/model"
 	"skein/store/pi"
 )
@@ -117,15 +118,6 @@ func pathIDs(s *pi.Session, i int) []string {
 	return ids
 }
 
-func index(t *testing.T, s *pi.Session, id string) int {
-	t.Helper()
-	i, ok := s.Index(id)
-	if !ok {
-		t.Fatalf("no entry %s", id)
-	}
-	return i
-}
-
 func TestFixtureTree(t *testing.T) {
 	convs := openFixture(t)
 	if convs[0].ID != convWeather || convs[1].ID != convSine {
@@ -145,14 +137,14 @@ func TestFixtureTree(t *testing.T) {
 		t.Errorf("leaf path\n got %v\nwant %v", got, want)
 	}
 	// The prompt as first written is kept as a branch, with its answer.
-	if got, want := pathIDs(sine, index(t, sine, answerFirst)), []string{customContext, promptFirst, answerFirst}; !slices.Equal(got, want) {
+	if got, want := pathIDs(sine, formattest.Index(t, sine, answerFirst)), []string{customContext, promptFirst, answerFirst}; !slices.Equal(got, want) {
 		t.Errorf("first prompt's branch %v, want %v", got, want)
 	}
 	// So is the answer that was regenerated, beside the new one.
-	if p, q := sine.Parent(index(t, sine, answerOld)), sine.Parent(index(t, sine, answerRegen)); p != q || sine.Entries[p].ID != raw(pythonOutput) {
+	if p, q := sine.Parent(formattest.Index(t, sine, answerOld)), sine.Parent(formattest.Index(t, sine, answerRegen)); p != q || sine.Entries[p].ID != raw(pythonOutput) {
 		t.Errorf("the two answers hang from %d and %d", p, q)
 	}
-	if kids := sine.Children(index(t, sine, customContext)); len(kids) != 2 {
+	if kids := sine.Children(formattest.Index(t, sine, customContext)); len(kids) != 2 {
 		t.Errorf("the custom instructions have %d children, want the two prompts", len(kids))
 	}
 	// The root (no message) and the hidden empty system message give nothing.
@@ -591,7 +583,7 @@ func TestHostile(t *testing.T) {
 			}
 		}},
 		{"nodes of wrong types", `[{"mapping":{"a":5,"b":"x","c":[],"d":null,"e":{"message":7,"parent":3,"children":{}}}}]`, 1, func(t *testing.T, s *pi.Session, c Conversation) {
-			if i := index(t, s, "e-raw"); s.Entries[i].Type != pi.TypeCustom {
+			if i := formattest.Index(t, s, "e-raw"); s.Entries[i].Type != pi.TypeCustom {
 				t.Errorf("a message that is a number: %s", s.Entries[i].Raw)
 			}
 		}},
@@ -615,14 +607,14 @@ func TestHostile(t *testing.T) {
 			"c":{"parent":"b","message":{"author":{"role":"assistant"},"content":{"content_type":"thoughts","thoughts":[5,{"summary":7,"content":"deep"}]}}},
 			"d":{"parent":"c","message":{"author":{"role":"assistant"},"content":{"content_type":"text","parts":"flat"}}}},"current_node":"d"}]`, 1, func(t *testing.T, s *pi.Session, c Conversation) {
 			for _, id := range []string{"a", "b-raw", "c-raw", "d-raw"} {
-				index(t, s, id)
+				formattest.Index(t, s, id)
 			}
 		}},
 		{"unknown role and content type", `[{"mapping":{"a":{"message":{"author":{"role":"critic"},"content":{"content_type":"text","parts":["meh"]}}},"b":{"parent":"a","message":{"author":{"role":"assistant"},"content":{"content_type":"hologram","text":"3d"}}}}}]`, 1, func(t *testing.T, s *pi.Session, c Conversation) {
-			if e := s.Entries[index(t, s, "a")]; e.Type != pi.TypeCustom || !bytes.Contains(e.Raw, []byte(`"chatgpt.critic"`)) {
+			if e := s.Entries[formattest.Index(t, s, "a")]; e.Type != pi.TypeCustom || !bytes.Contains(e.Raw, []byte(`"chatgpt.critic"`)) {
 				t.Errorf("unknown role %s", e.Raw)
 			}
-			if e := s.Entries[index(t, s, "b-raw")]; !bytes.Contains(e.Raw, []byte(`"chatgpt.hologram"`)) {
+			if e := s.Entries[formattest.Index(t, s, "b-raw")]; !bytes.Contains(e.Raw, []byte(`"chatgpt.hologram"`)) {
 				t.Errorf("unknown content %s", e.Raw)
 			}
 		}},
@@ -631,13 +623,13 @@ func TestHostile(t *testing.T) {
 			"t":{"parent":"m-raw","message":{"id":"x","author":{"role":"tool","name":"python"},"content":{"content_type":"execution_output","text":"2"},"metadata":{"attachments":[1]}},"children":["title"]},
 			"title":{"parent":"t","message":{"author":{"role":"user"},"content":{"content_type":"multimodal_text","parts":[{"content_type":"image_asset_pointer","asset_pointer":"p"}]}}}},
 			"mapping_extra":1,"current_node":"title"}]`, 1, func(t *testing.T, s *pi.Session, c Conversation) {
-			res := s.Entries[index(t, s, "t")]
+			res := s.Entries[formattest.Index(t, s, "t")]
 			if id := str(res.MessageField("toolCallId")); id != "m-raw" {
 				t.Errorf("the result answers %q, want the second call, whose id was taken", id)
 			}
 		}},
 		{"tool reply without a call", `[{"mapping":{"u":{"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["hi"]}},"children":["t"]},"t":{"parent":"u","message":{"author":{"role":"tool","name":"browser"},"content":{"content_type":"text","parts":["page"]}}}}}]`, 1, func(t *testing.T, s *pi.Session, c Conversation) {
-			if e := s.Entries[index(t, s, "t")]; e.Type != pi.TypeCustom {
+			if e := s.Entries[formattest.Index(t, s, "t")]; e.Type != pi.TypeCustom {
 				t.Errorf("%s", e.Raw)
 			}
 		}},

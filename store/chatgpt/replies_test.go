@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/store/pi"
 )
 
@@ -39,7 +40,7 @@ func TestBrowsing2023(t *testing.T) {
 			t.Errorf("the reply %s has an entry of its own", id)
 		}
 	}
-	res := s.Entries[index(t, s, clicking)]
+	res := s.Entries[formattest.Index(t, s, clicking)]
 	if id := str(res.MessageField("toolCallId")); id != click {
 		t.Fatalf("the mclick's replies answer %q", id)
 	}
@@ -54,7 +55,7 @@ func TestBrowsing2023(t *testing.T) {
 	if want := "2023-04-04T19:00:15.900Z"; res.Timestamp != want {
 		t.Errorf("the result's time %s, want its last reply's, %s", res.Timestamp, want)
 	}
-	if id := str(s.Entries[index(t, s, results)].MessageField("toolCallId")); id != search {
+	if id := str(s.Entries[formattest.Index(t, s, results)].MessageField("toolCallId")); id != search {
 		t.Errorf("the search's results answer %q", id)
 	}
 }
@@ -96,9 +97,9 @@ func TestRepliesJoined(t *testing.T) {
 	}
 	// The branch that stopped after one reply has a result of one text;
 	// the branch that went on has its own result of both.
-	a1, a2 := index(t, s, "a1"), index(t, s, "a2")
+	a1, a2 := formattest.Index(t, s, "a1"), formattest.Index(t, s, "a2")
 	r1, r12 := s.Parent(a1), s.Parent(a2)
-	if r1 == r12 || s.Parent(r1) != index(t, s, "c") || s.Parent(r12) != index(t, s, "c") {
+	if r1 == r12 || s.Parent(r1) != formattest.Index(t, s, "c") || s.Parent(r12) != formattest.Index(t, s, "c") {
 		t.Fatalf("results %d and %d, want two under the call", r1, r12)
 	}
 	if got := texts(r1); !slices.Equal(got, []string{"one"}) {
@@ -108,7 +109,7 @@ func TestRepliesJoined(t *testing.T) {
 		t.Errorf("the second branch's result %q", got)
 	}
 	// A reply after the answer is none of the call's results.
-	if e := s.Entries[index(t, s, "r3")]; e.Type != pi.TypeCustom || !bytes.Contains(e.Raw, []byte(`"chatgpt.text"`)) {
+	if e := s.Entries[formattest.Index(t, s, "r3")]; e.Type != pi.TypeCustom || !bytes.Contains(e.Raw, []byte(`"chatgpt.text"`)) {
 		t.Errorf("a late reply: %s", e.Raw)
 	}
 }

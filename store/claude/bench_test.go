@@ -1,13 +1,13 @@
 package claude
 
 import (
-	"skein/internal/synth"
-
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 
+	"skein/internal/formattest"
+	"skein/internal/synth"
 	"skein/model"
 )
 
@@ -25,13 +25,10 @@ func big100() []byte {
 // 100 MB/s on 2 cores).
 func BenchmarkParse100MB(b *testing.B) {
 	data := big100()
-	b.SetBytes(int64(len(data)))
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := Parse(data); err != nil {
-			b.Fatal(err)
-		}
-	}
+	formattest.Throughput(b, int64(len(data)), func() error {
+		_, err := Parse(data)
+		return err
+	})
 }
 
 // BenchmarkOpenInfo100MB reads the generated log from a file and makes
@@ -42,15 +39,14 @@ func BenchmarkOpenInfo100MB(b *testing.B) {
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(data)))
-	b.ResetTimer()
-	for b.Loop() {
+	formattest.Throughput(b, int64(len(data)), func() error {
 		s, err := Open(p)
 		if err != nil {
-			b.Fatal(err)
+			return err
 		}
 		_ = s.Info(p, 0)
-	}
+		return nil
+	})
 }
 
 // TestGeneratedLog checks the benchmark's log is read as meant.

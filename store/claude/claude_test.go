@@ -3,13 +3,13 @@ package claude
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/internal/jscan"
 	"skein/model"
 )
@@ -58,15 +58,6 @@ func contextIDs(s *Session, ctx model.Context) []string {
 	return out
 }
 
-func index(t *testing.T, s *Session, id string) int {
-	t.Helper()
-	i, ok := s.Index(id)
-	if !ok {
-		t.Fatalf("no entry %q", id)
-	}
-	return i
-}
-
 // TestIndexRoundTrip: every entry is found by its id, and the entry its
 // id finds is itself.
 func TestIndexRoundTrip(t *testing.T) {
@@ -102,7 +93,7 @@ func TestMergeReply(t *testing.T) {
 		{"549b3502-6e30-4fa5-869f-c998df26c3f0", 1, []string{"text"}, nil, 72},
 	}
 	for _, tt := range tests {
-		i := index(t, s, tt.id)
+		i := formattest.Index(t, s, tt.id)
 		if got := len(s.Lines(i)); got != tt.lines {
 			t.Errorf("%s: %d lines, want %d", tt.id, got, tt.lines)
 		}
@@ -129,7 +120,7 @@ func TestMergeReply(t *testing.T) {
 	}
 	// Every line of a reply finds the reply.
 	for _, l := range []string{"e33587e2-82e8-4236-bbf1-1323115ed283", "4116c4de-0415-4ea2-96cf-696615975fd8"} {
-		i := index(t, s, l)
+		i := formattest.Index(t, s, l)
 		if s.Entries[i].role != model.RoleAssistant || s.Entries[i].ID == l {
 			t.Errorf("line %s: entry %d %q", l, i, s.Entries[i].ID)
 		}
@@ -166,7 +157,7 @@ func TestToolPairing(t *testing.T) {
 	if calls != 12 || len(pairs) != 12 {
 		t.Errorf("%d calls, %d paired; want 12", calls, len(pairs))
 	}
-	w := s.Message(model.ContextMessage{Entry: index(t, s, "8ff31a72-b64e-4565-9a76-79888ac46a15")})
+	w := s.Message(model.ContextMessage{Entry: formattest.Index(t, s, "8ff31a72-b64e-4565-9a76-79888ac46a15")})
 	if !w.IsError || w.ToolName != "Write" || !strings.Contains(w.Text(""), "requested permissions") {
 		t.Errorf("the refused Write: %+v", w)
 	}
@@ -175,7 +166,7 @@ func TestToolPairing(t *testing.T) {
 	r := open(t, rewind)
 	var got []string
 	for _, id := range []string{"r3#1", "r3#2", "r3"} {
-		i := index(t, r, id)
+		i := formattest.Index(t, r, id)
 		m := r.Message(model.ContextMessage{Entry: i})
 		got = append(got, m.Role+" "+m.ToolCallID+" "+m.ToolName+" "+m.Text("")+" "+idOf(r, r.Parent(i)))
 	}
@@ -183,7 +174,7 @@ func TestToolPairing(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("pieces:\n%q\nwant\n%q", got, want)
 	}
-	if m := r.Message(model.ContextMessage{Entry: index(t, r, "r3#1")}); !m.IsError {
+	if m := r.Message(model.ContextMessage{Entry: formattest.Index(t, r, "r3#1")}); !m.IsError {
 		t.Error("toolu_b1's is_error was lost")
 	}
 }
@@ -206,14 +197,14 @@ func TestTree(t *testing.T) {
 		t.Errorf("%d entries, want %d", len(s.Entries), len(parents))
 	}
 	for id, p := range parents {
-		if got := idOf(s, s.Parent(index(t, s, id))); got != p {
+		if got := idOf(s, s.Parent(formattest.Index(t, s, id))); got != p {
 			t.Errorf("parent of %s: %q, want %q", id, got, p)
 		}
 	}
-	if got := len(s.Lines(index(t, s, "a1"))); got != 4 {
+	if got := len(s.Lines(formattest.Index(t, s, "a1"))); got != 4 {
 		t.Errorf("a1 holds %d lines, want 4", got)
 	}
-	if got := len(s.Lines(index(t, s, "cb"))); got != 2 {
+	if got := len(s.Lines(formattest.Index(t, s, "cb"))); got != 2 {
 		t.Errorf("the compaction holds %d lines, want the boundary and its summary", got)
 	}
 	if idOf(s, s.Leaf()) != "a6" {
@@ -234,7 +225,7 @@ func TestTree(t *testing.T) {
 		{"context at the leaf", s.BuildContext(s.Leaf()), []string{"cb", "u5", "a6"}, "cb"},
 		{"history at the leaf", s.BuildHistory(s.Leaf()),
 			[]string{"u1", "a1", "r1", "r2", "a2", "u3", "a4", "r3#1", "r3#2", "r3", "a5", "cb", "u4", "u5", "a6"}, ""},
-		{"context of the first attempt", s.BuildContext(index(t, s, "a3")), []string{"u1", "a1", "r1", "r2", "a2", "u2", "a3"}, ""},
+		{"context of the first attempt", s.BuildContext(formattest.Index(t, s, "a3")), []string{"u1", "a1", "r1", "r2", "a2", "u2", "a3"}, ""},
 		{"no leaf", s.BuildContext(-1), []string{}, ""},
 	}
 	for _, tt := range tests {
@@ -256,18 +247,18 @@ func TestTree(t *testing.T) {
 	if ctx.Model == nil || ctx.Model.Name() != "anthropic/claude-opus-4-5-20251101" {
 		t.Errorf("model %+v", ctx.Model)
 	}
-	if s.Message(model.ContextMessage{Entry: index(t, s, "u4")}).Excluded != true {
+	if s.Message(model.ContextMessage{Entry: formattest.Index(t, s, "u4")}).Excluded != true {
 		t.Error("u4 (isVisibleInTranscriptOnly) is not marked excluded")
 	}
-	img := s.Message(model.ContextMessage{Entry: index(t, s, "u5")}).Blocks
+	img := s.Message(model.ContextMessage{Entry: formattest.Index(t, s, "u5")}).Blocks
 	if len(img) != 2 || img[1].Type != model.BlockImage || img[1].MimeType != "image/png" || img[1].DataLen != 12 {
 		t.Errorf("u5's blocks: %+v", img)
 	}
-	think := s.Message(model.ContextMessage{Entry: index(t, s, "a1")}).Blocks
+	think := s.Message(model.ContextMessage{Entry: formattest.Index(t, s, "a1")}).Blocks
 	if len(think) != 4 || think[0].Type != model.BlockThinking || !strings.HasPrefix(think[0].Text, "The user wants") {
 		t.Errorf("a1's blocks: %+v", think)
 	}
-	if e := s.Message(model.ContextMessage{Entry: index(t, s, "a5")}); e.StopReason != "error" || e.Error == "" {
+	if e := s.Message(model.ContextMessage{Entry: formattest.Index(t, s, "a5")}); e.StopReason != "error" || e.Error == "" {
 		t.Errorf("the API error: %+v", e)
 	}
 	if s.Name() != "Table tests for main" {
@@ -283,7 +274,7 @@ func TestTree(t *testing.T) {
 	}
 	wantLines := [][]byte{}
 	for _, id := range []string{"cb", "u5", "a6"} {
-		wantLines = append(wantLines, s.Lines(index(t, s, id))...)
+		wantLines = append(wantLines, s.Lines(formattest.Index(t, s, id))...)
 	}
 	if len(got.Messages) != len(wantLines) {
 		t.Fatalf("%d lines in the context JSON, want %d", len(got.Messages), len(wantLines))
@@ -326,7 +317,7 @@ func TestRecords(t *testing.T) {
 	}
 	lines := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
 	for _, tt := range tests {
-		i := index(t, s, tt.id)
+		i := formattest.Index(t, s, tt.id)
 		e, d := s.Entry(i), s.Detail(i)
 		if e.Type != tt.typ || e.Kind != tt.kind || d.CustomType != tt.customType || d.Title != tt.title {
 			t.Errorf("%s: %+v %+v", tt.id, e, d)
@@ -393,7 +384,7 @@ func TestSubagents(t *testing.T) {
 				}
 			}
 			for r, p := range tt.roots {
-				i := index(t, s, r)
+				i := formattest.Index(t, s, r)
 				if got := idOf(s, s.Parent(i)); got != p || s.Entries[i].Agent < 0 {
 					t.Errorf("agent root %s: parent %q agent %d, want %q", r, got, s.Entries[i].Agent, p)
 				}
@@ -543,7 +534,7 @@ func TestTreeJSON(t *testing.T) {
 		var walk func(ns []node, parent string)
 		walk = func(ns []node, parent string) {
 			for _, n := range ns {
-				i := index(t, s, n.ID)
+				i := formattest.Index(t, s, n.ID)
 				if seen[n.ID] || idOf(s, s.Parent(i)) != parent {
 					t.Errorf("%s: node %s under %q", p, n.ID, parent)
 				}
@@ -563,7 +554,7 @@ func TestTreeText(t *testing.T) {
 	s := open(t, rewind)
 	text := func(id string) string {
 		var b strings.Builder
-		for _, p := range s.TreeText(index(t, s, id), "/home/ana") {
+		for _, p := range s.TreeText(formattest.Index(t, s, id), "/home/ana") {
 			b.WriteString(p.Text)
 		}
 		return b.String()
@@ -584,7 +575,7 @@ func TestTreeText(t *testing.T) {
 		}
 	}
 	a := open(t, subagents)
-	if got := a.TreeText(index(t, a, "w-u1"), ""); got[0].Text != "[agent web1] " {
+	if got := a.TreeText(formattest.Index(t, a, "w-u1"), ""); got[0].Text != "[agent web1] " {
 		t.Errorf("an agent's first entry: %v", got)
 	}
 }
@@ -602,22 +593,17 @@ func TestReadOnly(t *testing.T) {
 
 // TestNotSession: bytes with no JSON object line are not a session.
 func TestNotSession(t *testing.T) {
-	for _, data := range []string{"", "\n\n", "not json\n[1,2]\n\"x\"\n", "\xef\xbb\xbf"} {
-		if _, err := Parse([]byte(data)); !errors.Is(err, ErrNotSession) {
-			t.Errorf("%q: %v", data, err)
-		}
-	}
+	formattest.NotSession(t, Parse, ErrNotSession, "", "\n\n", "not json\n[1,2]\n\"x\"\n", "\xef\xbb\xbf")
 }
 
 // TestSniff tells Claude Code's logs from the other formats' first lines.
 func TestSniff(t *testing.T) {
+	var claude []string
 	for _, p := range []string{initRun, agentHash, rewind, subagents, sidechain} {
-		data, _ := os.ReadFile(p)
-		if !Sniff(data) || !Sniff(data[:60]) {
-			t.Errorf("%s not sniffed", p)
-		}
+		data := formattest.ReadFile(t, p)
+		claude = append(claude, string(data), string(data[:60]))
 	}
-	for _, head := range []string{
+	formattest.Sniffs(t, "Sniff", Sniff, claude, []string{
 		`{"type":"session","version":3,"id":"x","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/x"}`,
 		`{"type":"meta","formatVersion":"0.1.0","sessionId":"x"}`,
 		`{"timestamp":"2026-01-02T18:39:45.000Z","type":"session_meta","payload":{"id":"x"}}`,
@@ -625,11 +611,7 @@ func TestSniff(t *testing.T) {
 		`{"type":"message","role":"user","content":[]}`,
 		`[{"role":"user","content":"hi"}]`,
 		`not json`, ``,
-	} {
-		if Sniff([]byte(head)) {
-			t.Errorf("sniffed %s", head)
-		}
-	}
+	})
 }
 
 // TestAgentPaths: the sub-agent files of a session, found beside it (by

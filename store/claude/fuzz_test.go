@@ -2,14 +2,13 @@ package claude
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"skein/internal/jscan"
+	"skein/internal/formattest"
 	"skein/model"
 )
 
@@ -18,68 +17,37 @@ import (
 // found by its id, valid JSON out.
 func exercise(t *testing.T, s *Session) {
 	t.Helper()
-	n := s.Len()
-	if leaf := s.Leaf(); leaf < -1 || leaf >= n {
-		t.Fatalf("leaf %d of %d entries", leaf, n)
-	}
+	formattest.CheckForest(t, s)
 	d := s.Domain(model.SessionInfo{})
-	for i := range n {
-		if j, ok := s.Index(s.Entries[i].ID); !ok || j != i {
-			t.Fatalf("entry %d %q: index %d %v", i, s.Entries[i].ID, j, ok)
-		}
-		_ = s.Entry(i)
-		_ = s.Detail(i)
-		_ = s.Raw(i)
-		_ = s.TreeText(i, "/home")
-		_ = d.EntryMessage(i)
-		_ = s.MessageHead(model.ContextMessage{Entry: i})
-		if i < 20 || i > n-20 {
-			_ = s.BuildHistory(i)
-			_ = s.BuildContext(i)
-		}
-	}
-	// A forest: every entry is reached once from the roots.
-	seen := make([]bool, n)
-	stack := append([]int(nil), s.Roots()...)
-	reached := 0
-	for len(stack) > 0 {
-		i := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[i] {
-			t.Fatalf("entry %d reached twice", i)
-		}
-		seen[i] = true
-		reached++
-		for _, c := range s.Children(i) {
-			if s.Parent(c) != i {
-				t.Fatalf("child %d of %d has parent %d", c, i, s.Parent(c))
+	formattest.Exercise(t, s, formattest.Readers[model.Context]{
+		ID:     func(i int) string { return s.Entries[i].ID },
+		NoLeaf: true,
+		Entry: func(i int) {
+			_ = s.Entry(i)
+			_ = s.Detail(i)
+			_ = s.Raw(i)
+			_ = s.TreeText(i, "/home")
+			_ = d.EntryMessage(i)
+			_ = s.MessageHead(model.ContextMessage{Entry: i})
+			if n := s.Len(); i < 20 || i > n-20 {
+				_ = s.BuildHistory(i)
+				_ = s.BuildContext(i)
 			}
-			stack = append(stack, c)
-		}
-	}
-	if reached != n {
-		t.Fatalf("%d of %d entries reached from the roots: a cycle", reached, n)
-	}
-	leaf := s.Leaf()
-	ctx := s.BuildContext(leaf)
-	for _, m := range ctx.Messages {
-		_ = s.MessageTokens(m)
-	}
-	_ = s.Summarized(leaf, ctx)
-	_ = s.Stats()
-	_ = s.Info("x.jsonl", 0)
-	_ = s.Name()
-	var buf bytes.Buffer
-	if err := s.WriteContextJSON(&buf, ctx); err != nil || !jscan.Valid(buf.Bytes()) {
-		t.Fatalf("context JSON invalid: %v %.300s", err, buf.Bytes())
-	}
-	buf.Reset()
-	if err := s.WriteTreeJSON(&buf); err != nil || !jscan.Valid(buf.Bytes()) {
-		t.Fatalf("tree JSON invalid: %v %.300s", err, buf.Bytes())
-	}
-	_ = s.WriteTreeJSON(io.Discard)
-	v := d.NewTreeView(leaf, model.FilterAll)
-	_ = v.Lines(v.NearestVisible(leaf), "/home")
+		},
+		Context: func(leaf int, ctx model.Context) {
+			for _, m := range ctx.Messages {
+				_ = s.MessageTokens(m)
+			}
+			_ = s.Summarized(leaf, ctx)
+		},
+		Session: func() {
+			_ = s.Stats()
+			_ = s.Info("x.jsonl", 0)
+			_ = s.Name()
+			v := d.NewTreeView(s.Leaf(), model.FilterAll)
+			_ = v.Lines(v.NearestVisible(s.Leaf()), "/home")
+		},
+	})
 }
 
 // hostile is a file of what a reader must survive: a BOM, garbage, lines
@@ -168,22 +136,22 @@ func TestHostile(t *testing.T) {
 	if !slices.ContainsFunc(lines, func(l int) bool { return l == 11 || l == 12 }) {
 		t.Errorf("no diagnostic for the cycle: %v", s.Diagnostics)
 	}
-	if got := idOf(s, s.Parent(index(t, s, "h5"))); got != "h4" {
+	if got := idOf(s, s.Parent(formattest.Index(t, s, "h5"))); got != "h4" {
 		t.Errorf("h5, whose parent is missing, hangs under %q, want h4 (the line before it)", got)
 	}
-	if m := s.Message(model.ContextMessage{Entry: index(t, s, "h1")}); m.Text("") != "first prompt" {
+	if m := s.Message(model.ContextMessage{Entry: formattest.Index(t, s, "h1")}); m.Text("") != "first prompt" {
 		t.Error("the repeated uuid replaced the first line")
 	}
-	if m := s.Message(model.ContextMessage{Entry: index(t, s, "e1")}); !strings.Contains(m.Text(""), "\x1b[31mred") || !strings.Contains(m.Text(""), "\U0001F600") {
+	if m := s.Message(model.ContextMessage{Entry: formattest.Index(t, s, "e1")}); !strings.Contains(m.Text(""), "\x1b[31mred") || !strings.Contains(m.Text(""), "\U0001F600") {
 		t.Errorf("escapes: %q", m.Text(""))
 	}
-	if m := s.Message(model.ContextMessage{Entry: index(t, s, "huge")}); len(m.Text("")) != 5<<20 {
+	if m := s.Message(model.ContextMessage{Entry: formattest.Index(t, s, "huge")}); len(m.Text("")) != 5<<20 {
 		t.Errorf("the huge result: %d bytes", len(m.Text("")))
 	}
-	if k := s.Entries[index(t, s, "cs1")].kind; k != model.EntryCompaction {
+	if k := s.Entries[formattest.Index(t, s, "cs1")].kind; k != model.EntryCompaction {
 		t.Errorf("a summary with no boundary: kind %v", k)
 	}
-	if idOf(s, s.Parent(index(t, s, "h6"))) != "cb1" || s.Entries[index(t, s, "h6")].Agent != -1 {
+	if idOf(s, s.Parent(formattest.Index(t, s, "h6"))) != "cb1" || s.Entries[formattest.Index(t, s, "h6")].Agent != -1 {
 		t.Error("m5 after the compaction was merged into the reply before it")
 	}
 	if s.Name() != strings.Repeat("s", 300) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"skein/internal/formattest"
 )
 
 // syntheticExport is an export of n conversations of 40 messages each:
@@ -46,14 +48,13 @@ func syntheticExport(n int) []byte {
 
 func BenchmarkRead(b *testing.B) {
 	data := syntheticExport(200)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
+	formattest.Throughput(b, int64(len(data)), func() error {
 		convs, err := Read(data)
-		if err != nil || len(convs) != 200 {
-			b.Fatal(len(convs), err)
+		if err == nil && len(convs) != 200 {
+			err = fmt.Errorf("%d conversations, want 200", len(convs))
 		}
-	}
+		return err
+	})
 }
 
 func TestSynthetic(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/internal/jscan"
 	"skein/model"
 	"skein/store/pi"
@@ -54,15 +55,6 @@ func checkLines(t testing.TB, lines []byte) *pi.Session {
 		}
 	}
 	return s
-}
-
-func index(t *testing.T, s *pi.Session, id string) int {
-	t.Helper()
-	i, ok := s.Index(id)
-	if !ok {
-		t.Fatalf("no entry %s", id)
-	}
-	return i
 }
 
 // contextOf is the messages pi gives the model at the leaf.
@@ -243,17 +235,17 @@ func TestExport(t *testing.T) {
 		}
 	}
 	// The edited prompt: two prompts after the first answer's last entry.
-	fork := s.Parent(index(t, s, h2))
-	if s.Parent(index(t, s, h2b)) != fork || len(s.Children(fork)) != 2 || !strings.HasPrefix(s.Entry(fork).ID, a1) {
+	fork := s.Parent(formattest.Index(t, s, h2))
+	if s.Parent(formattest.Index(t, s, h2b)) != fork || len(s.Children(fork)) != 2 || !strings.HasPrefix(s.Entry(fork).ID, a1) {
 		t.Errorf("edit: %s and %s should both follow %s", h2, h2b, s.Entry(fork).ID)
 	}
 	// The retry: two answers to the edited prompt.
-	if p := index(t, s, h2b); s.Parent(index(t, s, a3)) != p || s.Parent(index(t, s, a3b)) != p || len(s.Children(p)) != 2 {
+	if p := formattest.Index(t, s, h2b); s.Parent(formattest.Index(t, s, a3)) != p || s.Parent(formattest.Index(t, s, a3b)) != p || len(s.Children(p)) != 2 {
 		t.Errorf("retry: %s and %s should both answer %s", a3, a3b, h2b)
 	}
 	// Everything on the current path comes after the other branches.
 	for _, id := range []string{h2, a2, a3} {
-		if index(t, s, id) > index(t, s, a3b) {
+		if formattest.Index(t, s, id) > formattest.Index(t, s, a3b) {
 			t.Errorf("%s comes after the current message", id)
 		}
 	}
@@ -295,7 +287,7 @@ func TestExport(t *testing.T) {
 			t.Errorf("no %s entry (have %v)", k, customs)
 		}
 	}
-	if tb := index(t, s, a1+"-4"); s.Detail(tb).CustomType != "claudeai.token_budget" || s.Entry(s.Parent(tb)).ID != a1+"-3" {
+	if tb := formattest.Index(t, s, a1+"-4"); s.Detail(tb).CustomType != "claudeai.token_budget" || s.Entry(s.Parent(tb)).ID != a1+"-3" {
 		t.Errorf("token_budget is not after the tool result: %+v", s.Entry(tb))
 	}
 
@@ -315,7 +307,7 @@ func TestExport(t *testing.T) {
 	if s.Entry(s.Leaf()).Type != "session_info" || !strings.HasPrefix(s.Entry(s.Parent(s.Leaf())).ID, "5c4b3a29-0004") {
 		t.Errorf("old leaf %+v", s.Entry(s.Leaf()))
 	}
-	if ts := s.Entry(index(t, s, "5c4b3a29-0001-4a8b-9c7d-6e5f4a3b2c1d")).Timestamp; ts != "2023-09-14T08:12:33.581Z" {
+	if ts := s.Entry(formattest.Index(t, s, "5c4b3a29-0001-4a8b-9c7d-6e5f4a3b2c1d")).Timestamp; ts != "2023-09-14T08:12:33.581Z" {
 		t.Errorf("time %s", ts)
 	}
 }
@@ -388,13 +380,13 @@ func TestHostile(t *testing.T) {
 		{"cut short", append([]byte(`[{"uuid":"a","chat_messages":[{"sender":"human","text":"kept"}]},{"uuid":"b","chat_messages":[{"sender":`), huge[:100]...), 1, nil},
 		{"BOM", []byte("\xef\xbb\xbf" + `{"chat_messages":[{"sender":"human","text":"x"}]}`), 1, nil},
 		{"cycle", exportOf(`{"uuid":"a","parent_message_uuid":"b","sender":"human","text":"A"},{"uuid":"b","parent_message_uuid":"a","sender":"assistant","text":"B"}`), 1, func(t *testing.T, s *pi.Session) {
-			if s.Parent(index(t, s, "a")) != -1 || s.Parent(index(t, s, "b")) != index(t, s, "a") {
+			if s.Parent(formattest.Index(t, s, "a")) != -1 || s.Parent(formattest.Index(t, s, "b")) != formattest.Index(t, s, "a") {
 				t.Errorf("cycle not broken at the first message")
 			}
 		}},
 		{"own parent", exportOf(`{"uuid":"a","parent_message_uuid":"a","sender":"human","text":"A"}`), 1, nil},
 		{"missing parent", exportOf(`{"uuid":"a","sender":"human","text":"A","parent_message_uuid":"00000000-0000-4000-8000-000000000000"},{"uuid":"b","parent_message_uuid":"gone","sender":"assistant","text":"B"}`), 1, func(t *testing.T, s *pi.Session) {
-			if s.Parent(index(t, s, "b")) != -1 || s.Entry(s.Leaf()).Type != "session_info" || s.Parent(s.Leaf()) != index(t, s, "b") {
+			if s.Parent(formattest.Index(t, s, "b")) != -1 || s.Entry(s.Leaf()).Type != "session_info" || s.Parent(s.Leaf()) != formattest.Index(t, s, "b") {
 				t.Errorf("b should be a root and the current message")
 			}
 		}},
@@ -419,15 +411,15 @@ func TestHostile(t *testing.T) {
 		}},
 		{"nulls", []byte(`{"uuid":null,"name":null,"created_at":null,"chat_messages":[null,{"uuid":null,"sender":"human","text":null,"content":null,"attachments":null,"files":null,"parent_message_uuid":null,"created_at":null},{"sender":"assistant","content":[null,{"type":null},{"type":"tool_use","input":null},{"type":"tool_result","content":null}]}]}`), 1, nil},
 		{"unknown sender", exportOf(`{"uuid":"a","sender":"human","text":"q"},{"uuid":"s","sender":"system","text":"sys"},{"uuid":"b","sender":"assistant","text":"r"}`), 1, func(t *testing.T, s *pi.Session) {
-			if i := index(t, s, "s"); s.Detail(i).CustomType != "claudeai.message" {
+			if i := formattest.Index(t, s, "s"); s.Detail(i).CustomType != "claudeai.message" {
 				t.Errorf("unknown sender: %+v", s.Entry(i))
 			}
 		}},
 		{"bad times", exportOf(`{"uuid":"a","sender":"human","text":"q","created_at":"yesterday"},{"uuid":"b","sender":"assistant","text":"r","created_at":"99999-01-01T00:00:00Z"},{"uuid":"c","sender":"human","text":"s","created_at":"2024-06-20T10:00:00.123456789+02:00"}`), 1, func(t *testing.T, s *pi.Session) {
-			if ts := s.Entry(index(t, s, "b")).Timestamp; ts != "2024-01-01T00:00:00.000Z" {
+			if ts := s.Entry(formattest.Index(t, s, "b")).Timestamp; ts != "2024-01-01T00:00:00.000Z" {
 				t.Errorf("a bad time should be the entry before's: %s", ts)
 			}
-			if ts := s.Entry(index(t, s, "c")).Timestamp; ts != "2024-06-20T08:00:00.123Z" {
+			if ts := s.Entry(formattest.Index(t, s, "c")).Timestamp; ts != "2024-06-20T08:00:00.123Z" {
 				t.Errorf("offset time %s", ts)
 			}
 		}},
@@ -488,32 +480,25 @@ func TestDetect(t *testing.T) {
 		t.Fatal(err)
 	}
 	long := `[{"uuid":"u","name":"n","summary":"` + strings.Repeat("s", 5000) + `","created_at":"x","updated_at":"y","account":{"uuid":"a"},"chat_messages":[]}]`
-	cases := []struct {
-		head string
-		want bool
-	}{
-		{string(export), true},
-		{string(export[:bytes.Index(export, []byte(`"account"`))]), true}, // cut before chat_messages, after what every export starts with
-		{string(single), true},
-		{long, true},
-		{long[:300], false}, // cut in the summary: created_at and updated_at not seen yet
-		{`{"chat_messages":[]}`, true},
-		{"\xef\xbb\xbf [ {\"a\":{\"chat_messages\":1},\"chat_messages\":[]}]", true},
-		{`[{"a":{"chat_messages":[]}}]`, false}, // nested, not a member of the conversation
-		{`[{"a":1},{"chat_messages":[]}]`, false},
-		{`{"title":"x","mapping":{},"create_time":1}`, false},
-		{`[{"role":"user","content":"chat_messages"}]`, false},
-		{`{"type":"session","version":3,"id":"x"}`, false},
-		{`[]`, false},
-		{``, false},
-		{`"chat_messages"`, false},
-		{`{"chat_messages`, false},
-	}
-	for i, tc := range cases {
-		if got := Detect([]byte(tc.head)); got != tc.want {
-			t.Errorf("case %d: Detect(%.60q) = %v, want %v", i, tc.head, got, tc.want)
-		}
-	}
+	formattest.Sniffs(t, "Detect", Detect, []string{
+		string(export),
+		string(export[:bytes.Index(export, []byte(`"account"`))]), // cut before chat_messages, after what every export starts with
+		string(single),
+		long,
+		`{"chat_messages":[]}`,
+		"\xef\xbb\xbf [ {\"a\":{\"chat_messages\":1},\"chat_messages\":[]}]",
+	}, []string{
+		long[:300],                     // cut in the summary: created_at and updated_at not seen yet
+		`[{"a":{"chat_messages":[]}}]`, // nested, not a member of the conversation
+		`[{"a":1},{"chat_messages":[]}]`,
+		`{"title":"x","mapping":{},"create_time":1}`,
+		`[{"role":"user","content":"chat_messages"}]`,
+		`{"type":"session","version":3,"id":"x"}`,
+		`[]`,
+		``,
+		`"chat_messages"`,
+		`{"chat_messages`,
+	})
 }
 
 func TestZip(t *testing.T) {

@@ -1,17 +1,13 @@
 package codex
 
 import (
-	"skein/internal/synth"
-
-	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
-	"strings"
 	"testing"
-	"time"
 
+	"skein/internal/formattest"
+	"skein/internal/synth"
 	"skein/model"
 )
 
@@ -32,14 +28,13 @@ func rollout(b *testing.B, size int) []byte {
 // 100 MB/s on two cores (go test -bench Parse100MB -cpu 2).
 func BenchmarkParse100MB(b *testing.B) {
 	data := rollout(b, 100<<20)
-	b.SetBytes(int64(len(data)))
-	b.ResetTimer()
-	for b.Loop() {
+	formattest.Throughput(b, int64(len(data)), func() error {
 		s, err := Parse(data)
-		if err != nil || s.Leaf() < 0 {
-			b.Fatal(err)
+		if err == nil && s.Leaf() < 0 {
+			err = errors.New("no leaf")
 		}
-	}
+		return err
+	})
 }
 
 // BenchmarkOpen100MB is Open (the read included), then the list record,
@@ -51,66 +46,36 @@ func BenchmarkOpen100MB(b *testing.B) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(data)))
-	b.ResetTimer()
-	for b.Loop() {
+	formattest.Throughput(b, int64(len(data)), func() error {
 		s, err := Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if info := s.Info(path, 0); info.MessageCount == 0 {
-			b.Fatal("no messages")
-		}
-		if ctx := s.BuildContext(s.Leaf()); len(ctx.Messages) == 0 {
-			b.Fatal("empty context")
+		switch {
+		case err != nil:
+			return err
+		case s.Info(path, 0).MessageCount == 0:
+			return errors.New("no messages")
+		case len(s.BuildContext(s.Leaf()).Messages) == 0:
+			return errors.New("empty context")
 		}
 		if st := s.Stats(); st.Tokens() == 0 {
-			b.Fatal("no usage")
+			return errors.New("no usage")
 		}
-	}
+		return nil
+	})
 }
 
 // The strings an entry keeps share the file's buffer: they must stay
 // readable after the session is collected (str's reasoning).
 func TestValuesOutliveSession(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "big.jsonl")
-	if err := synth.CodexRollout(path, 8<<20); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var call *Entry
-	for i := range s.Entries {
-		if s.Entries[i].ItemType == "function_call_output" {
-			call = &s.Entries[i]
+	write := func(path string) error { return synth.CodexRollout(path, 8<<20) }
+	formattest.ValuesOutlive(t, "big.jsonl", write, Open, func(s *Session) []any {
+		var call *Entry
+		for i := range s.Entries {
+			if s.Entries[i].ItemType == "function_call_output" {
+				call = &s.Entries[i]
+			}
 		}
-	}
-	ts, typ, id, raw := call.Timestamp, call.ItemType, call.CallID, call.Raw
-	want := []string{strings.Clone(ts), strings.Clone(typ), strings.Clone(id), string(raw)}
-	s, call = nil, nil
-	for range 10 {
-		runtime.GC()
-		time.Sleep(time.Millisecond)
-	}
-	junk := make([][]byte, 0, 64)
-	for range 64 {
-		junk = append(junk, bytes.Repeat([]byte{'#'}, 1<<20))
-	}
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			t.Fatalf("reading what was kept from a collected session: %v", r)
-		}
-	}()
-	got := []string{strings.Clone(ts), strings.Clone(typ), strings.Clone(id), string(raw)}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("value %d changed after the session was collected: %.40q, was %.40q", i, got[i], want[i])
-		}
-	}
-	runtime.KeepAlive(junk)
+		return []any{call.Timestamp, call.ItemType, call.CallID, call.Raw}
+	})
 }
 
 // The generated rollout reads as Codex would resume it: every call paired,

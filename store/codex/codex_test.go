@@ -3,7 +3,6 @@ package codex
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/internal/jscan"
 	"skein/internal/jsdate"
 	"skein/model"
@@ -631,12 +631,8 @@ func TestParseErrors(t *testing.T) {
 	pi := `{"type":"session","version":3,"id":"a","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}` + "\n" +
 		`{"type":"message","id":"b","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"hi"}}`
 	claude := `{"type":"user","uuid":"u","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"hi"}}`
-	for _, data := range []string{"", "\n\n  \r\n", "\xef\xbb\xbf", "not json\n[1]", `{"record_type":"state"}`, pi, claude,
-		`{"timestamp":"x","type":"future_type","payload":{}}`} {
-		if _, err := Parse([]byte(data)); !errors.Is(err, ErrNotSession) {
-			t.Errorf("Parse(%.40q): %v, want ErrNotSession", data, err)
-		}
-	}
+	formattest.NotSession(t, Parse, ErrNotSession, "", "\n\n  \r\n", "\xef\xbb\xbf", "not json\n[1]", `{"record_type":"state"}`, pi, claude,
+		`{"timestamp":"x","type":"future_type","payload":{}}`)
 	if _, err := Open(fixtures); err == nil {
 		t.Error("Open of a folder succeeded")
 	}
@@ -654,31 +650,25 @@ func TestSniff(t *testing.T) {
 	full, _ := os.ReadFile(sample)
 	old, _ := os.ReadFile(bare)
 	leg, _ := os.ReadFile(legacy)
-	for _, c := range []struct {
-		head string
-		want bool
-	}{
-		{string(full), true},
-		{string(full[:100]), true}, // the session_meta line cut off by the head's end
-		{string(old), true},
-		{string(leg[:40]), true},
-		{"\n\r\n  " + string(full), true},
-		{`{"timestamp":"2026-01-01T00:00:00.000Z","type":"event_msg","payload":{"type":"token_count"}}`, true},
-		{`{"timestamp":"2026-01-01T00:00:00.000Z","type":"response_item","payload":{"type":"mess`, true},
-		{`{"type":"message","role":"user","content":[]}`, false},
-		{`{"timestamp":"x","type":"future","payload":{}}`, false},
-		{`{"timestamp":"2026-01-01T00:00:00.000Z","type":"sess`, false},
-		{`{"type":"session","version":3,"id":"a","timestamp":"2026"}`, false},
-		{`{"type":"user","uuid":"u"}`, false},
-		{"", false},
-		{"\n\n", false},
-		{"[1,2]", false},
-		{"garbage", false},
-	} {
-		if got := Sniff([]byte(c.head)); got != c.want {
-			t.Errorf("Sniff(%.60q) = %v, want %v", c.head, got, c.want)
-		}
-	}
+	formattest.Sniffs(t, "Sniff", Sniff, []string{
+		string(full),
+		string(full[:100]), // the session_meta line cut off by the head's end
+		string(old),
+		string(leg[:40]),
+		"\n\r\n  " + string(full),
+		`{"timestamp":"2026-01-01T00:00:00.000Z","type":"event_msg","payload":{"type":"token_count"}}`,
+		`{"timestamp":"2026-01-01T00:00:00.000Z","type":"response_item","payload":{"type":"mess`,
+	}, []string{
+		`{"type":"message","role":"user","content":[]}`,
+		`{"timestamp":"x","type":"future","payload":{}}`,
+		`{"timestamp":"2026-01-01T00:00:00.000Z","type":"sess`,
+		`{"type":"session","version":3,"id":"a","timestamp":"2026"}`,
+		`{"type":"user","uuid":"u"}`,
+		"",
+		"\n\n",
+		"[1,2]",
+		"garbage",
+	})
 }
 
 func TestIndexAndNames(t *testing.T) {

@@ -1,25 +1,17 @@
 package codex
 
 import (
-	"bytes"
-	"io"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"skein/internal/jscan"
+	"skein/internal/formattest"
 	"skein/model"
 )
 
 // FuzzParse feeds damaged rollouts to every reader: none may panic or
 // loop, the tree stays a forest, and what is written is JSON.
 func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join(fixtures, "*.jsonl"))
-	for _, p := range files {
-		if data, err := os.ReadFile(p); err == nil {
-			f.Add(data)
-		}
-	}
+	formattest.AddFiles(f, 0, filepath.Join(fixtures, "*.jsonl"))
 	f.Add([]byte(`{"timestamp":"t","type":"compacted","payload":{"message":"m","replacement_history":[{"type":"function_call_output","call_id":"c"},{"type":"function_call","call_id":"c","name":"n","arguments":"{}"},{"type":"web_search_call"}]}}` + "\n" +
 		`{"timestamp":"t","type":"event_msg","payload":{"type":"thread_rolled_back","num_turns":2}}`))
 	f.Add([]byte(`{"type":"message","role":"user","content":[{"type":"input_text","text":"a"}]}` + "\n" +
@@ -29,52 +21,43 @@ func FuzzParse(f *testing.F) {
 }
 
 func body(t *testing.T, data []byte) {
-	{
-		Sniff(data)
-		s, err := Parse(data)
-		if err != nil {
-			return
-		}
-		n := s.Len()
-		if leaf := s.Leaf(); leaf < -1 || leaf >= n || n > 0 && leaf < 0 {
-			t.Fatalf("leaf %d of %d entries", leaf, n)
-		}
-		d := s.Domain(model.SessionInfo{})
-		for i := range n {
-			if len(d.Path(i)) > n {
-				t.Fatal("path longer than the session: a cycle was followed")
-			}
-			if j, ok := s.Index(s.Entries[i].ID()); !ok || j != i {
-				t.Fatalf("entry %d: index %d %v", i, j, ok)
-			}
+	Sniff(data)
+	s, err := Parse(data)
+	if err != nil {
+		return
+	}
+	d := s.Domain(model.SessionInfo{})
+	formattest.Exercise(t, s, formattest.Readers[model.Context]{
+		ID:   func(i int) string { return s.Entries[i].ID() },
+		Path: d.Path,
+		Entry: func(i int) {
 			_ = s.TreeText(i, "/home")
 			_ = d.EntryMessage(i)
 			_ = s.Detail(i)
-		}
-		for _, leaf := range []int{s.Leaf(), n / 2} {
-			if leaf < 0 {
-				continue
+		},
+		// The leaf, and an entry half way, maybe on another branch.
+		Leaves: func() []int {
+			var leaves []int
+			for _, leaf := range []int{s.Leaf(), s.Len() / 2} {
+				if leaf >= 0 {
+					leaves = append(leaves, leaf)
+				}
 			}
-			ctx := s.BuildContext(leaf)
+			return leaves
+		},
+		Context: func(leaf int, ctx model.Context) {
 			for _, m := range ctx.Messages {
 				_ = s.MessageTokens(m)
 				_ = s.MessageHead(m)
 			}
 			_ = s.Summarized(leaf, ctx)
-			var buf bytes.Buffer
-			if err := s.WriteContextJSON(&buf, ctx); err != nil || !jscan.Valid(buf.Bytes()) {
-				t.Fatalf("context JSON invalid: %v %s", err, buf.Bytes())
-			}
 			_ = s.BuildHistory(leaf)
-		}
-		_ = s.Stats()
-		_ = s.Info("x.jsonl", 0)
-		var buf bytes.Buffer
-		if err := s.WriteTreeJSON(&buf); err != nil || !jscan.Valid(buf.Bytes()) {
-			t.Fatalf("tree JSON invalid: %v %s", err, buf.Bytes())
-		}
-		_ = s.WriteTreeJSON(io.Discard)
-		v := d.NewTreeView(s.Leaf(), model.FilterAll)
-		_ = v.Lines(v.NearestVisible(s.Leaf()), "/home")
-	}
+		},
+		Session: func() {
+			_ = s.Stats()
+			_ = s.Info("x.jsonl", 0)
+			v := d.NewTreeView(s.Leaf(), model.FilterAll)
+			_ = v.Lines(v.NearestVisible(s.Leaf()), "/home")
+		},
+	})
 }

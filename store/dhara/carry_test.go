@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"skein/internal/formattest"
 )
 
 // appendFails fails every append to entries.jsonl (a full disk just as the
@@ -43,7 +45,7 @@ func TestMoveKeepsALineItCannotCarry(t *testing.T) {
 		t.Fatalf("moved %d: %v", n, err)
 	}
 	kept, _ := filepath.Glob(filepath.Join(dir, CarriedPrefix+"*"))
-	if len(kept) != 1 || !bytes.Contains(read(t, kept[0]), []byte(agentLine)) {
+	if len(kept) != 1 || !bytes.Contains(formattest.ReadFile(t, kept[0]), []byte(agentLine)) {
 		t.Fatalf("the agent's line is kept in %v", kept)
 	}
 	diags, err := Check(dir)

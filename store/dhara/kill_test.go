@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"skein/internal/formattest"
 )
 
 // The archive move killed at random moments (DECISIONS.md 9): a reader
@@ -233,21 +235,6 @@ func stateOf(t *testing.T, dir string, f moveFiles) (int, error) {
 	return 0, fmt.Errorf("neither before, between nor after the renames:\n%s:\n%s\n%s:\n%s", ArchiveFile, archive, EntriesFile, entries)
 }
 
-func tempsIn(t *testing.T, dir string) []string {
-	t.Helper()
-	des, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, de := range des {
-		if strings.Contains(de.Name(), ".tmp") {
-			out = append(out, de.Name())
-		}
-	}
-	return out
-}
-
 // idsIn are the ids of a .jsonl file's lines.
 func idsIn(data []byte) map[string]bool {
 	out := map[string]bool{}
@@ -271,7 +258,7 @@ func checkFinished(t *testing.T, dir string, f moveFiles, ref readerView) error 
 			return fmt.Errorf("%s is in both files", id)
 		}
 	}
-	if tmp := tempsIn(t, dir); len(tmp) > 0 {
+	if tmp := formattest.Names(t, dir, ".tmp"); len(tmp) > 0 {
 		return fmt.Errorf("temporary files left: %v", tmp)
 	}
 	v, s := viewOf(t, dir)
@@ -460,7 +447,7 @@ func TestKillArchiveMove(t *testing.T) {
 			kills++
 			a := min(int(anchor), 1)
 			counts[a][st]++
-			if len(tempsIn(t, dir)) > 0 {
+			if len(formattest.Names(t, dir, ".tmp")) > 0 {
 				temps[a][st]++
 			}
 			if !killed {
@@ -532,7 +519,7 @@ func TestInterruptedMoveBetweenRenames(t *testing.T) {
 		if st, err := stateOf(t, dir, f); err != nil || st != stateArchived {
 			t.Fatalf("state %d (%v), want %q", st, err, stateNames[stateArchived])
 		}
-		if tmp := tempsIn(t, dir); len(tmp) > 0 {
+		if tmp := formattest.Names(t, dir, ".tmp"); len(tmp) > 0 {
 			t.Fatalf("temporary files: %v", tmp)
 		}
 		return dir

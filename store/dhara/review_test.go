@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"skein/internal/formattest"
 )
 
 const agentLine = `{"id":"agent_1","type":"message","role":"user","content":[{"type":"text","text":"from the agent"}],"timestamp":"2026-06-02T09:00:00Z"}`
@@ -33,7 +35,7 @@ func TestAppendWaitsForAnUnfinishedLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-done
-	data := read(t, path)
+	data := formattest.ReadFile(t, path)
 	if !bytes.Contains(data, []byte(agentLine+"\n")) {
 		t.Fatalf("the agent's line was cut:\n%s", data)
 	}
@@ -64,13 +66,13 @@ func TestAppendWaitsForAnUnfinishedLine(t *testing.T) {
 			}
 		}
 	}()
-	before := read(t, path)
+	before := formattest.ReadFile(t, path)
 	_, err = Label(dir, "msg_001", "again")
 	close(stop)
 	if _, ok := err.(*RefusedError); !ok {
 		t.Fatalf("a writer that kept writing: %v", err)
 	}
-	if after := read(t, path); bytes.Contains(after[len(before):], []byte("again")) {
+	if after := formattest.ReadFile(t, path); bytes.Contains(after[len(before):], []byte("again")) {
 		t.Error("the refused label was written")
 	}
 }
@@ -81,11 +83,11 @@ func TestRefusedBeforeAppending(t *testing.T) {
 	dir := fixtureCopy(t, "seed")
 	tree := filepath.Join(dir, TreeFile)
 	os.WriteFile(tree, []byte(`{"root":"branch_main","branches":{"branch_main":{"entryIds":["msg_001"]}}}`), 0o600)
-	before := read(t, filepath.Join(dir, EntriesFile))
+	before := formattest.ReadFile(t, filepath.Join(dir, EntriesFile))
 	if _, err := Label(dir, "msg_001", "x"); err == nil {
 		t.Fatal("a label on a tree of another shape was written")
 	}
-	if !bytes.Equal(read(t, filepath.Join(dir, EntriesFile)), before) {
+	if !bytes.Equal(formattest.ReadFile(t, filepath.Join(dir, EntriesFile)), before) {
 		t.Error("the refused label was appended")
 	}
 }
@@ -108,7 +110,7 @@ func TestMoveCarriesOverAnAppend(t *testing.T) {
 	if n, err := Move(dir); err != nil || n == 0 {
 		t.Fatalf("moved %d: %v", n, err)
 	}
-	if !bytes.Contains(read(t, filepath.Join(dir, EntriesFile)), []byte(agentLine)) {
+	if !bytes.Contains(formattest.ReadFile(t, filepath.Join(dir, EntriesFile)), []byte(agentLine)) {
 		t.Fatal("the agent's line, appended during the move, is lost")
 	}
 }
@@ -125,7 +127,7 @@ func TestForeignFolder(t *testing.T) {
 	if err := Rename(dir, "oops"); err == nil {
 		t.Error("renamed a foreign folder")
 	}
-	if b := read(t, filepath.Join(dir, MetaFile)); string(b) != `{"name":"my-dataset"}` {
+	if b := formattest.ReadFile(t, filepath.Join(dir, MetaFile)); string(b) != `{"name":"my-dataset"}` {
 		t.Errorf("its meta.json is now %s", b)
 	}
 	// A session folder with something else in it is not trashed whole.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"skein/internal/formattest"
 	"skein/internal/synth"
 	"skein/model"
 )
@@ -22,15 +23,6 @@ func fixtureCopy(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return dir
-}
-
-func read(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // clean fails on any error doctor reports.
@@ -57,7 +49,7 @@ func contextIDs(s *Session) []string {
 
 func TestForkAddsABranch(t *testing.T) {
 	dir := fixtureCopy(t, "branched")
-	before := read(t, filepath.Join(dir, EntriesFile))
+	before := formattest.ReadFile(t, filepath.Join(dir, EntriesFile))
 	s, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +78,7 @@ func TestForkAddsABranch(t *testing.T) {
 	if len(after.Tree.Branches) != len(s.Tree.Branches)+1 {
 		t.Errorf("%d branches, want %d", len(after.Tree.Branches), len(s.Tree.Branches)+1)
 	}
-	if !bytes.Equal(read(t, filepath.Join(dir, EntriesFile)), before) {
+	if !bytes.Equal(formattest.ReadFile(t, filepath.Join(dir, EntriesFile)), before) {
 		t.Error("a fork changed entries.jsonl")
 	}
 	clean(t, dir)
@@ -104,9 +96,9 @@ func TestForkAddsABranch(t *testing.T) {
 
 func TestLabelAndRename(t *testing.T) {
 	dir := fixtureCopy(t, "linear")
-	before := read(t, filepath.Join(dir, EntriesFile))
+	before := formattest.ReadFile(t, filepath.Join(dir, EntriesFile))
 	// An unknown member of meta.json is kept.
-	meta, _ := setMember(read(t, filepath.Join(dir, MetaFile)), "x-extension", []byte(`{"kept":true}`))
+	meta, _ := setMember(formattest.ReadFile(t, filepath.Join(dir, MetaFile)), "x-extension", []byte(`{"kept":true}`))
 	if err := os.WriteFile(filepath.Join(dir, MetaFile), indent(meta), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -129,14 +121,14 @@ func TestLabelAndRename(t *testing.T) {
 	if after.Name() != "New name" {
 		t.Errorf("title %q", after.Name())
 	}
-	if !strings.Contains(string(read(t, filepath.Join(dir, MetaFile))), `"kept": true`) {
+	if !strings.Contains(string(formattest.ReadFile(t, filepath.Join(dir, MetaFile))), `"kept": true`) {
 		t.Error("rename lost an unknown member of meta.json")
 	}
-	if got := read(t, filepath.Join(dir, EntriesFile)); !bytes.HasPrefix(got, before) && !bytes.HasPrefix(got, append(before, '\n')) {
+	if got := formattest.ReadFile(t, filepath.Join(dir, EntriesFile)); !bytes.HasPrefix(got, before) && !bytes.HasPrefix(got, append(before, '\n')) {
 		t.Error("the label changed earlier bytes")
 	}
 	// The fixture's last line had no newline: one went first.
-	if got := read(t, filepath.Join(dir, EntriesFile)); bytes.Contains(got, []byte(`}{"id"`)) {
+	if got := formattest.ReadFile(t, filepath.Join(dir, EntriesFile)); bytes.Contains(got, []byte(`}{"id"`)) {
 		t.Error("the label was glued to the unterminated last line")
 	}
 	clean(t, dir)
@@ -154,7 +146,7 @@ func TestCompactKeepsToolResultsThenArchives(t *testing.T) {
 	for _, name := range []string{"branched", "compacted", "interrupted"} {
 		t.Run(name, func(t *testing.T) {
 			dir := fixtureCopy(t, name)
-			before := read(t, filepath.Join(dir, EntriesFile))
+			before := formattest.ReadFile(t, filepath.Join(dir, EntriesFile))
 			s, _ := Open(dir)
 			p := s.PlanCompaction(s.Leaf(), 10)
 			if p == nil {
@@ -182,7 +174,7 @@ func TestCompactKeepsToolResultsThenArchives(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := read(t, filepath.Join(dir, EntriesFile))
+			got := formattest.ReadFile(t, filepath.Join(dir, EntriesFile))
 			if !bytes.HasPrefix(got, bytes.TrimSuffix(before, []byte("\n"))) {
 				t.Fatal("the compaction changed earlier bytes")
 			}

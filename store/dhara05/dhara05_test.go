@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"skein/internal/formattest"
 	"skein/internal/jsdate"
 	"skein/model"
 )
@@ -176,11 +177,7 @@ func TestFixtures(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
-	for _, data := range []string{"", "\n\n  \r\n", "\xef\xbb\xbf", `{"type":"session","id":"x"}`, "not json\n[1]"} {
-		if _, err := Parse([]byte(data)); !errors.Is(err, ErrNotSession) {
-			t.Errorf("Parse(%q): %v, want ErrNotSession", data, err)
-		}
-	}
+	formattest.NotSession(t, Parse, ErrNotSession, "", "\n\n  \r\n", "\xef\xbb\xbf", `{"type":"session","id":"x"}`, "not json\n[1]")
 	pi, _ := os.ReadFile(piFile)
 	if _, err := Parse(pi); !errors.Is(err, ErrNotSession) {
 		t.Errorf("a pi file: %v", err)
@@ -202,28 +199,22 @@ func TestSniff(t *testing.T) {
 	lin, _ := os.ReadFile(linear)
 	oddData, _ := os.ReadFile(odd)
 	pi, _ := os.ReadFile(piFile)
-	for _, c := range []struct {
-		head string
-		want bool
-	}{
-		{string(lin), true},
-		{string(lin[:40]), true}, // the meta line cut off by the head's end
-		{string(oddData[:64]), true},
-		{"\n\r\n  " + string(lin), true},
-		{`{ "type" : "meta" }`, true},
-		{`{"type":"metadata","x":1}`, false},
-		{`{"type":"metadata",`, false},
-		{`{"type":"entry","id":"a"}` + "\n" + string(lin), false},
-		{string(pi), false},
-		{"", false},
-		{"\n\n", false},
-		{`{"type":"met`, false},
-		{"[1,2]", false},
-	} {
-		if got := Sniff([]byte(c.head)); got != c.want {
-			t.Errorf("Sniff(%.50q) = %v, want %v", c.head, got, c.want)
-		}
-	}
+	formattest.Sniffs(t, "Sniff", Sniff, []string{
+		string(lin),
+		string(lin[:40]), // the meta line cut off by the head's end
+		string(oddData[:64]),
+		"\n\r\n  " + string(lin),
+		`{ "type" : "meta" }`,
+	}, []string{
+		`{"type":"metadata","x":1}`,
+		`{"type":"metadata",`,
+		`{"type":"entry","id":"a"}` + "\n" + string(lin),
+		string(pi),
+		"",
+		"\n\n",
+		`{"type":"met`,
+		"[1,2]",
+	})
 }
 
 func TestSessionFileNames(t *testing.T) {
@@ -436,7 +427,7 @@ func TestContextJSON(t *testing.T) {
 	if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(string(mustRead(t, branched)), "\n")
+	lines := strings.Split(string(formattest.ReadFile(t, branched)), "\n")
 	want := `{"messages":[` + lines[1] + `,` + lines[11] + `]}` + "\n"
 	if buf.String() != want {
 		t.Errorf("context JSON\n got %s\nwant %s", buf.String(), want)
@@ -453,15 +444,6 @@ func TestContextJSON(t *testing.T) {
 	if !strings.HasPrefix(buf.String(), `{"messages":[{"type":"entry","id":"mp9k3p1a-0001"`) || strings.ContainsAny(buf.String(), "\r\t\ufeff") {
 		t.Errorf("odd context JSON %q", buf.String())
 	}
-}
-
-func mustRead(t *testing.T, path string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
 }
 
 func TestStats(t *testing.T) {

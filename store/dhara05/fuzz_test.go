@@ -1,13 +1,10 @@
 package dhara05
 
 import (
-	"bytes"
-	"io"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"skein/internal/jscan"
+	"skein/internal/formattest"
 	"skein/model"
 )
 
@@ -15,13 +12,7 @@ import (
 // loop, whatever the bytes.
 func FuzzParse(f *testing.F) {
 	for _, dir := range []string{"sessions", "damaged"} {
-		files, _ := filepath.Glob(filepath.Join(fixtures, dir, "*.jsonl"))
-		dot, _ := filepath.Glob(filepath.Join(fixtures, dir, ".*.jsonl"))
-		for _, p := range append(files, dot...) {
-			if data, err := os.ReadFile(p); err == nil {
-				f.Add(data)
-			}
-		}
+		formattest.AddFiles(f, 0, filepath.Join(fixtures, dir, "*.jsonl"), filepath.Join(fixtures, dir, ".*.jsonl"))
 	}
 	f.Add([]byte(`{"type":"meta"}` + "\n" + `{"type":"entry","id":"a","parentId":"b"}` + "\n" + `{"type":"entry","id":"b","parentId":"a"}`))
 	f.Add([]byte(`{"type":"entry","id":"a","parentId":"a","role":"assistant","toolCalls":[{"id":1},{"input":[]},7],"content":"x","metadata":{"tokenCount":{"input":"1"},"cost":{}}}`))
@@ -33,38 +24,25 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		n := s.Len()
-		if leaf := s.Leaf(); leaf < -1 || leaf >= n || n > 0 && leaf < 0 {
-			t.Fatalf("leaf %d of %d entries", leaf, n)
-		}
 		d := s.Domain(model.SessionInfo{})
-		for i := range n {
-			if len(d.Path(i)) > n {
-				t.Fatal("path longer than the session: a cycle was followed")
-			}
-			if j, ok := s.Index(s.Entries[i].ID); !ok || j != i {
-				t.Fatalf("entry %d: index %d %v", i, j, ok)
-			}
-			_ = s.TreeText(i, "/home")
-			_ = d.EntryMessage(i)
-		}
-		leaf := s.Leaf()
-		ctx := s.BuildContext(leaf)
-		for _, m := range ctx.Messages {
-			_ = s.MessageTokens(m)
-		}
-		_ = s.Stats()
-		_ = s.Info("x.jsonl", 0)
-		var buf bytes.Buffer
-		if err := s.WriteContextJSON(&buf, ctx); err != nil || !jscan.Valid(buf.Bytes()) {
-			t.Fatalf("context JSON invalid: %v %s", err, buf.Bytes())
-		}
-		buf.Reset()
-		if err := s.WriteTreeJSON(&buf); err != nil || !jscan.Valid(buf.Bytes()) {
-			t.Fatalf("tree JSON invalid: %v %s", err, buf.Bytes())
-		}
-		_ = s.WriteTreeJSON(io.Discard)
-		v := d.NewTreeView(leaf, model.FilterAll)
-		_ = v.Lines(v.NearestVisible(leaf), "/home")
+		formattest.Exercise(t, s, formattest.Readers[model.Context]{
+			ID:   func(i int) string { return s.Entries[i].ID },
+			Path: d.Path,
+			Entry: func(i int) {
+				_ = s.TreeText(i, "/home")
+				_ = d.EntryMessage(i)
+			},
+			Context: func(_ int, ctx model.Context) {
+				for _, m := range ctx.Messages {
+					_ = s.MessageTokens(m)
+				}
+			},
+			Session: func() {
+				_ = s.Stats()
+				_ = s.Info("x.jsonl", 0)
+				v := d.NewTreeView(s.Leaf(), model.FilterAll)
+				_ = v.Lines(v.NearestVisible(s.Leaf()), "/home")
+			},
+		})
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/internal/safewrite"
 )
 
@@ -53,7 +54,7 @@ func TestAppendFailingAtEveryByteLeavesTheFile(t *testing.T) {
 	for _, partial := range []string{"", `{"type":"message","id":"cut","parentId":"x","mess`} {
 		path := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
 		appendTo(t, path, partial)
-		before := read(t, path)
+		before := formattest.ReadFile(t, path)
 		s0, _ := Parse(before)
 		target := s0.Entries[2].ID
 		n := 0
@@ -66,11 +67,11 @@ func TestAppendFailingAtEveryByteLeavesTheFile(t *testing.T) {
 			if !errors.Is(err, errInjected) {
 				t.Fatalf("write failing after %d bytes: %v", n, err)
 			}
-			if got := read(t, path); !bytes.Equal(got, before) {
+			if got := formattest.ReadFile(t, path); !bytes.Equal(got, before) {
 				t.Fatalf("write failing after %d bytes left %q", n, got[min(len(before), len(got)):])
 			}
 		}
-		grown := read(t, path)
+		grown := formattest.ReadFile(t, path)
 		line := grown[len(before):]
 		if n != len(line) || !bytes.HasPrefix(grown, before) {
 			t.Fatalf("the append succeeded with %d bytes allowed, its line %d: %q", n, len(line), line)
@@ -80,7 +81,7 @@ func TestAppendFailingAtEveryByteLeavesTheFile(t *testing.T) {
 		if _, err := Label(path, target, "x"); !errors.Is(err, errInjected) {
 			t.Fatalf("failing sync: %v", err)
 		}
-		if got := read(t, path); !bytes.Equal(got, before) {
+		if got := formattest.ReadFile(t, path); !bytes.Equal(got, before) {
 			t.Fatalf("a failing sync left %q", got[min(len(before), len(got)):])
 		}
 		failWrites(t, func(f *os.File) safewrite.File { return f })
@@ -92,7 +93,7 @@ func TestAppendFailingAtEveryByteLeavesTheFile(t *testing.T) {
 		if l, _ := s.Label(ti); l != "at last" || len(s.Entries) != len(s0.Entries)+1 || len(s.Diagnostics) != len(s0.Diagnostics) {
 			t.Errorf("after the failures: label %q, %d entries (%d before), diagnostics %v", l, len(s.Entries), len(s0.Entries), s.Diagnostics)
 		}
-		if partial != "" && !bytes.Contains(read(t, path), []byte(partial+"\n{")) {
+		if partial != "" && !bytes.Contains(formattest.ReadFile(t, path), []byte(partial+"\n{")) {
 			t.Error("the crashed writer's line was not ended before the new one")
 		}
 	}
@@ -115,10 +116,10 @@ func replaceWith(t *testing.T, path string, data []byte) {
 // path names now, and the old file is not written.
 func TestAppendWritesTheFileThePathNamesNow(t *testing.T) {
 	path := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
-	good := read(t, path)
+	good := formattest.ReadFile(t, path)
 	target := parse(t, path).Entries[2].ID
 	appendTo(t, path, `{"type":"message","id":"cut","parentId":"x","mess`)
-	old := read(t, path)
+	old := formattest.ReadFile(t, path)
 	if err := os.Link(path, path+".old"); err != nil {
 		t.Fatal(err)
 	}
@@ -133,10 +134,10 @@ func TestAppendWritesTheFileThePathNamesNow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := read(t, path+".old"); !bytes.Equal(got, old) {
+	if got := formattest.ReadFile(t, path+".old"); !bytes.Equal(got, old) {
 		t.Errorf("the replaced file was written: %q", got[min(len(old), len(got)):])
 	}
-	now := read(t, path)
+	now := formattest.ReadFile(t, path)
 	if !bytes.HasPrefix(now, replacement) || !strings.Contains(string(now[len(replacement):]), `"id":"`+id+`"`) {
 		t.Errorf("the label is not in the file the path names: %q", now[min(len(replacement), len(now)):])
 	}
@@ -154,7 +155,7 @@ func TestAppendGivesUpOnAPathReplacedOverAndOver(t *testing.T) {
 	path := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
 	target := parse(t, path).Entries[2].ID
 	appendTo(t, path, `{"type":"message","id":"cut","parentId":"x","mess`)
-	partial := read(t, path)
+	partial := formattest.ReadFile(t, path)
 	var olds []string
 	useFakeClock(t, func(n int) {
 		if n%5 == 1 {
@@ -170,7 +171,7 @@ func TestAppendGivesUpOnAPathReplacedOverAndOver(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 	for _, p := range append(olds, path) {
-		if got := read(t, p); !bytes.Equal(got, partial) {
+		if got := formattest.ReadFile(t, p); !bytes.Equal(got, partial) {
 			t.Errorf("%s was written: %q", p, got[min(len(partial), len(got)):])
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/internal/safewrite"
 )
 
@@ -67,19 +68,19 @@ func TestAppendOnAFullDisk(t *testing.T) {
 			dir := smallTmpfs(t)
 			src := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
 			path := filepath.Join(dir, filepath.Base(src))
-			if err := os.WriteFile(path, read(t, src), 0o644); err != nil {
+			if err := os.WriteFile(path, formattest.ReadFile(t, src), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			filler := filepath.Join(dir, "filler")
 			fillDisk(t, filler)
-			before := read(t, path)
+			before := formattest.ReadFile(t, path)
 			room := 4096 - len(before)%4096
 			long := strings.Repeat("a long name ", 2*room/12+1)
 			_, err := Rename(path, long)
 			if !errors.Is(err, syscall.ENOSPC) {
 				t.Fatalf("err %v", err)
 			}
-			if got := read(t, path); !bytes.Equal(got, before) {
+			if got := formattest.ReadFile(t, path); !bytes.Equal(got, before) {
 				t.Fatalf("the file grew from %d to %d bytes", len(before), len(got))
 			}
 			if room > 200 {

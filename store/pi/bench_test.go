@@ -1,12 +1,14 @@
 package pi
 
 import (
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"skein/internal/formattest"
 	"skein/internal/synth"
 )
 
@@ -35,17 +37,13 @@ func BenchmarkOpen(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(st.Size())
-	b.ReportAllocs()
-	for b.Loop() {
+	formattest.Throughput(b, st.Size(), func() error {
 		s, err := Open(path)
-		if err != nil {
-			b.Fatal(err)
+		if err == nil && s.Leaf() < 0 {
+			err = errors.New("no leaf")
 		}
-		if s.Leaf() < 0 {
-			b.Fatal("no leaf")
-		}
-	}
+		return err
+	})
 }
 
 // BenchmarkContextMapped is the context target as `session context --json`
@@ -63,15 +61,11 @@ func BenchmarkContextMapped(b *testing.B) {
 // benchContext parses data, builds the context at its leaf and writes it,
 // once an iteration.
 func benchContext(b *testing.B, data []byte) {
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
+	formattest.Throughput(b, int64(len(data)), func() error {
 		s, err := Parse(data)
 		if err != nil {
-			b.Fatal(err)
+			return err
 		}
-		if err := s.WriteContextJSON(io.Discard, s.BuildContext(s.Leaf())); err != nil {
-			b.Fatal(err)
-		}
-	}
+		return s.WriteContextJSON(io.Discard, s.BuildContext(s.Leaf()))
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/internal/safewrite"
 )
 
@@ -35,7 +36,7 @@ func TestForkFailingAtEveryStepLeavesNothing(t *testing.T) {
 			way.setup(t)
 			src := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
 			dir := filepath.Dir(src)
-			before := read(t, src)
+			before := formattest.ReadFile(t, src)
 			s := parse(t, src)
 			at := 3 // a short fork: every byte count of it is tried
 			check := func(what string, err error) {
@@ -43,10 +44,10 @@ func TestForkFailingAtEveryStepLeavesNothing(t *testing.T) {
 				if !errors.Is(err, errInjected) {
 					t.Fatalf("%s: err %v", what, err)
 				}
-				if got := names(t, dir); len(got) != 1 {
+				if got := formattest.Names(t, dir, ""); len(got) != 1 {
 					t.Fatalf("%s: the folder holds %v", what, got)
 				}
-				if !bytes.Equal(read(t, src), before) {
+				if !bytes.Equal(formattest.ReadFile(t, src), before) {
 					t.Fatalf("%s: the source changed", what)
 				}
 			}
@@ -60,7 +61,7 @@ func TestForkFailingAtEveryStepLeavesNothing(t *testing.T) {
 				}
 				check("a write failing after "+strconv.Itoa(n)+" bytes", err)
 			}
-			if size := len(read(t, fork.Path)); n != size {
+			if size := len(formattest.ReadFile(t, fork.Path)); n != size {
 				t.Errorf("the fork succeeded with %d bytes allowed, its size %d", n, size)
 			}
 			os.Remove(fork.Path)
@@ -106,7 +107,7 @@ func TestNewFileWithoutHardLinks(t *testing.T) {
 	if err := writeNew(path, []byte("mine\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := names(t, dir); len(got) != 1 || string(read(t, path)) != "mine\n" {
+	if got := formattest.Names(t, dir, ""); len(got) != 1 || string(formattest.ReadFile(t, path)) != "mine\n" {
 		t.Errorf("the folder holds %v", got)
 	}
 	os.Remove(path)
@@ -115,7 +116,7 @@ func TestNewFileWithoutHardLinks(t *testing.T) {
 	if err := writeNew(path, []byte("mine\n"), 0o644); err == nil || !strings.Contains(err.Error(), "exists") {
 		t.Errorf("err %v", err)
 	}
-	if got := names(t, dir); len(got) != 1 || string(read(t, path)) != "theirs\n" {
-		t.Errorf("the folder holds %v, the file %q", got, read(t, path))
+	if got := formattest.Names(t, dir, ""); len(got) != 1 || string(formattest.ReadFile(t, path)) != "theirs\n" {
+		t.Errorf("the folder holds %v, the file %q", got, formattest.ReadFile(t, path))
 	}
 }

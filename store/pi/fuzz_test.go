@@ -3,10 +3,10 @@ package pi
 import (
 	"bytes"
 	"io"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
 	"skein/model"
@@ -15,13 +15,8 @@ import (
 // FuzzParse feeds damaged session files to every reader: none may panic or
 // loop, whatever the bytes.
 func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "pi", "*", "*.jsonl"))
-	more, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "pi", "store", "*", "*.jsonl"))
-	for _, p := range append(files, more...) {
-		if data, err := os.ReadFile(p); err == nil && len(data) < 64<<10 {
-			f.Add(data)
-		}
-	}
+	formattest.AddFiles(f, 64<<10, filepath.Join("..", "..", "testdata", "pi", "*", "*.jsonl"),
+		filepath.Join("..", "..", "testdata", "pi", "store", "*", "*.jsonl"))
 	f.Add([]byte(`{"type":"session","id":"x"}` + "\n" + `{"type":"message","id":"a","parentId":"b","message":{"role":"user","content":"x"}}` + "\n" + `{"type":"message","id":"b","parentId":"a","message":{"role":"assistant","content":[]}}`))
 	for _, m := range []string{`{"role":"user","content":"a\/b"}`, `{"role":"user","content":"\u00e9"}`, `{"ro\u006ce":"user","content":"x"}`,
 		`{"role":"user","content":[{"type":"text","text":"a\\u0041"}]}`, `{"role":"user","content":[{"x":{"y":["\/"]}}]}`, `{"role":"user","content":"\\\/"}`,

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"skein/internal/formattest"
 	"skein/internal/safewrite"
 	"skein/model"
 )
@@ -29,7 +30,7 @@ func TestImportFailingAtEveryByteLeavesNothing(t *testing.T) {
 				if !errors.Is(err, errInjected) {
 					t.Fatalf("%s: err %v", what, err)
 				}
-				if got := names(t, out); len(got) != 0 {
+				if got := formattest.Names(t, out, ""); len(got) != 0 {
 					t.Fatalf("%s: the folder holds %v", what, got)
 				}
 			}
@@ -43,7 +44,7 @@ func TestImportFailingAtEveryByteLeavesNothing(t *testing.T) {
 				}
 				check("a write failing after "+strconv.Itoa(n)+" bytes", err)
 			}
-			if size := len(read(t, path)); n != size {
+			if size := len(formattest.ReadFile(t, path)); n != size {
 				t.Errorf("the import succeeded with %d bytes allowed, its size %d", n, size)
 			}
 			os.Remove(path)

@@ -1,14 +1,10 @@
 package pi
 
 import (
-	"bytes"
-	"path/filepath"
-	"runtime"
-	"runtime/debug"
-	"strings"
 	"testing"
 	"time"
 
+	"skein/internal/formattest"
 	"skein/internal/synth"
 )
 
@@ -18,38 +14,11 @@ import (
 // and reads them again: `session compact` does this with the leaf's id, and
 // faulted when the memory went with the session.
 func TestValuesOutliveSession(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "big.jsonl")
-	if err := synth.Session(path, "/home/dev/big", 10<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 5); err != nil {
-		t.Fatal(err)
+	write := func(path string) error {
+		return synth.Session(path, "/home/dev/big", 10<<20, time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC), 5)
 	}
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	last := &s.Entries[len(s.Entries)-1]
-	id, ts, raw, msg := last.ID, last.Timestamp, last.Raw, last.Message
-	want := []string{strings.Clone(id), strings.Clone(ts), string(raw), string(msg)}
-	s, last = nil, nil
-	for range 10 {
-		runtime.GC()
-		time.Sleep(time.Millisecond) // cleanups run on a goroutine of their own
-	}
-	// Fresh allocations may land where the session's memory was.
-	junk := make([][]byte, 0, 64)
-	for range 64 {
-		junk = append(junk, bytes.Repeat([]byte{'#'}, 1<<20))
-	}
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			t.Fatalf("reading what was kept from a collected session: %v", r)
-		}
-	}()
-	got := []string{strings.Clone(id), strings.Clone(ts), string(raw), string(msg)}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("value %d changed after the session was collected: %.40q, was %.40q", i, got[i], want[i])
-		}
-	}
-	runtime.KeepAlive(junk)
+	formattest.ValuesOutlive(t, "big.jsonl", write, Open, func(s *Session) []any {
+		last := &s.Entries[len(s.Entries)-1]
+		return []any{last.ID, last.Timestamp, last.Raw, last.Message}
+	})
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"skein/internal/formattest"
 )
 
 func TestMain(m *testing.M) {
@@ -79,7 +81,7 @@ func leafID(t *testing.T, path string) string {
 // skein's entry, a child of the agent's.
 func checkAfterAgent(t *testing.T, path string, before []byte, agent, id string) {
 	t.Helper()
-	after := read(t, path)
+	after := formattest.ReadFile(t, path)
 	if !bytes.HasPrefix(after, before) {
 		t.Fatal("earlier bytes changed")
 	}
@@ -104,7 +106,7 @@ func checkAfterAgent(t *testing.T, path string, before []byte, agent, id string)
 // to end and appends after it, without waiting for the still period.
 func TestAppendWaitsForTheLineBeingWritten(t *testing.T) {
 	path := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
-	before := read(t, path)
+	before := formattest.ReadFile(t, path)
 	start, end := agentLine("agent001", leafID(t, path))
 	appendTo(t, path, start+"half")
 	c := useFakeClock(t, func(n int) {
@@ -133,7 +135,7 @@ func TestAppendAfterAStillPartialLine(t *testing.T) {
 	good := leafID(t, path)
 	start, _ := agentLine("agent001", good)
 	appendTo(t, path, start+"cut")
-	partial := read(t, path)
+	partial := formattest.ReadFile(t, path)
 	for _, grow := range []int{0, 30} { // still from the start; still after 3 s of growth
 		os.WriteFile(path, partial, 0o644)
 		c := useFakeClock(t, func(n int) {
@@ -148,7 +150,7 @@ func TestAppendAfterAStillPartialLine(t *testing.T) {
 		if still := waitRules.still / waitRules.poll; c.sleeps != grow+int(still) {
 			t.Errorf("grow %d: %d polls, want %d", grow, c.sleeps, grow+int(still))
 		}
-		after := read(t, path)
+		after := formattest.ReadFile(t, path)
 		cut := len(partial) + grow
 		if !bytes.HasPrefix(after, partial) || !bytes.HasPrefix(after[cut:], []byte("\n{\"type\":\"session_info\",\"id\":\""+id+`"`)) {
 			t.Errorf("grow %d: not a fresh line after the partial one: %q", grow, after[len(partial):])
@@ -181,7 +183,7 @@ func TestAppendRefusesAFileStillBeingWritten(t *testing.T) {
 		if limit := int(waitRules.limit / waitRules.poll); c.sleeps != limit {
 			t.Errorf("stop %d: gave up after %d polls, want %d", stop, c.sleeps, limit)
 		}
-		if after := read(t, path); bytes.Contains(after, []byte(`"nope"`)) || after[len(after)-1] != 'x' {
+		if after := formattest.ReadFile(t, path); bytes.Contains(after, []byte(`"nope"`)) || after[len(after)-1] != 'x' {
 			t.Errorf("stop %d: skein wrote: %q", stop, after[len(after)-40:])
 		}
 	}
@@ -310,7 +312,7 @@ func renameAsync(t *testing.T, path string) <-chan result {
 func TestLiveWriterGrowingLine(t *testing.T) {
 	realRules(t)
 	path := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
-	before := read(t, path)
+	before := formattest.ReadFile(t, path)
 	w := startWriter(t, path)
 	start, end := agentLine("agent001", leafID(t, path))
 	w.write(t, start+"half")
@@ -320,7 +322,7 @@ func TestLiveWriterGrowingLine(t *testing.T) {
 		w.write(t, " more")
 		select {
 		case r := <-res:
-			t.Fatalf("skein wrote while the line grew: %v %q", r.err, read(t, path)[len(before):])
+			t.Fatalf("skein wrote while the line grew: %v %q", r.err, formattest.ReadFile(t, path)[len(before):])
 		default:
 		}
 	}
@@ -337,7 +339,7 @@ func TestLiveWriterGrowingLine(t *testing.T) {
 func TestLiveWriterPastTheLimit(t *testing.T) {
 	realRules(t)
 	path := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
-	before := read(t, path)
+	before := formattest.ReadFile(t, path)
 	w := startWriter(t, path)
 	start, _ := agentLine("agent001", leafID(t, path))
 	w.write(t, start)
@@ -357,7 +359,7 @@ func TestLiveWriterPastTheLimit(t *testing.T) {
 	if !errors.As(r.err, &ref) || !strings.Contains(ref.Reason, "the file is being written; try again") {
 		t.Fatalf("err %v", r.err)
 	}
-	if after := read(t, path); string(after) != string(before)+start+strings.Repeat("x", n) {
+	if after := formattest.ReadFile(t, path); string(after) != string(before)+start+strings.Repeat("x", n) {
 		t.Errorf("the file is not just the writer's: %q", after[len(before):])
 	}
 }
@@ -371,7 +373,7 @@ func TestLiveWriterKilledMidLine(t *testing.T) {
 	w := startWriter(t, path)
 	start, _ := agentLine("agent001", good)
 	w.write(t, start+"cut sh")
-	partial := read(t, path)
+	partial := formattest.ReadFile(t, path)
 	res := renameAsync(t, path)
 	w.cmd.Process.Kill()
 	w.cmd.Wait()
@@ -382,7 +384,7 @@ func TestLiveWriterKilledMidLine(t *testing.T) {
 	if r.at < waitRules.still {
 		t.Errorf("wrote after %v, before the still period", r.at)
 	}
-	after := read(t, path)
+	after := formattest.ReadFile(t, path)
 	if !bytes.HasPrefix(after, partial) || !bytes.HasPrefix(after[len(partial):], []byte("\n{\"type\":\"session_info\",\"id\":\""+r.id+`"`)) {
 		t.Errorf("not a fresh line after the cut one: %q", after[len(partial):])
 	}

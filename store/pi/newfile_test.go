@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"skein/internal/formattest"
 )
 
 // forceNamed makes new files take the path of a platform without O_TMPFILE.
@@ -17,19 +19,6 @@ func forceNamed(t *testing.T) {
 	old := openUnnamed
 	openUnnamed = func(string) (*os.File, error) { return nil, syscall.EOPNOTSUPP }
 	t.Cleanup(func() { openUnnamed = old })
-}
-
-func names(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range es {
-		out = append(out, e.Name())
-	}
-	return out
 }
 
 // Both ways of making a new file: the unnamed one, and the named one of
@@ -58,7 +47,7 @@ func TestForkModeAndNoLeftovers(t *testing.T) {
 				if fi.Mode().Perm() != c.src {
 					t.Errorf("source %v, umask %v: the fork is %v", c.src, c.umask, fi.Mode().Perm())
 				}
-				if got := names(t, filepath.Dir(src)); len(got) != 2 {
+				if got := formattest.Names(t, filepath.Dir(src), ""); len(got) != 2 {
 					t.Errorf("folder holds %v", got)
 				}
 			}
@@ -68,10 +57,10 @@ func TestForkModeAndNoLeftovers(t *testing.T) {
 			if err := writeNew(path, []byte("other\n"), 0o644); err == nil || !strings.Contains(err.Error(), "exists") {
 				t.Errorf("err %v", err)
 			}
-			if b := read(t, path); string(b) != "mine\n" {
+			if b := formattest.ReadFile(t, path); string(b) != "mine\n" {
 				t.Errorf("the existing file became %q", b)
 			}
-			if got := names(t, dir); len(got) != 1 {
+			if got := formattest.Names(t, dir, ""); len(got) != 1 {
 				t.Errorf("folder holds %v", got)
 			}
 		})
@@ -141,13 +130,13 @@ func TestForkKilledMidway(t *testing.T) {
 	if tmp := killForkMidway(t, src, false); tmp != "" {
 		t.Errorf("an unnamed fork had a name: %s", tmp)
 	}
-	if got := names(t, dir); len(got) != 1 {
+	if got := formattest.Names(t, dir, ""); len(got) != 1 {
 		t.Errorf("after an unnamed fork was killed, the folder holds %v", got)
 	}
 	for _, next := range []string{"rename", "fork"} {
 		tmp := killForkMidway(t, src, true)
-		if !slices.Contains(names(t, dir), tmp) {
-			t.Fatalf("no temporary file %q in %v", tmp, names(t, dir))
+		if !slices.Contains(formattest.Names(t, dir, ""), tmp) {
+			t.Fatalf("no temporary file %q in %v", tmp, formattest.Names(t, dir, ""))
 		}
 		if next == "rename" {
 			if _, err := Rename(src, "n"); err != nil {
@@ -160,7 +149,7 @@ func TestForkKilledMidway(t *testing.T) {
 			}
 			os.Remove(f.Path)
 		}
-		if got := names(t, dir); len(got) != 1 {
+		if got := formattest.Names(t, dir, ""); len(got) != 1 {
 			t.Errorf("after a %s, the folder holds %v", next, got)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/model"
 )
 
@@ -23,13 +24,10 @@ func BenchmarkContext(b *testing.B) { benchContext(b, bigData(b)) }
 // BenchmarkParse is opening alone.
 func BenchmarkParse(b *testing.B) {
 	data := bigData(b)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Parse(data); err != nil {
-			b.Fatal(err)
-		}
-	}
+	formattest.Throughput(b, int64(len(data)), func() error {
+		_, err := Parse(data)
+		return err
+	})
 }
 
 // BenchmarkTreeApply is a fold or a filter change in the tree of a 100 MB

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"skein/internal/formattest"
 )
 
 // copyFixture copies a fixture into a temporary folder.
@@ -28,18 +30,9 @@ func copyFixture(t *testing.T, glob string) string {
 	return dst
 }
 
-func read(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 func parse(t *testing.T, path string) *Session {
 	t.Helper()
-	s, err := Parse(read(t, path))
+	s, err := Parse(formattest.ReadFile(t, path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,13 +41,13 @@ func parse(t *testing.T, path string) *Session {
 
 func TestRenameAndLabelAppendAsPiDoes(t *testing.T) {
 	path := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
-	before := read(t, path)
+	before := formattest.ReadFile(t, path)
 	leaf := parse(t, path).Entries[parse(t, path).Leaf()].ID
 	id, err := Rename(path, "  New name  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	after := read(t, path)
+	after := formattest.ReadFile(t, path)
 	if !bytes.HasPrefix(after, before) {
 		t.Fatal("earlier bytes changed")
 	}
@@ -126,13 +119,13 @@ func TestRenameStoresTheNameAsPiDoes(t *testing.T) {
 func TestAppendAfterCrashedWriter(t *testing.T) {
 	useFakeClock(t, nil)
 	path := copyFixture(t, "store/--home-dev-webapp--/2026-03-02*.jsonl")
-	good := read(t, path)
+	good := formattest.ReadFile(t, path)
 	partial := append(append([]byte{}, good...), `{"type":"message","id":"cut","parentId":"x","mess`...)
 	os.WriteFile(path, partial, 0o644)
 	if _, err := Rename(path, "after the crash"); err != nil {
 		t.Fatal(err)
 	}
-	after := read(t, path)
+	after := formattest.ReadFile(t, path)
 	if !bytes.HasPrefix(after, partial) {
 		t.Fatal("earlier bytes changed")
 	}
@@ -178,13 +171,13 @@ func TestAppendFindsTheLeafAsTheFileIsNow(t *testing.T) {
 func TestAppendRefusesOldAndHeaderlessFiles(t *testing.T) {
 	for _, glob := range []string{"legacy/v1.jsonl", "legacy/v2.jsonl", "broken/no-header.jsonl", "broken/empty.jsonl"} {
 		path := copyFixture(t, glob)
-		before := read(t, path)
+		before := formattest.ReadFile(t, path)
 		_, err := Rename(path, "nope")
 		var r *RefusedError
 		if !errors.As(err, &r) {
 			t.Errorf("%s: err %v", glob, err)
 		}
-		if !bytes.Equal(read(t, path), before) {
+		if !bytes.Equal(formattest.ReadFile(t, path), before) {
 			t.Errorf("%s changed", glob)
 		}
 		if strings.HasPrefix(glob, "legacy") && !strings.Contains(r.Reason, "fork") {
@@ -226,7 +219,7 @@ func TestForkEveryEntry(t *testing.T) {
 	}
 	for _, glob := range globs {
 		src := copyFixture(t, glob)
-		before := read(t, src)
+		before := formattest.ReadFile(t, src)
 		s := parse(t, src)
 		for at := range s.Entries {
 			if !s.Entries[at].HasID {
@@ -268,7 +261,7 @@ func TestForkEveryEntry(t *testing.T) {
 			}
 			os.Remove(f.Path)
 		}
-		if !bytes.Equal(read(t, src), before) {
+		if !bytes.Equal(formattest.ReadFile(t, src), before) {
 			t.Errorf("%s: the source changed", glob)
 		}
 	}

@@ -1,0 +1,49 @@
+package formattest
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// ReadFile is the file at path, or the test's end.
+func ReadFile(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Names are the names in dir that contain part ("" for every name), in
+// the order of os.ReadDir (by name); nil for none.
+func Names(t testing.TB, dir, part string) []string {
+	t.Helper()
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, de := range des {
+		if strings.Contains(de.Name(), part) {
+			out = append(out, de.Name())
+		}
+	}
+	return out
+}
+
+// Indexer finds an entry by its id.
+type Indexer interface {
+	Index(id string) (int, bool)
+}
+
+// Index is the entry whose id is id, or the test's end.
+func Index(t testing.TB, s Indexer, id string) int {
+	t.Helper()
+	i, ok := s.Index(id)
+	if !ok {
+		t.Fatalf("no entry %q", id)
+	}
+	return i
+}
