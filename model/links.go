@@ -51,15 +51,3 @@ func (l *Links) Path(i int) []int {
 	}
 	return out
 }
-
-// NoContextEdits is the part of Source a format with no context edits and
-// no entries its tree hides shares: a Session embeds it beside Links.
-type NoContextEdits struct{}
-
-// TreeHidden is nil: every entry is shown; the kinds say what the tree's
-// filters hide.
-func (NoContextEdits) TreeHidden() []bool { return nil }
-
-// Omitted is false: without context edits, every entry of a context gives
-// what it says.
-func (NoContextEdits) Omitted(Context, int) bool { return false }

@@ -63,7 +63,7 @@ func exercise(t *testing.T, s *Session) {
 	leaf := s.Leaf()
 	ctx := s.BuildContext(leaf)
 	for _, m := range ctx.Messages {
-		_ = s.MessageTokens(m)
+		_ = dom(s).MessageTokens(m)
 	}
 	_ = s.Summarized(leaf, ctx)
 	_ = s.Stats()
@@ -74,10 +74,10 @@ func exercise(t *testing.T, s *Session) {
 		t.Fatalf("context JSON invalid: %v %.300s", err, buf.Bytes())
 	}
 	buf.Reset()
-	if err := s.WriteTreeJSON(&buf); err != nil || !jscan.Valid(buf.Bytes()) {
+	if err := dom(s).WriteTreeJSON(&buf); err != nil || !jscan.Valid(buf.Bytes()) {
 		t.Fatalf("tree JSON invalid: %v %.300s", err, buf.Bytes())
 	}
-	_ = s.WriteTreeJSON(io.Discard)
+	_ = dom(s).WriteTreeJSON(io.Discard)
 	v := d.NewTreeView(leaf, model.FilterAll)
 	_ = v.Lines(v.NearestVisible(leaf), "/home")
 }

@@ -73,7 +73,6 @@ type Session struct {
 	allSide    bool // the session's file has no main-conversation line (an agent's file read alone): its sidechain is the conversation
 
 	model.Links
-	model.NoContextEdits
 
 	callsOnce sync.Once
 	calls     map[string]call // tool_use id -> the call

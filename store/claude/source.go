@@ -176,9 +176,6 @@ func (s *Session) Index(id string) (int, bool) {
 	return 0, false
 }
 
-// Label is none: Claude Code labels nothing.
-func (s *Session) Label(int) (string, bool) { return "", false }
-
 // Name is the session's title: the last custom-title line's (set by the
 // user), else the last agent-name's, else the last ai-title's, else the
 // summary line about the entry nearest the leaf on its path, else the last
@@ -530,11 +527,4 @@ func incomplete(u []byte) bool {
 	_, ok1 := jscan.Number(jscan.Member(u, "input_tokens"))
 	_, ok2 := jscan.Number(jscan.Member(u, "output_tokens"))
 	return !ok1 || !ok2
-}
-
-// MessageTokens estimates a context message as the sibling formats do: a
-// quarter of its text's UTF-16 length, rounded up.
-func (s *Session) MessageTokens(m model.ContextMessage) int {
-	msg := s.Message(m)
-	return msg.EstimateTokens()
 }

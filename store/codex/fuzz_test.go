@@ -57,7 +57,7 @@ func body(t *testing.T, data []byte) {
 			}
 			ctx := s.BuildContext(leaf)
 			for _, m := range ctx.Messages {
-				_ = s.MessageTokens(m)
+				_ = dom(s).MessageTokens(m)
 				_ = s.MessageHead(m)
 			}
 			_ = s.Summarized(leaf, ctx)

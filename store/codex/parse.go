@@ -117,7 +117,6 @@ type Session struct {
 	compCache map[int32][]elem
 
 	model.Links
-	model.NoContextEdits
 }
 
 // Strings read with jscan.StringShared share the line's memory. That is

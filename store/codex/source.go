@@ -69,9 +69,6 @@ func (s *Session) Detail(i int) model.Detail {
 	return model.Detail{}
 }
 
-// Label is none: Codex labels nothing.
-func (s *Session) Label(int) (string, bool) { return "", false }
-
 // Name is the last thread_name_updated event's name, "" for none.
 func (s *Session) Name() string { return s.title }
 
@@ -545,13 +542,6 @@ func number(v []byte) (float64, bool) {
 	}
 	f, err := strconv.ParseFloat(string(v), 64)
 	return f, err == nil && !math.IsInf(f, 0)
-}
-
-// MessageTokens estimates a context message as the sibling formats do: a
-// quarter of its text's UTF-16 length, rounded up.
-func (s *Session) MessageTokens(m model.ContextMessage) int {
-	msg := s.Message(m)
-	return msg.EstimateTokens()
 }
 
 // cwd is the session's working folder: session_meta's, else the first

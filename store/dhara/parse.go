@@ -128,7 +128,6 @@ type Session struct {
 	firstCall, nextCall, owner []int32
 	labels                     map[int]string
 	model.Links
-	model.NoContextEdits
 }
 
 // Duplicate is a line whose id an earlier line has.

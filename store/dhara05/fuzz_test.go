@@ -51,19 +51,19 @@ func FuzzParse(f *testing.F) {
 		leaf := s.Leaf()
 		ctx := s.BuildContext(leaf)
 		for _, m := range ctx.Messages {
-			_ = s.MessageTokens(m)
+			_ = dom(s).MessageTokens(m)
 		}
 		_ = s.Stats()
 		_ = s.Info("x.jsonl", 0)
 		var buf bytes.Buffer
-		if err := s.WriteContextJSON(&buf, ctx); err != nil || !jscan.Valid(buf.Bytes()) {
+		if err := dom(s).WriteContextJSON(&buf, ctx); err != nil || !jscan.Valid(buf.Bytes()) {
 			t.Fatalf("context JSON invalid: %v %s", err, buf.Bytes())
 		}
 		buf.Reset()
-		if err := s.WriteTreeJSON(&buf); err != nil || !jscan.Valid(buf.Bytes()) {
+		if err := dom(s).WriteTreeJSON(&buf); err != nil || !jscan.Valid(buf.Bytes()) {
 			t.Fatalf("tree JSON invalid: %v %s", err, buf.Bytes())
 		}
-		_ = s.WriteTreeJSON(io.Discard)
+		_ = dom(s).WriteTreeJSON(io.Discard)
 		v := d.NewTreeView(leaf, model.FilterAll)
 		_ = v.Lines(v.NearestVisible(leaf), "/home")
 	})

@@ -85,7 +85,6 @@ type Session struct {
 	leaf   int
 
 	model.Links
-	model.NoContextEdits
 
 	namesOnce sync.Once
 	callNames map[string]string // tool call id -> tool name, from the assistants' toolCalls

@@ -308,10 +308,3 @@ func incomplete(meta []byte) bool {
 	_, ok2 := jscan.Number(jscan.Member(tokens, "output"))
 	return !ok1 || !ok2
 }
-
-// MessageTokens estimates a context message as the sibling formats do: a
-// quarter of its text's UTF-16 length, rounded up.
-func (s *Session) MessageTokens(m model.ContextMessage) int {
-	msg := s.Message(m)
-	return msg.EstimateTokens()
-}
