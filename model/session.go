@@ -164,3 +164,27 @@ func (s *Session) ParentsFirst() []int {
 	}
 	return out
 }
+
+// Fill is info with what it lacks of a session's format, id and working
+// folder taken from the format's session: id and cwd are asked only when
+// info has none (a list record has them; a file opened by its path does
+// not). An empty format leaves info's as it is.
+func (info SessionInfo) Fill(format string, id, cwd func() string) SessionInfo {
+	if info.ID == "" {
+		info.ID = id()
+	}
+	if info.Cwd == "" {
+		info.Cwd = cwd()
+	}
+	if info.Format == "" {
+		info.Format = format
+	}
+	return info
+}
+
+// SourceOf is the format's session of type T behind a domain session, or
+// T's zero value for another format's.
+func SourceOf[T Source](s *Session) T {
+	t, _ := s.Source.(T)
+	return t
+}

@@ -22,23 +22,11 @@ const Provider = "anthropic"
 
 // Domain is the session as the domain sees it.
 func (s *Session) Domain(info model.SessionInfo) *model.Session {
-	if info.ID == "" {
-		info.ID = s.SessionID()
-	}
-	if info.Cwd == "" {
-		info.Cwd = s.Cwd()
-	}
-	if info.Format == "" {
-		info.Format = Format
-	}
-	return model.NewSession(s, info)
+	return model.NewSession(s, info.Fill(Format, s.SessionID, s.Cwd))
 }
 
 // Of returns the Claude Code session behind a domain session, or nil.
-func Of(s *model.Session) *Session {
-	c, _ := s.Source.(*Session)
-	return c
-}
+func Of(s *model.Session) *Session { return model.SourceOf[*Session](s) }
 
 // SessionID is the first sessionId the session's file names, "" for none.
 func (s *Session) SessionID() string {

@@ -16,23 +16,11 @@ var _ model.Source = (*Session)(nil)
 
 // Domain is the session as the domain sees it.
 func (s *Session) Domain(info model.SessionInfo) *model.Session {
-	if info.ID == "" {
-		info.ID = s.Meta.ID
-	}
-	if info.Cwd == "" {
-		info.Cwd = s.cwd()
-	}
-	if info.Format == "" {
-		info.Format = Format
-	}
-	return model.NewSession(s, info)
+	return model.NewSession(s, info.Fill(Format, func() string { return s.Meta.ID }, s.cwd))
 }
 
 // Of returns the Codex session behind a domain session, or nil.
-func Of(s *model.Session) *Session {
-	c, _ := s.Source.(*Session)
-	return c
-}
+func Of(s *model.Session) *Session { return model.SourceOf[*Session](s) }
 
 func (s *Session) Len() int { return len(s.Entries) }
 
