@@ -240,11 +240,7 @@ func parseChunk(data []byte, out []line, no, file int, fileName string, last boo
 	for no--; len(data) > 0; {
 		no++
 		var raw []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			raw, data = data[:i], data[i+1:]
-		} else {
-			raw, data = data, nil
-		}
+		raw, data, _ = bytes.Cut(data, nl)
 		raw = jscan.TrimBlank(raw)
 		if len(raw) == 0 {
 			continue

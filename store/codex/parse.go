@@ -213,11 +213,7 @@ func parseChunk(data []byte, out []Entry, lineNo int, last bool) (int, []model.D
 	for lineNo--; len(data) > 0; {
 		lineNo++
 		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			line, data = data, nil
-		}
+		line, data, _ = bytes.Cut(data, nl)
 		line = jscan.TrimBlank(line)
 		if len(line) == 0 {
 			continue

@@ -509,13 +509,10 @@ func parseChunk(data []byte, out []Entry, lineNo, off int, archived, last bool) 
 	for lineNo--; len(data) > 0; {
 		lineNo++
 		start := off
-		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-			off += i + 1
-		} else {
-			line, data = data, nil
-			off += len(line)
+		line, rest, ended := bytes.Cut(data, nl)
+		data, off = rest, off+len(line)
+		if ended {
+			off++
 		}
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		if isBlank(line) {

@@ -147,13 +147,8 @@ func Parse(data []byte) (*Session, error) {
 	firstLine := true
 	lastID := ""
 	for lineNo := 1; len(data) > 0; lineNo++ {
-		var line []byte
-		terminated := true
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			line, data, terminated = data, nil, false
-		}
+		line, rest, terminated := bytes.Cut(data, []byte{'\n'})
+		data = rest
 		line = jscan.TrimBlank(line)
 		if len(line) == 0 {
 			continue

@@ -189,11 +189,7 @@ func parseChunk(data []byte, out []Entry, lineNo int, first, last bool) chunkRes
 	for lineNo--; len(data) > 0; {
 		lineNo++
 		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			line, data = data, nil
-		}
+		line, data, _ = bytes.Cut(data, []byte{'\n'})
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		if isBlank(line) {
 			continue
