@@ -1,6 +1,9 @@
 package model
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // Links is a session's tree held as each entry's parent, with the children
 // and the roots worked out once, on first use. A format's Session embeds it
@@ -52,14 +55,49 @@ func (l *Links) Path(i int) []int {
 	return out
 }
 
-// NoContextEdits is the part of Source a format with no context edits and
-// no entries its tree hides shares: a Session embeds it beside Links.
-type NoContextEdits struct{}
-
-// TreeHidden is nil: every entry is shown; the kinds say what the tree's
-// filters hide.
-func (NoContextEdits) TreeHidden() []bool { return nil }
-
-// Omitted is false: without context edits, every entry of a context gives
-// what it says.
-func (NoContextEdits) Omitted(Context, int) bool { return false }
+// BreakCycles makes one entry of each cycle of parents a root, so that
+// the parents make a forest, and calls cut with that entry and the
+// cycle's length for the format to report it. With earliest, the cut
+// entry is the cycle's earliest (pi's reader, and ChatGPT's mapping read
+// as pi's); else it is the one whose parent closes the walk from the
+// earliest entry that leads into the cycle (a walk as Dhara's getPath
+// makes it).
+func BreakCycles[T ~int | ~int32](parent []T, earliest bool, cut func(i, length int)) {
+	const (
+		unseen = iota
+		walking
+		done
+	)
+	state := make([]uint8, len(parent))
+	var path []int
+	for start := range parent {
+		if state[start] != unseen {
+			continue
+		}
+		path = path[:0]
+		i := start
+		for i >= 0 && state[i] == unseen {
+			state[i] = walking
+			path = append(path, i)
+			i = int(parent[i])
+		}
+		if i >= 0 && state[i] == walking {
+			// The path from i on is the cycle.
+			k := len(path) - 1
+			for path[k] != i {
+				k--
+			}
+			at := path[len(path)-1]
+			if earliest {
+				at = slices.Min(path[k:])
+			}
+			if cut != nil {
+				cut(at, len(path)-k)
+			}
+			parent[at] = -1
+		}
+		for _, j := range path {
+			state[j] = done
+		}
+	}
+}

@@ -1,12 +1,18 @@
 package model
 
-import "io"
-
-// Source is what a format gives a parsed session: its entries and their
-// tree, their content normalized, and the rules the format's agent follows
-// to build a context and plan a compaction. A format package under store/
-// implements it from its own bytes; everything else reaches a session
-// through Session.
+// Source is what every format gives a parsed session: its entries, their
+// tree as each entry's parent, an entry's bytes, a message's content
+// normalized, and the context the format's agent would resume with. A
+// format package under store/ implements it from its own bytes;
+// everything else reaches a session through Session.
+//
+// The rest of what Session answers is optional (as io.WriterTo is to
+// io.Writer): a format adds a method of Session's own name and signature
+// when it has something to say (Detail, Children and Roots, Index, Label,
+// Name, MessageHead, MessageLiteral, Problems, BuildHistory, Omitted,
+// Summarized, PlanCompaction and NothingToCompact, ReadOnly,
+// MessageTokens, Stats, TreeText, TreeHidden, WriteContextJSON,
+// WriteTreeJSON), and Session gives the default otherwise (source.go).
 type Source interface {
 	Len() int
 	// Leaf is the entry the agent resumes at, -1 when there is none: the
@@ -14,62 +20,28 @@ type Source interface {
 	// which tip is the active one.
 	Leaf() int
 	Entry(i int) Entry
-	Detail(i int) Detail
-	// Parent is the index of entry i's parent, -1 for a root.
+	// Parent is the index of entry i's parent, -1 for a root. The parents
+	// must make a forest: no cycles.
 	Parent(i int) int
-	Children(i int) []int
-	Roots() []int // Parent must make a forest: no cycles
-	Index(id string) (int, bool)
-	Label(i int) (string, bool)
-	// Name is the session's name, "" for none.
-	Name() string
+	// Raw is the entry as stored, for the raw view and for the text
+	// index's check that an entry is still what it was; nil when the
+	// format has no one record for it.
+	Raw(i int) []byte
 	// Message is a context message's content, normalized.
 	Message(m ContextMessage) Message
-	// MessageHead is Message without its content blocks: what a pass over
-	// thousands of messages reads when it needs the blocks of only a few.
-	MessageHead(m ContextMessage) Message
-	// Raw is the entry as stored, for the raw view; nil when the format
-	// has no one record for it.
-	Raw(i int) []byte
-	// Problems are what is wrong in the file, as doctor reports them:
-	// lines skipped, orphans, cycles, labels of missing entries.
-	Problems() []Diagnostic
-
 	// BuildContext is what the agent would resume with at leaf (-1: an
 	// empty context).
 	BuildContext(leaf int) Context
-	// BuildHistory is the path's messages with the compactions on it in
-	// place of nothing: what the user saw, not what the model sees.
-	BuildHistory(leaf int) Context
-	// Omitted reports whether entry k of a context is left out of the
-	// model's context by an edit.
-	Omitted(ctx Context, k int) bool
-	// Summarized counts the messages a context's compaction replaced.
-	Summarized(leaf int, ctx Context) int
-	// PlanCompaction plans a compaction of the path to leaf keeping about
-	// keepRecentTokens; nil when there is nothing to compact.
-	PlanCompaction(leaf int, keepRecentTokens float64) *Plan
-	// NothingToCompact says why PlanCompaction made no plan.
-	NothingToCompact(leaf int, keep float64) string
-	// MessageTokens estimates a context message's tokens.
-	MessageTokens(m ContextMessage) int
-	Stats() Stats
-	// TreeText is the one-line text the format's agent shows for entry i
-	// in its tree (home shortens paths).
-	TreeText(i int, home string) []Part
-	// TreeHidden marks, by entry, what the agent's tree leaves out unless
-	// it is the leaf.
-	TreeHidden() []bool
-	// WriteContextJSON writes a context as the agent's own messages.
-	WriteContextJSON(w io.Writer, ctx Context) error
-	// WriteTreeJSON writes the entry tree as JSON.
-	WriteTreeJSON(w io.Writer) error
 }
 
 // Session is a parsed session of any format.
 type Session struct {
 	Source
 	Info SessionInfo
+	// lazy holds what Session works out once for a source that does not
+	// say it (the children, the id index); nil in a Session not made by
+	// NewSession, which then works it out on each call.
+	lazy *derived
 }
 
 // MessageLiteral is Message for a writer that writes the message out at
@@ -89,7 +61,7 @@ func (s *Session) MessageLiteral(m ContextMessage) Message {
 
 // NewSession makes the session of a format's source.
 func NewSession(src Source, info SessionInfo) *Session {
-	return &Session{Source: src, Info: info}
+	return &Session{Source: src, Info: info, lazy: &derived{}}
 }
 
 // Path is the entries from the root to entry i, root first (nil for -1).
@@ -191,4 +163,28 @@ func (s *Session) ParentsFirst() []int {
 		}
 	}
 	return out
+}
+
+// Fill is info with what it lacks of a session's format, id and working
+// folder taken from the format's session: id and cwd are asked only when
+// info has none (a list record has them; a file opened by its path does
+// not). An empty format leaves info's as it is.
+func (info SessionInfo) Fill(format string, id, cwd func() string) SessionInfo {
+	if info.ID == "" {
+		info.ID = id()
+	}
+	if info.Cwd == "" {
+		info.Cwd = cwd()
+	}
+	if info.Format == "" {
+		info.Format = format
+	}
+	return info
+}
+
+// SourceOf is the format's session of type T behind a domain session, or
+// T's zero value for another format's.
+func SourceOf[T Source](s *Session) T {
+	t, _ := s.Source.(T)
+	return t
 }

@@ -120,3 +120,46 @@ func TimeOrder(times []float64) []int {
 	})
 	return order
 }
+
+// ContextSizer is what ContextSeries reads of a format's session.
+type ContextSizer interface {
+	Entry(i int) Entry
+	Message(m ContextMessage) Message
+	MessageHead(m ContextMessage) Message
+}
+
+// ContextSeries is the context's size along a conversation (its entries in
+// order), for a format whose replies record the usage of the request that
+// made them: after a reply whose usage says so, its input, cache reads and
+// writes and output; after a compaction, an estimate of its summary;
+// otherwise an estimate of the messages so far (Message.EstimateTokens).
+func ContextSeries(s ContextSizer, conversation []int) []ContextPoint {
+	var out []ContextPoint
+	est := 0.0
+	for _, i := range conversation {
+		e := s.Entry(i)
+		switch e.Kind {
+		case EntryCompaction:
+			msg := s.Message(ContextMessage{Entry: i, Kind: KindCompactionSummary})
+			est = float64(msg.EstimateTokens())
+			out = append(out, ContextPoint{Entry: i, Tokens: est, Estimated: true, Compaction: true})
+			continue
+		case EntryMessage:
+		default:
+			continue
+		}
+		m := ContextMessage{Entry: i}
+		msg := s.Message(m)
+		est += float64(msg.EstimateTokens())
+		if e.Role != RoleAssistant {
+			continue
+		}
+		if u := s.MessageHead(m).Usage; u != nil && u.Input+u.Output+u.CacheRead+u.CacheWrite > 0 {
+			est = u.Input + u.Output + u.CacheRead + u.CacheWrite
+			out = append(out, ContextPoint{Entry: i, Tokens: est})
+		} else {
+			out = append(out, ContextPoint{Entry: i, Tokens: est, Estimated: true})
+		}
+	}
+	return out
+}

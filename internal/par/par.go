@@ -98,3 +98,65 @@ func SplitLines(data []byte, n int) [][]byte {
 	}
 	return append(chunks, data)
 }
+
+// A Part is one piece of the files ParseLines parses: whole lines of one
+// file, and where they stand in it.
+type Part struct {
+	Data []byte
+	File int  // its file's index
+	Line int  // its first line's number in its file
+	Off  int  // its first byte's offset in its file (a byte order mark counted)
+	Last bool // it ends its file
+}
+
+var bom = []byte("\xef\xbb\xbf")
+
+// ParseLines parses the lines of files (each read past a UTF-8 byte order
+// mark) in parts, each file cut at line ends into up to n parts
+// (SplitLines), a goroutine a part, each part straight into its own region
+// of one slice, a slot per line: parse fills out's slots from the first
+// and says how many it filled, with what else it has to say of its part
+// (its problems, say). The result is the filled slots closed up, in order
+// of file and line; gather is called with each part's say, in the same
+// order, after its slots have moved, and with the index its first slot
+// now has (for what a part noted by slot).
+func ParseLines[T, R any](files [][]byte, n int, parse func(p Part, out []T) (int, R), gather func(say R, at int)) []T {
+	type part struct {
+		Part
+		at, n int
+		say   R
+	}
+	var parts []part
+	total := 0
+	for f, file := range files {
+		data := bytes.TrimPrefix(file, bom)
+		if len(data) == 0 {
+			continue
+		}
+		pieces := SplitLines(data, n)
+		line, off := 1, len(file)-len(data)
+		for k, c := range pieces {
+			lines := bytes.Count(c, []byte{'\n'})
+			parts = append(parts, part{Part: Part{Data: c, File: f, Line: line, Off: off, Last: k == len(pieces)-1}, at: total})
+			line += lines
+			off += len(c)
+			total += lines + 1
+		}
+	}
+	all := make([]T, total)
+	Each(len(parts), func(k int) {
+		p := &parts[k]
+		p.n, p.say = parse(p.Part, all[p.at:])
+	})
+	filled := 0
+	for k := range parts {
+		p := &parts[k]
+		if filled != p.at {
+			copy(all[filled:], all[p.at:p.at+p.n])
+		}
+		gather(p.say, filled)
+		filled += p.n
+	}
+	clear(all[filled:])
+	return all[:filled:filled]
+}

@@ -3,6 +3,7 @@
 package readfile
 
 import (
+	"fmt"
 	"io"
 
 	"skein/internal/hugemem"
@@ -44,4 +45,20 @@ func Regular(path string) ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// Parse reads the regular file at path whole (Regular) and parses it,
+// naming the path in a parse error: the Open of a format whose files are
+// read whole.
+func Parse[T any](path string, parse func([]byte) (T, error)) (T, error) {
+	var none T
+	data, err := Regular(path)
+	if err != nil {
+		return none, err
+	}
+	v, err := parse(data)
+	if err != nil {
+		return none, fmt.Errorf("%s: %w", path, err)
+	}
+	return v, nil
 }

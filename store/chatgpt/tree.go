@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"skein/internal/jscan"
+	"skein/model"
 )
 
 // node is one member of a conversation's mapping.
@@ -130,41 +131,7 @@ func (t *tree) link() {
 
 // breakCycles makes the first node (in mapping order) of each parent cycle
 // a root, as skein's pi reader does for a session's entries.
-func (t *tree) breakCycles() {
-	const (
-		unseen = iota
-		onPath
-		done
-	)
-	state := make([]uint8, len(t.parent))
-	var path []int
-	for start := range t.parent {
-		if state[start] != unseen {
-			continue
-		}
-		path = path[:0]
-		i := start
-		for i >= 0 && state[i] == unseen {
-			state[i] = onPath
-			path = append(path, i)
-			i = t.parent[i]
-		}
-		if i >= 0 && state[i] == onPath {
-			k := len(path) - 1
-			for path[k] != i {
-				k--
-			}
-			first := i
-			for _, j := range path[k:] {
-				first = min(first, j)
-			}
-			t.parent[first] = -1
-		}
-		for _, j := range path {
-			state[j] = done
-		}
-	}
-}
+func (t *tree) breakCycles() { model.BreakCycles(t.parent, true, nil) }
 
 // findPath marks the path from the root to the current node. Without a
 // current node that exists, the conversation is taken to have been left

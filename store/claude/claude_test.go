@@ -516,7 +516,7 @@ func TestTreeJSON(t *testing.T) {
 	for _, p := range []string{initRun, rewind, subagents} {
 		s := open(t, p)
 		var buf bytes.Buffer
-		if err := s.WriteTreeJSON(&buf); err != nil {
+		if err := dom(s).WriteTreeJSON(&buf); err != nil {
 			t.Fatal(err)
 		}
 		type node struct {
@@ -583,10 +583,10 @@ func TestTreeText(t *testing.T) {
 // TestReadOnly: no compaction plan, and why.
 func TestReadOnly(t *testing.T) {
 	s := open(t, rewind)
-	if s.PlanCompaction(s.Leaf(), 1000) != nil {
+	if dom(s).PlanCompaction(s.Leaf(), 1000) != nil {
 		t.Error("a plan for a read-only session")
 	}
-	if why := s.NothingToCompact(s.Leaf(), 1000); !strings.Contains(why, "read-only") || !strings.Contains(why, "import it first") {
+	if why := dom(s).NothingToCompact(s.Leaf(), 1000); !strings.Contains(why, "read-only") || !strings.Contains(why, "import it first") {
 		t.Errorf("NothingToCompact: %q", why)
 	}
 }
@@ -661,3 +661,7 @@ func TestAgentPaths(t *testing.T) {
 		}
 	}
 }
+
+// dom is the session as the domain sees it: what answers the methods a
+// format leaves to model.Session's defaults.
+func dom(s *Session) *model.Session { return s.Domain(model.SessionInfo{}) }

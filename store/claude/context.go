@@ -121,15 +121,10 @@ func (s *Session) Summarized(leaf int, ctx model.Context) int {
 	return n
 }
 
-// PlanCompaction is nil: skein writes nothing to a Claude Code session.
-func (s *Session) PlanCompaction(int, float64) *model.Plan { return nil }
-
-// ReadOnly is why skein changes nothing in a Claude Code session.
-const ReadOnly = "Claude Code sessions are read-only in skein: import it first (skein session import --format claude) to compact, label or fork it"
-
-// NothingToCompact says why there is no plan.
-func (s *Session) NothingToCompact(int, float64) string {
-	return "Nothing to compact: " + ReadOnly
+// ReadOnly is why skein changes nothing in a Claude Code session (and so
+// why model.Session plans no compaction of it).
+func (s *Session) ReadOnly() string {
+	return "Claude Code sessions are read-only in skein: import it first (skein session import --format claude) to compact, label or fork it"
 }
 
 // WriteContextJSON writes a context as {"messages": [...]}: the lines of

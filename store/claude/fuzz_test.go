@@ -17,9 +17,9 @@ import (
 // found by its id, valid JSON out.
 func exercise(t *testing.T, s *Session) {
 	t.Helper()
-	formattest.CheckForest(t, s)
+	formattest.CheckForest(t, s.Domain(model.SessionInfo{}))
 	d := s.Domain(model.SessionInfo{})
-	formattest.Exercise(t, s, formattest.Readers[model.Context]{
+	formattest.Exercise(t, d, formattest.Readers[model.Context]{
 		ID:     func(i int) string { return s.Entries[i].ID },
 		NoLeaf: true,
 		Entry: func(i int) {
@@ -36,7 +36,7 @@ func exercise(t *testing.T, s *Session) {
 		},
 		Context: func(leaf int, ctx model.Context) {
 			for _, m := range ctx.Messages {
-				_ = s.MessageTokens(m)
+				_ = d.MessageTokens(m)
 			}
 			_ = s.Summarized(leaf, ctx)
 		},

@@ -73,7 +73,6 @@ type Session struct {
 	allSide    bool // the session's file has no main-conversation line (an agent's file read alone): its sidechain is the conversation
 
 	model.Links
-	model.NoContextEdits
 
 	callsOnce sync.Once
 	calls     map[string]call // tool_use id -> the call
@@ -483,35 +482,10 @@ func (s *Session) groupSidechains(group []int32) {
 // cutCycles breaks every cycle of parents where the walk from the earliest
 // entry in it closes it, and reports it.
 func (s *Session) cutCycles() {
-	n := len(s.Entries)
-	const (
-		unseen = iota
-		walking
-		done
-	)
-	state := make([]uint8, n)
-	var stack []int32
-	for i := range n {
-		if state[i] != unseen {
-			continue
-		}
-		stack = stack[:0]
-		j := int32(i)
-		for j >= 0 && state[j] == unseen {
-			state[j] = walking
-			stack = append(stack, j)
-			j = s.parent[j]
-		}
-		if j >= 0 && state[j] == walking {
-			k := stack[len(stack)-1]
-			e := &s.Entries[k]
-			s.diag(s.lines[e.first].file, int32(e.Line), false, "parent of %q makes a cycle: a root here", e.ID)
-			s.parent[k] = -1
-		}
-		for _, k := range stack {
-			state[k] = done
-		}
-	}
+	model.BreakCycles(s.parent, false, func(k, _ int) {
+		e := &s.Entries[k]
+		s.diag(s.lines[e.first].file, int32(e.Line), false, "parent of %q makes a cycle: a root here", e.ID)
+	})
 }
 
 // attachAgents finds the call that started each agent and hangs the

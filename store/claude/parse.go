@@ -127,40 +127,34 @@ var bom = []byte("\xef\xbb\xbf")
 // uuid or a sessionId, or any object with both. A line cut off by the end
 // of head counts when it begins as Claude Code's lines begin.
 func Sniff(head []byte) bool {
-	head = bytes.TrimPrefix(head, bom)
-	for len(head) > 0 {
-		ln, rest, found := bytes.Cut(head, []byte{'\n'})
-		head = rest
-		ln = bytes.TrimSpace(ln)
-		if len(ln) == 0 {
-			continue
-		}
-		if !found && !jscan.Valid(ln) {
-			for _, p := range sniffPrefixes {
-				if bytes.HasPrefix(ln, []byte(p)) {
-					return true
-				}
-			}
-			return false
-		}
-		typ, hasUUID, hasSession := "", false, false
-		it := jscan.Object(ln)
-		for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
-			switch it.Name(k) {
-			case "type":
-				typ, _ = jscan.String(v)
-			case "uuid":
-				hasUUID = jscan.IsString(v)
-			case "sessionId":
-				hasSession = jscan.IsString(v)
-			}
-		}
-		if it.Err() != nil {
-			return false
-		}
-		return recordTypes[typ] || (hasUUID || hasSession) && chainTypes[typ] || hasUUID && hasSession
+	ln, whole, ok := jscan.FirstLine(head)
+	if !ok {
+		return false
 	}
-	return false
+	if !whole {
+		for _, p := range sniffPrefixes {
+			if bytes.HasPrefix(ln, []byte(p)) {
+				return true
+			}
+		}
+		return false
+	}
+	typ, hasUUID, hasSession := "", false, false
+	it := jscan.Object(ln)
+	for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
+		switch it.Name(k) {
+		case "type":
+			typ, _ = jscan.String(v)
+		case "uuid":
+			hasUUID = jscan.IsString(v)
+		case "sessionId":
+			hasSession = jscan.IsString(v)
+		}
+	}
+	if it.Err() != nil {
+		return false
+	}
+	return recordTypes[typ] || (hasUUID || hasSession) && chainTypes[typ] || hasUUID && hasSession
 }
 
 // recordTypes are the bookkeeping records a Claude Code log may start
@@ -231,46 +225,9 @@ func ParseFiles(data []byte, agents []AgentFile) (*Session, error) {
 // parseFiles parses every file's lines, in parallel chunks when they are
 // large, each chunk straight into its own region of one slice.
 func parseFiles(files [][]byte, name func(int) string, diags *[]model.Diagnostic) []line {
-	type chunk struct {
-		data  []byte
-		file  int
-		line  int // its first line's number
-		last  bool
-		at, n int
-		diags []model.Diagnostic
-	}
-	var chunks []chunk
-	total := 0
-	for f, data := range files {
-		data = bytes.TrimPrefix(data, bom)
-		if len(data) == 0 {
-			continue
-		}
-		parts := par.SplitLines(data, runtime.GOMAXPROCS(0))
-		no := 1
-		for k, c := range parts {
-			lines := bytes.Count(c, nl)
-			chunks = append(chunks, chunk{data: c, file: f, line: no, last: k == len(parts)-1, at: total})
-			no += lines
-			total += lines + 1
-		}
-	}
-	all := make([]line, total)
-	run := func(c *chunk) {
-		c.n, c.diags = parseChunk(c.data, all[c.at:], c.line, c.file, name(c.file), c.last)
-	}
-	par.Each(len(chunks), func(k int) { run(&chunks[k]) })
-	n := 0
-	for k := range chunks {
-		c := &chunks[k]
-		if n != c.at {
-			copy(all[n:], all[c.at:c.at+c.n])
-		}
-		n += c.n
-		*diags = append(*diags, c.diags...)
-	}
-	clear(all[n:])
-	return all[:n:n]
+	return par.ParseLines(files, runtime.GOMAXPROCS(0), func(p par.Part, out []line) (int, []model.Diagnostic) {
+		return parseChunk(p.Data, out, p.Line, p.File, name(p.File), p.Last)
+	}, func(d []model.Diagnostic, _ int) { *diags = append(*diags, d...) })
 }
 
 var nl = []byte{'\n'}
@@ -283,11 +240,7 @@ func parseChunk(data []byte, out []line, no, file int, fileName string, last boo
 	for no--; len(data) > 0; {
 		no++
 		var raw []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			raw, data = data[:i], data[i+1:]
-		} else {
-			raw, data = data, nil
-		}
+		raw, data, _ = bytes.Cut(data, nl)
 		raw = jscan.TrimBlank(raw)
 		if len(raw) == 0 {
 			continue

@@ -22,23 +22,11 @@ const Provider = "anthropic"
 
 // Domain is the session as the domain sees it.
 func (s *Session) Domain(info model.SessionInfo) *model.Session {
-	if info.ID == "" {
-		info.ID = s.SessionID()
-	}
-	if info.Cwd == "" {
-		info.Cwd = s.Cwd()
-	}
-	if info.Format == "" {
-		info.Format = Format
-	}
-	return model.NewSession(s, info)
+	return model.NewSession(s, info.Fill(Format, s.SessionID, s.Cwd))
 }
 
 // Of returns the Claude Code session behind a domain session, or nil.
-func Of(s *model.Session) *Session {
-	c, _ := s.Source.(*Session)
-	return c
-}
+func Of(s *model.Session) *Session { return model.SourceOf[*Session](s) }
 
 // SessionID is the first sessionId the session's file names, "" for none.
 func (s *Session) SessionID() string {
@@ -175,9 +163,6 @@ func (s *Session) Index(id string) (int, bool) {
 	}
 	return 0, false
 }
-
-// Label is none: Claude Code labels nothing.
-func (s *Session) Label(int) (string, bool) { return "", false }
 
 // Name is the session's title: the last custom-title line's (set by the
 // user), else the last agent-name's, else the last ai-title's, else the
@@ -530,11 +515,4 @@ func incomplete(u []byte) bool {
 	_, ok1 := jscan.Number(jscan.Member(u, "input_tokens"))
 	_, ok2 := jscan.Number(jscan.Member(u, "output_tokens"))
 	return !ok1 || !ok2
-}
-
-// MessageTokens estimates a context message as the sibling formats do: a
-// quarter of its text's UTF-16 length, rounded up.
-func (s *Session) MessageTokens(m model.ContextMessage) int {
-	msg := s.Message(m)
-	return msg.EstimateTokens()
 }

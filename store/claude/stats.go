@@ -90,41 +90,11 @@ func (s *Session) Stats() model.Stats {
 		}
 		st.End(t, d)
 	}
-	return st.Done(s.contextSeries())
-}
-
-// contextSeries is the context's size along the path to the leaf: after a
-// reply whose usage says so, its input, cache reads and writes and output;
-// after a compaction, an estimate of its summary; otherwise an estimate of
-// the messages so far.
-func (s *Session) contextSeries() []model.ContextPoint {
-	if s.leaf < 0 {
-		return nil
+	// The context's size along the path to the leaf: a reply's usage
+	// counts its input, cache reads and writes and output.
+	var conv []int
+	if s.leaf >= 0 {
+		conv = s.conversation(s.Path(s.leaf), s.leaf)
 	}
-	var out []model.ContextPoint
-	est := 0.0
-	for _, i := range s.conversation(s.Path(s.leaf), s.leaf) {
-		e := &s.Entries[i]
-		switch e.kind {
-		case model.EntryCompaction:
-			est = float64(s.MessageTokens(model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary}))
-			out = append(out, model.ContextPoint{Entry: i, Tokens: est, Estimated: true, Compaction: true})
-			continue
-		case model.EntryMessage:
-		default:
-			continue
-		}
-		m := model.ContextMessage{Entry: i}
-		est += float64(s.MessageTokens(m))
-		if e.role != model.RoleAssistant {
-			continue
-		}
-		if u := s.MessageHead(m).Usage; u != nil && u.Input+u.Output+u.CacheRead+u.CacheWrite > 0 {
-			est = u.Input + u.Output + u.CacheRead + u.CacheWrite
-			out = append(out, model.ContextPoint{Entry: i, Tokens: est})
-		} else {
-			out = append(out, model.ContextPoint{Entry: i, Tokens: est, Estimated: true})
-		}
-	}
-	return out
+	return st.Done(model.ContextSeries(s, conv))
 }

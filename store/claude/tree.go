@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"io"
 	"strings"
 
 	"skein/internal/jscan"
@@ -100,15 +99,4 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 		return append(parts, model.Part{Text: text, Role: "dim"})
 	}
 	return append(parts, model.Part{Text: "[a line with no type]", Role: "dim"})
-}
-
-// WriteTreeJSON writes the tree as an array of root nodes {id, type, role,
-// label, children}: type the first line's ("user", "assistant", "system",
-// "summary", ...; null for none), role the model's (null when not a
-// message), label null (Claude Code labels nothing).
-func (s *Session) WriteTreeJSON(w io.Writer) error {
-	return model.WriteTree(w, s.Roots(), s.Children, func(buf []byte, i int) []byte {
-		e := &s.Entries[i]
-		return model.AppendTreeNode(buf, e.ID, true, e.Type, e.role, e.role != "", "", false)
-	})
 }

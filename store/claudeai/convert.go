@@ -7,6 +7,7 @@ import (
 
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
+	"skein/model"
 )
 
 // rootParents are the parent_message_uuid values that mean "no parent":
@@ -186,26 +187,13 @@ func pushChildren(stack, kids []int, onPath []bool) []int {
 
 // breakCycles makes the earliest message of each cycle of parent links a root.
 func breakCycles(nodes []node) {
-	state := make([]uint8, len(nodes)) // 0 unseen, 1 on the walk, 2 done
-	var walk []int
+	parent := make([]int, len(nodes))
 	for i := range nodes {
-		walk = walk[:0]
-		j := i
-		for j >= 0 && state[j] == 0 {
-			state[j] = 1
-			walk = append(walk, j)
-			j = nodes[j].parent
-		}
-		if j >= 0 && state[j] == 1 { // back on this walk: a cycle from j
-			first := j
-			for k := len(walk) - 1; walk[k] != j; k-- {
-				first = min(first, walk[k])
-			}
-			nodes[first].parent = -1
-		}
-		for _, k := range walk {
-			state[k] = 2
-		}
+		parent[i] = nodes[i].parent
+	}
+	model.BreakCycles(parent, true, nil)
+	for i := range nodes {
+		nodes[i].parent = parent[i]
 	}
 }
 

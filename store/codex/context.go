@@ -114,15 +114,10 @@ func (s *Session) Summarized(leaf int, ctx model.Context) int {
 	return n
 }
 
-// PlanCompaction is nil: skein does not write Codex rollouts.
-func (s *Session) PlanCompaction(int, float64) *model.Plan { return nil }
-
-// ReadOnly is why skein changes nothing in a Codex rollout.
-const ReadOnly = "Codex rollouts are read-only in skein (Codex appends to them while it runs): import it first"
-
-// NothingToCompact says why there is no plan.
-func (s *Session) NothingToCompact(int, float64) string {
-	return "Nothing to compact: " + ReadOnly
+// ReadOnly is why skein changes nothing in a Codex rollout (and so why
+// model.Session plans no compaction of it).
+func (s *Session) ReadOnly() string {
+	return "Codex rollouts are read-only in skein (Codex appends to them while it runs): import it first"
 }
 
 // WriteContextJSON writes a context as {"messages": [...]}: Codex's own

@@ -47,7 +47,7 @@ func body(t *testing.T, data []byte) {
 		},
 		Context: func(leaf int, ctx model.Context) {
 			for _, m := range ctx.Messages {
-				_ = s.MessageTokens(m)
+				_ = dom(s).MessageTokens(m)
 				_ = s.MessageHead(m)
 			}
 			_ = s.Summarized(leaf, ctx)

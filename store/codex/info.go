@@ -61,13 +61,8 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 			if contextual(blocks) {
 				continue
 			}
-			var parts []string
-			for _, b := range blocks {
-				if b.Type == model.BlockText {
-					parts = append(parts, b.Text)
-				}
-			}
-			first = strings.Join(parts, " ")
+			msg := model.Message{Blocks: blocks}
+			first = msg.Text(" ")
 			haveFirst = first != "" && !hasSummaryPrefix(first)
 		}
 	}

@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"fmt"
 	"path/filepath"
 
 	"skein/internal/readfile"
@@ -20,16 +19,4 @@ func SessionsDir(getenv func(string) string, home string) string {
 
 // Open reads the rollout at path whole (a regular file: a FIFO would
 // block, a device never end) into a buffer of its own and parses it.
-func Open(path string) (*Session, error) {
-	data, err := readRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	s, err := Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return s, nil
-}
-
-func readRegular(path string) ([]byte, error) { return readfile.Regular(path) }
+func Open(path string) (*Session, error) { return readfile.Parse(path, Parse) }

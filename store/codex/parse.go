@@ -117,7 +117,6 @@ type Session struct {
 	compCache map[int32][]elem
 
 	model.Links
-	model.NoContextEdits
 }
 
 // Strings read with jscan.StringShared share the line's memory. That is
@@ -181,46 +180,26 @@ func parseLines(data []byte, diags *[]model.Diagnostic) ([]Entry, []count) {
 	if len(data) == 0 {
 		return nil, nil
 	}
-	type chunk struct {
-		data   []byte
-		line   int // its first line's number
-		last   bool
-		at, n  int
+	type say struct {
 		diags  []model.Diagnostic
 		counts []count
 	}
-	parts := par.SplitLines(data, runtime.GOMAXPROCS(0))
-	chunks := make([]chunk, len(parts))
-	line, total := 1, 0
-	for k, c := range parts {
-		lines := bytes.Count(c, nl)
-		chunks[k] = chunk{data: c, line: line, last: k == len(parts)-1, at: total}
-		line += lines
-		total += lines + 1
-	}
-	all := make([]Entry, total)
-	run := func(c *chunk) { c.n, c.diags, c.counts = parseChunk(c.data, all[c.at:], c.line, c.last) }
-	par.Each(len(chunks), func(k int) { run(&chunks[k]) })
-	n := 0
 	var counts []count
-	for k := range chunks {
-		c := &chunks[k]
-		if n != c.at {
-			copy(all[n:], all[c.at:c.at+c.n])
-		}
-		for j := range c.counts {
-			c.counts[j].entry += int32(n)
+	all := par.ParseLines([][]byte{data}, runtime.GOMAXPROCS(0), func(p par.Part, out []Entry) (int, say) {
+		n, d, c := parseChunk(p.Data, out, p.Line, p.Last)
+		return n, say{d, c}
+	}, func(s say, at int) {
+		for j := range s.counts {
+			s.counts[j].entry += int32(at)
 		}
 		if counts == nil {
-			counts = c.counts
+			counts = s.counts
 		} else {
-			counts = append(counts, c.counts...)
+			counts = append(counts, s.counts...)
 		}
-		n += c.n
-		*diags = append(*diags, c.diags...)
-	}
-	clear(all[n:])
-	return all[:n:n], counts
+		*diags = append(*diags, s.diags...)
+	})
+	return all, counts
 }
 
 var nl = []byte{'\n'}
@@ -234,11 +213,7 @@ func parseChunk(data []byte, out []Entry, lineNo int, last bool) (int, []model.D
 	for lineNo--; len(data) > 0; {
 		lineNo++
 		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			line, data = data, nil
-		}
+		line, data, _ = bytes.Cut(data, nl)
 		line = jscan.TrimBlank(line)
 		if len(line) == 0 {
 			continue
@@ -390,40 +365,34 @@ func readItem(e *Entry, obj []byte) {
 // when it begins as Codex writes one ({"timestamp":"...","type":"session_meta",
 // or an old header {"id":"...).
 func Sniff(head []byte) bool {
-	head = bytes.TrimPrefix(head, bom)
-	for len(head) > 0 {
-		line, rest, found := bytes.Cut(head, nl)
-		head = rest
-		line = jscan.TrimBlank(bytes.TrimSpace(line))
-		if len(line) == 0 {
-			continue
-		}
-		if !found && !jscan.Valid(line) {
-			if bytes.HasPrefix(line, []byte(`{"timestamp":"`)) {
-				i := bytes.Index(line, []byte(`","type":"`))
-				if i < 0 || i > 64 {
-					return false
-				}
-				rest := line[i+len(`","type":"`):]
-				for _, t := range []string{TypeSessionMeta, TypeResponseItem, TypeEventMsg, TypeTurnContext, TypeCompacted} {
-					if bytes.HasPrefix(rest, []byte(t+`","payload":`)) {
-						return true
-					}
-				}
+	line, whole, ok := jscan.FirstLine(head)
+	if !ok {
+		return false
+	}
+	if !whole {
+		if bytes.HasPrefix(line, []byte(`{"timestamp":"`)) {
+			i := bytes.Index(line, []byte(`","type":"`))
+			if i < 0 || i > 64 {
 				return false
 			}
-			return legacyHead(line)
-		}
-		var e Entry
-		if parseLine(&e, line) != nil {
+			rest := line[i+len(`","type":"`):]
+			for _, t := range []string{TypeSessionMeta, TypeResponseItem, TypeEventMsg, TypeTurnContext, TypeCompacted} {
+				if bytes.HasPrefix(rest, []byte(t+`","payload":`)) {
+					return true
+				}
+			}
 			return false
 		}
-		if e.Bare {
-			return e.Type == TypeSessionMeta
-		}
-		return e.known()
+		return legacyHead(line)
 	}
-	return false
+	var e Entry
+	if parseLine(&e, line) != nil {
+		return false
+	}
+	if e.Bare {
+		return e.Type == TypeSessionMeta
+	}
+	return e.known()
 }
 
 // legacyHead reports whether a line cut off begins as an old file's

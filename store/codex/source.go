@@ -16,23 +16,11 @@ var _ model.Source = (*Session)(nil)
 
 // Domain is the session as the domain sees it.
 func (s *Session) Domain(info model.SessionInfo) *model.Session {
-	if info.ID == "" {
-		info.ID = s.Meta.ID
-	}
-	if info.Cwd == "" {
-		info.Cwd = s.cwd()
-	}
-	if info.Format == "" {
-		info.Format = Format
-	}
-	return model.NewSession(s, info)
+	return model.NewSession(s, info.Fill(Format, func() string { return s.Meta.ID }, s.cwd))
 }
 
 // Of returns the Codex session behind a domain session, or nil.
-func Of(s *model.Session) *Session {
-	c, _ := s.Source.(*Session)
-	return c
-}
+func Of(s *model.Session) *Session { return model.SourceOf[*Session](s) }
 
 func (s *Session) Len() int { return len(s.Entries) }
 
@@ -68,9 +56,6 @@ func (s *Session) Detail(i int) model.Detail {
 	}
 	return model.Detail{}
 }
-
-// Label is none: Codex labels nothing.
-func (s *Session) Label(int) (string, bool) { return "", false }
 
 // Name is the last thread_name_updated event's name, "" for none.
 func (s *Session) Name() string { return s.title }
@@ -545,13 +530,6 @@ func number(v []byte) (float64, bool) {
 	}
 	f, err := strconv.ParseFloat(string(v), 64)
 	return f, err == nil && !math.IsInf(f, 0)
-}
-
-// MessageTokens estimates a context message as the sibling formats do: a
-// quarter of its text's UTF-16 length, rounded up.
-func (s *Session) MessageTokens(m model.ContextMessage) int {
-	msg := s.Message(m)
-	return msg.EstimateTokens()
 }
 
 // cwd is the session's working folder: session_meta's, else the first

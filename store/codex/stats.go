@@ -160,7 +160,8 @@ func (s *Session) contextSeries() []model.ContextPoint {
 		case model.EntryCompaction:
 			est := 0
 			for _, m := range run {
-				est += s.MessageTokens(m.ContextMessage)
+				msg := s.Message(m.ContextMessage)
+				est += msg.EstimateTokens()
 			}
 			out = append(out, model.ContextPoint{Entry: i, Tokens: float64(est), Estimated: true, Compaction: true})
 		}

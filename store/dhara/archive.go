@@ -364,12 +364,8 @@ func (s *Session) Movable() map[string]bool {
 // line ending.
 func eachLine(data []byte, fn func(line []byte)) {
 	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			data = nil
-		}
+		var line []byte
+		line, data, _ = bytes.Cut(data, nl)
 		if !isBlank(line) {
 			fn(line)
 		}

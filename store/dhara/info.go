@@ -130,12 +130,8 @@ type listScan struct {
 func (sc *listScan) scan(data []byte) {
 	sc.modified = math.Inf(-1)
 	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			data = nil
-		}
+		var line []byte
+		line, data, _ = bytes.Cut(data, nl)
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		if isBlank(line) {
 			continue

@@ -128,7 +128,6 @@ type Session struct {
 	firstCall, nextCall, owner []int32
 	labels                     map[int]string
 	model.Links
-	model.NoContextEdits
 }
 
 // Duplicate is a line whose id an earlier line has.
@@ -489,52 +488,10 @@ var bom = []byte("\xef\xbb\xbf")
 // parallel chunks when they are large, each chunk straight into its own
 // region of one slice.
 func parseLines(archive, working []byte, diags *[]model.Diagnostic) []Entry {
-	type chunk struct {
-		data     []byte
-		line     int // its first line's number
-		archived bool
-		last     bool // it ends its file
-		off      int  // its first byte's offset in its file
-		at       int  // its region's start in the slice
-		n        int
-		diags    []model.Diagnostic
-	}
-	var chunks []chunk
-	total := 0
-	for _, file := range []struct {
-		data     []byte
-		archived bool
-	}{{archive, true}, {working, false}} {
-		data := bytes.TrimPrefix(file.data, bom)
-		if len(data) == 0 {
-			continue
-		}
-		parts := par.SplitLines(data, 4*runtime.GOMAXPROCS(0)) // more than cores: tree.json is read beside them
-		line, off := 1, len(file.data)-len(data)
-		for k, c := range parts {
-			lines := bytes.Count(c, nl)
-			chunks = append(chunks, chunk{data: c, line: line, archived: file.archived, last: k == len(parts)-1, off: off, at: total})
-			line += lines
-			off += len(c)
-			total += lines + 1
-		}
-	}
-	all := make([]Entry, total)
-	run := func(c *chunk) {
-		c.n, c.diags = parseChunk(c.data, all[c.at:], c.line, c.off, c.archived, c.last)
-	}
-	par.Each(len(chunks), func(k int) { run(&chunks[k]) })
-	n := 0
-	for k := range chunks {
-		c := &chunks[k]
-		if n != c.at {
-			copy(all[n:], all[c.at:c.at+c.n])
-		}
-		n += c.n
-		*diags = append(*diags, c.diags...)
-	}
-	clear(all[n:])
-	return all[:n]
+	// More parts than cores: tree.json is read beside them.
+	return par.ParseLines([][]byte{archive, working}, 4*runtime.GOMAXPROCS(0), func(p par.Part, out []Entry) (int, []model.Diagnostic) {
+		return parseChunk(p.Data, out, p.Line, p.Off, p.File == 0, p.Last)
+	}, func(d []model.Diagnostic, _ int) { *diags = append(*diags, d...) })
 }
 
 var nl = []byte{'\n'}
@@ -552,13 +509,10 @@ func parseChunk(data []byte, out []Entry, lineNo, off int, archived, last bool) 
 	for lineNo--; len(data) > 0; {
 		lineNo++
 		start := off
-		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-			off += i + 1
-		} else {
-			line, data = data, nil
-			off += len(line)
+		line, rest, ended := bytes.Cut(data, nl)
+		data, off = rest, off+len(line)
+		if ended {
+			off++
 		}
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		if isBlank(line) {

@@ -16,12 +16,7 @@ var _ model.Source = (*Session)(nil)
 
 // Domain is the session as the domain sees it.
 func (s *Session) Domain(info model.SessionInfo) *model.Session {
-	if info.ID == "" {
-		info.ID = s.Meta.ID
-	}
-	if info.Cwd == "" {
-		info.Cwd = s.Meta.Cwd
-	}
+	info = info.Fill("", func() string { return s.Meta.ID }, func() string { return s.Meta.Cwd })
 	if info.Created == 0 {
 		info.Created = jsdate.Parse(s.Meta.CreatedAt)
 	}
@@ -32,10 +27,7 @@ func (s *Session) Domain(info model.SessionInfo) *model.Session {
 }
 
 // Of returns the Dhara session behind a domain session, or nil.
-func Of(s *model.Session) *Session {
-	d, _ := s.Source.(*Session)
-	return d
-}
+func Of(s *model.Session) *Session { return model.SourceOf[*Session](s) }
 
 func (s *Session) Len() int  { return len(s.Entries) }
 func (s *Session) Leaf() int { return s.leaf }

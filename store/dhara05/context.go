@@ -1,8 +1,6 @@
 package dhara05
 
 import (
-	"io"
-
 	"skein/internal/jsjson"
 	"skein/model"
 )
@@ -31,10 +29,6 @@ func (s *Session) BuildContext(leaf int) model.Context {
 	return ctx
 }
 
-// BuildHistory is BuildContext: Dhara 0.5 has no compaction, so what the
-// user saw is what the model sees.
-func (s *Session) BuildHistory(leaf int) model.Context { return s.BuildContext(leaf) }
-
 // modelRef is the meta line's model, nil when it names none.
 func (s *Session) modelRef() *model.ModelRef {
 	if s.Meta.ModelID == "" && s.Meta.Provider == "" {
@@ -50,28 +44,8 @@ func (s *Session) modelRef() *model.ModelRef {
 	return ref
 }
 
-// Summarized is 0: nothing is ever summarized.
-func (s *Session) Summarized(int, model.Context) int { return 0 }
-
-// PlanCompaction is nil: skein does not write Dhara 0.5 files.
-func (s *Session) PlanCompaction(int, float64) *model.Plan { return nil }
-
-// ReadOnly is why skein changes nothing in a Dhara 0.5 session.
-const ReadOnly = "Dhara 0.5 session files are read-only in skein (Dhara rewrites the whole file on every save)"
-
-// NothingToCompact says why there is no plan.
-func (s *Session) NothingToCompact(int, float64) string {
-	return "Nothing to compact: " + ReadOnly
-}
-
-// WriteContextJSON writes a context as {"messages": [...]}: the lines of
-// the entries that give its messages, verbatim, in order.
-func (s *Session) WriteContextJSON(w io.Writer, ctx model.Context) error {
-	return model.WriteMessagesJSON(w, func(add func([]byte)) {
-		for _, pe := range ctx.Entries {
-			if pe.N > 0 && pe.Entry >= 0 && pe.Entry < len(s.Entries) {
-				add(s.Entries[pe.Entry].Raw)
-			}
-		}
-	})
+// ReadOnly is why skein changes nothing in a Dhara 0.5 session (and so
+// why model.Session plans no compaction of it).
+func (s *Session) ReadOnly() string {
+	return "Dhara 0.5 session files are read-only in skein (Dhara rewrites the whole file on every save)"
 }

@@ -156,7 +156,7 @@ func TestFixtures(t *testing.T) {
 			if c := contextIDs(s, ctx); !slices.Equal(c, tc.context) {
 				t.Errorf("context %q\nwant %q", c, tc.context)
 			}
-			if h := contextIDs(s, s.BuildHistory(s.Leaf())); !slices.Equal(h, tc.context) {
+			if h := contextIDs(s, dom(s).BuildHistory(s.Leaf())); !slices.Equal(h, tc.context) {
 				t.Errorf("history %q, want the context", h)
 			}
 			if r := ids(s, s.Roots()); !slices.Equal(r, tc.roots) {
@@ -169,7 +169,7 @@ func TestFixtures(t *testing.T) {
 			if len(ctx.Entries) != len(ctx.Path) {
 				t.Errorf("%d projected entries for a path of %d", len(ctx.Entries), len(ctx.Path))
 			}
-			if s.PlanCompaction(s.Leaf(), 0) != nil || !strings.Contains(s.NothingToCompact(s.Leaf(), 0), "read-only") {
+			if dom(s).PlanCompaction(s.Leaf(), 0) != nil || !strings.Contains(dom(s).NothingToCompact(s.Leaf(), 0), "read-only") {
 				t.Error("a Dhara 0.5 session must not be compacted")
 			}
 		})
@@ -349,7 +349,7 @@ func TestMessages(t *testing.T) {
 func TestTree(t *testing.T) {
 	s := open(t, branched)
 	var buf bytes.Buffer
-	if err := s.WriteTreeJSON(&buf); err != nil {
+	if err := dom(s).WriteTreeJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
 	want := `[{"id":"mp9k58ga-000a","type":"entry","role":"user","label":null,"children":[` +
@@ -424,7 +424,7 @@ func TestTree(t *testing.T) {
 func TestContextJSON(t *testing.T) {
 	s := open(t, branched)
 	var buf bytes.Buffer
-	if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
+	if err := dom(s).WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(string(formattest.ReadFile(t, branched)), "\n")
@@ -433,14 +433,14 @@ func TestContextJSON(t *testing.T) {
 		t.Errorf("context JSON\n got %s\nwant %s", buf.String(), want)
 	}
 	buf.Reset()
-	if err := s.WriteContextJSON(&buf, s.BuildContext(-1)); err != nil || buf.String() != `{"messages":[]}`+"\n" {
+	if err := dom(s).WriteContextJSON(&buf, s.BuildContext(-1)); err != nil || buf.String() != `{"messages":[]}`+"\n" {
 		t.Errorf("empty context: %q %v", buf.String(), err)
 	}
 	// The odd file's padded CRLF lines are written without their blanks.
 	o := open(t, odd)
 	buf.Reset()
 	i, _ := o.Index("mp9k3qt6-0002")
-	_ = o.WriteContextJSON(&buf, o.BuildContext(i))
+	_ = dom(o).WriteContextJSON(&buf, o.BuildContext(i))
 	if !strings.HasPrefix(buf.String(), `{"messages":[{"type":"entry","id":"mp9k3p1a-0001"`) || strings.ContainsAny(buf.String(), "\r\t\ufeff") {
 		t.Errorf("odd context JSON %q", buf.String())
 	}
@@ -524,7 +524,11 @@ func TestLarge(t *testing.T) {
 	if s.Leaf() != n-1 || len(s.BuildContext(s.Leaf()).Messages) != n-1 || !slices.Equal(s.Roots(), []int{1}) || len(s.Diagnostics) != 1 {
 		t.Errorf("leaf %d, roots %v, %v", s.Leaf(), s.Roots(), s.Diagnostics)
 	}
-	if err := s.WriteTreeJSON(&bytes.Buffer{}); err != nil {
+	if err := dom(s).WriteTreeJSON(&bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 }
+
+// dom is the session as the domain sees it: what answers the methods a
+// format leaves to model.Session's defaults.
+func dom(s *Session) *model.Session { return s.Domain(model.SessionInfo{}) }

@@ -25,7 +25,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		d := s.Domain(model.SessionInfo{})
-		formattest.Exercise(t, s, formattest.Readers[model.Context]{
+		formattest.Exercise(t, d, formattest.Readers[model.Context]{
 			ID:   func(i int) string { return s.Entries[i].ID },
 			Path: d.Path,
 			Entry: func(i int) {
@@ -34,7 +34,7 @@ func FuzzParse(f *testing.F) {
 			},
 			Context: func(_ int, ctx model.Context) {
 				for _, m := range ctx.Messages {
-					_ = s.MessageTokens(m)
+					_ = d.MessageTokens(m)
 				}
 			},
 			Session: func() {

@@ -47,13 +47,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 		}
 		if !haveFirst && e.role == model.RoleUser {
 			msg := s.Message(model.ContextMessage{Entry: i})
-			var parts []string
-			for _, b := range msg.Blocks {
-				if b.Type == model.BlockText {
-					parts = append(parts, b.Text)
-				}
-			}
-			first = strings.Join(parts, " ")
+			first = msg.Text(" ")
 			haveFirst = first != ""
 		}
 	}

@@ -14,13 +14,9 @@ import (
 // file's name is not its sessionId: Dhara finds a session only at
 // <sessionId>.jsonl (session-manager.ts filePath), so it could not resume it.
 func Open(path string) (*Session, error) {
-	data, err := readRegular(path)
+	s, err := readfile.Parse(path, Parse)
 	if err != nil {
 		return nil, err
-	}
-	s, err := Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if id := s.Meta.SessionID; id != "" && strings.TrimSuffix(filepath.Base(path), ".jsonl") != id {
 		s.Diagnostics = append(s.Diagnostics, model.Diagnostic{Warning: true,
@@ -28,5 +24,3 @@ func Open(path string) (*Session, error) {
 	}
 	return s, nil
 }
-
-func readRegular(path string) ([]byte, error) { return readfile.Regular(path) }

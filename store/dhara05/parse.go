@@ -85,7 +85,6 @@ type Session struct {
 	leaf   int
 
 	model.Links
-	model.NoContextEdits
 
 	namesOnce sync.Once
 	callNames map[string]string // tool call id -> tool name, from the assistants' toolCalls
@@ -98,21 +97,15 @@ var bom = []byte("\xef\xbb\xbf")
 // "meta". A line cut off by the end of head counts when it begins as Dhara
 // writes a meta line (JSON.stringify({type: "meta", ...meta})).
 func Sniff(head []byte) bool {
-	head = bytes.TrimPrefix(head, bom)
-	for len(head) > 0 {
-		line, rest, found := bytes.Cut(head, []byte{'\n'})
-		head = rest
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
-		}
-		if !found && !jscan.Valid(line) {
-			return bytes.HasPrefix(line, []byte(`{"type":"meta",`))
-		}
-		typ, ok := lineType(line)
-		return ok && typ == TypeMeta
+	line, whole, ok := jscan.FirstLine(head)
+	if !ok {
+		return false
 	}
-	return false
+	if !whole {
+		return bytes.HasPrefix(line, []byte(`{"type":"meta",`))
+	}
+	typ, ok := lineType(line)
+	return ok && typ == TypeMeta
 }
 
 // lineType is the "type" string of a line that is a JSON object.
@@ -154,13 +147,8 @@ func Parse(data []byte) (*Session, error) {
 	firstLine := true
 	lastID := ""
 	for lineNo := 1; len(data) > 0; lineNo++ {
-		var line []byte
-		terminated := true
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			line, data, terminated = data, nil, false
-		}
+		line, rest, terminated := bytes.Cut(data, []byte{'\n'})
+		data = rest
 		line = jscan.TrimBlank(line)
 		if len(line) == 0 {
 			continue
@@ -364,32 +352,8 @@ func (s *Session) link() {
 			}
 		}
 	}
-	const (
-		unseen = iota
-		walking
-		done
-	)
-	state := make([]uint8, n)
-	var stack []int
-	for i := range n {
-		if state[i] != unseen {
-			continue
-		}
-		stack = stack[:0]
-		j := i
-		for j >= 0 && state[j] == unseen {
-			state[j] = walking
-			stack = append(stack, j)
-			j = int(s.parent[j])
-		}
-		if j >= 0 && state[j] == walking {
-			k := stack[len(stack)-1]
-			s.Diagnostics = append(s.Diagnostics, model.Diagnostic{Line: s.Entries[k].Line,
-				Msg: fmt.Sprintf("parent %q makes a cycle (Dhara's getPath would never end): a root here", s.Entries[k].ParentID)})
-			s.parent[k] = -1
-		}
-		for _, k := range stack {
-			state[k] = done
-		}
-	}
+	model.BreakCycles(s.parent, false, func(k, _ int) {
+		s.Diagnostics = append(s.Diagnostics, model.Diagnostic{Line: s.Entries[k].Line,
+			Msg: fmt.Sprintf("parent %q makes a cycle (Dhara's getPath would never end): a root here", s.Entries[k].ParentID)})
+	})
 }

@@ -13,23 +13,11 @@ var _ model.Source = (*Session)(nil)
 
 // Domain is the session as the domain sees it.
 func (s *Session) Domain(info model.SessionInfo) *model.Session {
-	if info.ID == "" {
-		info.ID = s.Meta.SessionID
-	}
-	if info.Cwd == "" {
-		info.Cwd = s.Meta.Cwd
-	}
-	if info.Format == "" {
-		info.Format = Format
-	}
-	return model.NewSession(s, info)
+	return model.NewSession(s, info.Fill(Format, func() string { return s.Meta.SessionID }, func() string { return s.Meta.Cwd }))
 }
 
 // Of returns the Dhara 0.5 session behind a domain session, or nil.
-func Of(s *model.Session) *Session {
-	d, _ := s.Source.(*Session)
-	return d
-}
+func Of(s *model.Session) *Session { return model.SourceOf[*Session](s) }
 
 func (s *Session) Len() int { return len(s.Entries) }
 
@@ -307,11 +295,4 @@ func incomplete(meta []byte) bool {
 	_, ok1 := jscan.Number(jscan.Member(tokens, "input"))
 	_, ok2 := jscan.Number(jscan.Member(tokens, "output"))
 	return !ok1 || !ok2
-}
-
-// MessageTokens estimates a context message as the sibling formats do: a
-// quarter of its text's UTF-16 length, rounded up.
-func (s *Session) MessageTokens(m model.ContextMessage) int {
-	msg := s.Message(m)
-	return msg.EstimateTokens()
 }

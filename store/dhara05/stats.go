@@ -65,34 +65,7 @@ func (s *Session) Stats() model.Stats {
 		}
 		st.End(t, d)
 	}
-	return st.Done(s.contextSeries())
-}
-
-// contextSeries is the context's size along the path to the leaf: after an
-// assistant message whose tokenCount says so, its input and output;
-// otherwise an estimate of the messages so far.
-func (s *Session) contextSeries() []model.ContextPoint {
-	if s.leaf < 0 {
-		return nil
-	}
-	var out []model.ContextPoint
-	est := 0.0
-	for _, i := range s.Path(s.leaf) {
-		e := &s.Entries[i]
-		if e.kind != model.EntryMessage {
-			continue
-		}
-		m := model.ContextMessage{Entry: i}
-		est += float64(s.MessageTokens(m))
-		if e.role != model.RoleAssistant {
-			continue
-		}
-		if u := s.MessageHead(m).Usage; u != nil && u.Input+u.Output > 0 {
-			est = u.Input + u.Output
-			out = append(out, model.ContextPoint{Entry: i, Tokens: est})
-		} else {
-			out = append(out, model.ContextPoint{Entry: i, Tokens: est, Estimated: true})
-		}
-	}
-	return out
+	// The context's size along the path to the leaf: an assistant's
+	// tokenCount counts its input and output.
+	return st.Done(model.ContextSeries(s, s.Path(s.leaf)))
 }

@@ -1,8 +1,6 @@
 package dhara05
 
 import (
-	"io"
-
 	"skein/model"
 )
 
@@ -39,15 +37,4 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 		parts = append(parts, model.Part{Text: "[" + model.OneLine(e.Type) + "]", Role: "dim"})
 	}
 	return parts
-}
-
-// WriteTreeJSON writes the tree as an array of root nodes {id, type, role,
-// label, children}: type as written ("entry", "branch"), role the model's
-// (null when not a message), label a branch marker's.
-func (s *Session) WriteTreeJSON(w io.Writer) error {
-	return model.WriteTree(w, s.Roots(), s.Children, func(buf []byte, i int) []byte {
-		e := &s.Entries[i]
-		l, ok := s.Label(i)
-		return model.AppendTreeNode(buf, e.ID, true, e.Type, e.role, e.role != "", l, ok)
-	})
 }

@@ -13,21 +13,12 @@ var _ model.Source = (*Session)(nil)
 
 // Domain is the session as the domain sees it.
 func (s *Session) Domain(info model.SessionInfo) *model.Session {
-	if info.ID == "" {
-		info.ID = s.Header.ID
-	}
-	if info.Cwd == "" {
-		info.Cwd = s.Header.Cwd
-	}
-	return model.NewSession(s, info)
+	return model.NewSession(s, info.Fill("", func() string { return s.Header.ID }, func() string { return s.Header.Cwd }))
 }
 
 // Of returns the pi session behind a domain session, or nil for another
 // format's.
-func Of(s *model.Session) *Session {
-	p, _ := s.Source.(*Session)
-	return p
-}
+func Of(s *model.Session) *Session { return model.SourceOf[*Session](s) }
 
 var kinds = map[string]model.EntryKind{
 	TypeMessage:             model.EntryMessage,

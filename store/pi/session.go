@@ -189,11 +189,7 @@ func parseChunk(data []byte, out []Entry, lineNo int, first, last bool) chunkRes
 	for lineNo--; len(data) > 0; {
 		lineNo++
 		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			line, data = data, nil
-		}
+		line, data, _ = bytes.Cut(data, []byte{'\n'})
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		if isBlank(line) {
 			continue
@@ -615,43 +611,9 @@ func jsLess(a, b float64) bool { return a < b }
 // breakCycles makes the earliest entry of each parent cycle a root. pi's
 // buildSessionContext loops forever on a cycle; skein reports and breaks it.
 func (s *Session) breakCycles() {
-	const (
-		unseen = iota
-		onPath
-		done
-	)
-	state := make([]uint8, len(s.Entries))
-	var path []int
-	for start := range s.Entries {
-		if state[start] != unseen {
-			continue
-		}
-		path = path[:0]
-		i := start
-		for i >= 0 && state[i] == unseen {
-			state[i] = onPath
-			path = append(path, i)
-			i = s.parent[i]
-		}
-		if i >= 0 && state[i] == onPath {
-			// path from i onwards is a cycle; cut at its earliest entry.
-			k := len(path) - 1
-			for path[k] != i {
-				k--
-			}
-			first := i
-			for _, j := range path[k:] {
-				if j < first {
-					first = j
-				}
-			}
-			s.Diagnostics = append(s.Diagnostics, Diagnostic{Line: s.Entries[first].Line, Msg: fmt.Sprintf("parent cycle through %d entries broken at %s", len(path)-k, s.Entries[first].ID)})
-			s.parent[first] = -1
-		}
-		for _, j := range path {
-			state[j] = done
-		}
-	}
+	model.BreakCycles(s.parent, true, func(first, length int) {
+		s.Diagnostics = append(s.Diagnostics, Diagnostic{Line: s.Entries[first].Line, Msg: fmt.Sprintf("parent cycle through %d entries broken at %s", length, s.Entries[first].ID)})
+	})
 }
 
 // Len is the number of entries.
