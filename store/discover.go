@@ -1,5 +1,7 @@
 // Package store is skein's disk: where sessions live, what format a file is,
-// reading pi sessions and listing them fast. It knows nothing of the UI.
+// listing them fast, the trash and the indexes' reads. It knows no format:
+// each format's package implements a Backend and registers it (Register),
+// and store/formats wires them. It knows nothing of the UI.
 package store
 
 import (
