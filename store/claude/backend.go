@@ -69,16 +69,13 @@ func (backend) ListInfo(path string, buf []byte) ([]byte, store.Info, error) {
 	return buf, s.Info(path, store.ModTimeMs(path)), nil
 }
 
-// SessionID is the log's sessionId, else its name.
-func (b backend) SessionID(path string) (string, error) {
-	s, err := b.Open(path)
+// SessionID is the log's sessionId, else its name (IDOf).
+func (backend) SessionID(path string) (string, error) {
+	s, err := Open(path)
 	if err != nil {
-		return "", err
+		return "", store.NotSessionIf(err, ErrNotSession)
 	}
-	if id := Of(s).SessionID(); id != "" {
-		return id, nil
-	}
-	return strings.TrimSuffix(filepath.Base(path), ".jsonl"), nil
+	return s.IDOf(path), nil
 }
 
 func (backend) Resume(path string) (string, []string) {

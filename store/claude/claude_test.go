@@ -422,14 +422,15 @@ func TestSubagents(t *testing.T) {
 }
 
 // TestAgentFileAlone: a sub-agent's file opened by itself is a
-// conversation of its own.
+// conversation of its own, named by its file: its sessionId is the
+// session that started it, whose id a REF must still find alone.
 func TestAgentFileAlone(t *testing.T) {
 	s := open(t, agentHash)
 	if len(s.Agents) != 0 || idOf(s, s.Leaf()) != "a2222222-2222-4222-a222-222222222222" {
 		t.Fatalf("agents %d, leaf %q", len(s.Agents), idOf(s, s.Leaf()))
 	}
 	info := s.Info(agentHash, 0)
-	if info.ID != "5c0375b4-57a5-4f26-b12d-d022ee4e51b7" || info.FirstMessage != "Run the test suite" || info.MessageCount != 2 {
+	if info.ID != "agent-test-hash-123" || info.FirstMessage != "Run the test suite" || info.MessageCount != 2 {
 		t.Errorf("info %+v", info)
 	}
 }

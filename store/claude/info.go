@@ -10,12 +10,24 @@ import (
 	"skein/model"
 )
 
+// IDOf is the id a REF names the session of the file at path by: its first
+// sessionId, else the file's name without .jsonl. A sub-agent's log read
+// alone is named by its file (agent-<agentId>): its sessionId is the
+// session that started it, whose id it must not take.
+func (s *Session) IDOf(path string) string {
+	base := filepath.Base(path)
+	if id := s.SessionID(); id != "" && !IsAgentFileName(base) {
+		return id
+	}
+	return strings.TrimSuffix(base, ".jsonl")
+}
+
 // Info is the session's record in the list. path is the file's; mtimeMs
 // its modification time, the last resort for Modified. Every string is a
 // copy: the record never keeps the file's memory.
 //
-//   - ID: the first sessionId of the session's file, else the file name
-//     without .jsonl.
+//   - ID: IDOf: the first sessionId of the session's file, else the file
+//     name without .jsonl; a sub-agent's log read alone, its file name.
 //   - Cwd: the first cwd of the session's file (where the session started;
 //     its project folder is named after it).
 //   - Name: Name().
@@ -33,11 +45,8 @@ import (
 //   - Model: the model of the last reply on the path to the leaf that
 //     names one, else of the last reply of the file.
 func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
-	info := model.SessionInfo{Path: path, Format: Format, ID: s.SessionID(), Cwd: s.Cwd(), Name: s.Name(),
+	info := model.SessionInfo{Path: path, Format: Format, ID: s.IDOf(path), Cwd: s.Cwd(), Name: s.Name(),
 		Entries: len(s.Entries), Branches: s.tips()}
-	if info.ID == "" {
-		info.ID = strings.TrimSuffix(filepath.Base(path), ".jsonl")
-	}
 	created, modified := math.Inf(1), math.Inf(-1)
 	// Claude Code's timestamps (toISOString's 2026-03-01T10:00:00.000Z)
 	// sort as strings: only the first and last of them need reading.
