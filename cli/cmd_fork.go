@@ -58,7 +58,7 @@ func (c *cli) fork(argv []string) error {
 	if f.SameSession {
 		fmt.Fprintf(c.stdout, "forked at %s: the new branch %s of %s (from %s, %d entries)\n", sanitize.Inline(a.get("at")), sanitize.Inline(f.Branch), sanitize.Inline(f.Path), sanitize.Inline(f.ParentBranch), f.Entries)
 	} else {
-		fmt.Fprintf(c.stdout, "forked %d entries into %s\nresume it with: %s\n", f.Entries, sanitize.Inline(f.Path), sanitize.Inline(store.ResumeLine(store.Of(s.Info), f.Path)))
+		fmt.Fprintf(c.stdout, "forked %d entries into %s\nresume it with: %s\n", f.Entries, sanitize.Inline(f.Path), sanitize.Inline(store.ResumeLine(store.Of(s.Info), f.Path, s.Info.Cwd)))
 	}
 	if a.has("before") {
 		fmt.Fprintf(c.stdout, "the message it stops before:\n%s\n", sanitize.Text(text))

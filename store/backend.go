@@ -289,12 +289,17 @@ func ResumeOf(b Backend, path string) (string, []string) {
 func Resume(path string) (string, []string) { return ResumeOf(find(path), path) }
 
 // ResumeLine is the command that resumes the session at path in b's
-// agent, as a line to paste into a shell.
-func ResumeLine(b Backend, path string) string {
+// agent, as a line to paste into a shell: in the session's folder cwd when
+// it is known, since an agent runs its tools where it starts, and Claude
+// Code finds a session by its project folder ("" for none: the line alone).
+func ResumeLine(b Backend, path, cwd string) string {
 	prog, args := ResumeOf(b, path)
 	line := prog
 	for _, a := range args {
 		line += " " + sanitize.ShellQuote(a)
+	}
+	if cwd != "" && prog != "" {
+		line = "cd " + sanitize.ShellQuote(cwd) + " && " + line
 	}
 	return line
 }

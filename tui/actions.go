@@ -163,7 +163,11 @@ func forkedMsg(b store.Backend, f workflow.Forked) actionDoneMsg {
 	}
 	msg := actionDoneMsg{status: "forked into " + f.Path, added: listRecord(f.Path)}
 	// The fork is of its source's format, whose backend b is.
-	line := resumeCommand(b, f.Path)
+	cwd := ""
+	if msg.added != nil {
+		cwd = msg.added.Cwd
+	}
+	line := resumeCommand(b, f.Path, cwd)
 	agent, _ := store.ResumeOf(b, f.Path)
 	body := fmt.Sprintf("%s copied into\n%s\n\nIt is listed under this session. Resume it in %s with:\n\n  %s", transcript.Count(f.Entries, "entry", "entries"), sanitize.Inline(f.Path), agent, sanitize.Inline(line))
 	if f.Message != "" {
@@ -172,10 +176,6 @@ func forkedMsg(b store.Backend, f workflow.Forked) actionDoneMsg {
 	d := infoDialog("Forked", body)
 	d.hint = "P: resume it in " + agent + " · y: copy the command · esc: close"
 	k := DefaultKeyMap()
-	cwd := ""
-	if msg.added != nil {
-		cwd = msg.added.Cwd
-	}
 	d.keys = []dialogKey{
 		{k.CopyCommand, func() tea.Cmd { return tea.Batch(tea.SetClipboard(line), status("command copied")) }, false},
 		{k.Resume, func() tea.Cmd { return resume(b, f.Path, cwd) }, true},

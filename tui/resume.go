@@ -11,13 +11,14 @@ import (
 )
 
 // resumeCommand is how a person resumes the session at path in its agent
-// (b's), as a line to paste into a shell.
-func resumeCommand(b store.Backend, path string) string { return store.ResumeLine(b, path) }
+// (b's), as a line to paste into a shell, in the session's folder cwd.
+func resumeCommand(b store.Backend, path, cwd string) string { return store.ResumeLine(b, path, cwd) }
 
 // resumeReadyMsg is the agent found and its command made, or why not.
 type resumeReadyMsg struct {
 	b       store.Backend
 	path    string
+	cwd     string // the session's folder, for the line that is copied
 	program string
 	cmd     *exec.Cmd // nil: the program is not on the PATH
 	note    string    // said when the agent is back: it ran elsewhere
@@ -43,7 +44,7 @@ func resume(b store.Backend, path, cwd string) tea.Cmd {
 		prog, args := store.ResumeOf(b, path)
 		bin, err := exec.LookPath(prog)
 		if err != nil {
-			return resumeReadyMsg{b: b, path: path, program: prog}
+			return resumeReadyMsg{b: b, path: path, cwd: cwd, program: prog}
 		}
 		c := exec.Command(bin, args...)
 		note := ""
@@ -61,7 +62,7 @@ func resume(b store.Backend, path, cwd string) tea.Cmd {
 // copies it.
 func (m *Model) resumeReady(msg resumeReadyMsg) tea.Cmd {
 	if msg.cmd == nil {
-		line := resumeCommand(msg.b, msg.path)
+		line := resumeCommand(msg.b, msg.path, msg.cwd)
 		return tea.Batch(tea.SetClipboard(line), status(msg.program+" is not on the PATH; copied: "+line))
 	}
 	path, note := msg.path, msg.note

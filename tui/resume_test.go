@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"skein/internal/sanitize"
 	"strings"
 	"testing"
 
@@ -70,7 +71,7 @@ func TestResumeInPi(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	m := loaded(t, 120, 40, true, root)
 	run(m, press(m, "P"))
-	if !strings.Contains(m.statusText, "pi is not on the PATH; copied: pi --session "+path) {
+	if !strings.Contains(m.statusText, "pi is not on the PATH; copied: cd "+sanitize.ShellQuote(cwd)+" && pi --session "+path) {
 		t.Errorf("status %q", m.statusText)
 	}
 }
