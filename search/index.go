@@ -221,19 +221,21 @@ const lockName = "lock"
 
 func (x *Index) update(files []string, progress func(done, total int)) error {
 	type job struct {
-		path string
-		prev *fileEntry
+		path, key string
+		prev      *fileEntry
 	}
 	var todo []job
+	keys := keysOf(files)
 	x.mu.Lock()
 	sparse := x.sparseSegments()
-	for _, f := range files {
-		e := x.entries[f]
-		if e != nil && (x.damaged[f] || slices.ContainsFunc(e.parts, func(r ref) bool { return sparse[r.seg] })) {
+	for i, f := range files {
+		k := keys[i]
+		e := x.entries[k]
+		if e != nil && (x.damaged[k] || slices.ContainsFunc(e.parts, func(r ref) bool { return sparse[r.seg] })) {
 			e = nil // damaged, or its segment is mostly dead: indexed again, into the new one
 		}
-		delete(x.damaged, f)
-		todo = append(todo, job{f, e})
+		delete(x.damaged, k)
+		todo = append(todo, job{f, k, e})
 	}
 	x.mu.Unlock()
 	// The segment being written; one whose dictionary is full is finished
@@ -314,11 +316,11 @@ func (x *Index) update(files []string, progress func(done, total int)) error {
 	defer x.mu.Unlock()
 	for i, j := range todo {
 		if r := results[i]; r != nil && r != j.prev {
-			x.entries[j.path] = r
+			x.entries[j.key] = r
 			x.changed = true
 		} else if r == nil {
-			if _, had := x.entries[j.path]; had {
-				delete(x.entries, j.path) // no longer indexable: nothing of it counts
+			if _, had := x.entries[j.key]; had {
+				delete(x.entries, j.key) // no longer indexable: nothing of it counts
 				x.changed = true
 			}
 		}
@@ -422,9 +424,37 @@ type blobKey struct {
 // damage marks a file whose index a search found damaged: the next
 // Update indexes it again.
 func (x *Index) damage(path string) {
+	k := keysOf([]string{path})[0]
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.damaged[path] = true
+	x.damaged[k] = true
+}
+
+// keysOf are the files' keys in the index: each one's real path (absolute,
+// its folders' links resolved), so that a session named relative to one
+// folder, absolute, or through a link is indexed once. A folder that
+// cannot be resolved keeps the path made absolute. Each folder is resolved
+// once.
+func keysOf(files []string) []string {
+	out := make([]string, len(files))
+	dirs := map[string]string{}
+	for i, f := range files {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			out[i] = f
+			continue
+		}
+		dir, base := filepath.Split(abs)
+		real, ok := dirs[dir]
+		if !ok {
+			if real, err = filepath.EvalSymlinks(dir); err != nil {
+				real = filepath.Clean(dir)
+			}
+			dirs[dir] = real
+		}
+		out[i] = filepath.Join(real, base)
+	}
+	return out
 }
 
 // Save writes the manifest when this run changed it and Update could not

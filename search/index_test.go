@@ -497,3 +497,38 @@ func TestRefPastItsSegment(t *testing.T) {
 		break
 	}
 }
+
+// The index is keyed by a file's real path: sessions indexed as named from
+// one folder (relative), then named absolute, or through a link to their
+// folder, are not read again, and a search through either name finds them.
+func TestIndexKeyedByRealPath(t *testing.T) {
+	_, files := fixtures(t)
+	dir := filepath.Dir(files[0])
+	link := filepath.Join(t.TempDir(), "linked")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Skip(err)
+	}
+	t.Chdir(dir)
+	var rel, viaLink []string
+	for _, f := range files {
+		if filepath.Dir(f) != dir {
+			continue
+		}
+		rel = append(rel, filepath.Base(f))
+		viaLink = append(viaLink, filepath.Join(link, filepath.Base(f)))
+	}
+	idx := t.TempDir()
+	q, _ := Parse(indexQueries[0])
+	for round, names := range [][]string{rel, viaLink} {
+		x := OpenIndex(idx)
+		if err := x.Update(names, nil); err != nil {
+			t.Fatal(err)
+		}
+		if round == 1 && x.Reads+x.PartReads != 0 {
+			t.Errorf("named another way: %d files read whole and %d in part, want none", x.Reads, x.PartReads)
+		}
+		sameHits(t, "as named", x.Search(q, names, 0), brute(t, q, names))
+		x.Save()
+		x.Close()
+	}
+}

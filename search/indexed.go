@@ -81,9 +81,10 @@ func (x *Index) search(q *Query, files []string, limit int, perFile bool) []Hit 
 
 func (x *Index) searchOnce(q *Query, files []string, limit int, perFile bool) ([]Hit, bool) {
 	var parts []part
+	keys := keysOf(files)
 	x.mu.Lock()
-	for _, f := range files {
-		if e := x.entries[f]; e != nil {
+	for i, f := range files {
+		if e := x.entries[keys[i]]; e != nil {
 			for _, r := range e.parts {
 				parts = append(parts, part{path: f, r: r})
 			}
