@@ -89,14 +89,30 @@ func NewStatsGroups(by StatsBy) *StatsGroups {
 	return &StatsGroups{By: by, index: map[string]*StatsRow{}}
 }
 
-func (g *StatsGroups) row(key string) *StatsRow {
+func (g *StatsGroups) row(key string) *StatsRow { return g.rowAs(key, key) }
+
+// rowAs is the row indexed by key, shown as name (the first name it met).
+func (g *StatsGroups) rowAs(key, name string) *StatsRow {
 	r := g.index[key]
 	if r == nil {
-		r = &StatsRow{Key: key, Last: math.NaN()}
+		r = &StatsRow{Key: name, Last: math.NaN()}
 		g.index[key] = r
 		g.rows = append(g.rows, r)
 	}
 	return r
+}
+
+// ProjectKey is what tells two projects apart: their folder, compared as
+// its file system does. A Windows folder (a drive letter, or a UNC path)
+// is one whatever the case of its letters and whichever slash it is
+// written with: c:\src\IDAHO is C:\src\idaho.
+func ProjectKey(cwd string) string {
+	windows := len(cwd) >= 3 && cwd[1] == ':' && (cwd[2] == '\\' || cwd[2] == '/') &&
+		(cwd[0] >= 'a' && cwd[0] <= 'z' || cwd[0] >= 'A' && cwd[0] <= 'Z') || strings.HasPrefix(cwd, `\\`)
+	if !windows {
+		return cwd
+	}
+	return strings.ToLower(strings.ReplaceAll(cwd, "/", `\`))
 }
 
 // Add adds a session's stats into its rows: its own, its project's, each
@@ -112,7 +128,7 @@ func (g *StatsGroups) Add(ss *SessionStats) {
 		r := &StatsRow{Key: ss.Path, Session: ss, Sessions: 1, Totals: st.Totals, Models: st.ByModel, Tools: st.Tools, Last: st.Last}
 		g.rows = append(g.rows, r)
 	case StatsByProject:
-		r := g.row(ss.Cwd)
+		r := g.rowAs(ProjectKey(ss.Cwd), ss.Cwd)
 		r.Sessions++
 		r.Totals.Add(st.Totals)
 		r.Models = AddModels(r.Models, st.ByModel)

@@ -139,3 +139,23 @@ func TestStatsJSON(t *testing.T) {
 		t.Errorf("days %s", b)
 	}
 }
+
+// A Windows folder is one project whatever the case of its letters and
+// its slashes (c:\src\IDAHO and C:/src/idaho); a POSIX folder's case
+// counts.
+func TestProjectsCompareAsTheirFileSystem(t *testing.T) {
+	g := NewStatsGroups(StatsByProject)
+	g.Add(statsOf("/s/1", `c:\src\IDAHO`, 1000, map[string]float64{"a/cheap": 1}))
+	g.Add(statsOf("/s/2", `C:/src/idaho`, 2000, map[string]float64{"a/cheap": 1}))
+	g.Add(statsOf("/s/3", "/home/a/Idaho", 3000, map[string]float64{"a/cheap": 1}))
+	g.Add(statsOf("/s/4", "/home/a/idaho", 4000, map[string]float64{"a/cheap": 1}))
+	rows := g.Sorted()
+	if len(rows) != 3 {
+		t.Fatalf("%d projects, want 3", len(rows))
+	}
+	for _, r := range rows {
+		if strings.HasPrefix(strings.ToLower(r.Key), `c:`) && (r.Sessions != 2 || r.Key != `c:\src\IDAHO`) {
+			t.Errorf("the Windows project: %q, %d sessions", r.Key, r.Sessions)
+		}
+	}
+}

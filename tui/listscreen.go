@@ -169,7 +169,7 @@ func (l *listScreen) leftOut(path string, why error) {
 // anyIn reports whether a session was made in the folder dir.
 func (l *listScreen) anyIn(dir string) bool {
 	for _, in := range l.infos {
-		if in.Cwd == dir {
+		if model.ProjectKey(in.Cwd) == model.ProjectKey(dir) {
 			return true
 		}
 	}
@@ -277,7 +277,7 @@ func (l *listScreen) rebuild() {
 func (l *listScreen) makeBase() *listBase {
 	infos := make([]*store.Info, 0, len(l.infos))
 	for _, in := range l.infos {
-		if l.project == "" || in.Cwd == l.project {
+		if l.project == "" || model.ProjectKey(in.Cwd) == model.ProjectKey(l.project) {
 			infos = append(infos, in)
 		}
 	}
@@ -892,7 +892,7 @@ func (l *listScreen) viewRows(w int) string {
 		cell := pad(truncate(t, titleW), titleW)
 		line := cell + " "
 		if showProject {
-			line += pad(truncate(transcript.OneLine(shortPath(in.Cwd, l.home)), projW), projW) + " "
+			line += pad(transcript.TruncateStart(transcript.OneLine(shortPath(in.Cwd, l.home)), projW), projW) + " "
 		}
 		line += padLeft(relTime(now, timeOf(in)), timeW) + padLeft(shortCount(in.MessageCount), msgW)
 		if showBranches {
@@ -935,7 +935,7 @@ func (l *listScreen) viewPreview(w, h int) string {
 		return strings.Repeat("\n", h-1)
 	}
 	add(st.Bold.Render(truncate(transcript.OneLine(title(in)), w-2)))
-	add(st.Muted.Render(truncate(transcript.OneLine(shortPath(in.Cwd, l.home)), w-2)))
+	add(st.Muted.Render(transcript.TruncateStart(transcript.OneLine(shortPath(in.Cwd, l.home)), w-2)))
 	// Whose session it is, from its record's format, when not pi's (a
 	// file of any agent's may lie in any folder).
 	agent := ""

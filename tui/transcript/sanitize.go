@@ -118,6 +118,20 @@ func Truncate(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
 
+// TruncateStart cuts s to w cells keeping its end, with "…" in front where
+// it cut: a path's last folders say which project it is, its first ones
+// rarely do.
+func TruncateStart(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	n := ansi.StringWidth(s)
+	if n <= w {
+		return s
+	}
+	return ansi.TruncateLeft(s, n-w+1, "…")
+}
+
 // RelTime says how long ago ms was: "now", "5m ago", "3h ago", "12d ago",
 // then the date.
 func RelTime(now time.Time, ms float64) string {
