@@ -160,3 +160,32 @@ func TestFiles(t *testing.T) {
 		t.Errorf("Index of a missing id: %q", f)
 	}
 }
+
+// A list record read by its fields' names, pointer or not, with its times
+// as ISO strings; and a fixture whose every part differs says so for each.
+func TestFixture(t *testing.T) {
+	type info struct {
+		Path, ID, Cwd, Name, FirstMessage, Model string
+		Created, Modified                        float64
+		MessageCount, Entries, Branches          int
+	}
+	in := info{ID: "s1", Cwd: "/w", FirstMessage: "hi", Created: 0, Modified: 1e12, MessageCount: 2, Entries: 3, Branches: 1}
+	want := Record{ID: "s1", Cwd: "/w", Created: "1970-01-01T00:00:00.000Z", Modified: "2001-09-09T01:46:40.000Z",
+		FirstMessage: "hi", MessageCount: 2, Entries: 3, Branches: 1}
+	if r := RecordOf(in); r != want {
+		t.Errorf("RecordOf\n got %+v\nwant %+v", r, want)
+	}
+	if r := RecordOf(&in); r != want {
+		t.Errorf("RecordOf a pointer\n got %+v\nwant %+v", r, want)
+	}
+	fx := Fixture{Name: "f", List: want, Leaf: "b", Context: []string{"a", "b"}, Roots: []string{"a"}}
+	got := Found{List: want, Leaf: "b", Context: []string{"a", "b"}, Roots: []string{"a"}}
+	if f := run(t, func(tb testing.TB) { CheckFixture(tb, fx, got) }); len(f) != 0 {
+		t.Fatalf("the same: %q", f)
+	}
+	got = Found{List: Record{ID: "s2"}, Leaf: "a", Context: []string{"a"}, Roots: []string{"b"}, Diags: []string{"3"}}
+	f := run(t, func(tb testing.TB) { CheckFixture(tb, fx, got) })
+	if len(f) != 5 || !strings.HasPrefix(f[0], "list record") || !strings.HasPrefix(f[4], `diagnostics at ["3"]`) {
+		t.Errorf("all different: %q", f)
+	}
+}

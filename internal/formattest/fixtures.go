@@ -1,0 +1,82 @@
+package formattest
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"skein/internal/jsdate"
+)
+
+// Record is what a format's tests work out by hand of a file's list
+// record: its names and counts, and its times as the list's JSON writes
+// them (ISO 8601 UTC, "" for none).
+type Record struct {
+	ID, Cwd, Name, Created, Modified, FirstMessage, Model string
+	MessageCount, Entries, Branches                       int
+}
+
+// RecordOf is a list record's Record. info is a model.SessionInfo (or a
+// pointer to one), read by its fields' names, since this package imports
+// no model.
+func RecordOf(info any) Record {
+	v := reflect.Indirect(reflect.ValueOf(info))
+	str := func(name string) string { return v.FieldByName(name).String() }
+	num := func(name string) int { return int(v.FieldByName(name).Int()) }
+	iso := func(name string) string {
+		s, _ := jsdate.ISO(v.FieldByName(name).Float())
+		return s
+	}
+	return Record{ID: str("ID"), Cwd: str("Cwd"), Name: str("Name"), Created: iso("Created"), Modified: iso("Modified"),
+		FirstMessage: str("FirstMessage"), Model: str("Model"),
+		MessageCount: num("MessageCount"), Entries: num("Entries"), Branches: num("Branches")}
+}
+
+// A Fixture is what a format's test worked out by hand for one of its
+// files, from what the format's agent does with it: the list record, the
+// id of the leaf, the ids of the context's messages at the leaf, the ids
+// of the roots, and the lines the diagnostics name.
+type Fixture struct {
+	Name, Path            string
+	List                  Record
+	Leaf                  string
+	Context, Roots, Diags []string
+}
+
+// Found is what a format's code made of a fixture's file, in a Fixture's
+// terms; Diagnostics is printed beside the lines when they differ.
+type Found struct {
+	List                  Record
+	Leaf                  string
+	Context, Roots, Diags []string
+	Diagnostics           any
+}
+
+// Fixtures runs a subtest per fixture: read reads its file (and checks
+// there what is the format's own), and what it found must be what the
+// fixture says.
+func Fixtures(t *testing.T, fixtures []Fixture, read func(t *testing.T, path string) Found) {
+	for _, fx := range fixtures {
+		t.Run(fx.Name, func(t *testing.T) { CheckFixture(t, fx, read(t, fx.Path)) })
+	}
+}
+
+// CheckFixture reports each way got differs from what fx says.
+func CheckFixture(t testing.TB, fx Fixture, got Found) {
+	t.Helper()
+	if got.List != fx.List {
+		t.Errorf("list record\n got %+v\nwant %+v", got.List, fx.List)
+	}
+	if got.Leaf != fx.Leaf {
+		t.Errorf("leaf %q, want %q", got.Leaf, fx.Leaf)
+	}
+	if !slices.Equal(got.Context, fx.Context) {
+		t.Errorf("context %q\n   want %q", got.Context, fx.Context)
+	}
+	if !slices.Equal(got.Roots, fx.Roots) {
+		t.Errorf("roots %q, want %q", got.Roots, fx.Roots)
+	}
+	if !slices.Equal(got.Diags, fx.Diags) {
+		t.Errorf("diagnostics at %q, want %q: %v", got.Diags, fx.Diags, got.Diagnostics)
+	}
+}
