@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -187,5 +188,38 @@ func TestFixture(t *testing.T) {
 	f := run(t, func(tb testing.TB) { CheckFixture(tb, fx, got) })
 	if len(f) != 5 || !strings.HasPrefix(f[0], "list record") || !strings.HasPrefix(f[4], `diagnostics at ["3"]`) {
 		t.Errorf("all different: %q", f)
+	}
+}
+
+// IDs maps indexes (never nil), DiagLines sorts and marks warnings, and
+// Read ends the test on an error.
+func TestIDsDiagLinesRead(t *testing.T) {
+	if got := IDs(0, nil); got == nil || len(got) != 0 {
+		t.Errorf("IDs of none: %#v", got)
+	}
+	if got := IDs(2, func(k int) string { return "e" + strconv.Itoa(k) }); !slices.Equal(got, []string{"e0", "e1"}) {
+		t.Errorf("IDs: %q", got)
+	}
+	type diag struct {
+		Line    int
+		Warning bool
+	}
+	if got := DiagLines([]diag{{Line: 12}, {Line: 3, Warning: true}}); !slices.Equal(got, []string{"12", "3w"}) {
+		t.Errorf("DiagLines: %q", got)
+	}
+	if got := DiagLines([]diag(nil)); got != nil {
+		t.Errorf("DiagLines of none: %q", got)
+	}
+	read := func(path string) (int, error) {
+		if path == "" {
+			return 0, errors.New("no path")
+		}
+		return len(path), nil
+	}
+	if f := run(t, func(tb testing.TB) { Read(tb, read, "") }); len(f) != 1 || f[0] != "no path" {
+		t.Errorf("Read of an error: %q", f)
+	}
+	if n := Read(t, read, "abc"); n != 3 {
+		t.Errorf("Read: %d", n)
 	}
 }

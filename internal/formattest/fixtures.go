@@ -3,6 +3,7 @@ package formattest
 import (
 	"reflect"
 	"slices"
+	"strconv"
 	"testing"
 
 	"skein/internal/jsdate"
@@ -79,4 +80,40 @@ func CheckFixture(t testing.TB, fx Fixture, got Found) {
 	if !slices.Equal(got.Diags, fx.Diags) {
 		t.Errorf("diagnostics at %q, want %q: %v", got.Diags, fx.Diags, got.Diagnostics)
 	}
+}
+
+// Read is what read makes of the file at path, or the test's end.
+func Read[S any](t testing.TB, read func(path string) (S, error), path string) S {
+	t.Helper()
+	s, err := read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// IDs is id(k) for k from 0 to n-1: the ids of n entries, [] for none.
+func IDs(n int, id func(k int) string) []string {
+	out := []string{}
+	for k := range n {
+		out = append(out, id(k))
+	}
+	return out
+}
+
+// DiagLines are the lines of diagnostics (a []model.Diagnostic, read by
+// its fields' names), sorted, warnings marked "w"; nil for none.
+func DiagLines(diagnostics any) []string {
+	v := reflect.ValueOf(diagnostics)
+	var out []string
+	for i := range v.Len() {
+		d := v.Index(i)
+		l := strconv.Itoa(int(d.FieldByName("Line").Int()))
+		if d.FieldByName("Warning").Bool() {
+			l += "w"
+		}
+		out = append(out, l)
+	}
+	slices.Sort(out)
+	return out
 }

@@ -27,11 +27,7 @@ const (
 
 func open(t *testing.T, path string) *Session {
 	t.Helper()
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return formattest.Read(t, Open, path)
 }
 
 func idOf(s *Session, i int) string {
@@ -42,19 +38,11 @@ func idOf(s *Session, i int) string {
 }
 
 func ids(s *Session, idx []int) []string {
-	out := []string{}
-	for _, i := range idx {
-		out = append(out, idOf(s, i))
-	}
-	return out
+	return formattest.IDs(len(idx), func(k int) string { return idOf(s, idx[k]) })
 }
 
 func contextIDs(s *Session, ctx model.Context) []string {
-	out := []string{}
-	for _, m := range ctx.Messages {
-		out = append(out, idOf(s, m.Entry))
-	}
-	return out
+	return formattest.IDs(len(ctx.Messages), func(k int) string { return idOf(s, ctx.Messages[k].Entry) })
 }
 
 // TestIndexRoundTrip: every entry is found by its id, and the entry its

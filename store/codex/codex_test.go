@@ -30,11 +30,7 @@ const (
 
 func open(t testing.TB, path string) *Session {
 	t.Helper()
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return formattest.Read(t, Open, path)
 }
 
 func parse(t testing.TB, lines ...string) *Session {
@@ -74,25 +70,10 @@ func ctxIDs(s *Session, msgs []model.ContextMessage) []string {
 }
 
 func ids(s *Session, idx []int) []string {
-	out := []string{}
-	for _, i := range idx {
-		out = append(out, s.Entries[i].ID())
-	}
-	return out
+	return formattest.IDs(len(idx), func(k int) string { return s.Entries[idx[k]].ID() })
 }
 
-func diagLines(s *Session) []string {
-	var out []string
-	for _, d := range s.Diagnostics {
-		l := strconv.Itoa(d.Line)
-		if d.Warning {
-			l += "w"
-		}
-		out = append(out, l)
-	}
-	slices.Sort(out)
-	return out
-}
+func diagLines(s *Session) []string { return formattest.DiagLines(s.Diagnostics) }
 
 func lines(from, to int, skip ...int) []string {
 	var out []string

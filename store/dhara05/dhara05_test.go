@@ -33,27 +33,15 @@ const (
 
 func open(t *testing.T, path string) *Session {
 	t.Helper()
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return formattest.Read(t, Open, path)
 }
 
 func ids(s *Session, idx []int) []string {
-	out := []string{}
-	for _, i := range idx {
-		out = append(out, s.Entries[i].ID)
-	}
-	return out
+	return formattest.IDs(len(idx), func(k int) string { return s.Entries[idx[k]].ID })
 }
 
 func contextIDs(s *Session, ctx model.Context) []string {
-	out := []string{}
-	for _, m := range ctx.Messages {
-		out = append(out, s.Entries[m.Entry].ID)
-	}
-	return out
+	return formattest.IDs(len(ctx.Messages), func(k int) string { return s.Entries[ctx.Messages[k].Entry].ID })
 }
 
 func leafID(s *Session) string {
@@ -64,18 +52,7 @@ func leafID(s *Session) string {
 }
 
 // diagLines are the lines of the diagnostics, sorted, warnings marked "w".
-func diagLines(s *Session) []string {
-	var out []string
-	for _, d := range s.Diagnostics {
-		l := itoa(d.Line)
-		if d.Warning {
-			l += "w"
-		}
-		out = append(out, l)
-	}
-	slices.Sort(out)
-	return out
-}
+func diagLines(s *Session) []string { return formattest.DiagLines(s.Diagnostics) }
 
 var itoa = strconv.Itoa
 
