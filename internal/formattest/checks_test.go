@@ -3,6 +3,7 @@ package formattest
 import (
 	"errors"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -221,5 +222,44 @@ func TestIDsDiagLinesRead(t *testing.T) {
 	}
 	if n := Read(t, read, "abc"); n != 3 {
 		t.Errorf("Read: %d", n)
+	}
+}
+
+// one is a parsed session for OneRecord: n entries, its leaf, and its
+// diagnostics.
+type one struct {
+	n, leaf     int
+	Diagnostics []struct{ Warning bool }
+}
+
+func (o *one) Len() int  { return o.n }
+func (o *one) Leaf() int { return o.leaf }
+
+// OneRecord passes a session of one entry with one warning and fails any
+// other; OpenRefuses fails an open that takes a folder or nothing.
+func TestOneRecordOpenRefuses(t *testing.T) {
+	parse := func(s *one, err error) func([]byte) (*one, error) {
+		return func([]byte) (*one, error) { return s, err }
+	}
+	warn := []struct{ Warning bool }{{Warning: true}}
+	if f := run(t, func(tb testing.TB) { OneRecord(tb, parse(&one{n: 1, Diagnostics: warn}, nil), "{}") }); len(f) != 0 {
+		t.Errorf("one entry, one warning: %q", f)
+	}
+	for _, bad := range []*one{{n: 2, Diagnostics: warn}, {n: 1, leaf: -1, Diagnostics: warn}, {n: 1},
+		{n: 1, Diagnostics: []struct{ Warning bool }{{}}}} {
+		if f := run(t, func(tb testing.TB) { OneRecord(tb, parse(bad, nil), "{}") }); len(f) != 1 {
+			t.Errorf("%+v: %q", bad, f)
+		}
+	}
+	if f := run(t, func(tb testing.TB) { OneRecord(tb, parse(nil, errors.New("no")), "{}") }); len(f) != 1 {
+		t.Errorf("an error: %q", f)
+	}
+	dir := t.TempDir()
+	if f := run(t, func(tb testing.TB) { OpenRefuses(tb, os.ReadFile, dir) }); len(f) != 0 {
+		t.Errorf("os.ReadFile: %q", f)
+	}
+	accepts := func(string) (int, error) { return 0, nil }
+	if f := run(t, func(tb testing.TB) { OpenRefuses(tb, accepts, dir) }); len(f) != 2 {
+		t.Errorf("an open that takes anything: %q", f)
 	}
 }

@@ -585,17 +585,9 @@ func TestParseErrors(t *testing.T) {
 	claude := `{"type":"user","uuid":"u","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"hi"}}`
 	formattest.NotSession(t, Parse, ErrNotSession, "", "\n\n  \r\n", "\xef\xbb\xbf", "not json\n[1]", `{"record_type":"state"}`, pi, claude,
 		`{"timestamp":"x","type":"future_type","payload":{}}`)
-	if _, err := Open(fixtures); err == nil {
-		t.Error("Open of a folder succeeded")
-	}
-	if _, err := Open(filepath.Join(t.TempDir(), "none.jsonl")); err == nil {
-		t.Error("Open of nothing succeeded")
-	}
+	formattest.OpenRefuses(t, Open, fixtures)
 	// An event alone is a session with no meta, and says so.
-	s, err := Parse([]byte(`{"timestamp":"2026-01-01T00:00:00.000Z","type":"event_msg","payload":{"type":"agent_message","message":"hi"}}`))
-	if err != nil || s.Len() != 1 || s.Leaf() != 0 || len(s.Diagnostics) != 1 || !s.Diagnostics[0].Warning {
-		t.Fatalf("event alone: %v %+v", err, s)
-	}
+	formattest.OneRecord(t, Parse, `{"timestamp":"2026-01-01T00:00:00.000Z","type":"event_msg","payload":{"type":"agent_message","message":"hi"}}`)
 }
 
 func TestSniff(t *testing.T) {

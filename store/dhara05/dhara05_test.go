@@ -132,14 +132,9 @@ func TestParseErrors(t *testing.T) {
 	if _, err := Open(piFile); !errors.Is(err, ErrNotSession) {
 		t.Errorf("Open of a pi file: %v", err)
 	}
-	if _, err := Open(fixtures); err == nil {
-		t.Error("Open of a folder succeeded")
-	}
+	formattest.OpenRefuses(t, Open, fixtures)
 	// An entry line alone is a session with no meta line, and says so.
-	s, err := Parse([]byte(`{"type":"entry","id":"a","parentId":null,"role":"user","content":[{"type":"text","text":"hi"}]}`))
-	if err != nil || s.Len() != 1 || s.Leaf() != 0 || len(s.Diagnostics) != 1 || !s.Diagnostics[0].Warning {
-		t.Fatalf("entry alone: %v %+v", err, s)
-	}
+	formattest.OneRecord(t, Parse, `{"type":"entry","id":"a","parentId":null,"role":"user","content":[{"type":"text","text":"hi"}]}`)
 }
 
 func TestSniff(t *testing.T) {
