@@ -167,11 +167,11 @@ func TestFiles(t *testing.T) {
 // as ISO strings; and a fixture whose every part differs says so for each.
 func TestFixture(t *testing.T) {
 	type info struct {
-		Path, ID, Cwd, Name, FirstMessage, Model string
-		Created, Modified                        float64
-		MessageCount, Entries, Branches          int
+		Path, Format, ID, Cwd, Name, FirstMessage, Model string
+		Created, Modified                                float64
+		MessageCount, Entries, Branches                  int
 	}
-	in := info{ID: "s1", Cwd: "/w", FirstMessage: "hi", Created: 0, Modified: 1e12, MessageCount: 2, Entries: 3, Branches: 1}
+	in := info{Path: "a.jsonl", Format: "x", ID: "s1", Cwd: "/w", FirstMessage: "hi", Created: 0, Modified: 1e12, MessageCount: 2, Entries: 3, Branches: 1}
 	want := Record{ID: "s1", Cwd: "/w", Created: "1970-01-01T00:00:00.000Z", Modified: "2001-09-09T01:46:40.000Z",
 		FirstMessage: "hi", MessageCount: 2, Entries: 3, Branches: 1}
 	if r := RecordOf(in); r != want {
@@ -180,14 +180,14 @@ func TestFixture(t *testing.T) {
 	if r := RecordOf(&in); r != want {
 		t.Errorf("RecordOf a pointer\n got %+v\nwant %+v", r, want)
 	}
-	fx := Fixture{Name: "f", List: want, Leaf: "b", Context: []string{"a", "b"}, Roots: []string{"a"}}
-	got := Found{List: want, Leaf: "b", Context: []string{"a", "b"}, Roots: []string{"a"}}
-	if f := run(t, func(tb testing.TB) { CheckFixture(tb, fx, got) }); len(f) != 0 {
+	fx := Fixture{Name: "f", Path: "a.jsonl", List: want, Leaf: "b", Context: []string{"a", "b"}, Roots: []string{"a"}}
+	got := Found{Info: in, Leaf: "b", Context: []string{"a", "b"}, Roots: []string{"a"}}
+	if f := run(t, func(tb testing.TB) { CheckFixture(tb, "x", fx, got) }); len(f) != 0 {
 		t.Fatalf("the same: %q", f)
 	}
-	got = Found{List: Record{ID: "s2"}, Leaf: "a", Context: []string{"a"}, Roots: []string{"b"}, Diags: []string{"3"}}
-	f := run(t, func(tb testing.TB) { CheckFixture(tb, fx, got) })
-	if len(f) != 5 || !strings.HasPrefix(f[0], "list record") || !strings.HasPrefix(f[4], `diagnostics at ["3"]`) {
+	got = Found{Info: info{Path: "b.jsonl", Format: "y", ID: "s2"}, Leaf: "a", Context: []string{"a"}, Roots: []string{"b"}, Diags: []string{"3"}}
+	f := run(t, func(tb testing.TB) { CheckFixture(tb, "x", fx, got) })
+	if len(f) != 6 || f[0] != `format "y" path "b.jsonl"` || !strings.HasPrefix(f[1], "list record") || !strings.HasPrefix(f[5], `diagnostics at ["3"]`) {
 		t.Errorf("all different: %q", f)
 	}
 }

@@ -45,9 +45,10 @@ type Fixture struct {
 }
 
 // Found is what a format's code made of a fixture's file, in a Fixture's
-// terms; Diagnostics is printed beside the lines when they differ.
+// terms: Info is its list record (a model.SessionInfo, see RecordOf), and
+// Diagnostics is printed beside the lines when they differ.
 type Found struct {
-	List                  Record
+	Info                  any
 	Leaf                  string
 	Context, Roots, Diags []string
 	Diagnostics           any
@@ -55,18 +56,22 @@ type Found struct {
 
 // Fixtures runs a subtest per fixture: read reads its file (and checks
 // there what is the format's own), and what it found must be what the
-// fixture says.
-func Fixtures(t *testing.T, fixtures []Fixture, read func(t *testing.T, path string) Found) {
+// fixture says, its list record naming format and the fixture's path.
+func Fixtures(t *testing.T, format string, fixtures []Fixture, read func(t *testing.T, path string) Found) {
 	for _, fx := range fixtures {
-		t.Run(fx.Name, func(t *testing.T) { CheckFixture(t, fx, read(t, fx.Path)) })
+		t.Run(fx.Name, func(t *testing.T) { CheckFixture(t, format, fx, read(t, fx.Path)) })
 	}
 }
 
 // CheckFixture reports each way got differs from what fx says.
-func CheckFixture(t testing.TB, fx Fixture, got Found) {
+func CheckFixture(t testing.TB, format string, fx Fixture, got Found) {
 	t.Helper()
-	if got.List != fx.List {
-		t.Errorf("list record\n got %+v\nwant %+v", got.List, fx.List)
+	info := reflect.Indirect(reflect.ValueOf(got.Info))
+	if f, p := info.FieldByName("Format").String(), info.FieldByName("Path").String(); f != format || p != fx.Path {
+		t.Errorf("format %q path %q", f, p)
+	}
+	if r := RecordOf(got.Info); r != fx.List {
+		t.Errorf("list record\n got %+v\nwant %+v", r, fx.List)
 	}
 	if got.Leaf != fx.Leaf {
 		t.Errorf("leaf %q, want %q", got.Leaf, fx.Leaf)

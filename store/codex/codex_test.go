@@ -89,7 +89,7 @@ func lines(from, to int, skip ...int) []string {
 // of each file, as worked out by hand from what Codex's resume does with
 // it.
 func TestFixtures(t *testing.T) {
-	formattest.Fixtures(t, []formattest.Fixture{
+	formattest.Fixtures(t, "codex", []formattest.Fixture{
 		{Name: "codex 0.77", Path: sample,
 			List: formattest.Record{ID: "019b7f94-51b4-7593-922e-ba12b5b73b52", Cwd: "/Users/Nikita_Levyankov/repos/EPMCDME/codemie-ai/codemie-code",
 				Created: "2026-01-02T16:39:45.332Z", Modified: "2026-01-02T16:39:58.808Z",
@@ -132,10 +132,6 @@ func TestFixtures(t *testing.T) {
 			Diags: []string{"15w", "2", "3", "30", "4"}},
 	}, func(t *testing.T, path string) formattest.Found {
 		s := open(t, path)
-		info := s.Info(path, 1)
-		if info.Format != "codex" || info.Path != path {
-			t.Errorf("format %q path %q", info.Format, info.Path)
-		}
 		ctx := s.BuildContext(s.Leaf())
 		// The projected entries cover the messages, in order.
 		n := 0
@@ -169,7 +165,7 @@ func TestFixtures(t *testing.T) {
 				t.Errorf("entry %d has no tree text", i)
 			}
 		}
-		return formattest.Found{List: formattest.RecordOf(info), Leaf: s.Entries[s.Leaf()].ID(), Context: ctxIDs(s, ctx.Messages),
+		return formattest.Found{Info: s.Info(path, 1), Leaf: s.Entries[s.Leaf()].ID(), Context: ctxIDs(s, ctx.Messages),
 			Roots: ids(s, s.Roots()), Diags: diagLines(s), Diagnostics: s.Diagnostics}
 	})
 }

@@ -61,7 +61,7 @@ var itoa = strconv.Itoa
 // context of the files Dhara can load is also what testdata/dhara05's
 // oracle.mjs, Dhara's own import and buildMessages, prints).
 func TestFixtures(t *testing.T) {
-	formattest.Fixtures(t, []formattest.Fixture{
+	formattest.Fixtures(t, "dhara-0.5", []formattest.Fixture{
 		{Name: "linear", Path: linear,
 			List: formattest.Record{ID: "3f2b8c1e-9a4d-4e6b-8f0a-5c7d2e1b9a46", Cwd: "/home/ana/src/skein", Created: "2026-05-17T09:12:03.120Z", Modified: "2026-05-17T09:13:19.650Z",
 				FirstMessage: "What does main.go do? Keep it short.", Model: "claude-sonnet-4-20250514", MessageCount: 9, Entries: 9, Branches: 1},
@@ -102,10 +102,6 @@ func TestFixtures(t *testing.T) {
 			Diags: []string{"0w", "11", "13", "14", "15w", "4", "8w"}},
 	}, func(t *testing.T, path string) formattest.Found {
 		s := open(t, path)
-		info := s.Info(path, 1)
-		if info.Format != "dhara-0.5" || info.Path != path {
-			t.Errorf("format %q path %q", info.Format, info.Path)
-		}
 		ctx := s.BuildContext(s.Leaf())
 		context := contextIDs(s, ctx)
 		if h := contextIDs(s, dom(s).BuildHistory(s.Leaf())); !slices.Equal(h, context) {
@@ -118,7 +114,7 @@ func TestFixtures(t *testing.T) {
 		if dom(s).PlanCompaction(s.Leaf(), 0) != nil || !strings.Contains(dom(s).NothingToCompact(s.Leaf(), 0), "read-only") {
 			t.Error("a Dhara 0.5 session must not be compacted")
 		}
-		return formattest.Found{List: formattest.RecordOf(info), Leaf: leafID(s), Context: context,
+		return formattest.Found{Info: s.Info(path, 1), Leaf: leafID(s), Context: context,
 			Roots: ids(s, s.Roots()), Diags: diagLines(s), Diagnostics: s.Diagnostics}
 	})
 }
