@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"skein/internal/stamp"
 	"skein/store"
 	"strings"
 	"testing"
@@ -160,5 +161,24 @@ func TestListExtras(t *testing.T) {
 	// two with summaries), so it has four branches.
 	if got := byName["Cache: Redis vs SQLite|Which database should we use for the cache: Redis or SQLite?"]; got != 4 {
 		t.Errorf("branches = %d, want 4 (%v)", got, byName)
+	}
+}
+
+// What a list record says of a session's content is read back as it was
+// written, whatever follows it in a state, and a state cut short is bad.
+func TestInfoContentRoundTrip(t *testing.T) {
+	in := store.Info{Created: 1.5, Modified: 1e12, MessageCount: 7, FirstMessage: "hi \u2028", Entries: 9, Branches: 2, Model: "m"}
+	e := stamp.Codec{}
+	store.EncodeInfoContent(&e, &in)
+	e.Str("after")
+	var out store.Info
+	d := stamp.Codec{B: e.B}
+	store.DecodeInfoContent(&d, &out)
+	if !reflect.DeepEqual(out, in) || d.ReadStr() != "after" || d.Bad || len(d.B) != 0 {
+		t.Errorf("read back %+v, bad %v, %d bytes left", out, d.Bad, len(d.B))
+	}
+	d = stamp.Codec{B: e.B[:len(e.B)-len("after")-4]}
+	if store.DecodeInfoContent(&d, &out); !d.Bad {
+		t.Error("a state cut short reads as good")
 	}
 }

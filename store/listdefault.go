@@ -111,6 +111,14 @@ func encodeStampState(in Info, st []int64) []byte {
 	e.Str(in.ID)
 	e.Str(in.Cwd)
 	e.Str(in.Name)
+	EncodeInfoContent(&e, &in)
+	return e.B
+}
+
+// EncodeInfoContent writes what a list record says of a session's content
+// (its times, counts, first message and model), as every list state keeps
+// it: the store's of a file's stats, pi's of where its read stopped.
+func EncodeInfoContent(e *stamp.Codec, in *Info) {
 	e.Float(in.Created)
 	e.Float(in.Modified)
 	e.Int(int64(in.MessageCount))
@@ -118,7 +126,16 @@ func encodeStampState(in Info, st []int64) []byte {
 	e.Int(int64(in.Entries))
 	e.Int(int64(in.Branches))
 	e.Str(in.Model)
-	return e.B
+}
+
+// DecodeInfoContent reads what EncodeInfoContent wrote into in (d.Bad
+// says when it was not there).
+func DecodeInfoContent(d *stamp.Codec, in *Info) {
+	in.Created, in.Modified = d.ReadFloat(), d.ReadFloat()
+	in.MessageCount = int(d.ReadInt())
+	in.FirstMessage = d.ReadStr()
+	in.Entries, in.Branches = int(d.ReadInt()), int(d.ReadInt())
+	in.Model = d.ReadStr()
 }
 
 func decodeStampState(b []byte) (Info, []int64, bool) {
@@ -136,11 +153,7 @@ func decodeStampState(b []byte) (Info, []int64, bool) {
 		st[i] = d.ReadInt()
 	}
 	in.Format, in.ID, in.Cwd, in.Name = d.ReadStr(), d.ReadStr(), d.ReadStr(), d.ReadStr()
-	in.Created, in.Modified = d.ReadFloat(), d.ReadFloat()
-	in.MessageCount = int(d.ReadInt())
-	in.FirstMessage = d.ReadStr()
-	in.Entries, in.Branches = int(d.ReadInt()), int(d.ReadInt())
-	in.Model = d.ReadStr()
+	DecodeInfoContent(&d, &in)
 	return in, st, !d.Bad && len(d.B) == 0
 }
 

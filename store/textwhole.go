@@ -56,13 +56,16 @@ func tokenOf(t *TextState, files []string) bool {
 // ReadToken is the token of b's session at path about to be read whole,
 // with the CRC-32C of its files' bytes in Whole: taken before the read, so
 // that a change during it leaves a CRC that differs from the bytes next
-// time.
-func ReadToken(b Backend, path string) (TextState, bool) {
+// time. A session it cannot read is a *NotSession.
+func ReadToken(b Backend, path string) (TextState, error) {
 	t, ok := TextToken(b, path)
 	if ok {
 		t.Whole, ok = bytesCRC(StampFiles(b, path))
 	}
-	return t, ok
+	if !ok {
+		return t, &NotSession{Reason: "cannot read " + path}
+	}
+	return t, nil
 }
 
 // bytesCRC is the CRC-32C of files' sizes and bytes (a missing one counts
@@ -108,9 +111,9 @@ func checkWhole(t TextState, files []string) (TextState, bool) {
 
 // readWholeText reads a session of a whole format for the text index.
 func readWholeText(path string, b Backend) (*TextPart, error) {
-	tok, ok := ReadToken(b, path)
-	if !ok {
-		return nil, &NotSession{Reason: "cannot read " + path}
+	tok, err := ReadToken(b, path)
+	if err != nil {
+		return nil, err
 	}
 	s, err := b.Open(path)
 	if err != nil {

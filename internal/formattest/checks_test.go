@@ -3,8 +3,10 @@ package formattest
 import (
 	"errors"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -158,5 +160,106 @@ func TestFiles(t *testing.T) {
 	s.index = func(string) (int, bool) { return 0, false }
 	if f := run(t, func(tb testing.TB) { Index(tb, s, "e9") }); len(f) != 1 || f[0] != `no entry "e9"` {
 		t.Errorf("Index of a missing id: %q", f)
+	}
+}
+
+// A list record read by its fields' names, pointer or not, with its times
+// as ISO strings; and a fixture whose every part differs says so for each.
+func TestFixture(t *testing.T) {
+	type info struct {
+		Path, Format, ID, Cwd, Name, FirstMessage, Model string
+		Created, Modified                                float64
+		MessageCount, Entries, Branches                  int
+	}
+	in := info{Path: "a.jsonl", Format: "x", ID: "s1", Cwd: "/w", FirstMessage: "hi", Created: 0, Modified: 1e12, MessageCount: 2, Entries: 3, Branches: 1}
+	want := Record{ID: "s1", Cwd: "/w", Created: "1970-01-01T00:00:00.000Z", Modified: "2001-09-09T01:46:40.000Z",
+		FirstMessage: "hi", MessageCount: 2, Entries: 3, Branches: 1}
+	if r := RecordOf(in); r != want {
+		t.Errorf("RecordOf\n got %+v\nwant %+v", r, want)
+	}
+	if r := RecordOf(&in); r != want {
+		t.Errorf("RecordOf a pointer\n got %+v\nwant %+v", r, want)
+	}
+	fx := Fixture{Name: "f", Path: "a.jsonl", List: want, Leaf: "b", Context: []string{"a", "b"}, Roots: []string{"a"}}
+	got := Found{Info: in, Leaf: "b", Context: []string{"a", "b"}, Roots: []string{"a"}}
+	if f := run(t, func(tb testing.TB) { CheckFixture(tb, "x", fx, got) }); len(f) != 0 {
+		t.Fatalf("the same: %q", f)
+	}
+	got = Found{Info: info{Path: "b.jsonl", Format: "y", ID: "s2"}, Leaf: "a", Context: []string{"a"}, Roots: []string{"b"}, Diags: []string{"3"}}
+	f := run(t, func(tb testing.TB) { CheckFixture(tb, "x", fx, got) })
+	if len(f) != 6 || f[0] != `format "y" path "b.jsonl"` || !strings.HasPrefix(f[1], "list record") || !strings.HasPrefix(f[5], `diagnostics at ["3"]`) {
+		t.Errorf("all different: %q", f)
+	}
+}
+
+// IDs maps indexes (never nil), DiagLines sorts and marks warnings, and
+// Read ends the test on an error.
+func TestIDsDiagLinesRead(t *testing.T) {
+	if got := IDs(0, nil); got == nil || len(got) != 0 {
+		t.Errorf("IDs of none: %#v", got)
+	}
+	if got := IDs(2, func(k int) string { return "e" + strconv.Itoa(k) }); !slices.Equal(got, []string{"e0", "e1"}) {
+		t.Errorf("IDs: %q", got)
+	}
+	type diag struct {
+		Line    int
+		Warning bool
+	}
+	if got := DiagLines([]diag{{Line: 12}, {Line: 3, Warning: true}}); !slices.Equal(got, []string{"12", "3w"}) {
+		t.Errorf("DiagLines: %q", got)
+	}
+	if got := DiagLines([]diag(nil)); got != nil {
+		t.Errorf("DiagLines of none: %q", got)
+	}
+	read := func(path string) (int, error) {
+		if path == "" {
+			return 0, errors.New("no path")
+		}
+		return len(path), nil
+	}
+	if f := run(t, func(tb testing.TB) { Read(tb, read, "") }); len(f) != 1 || f[0] != "no path" {
+		t.Errorf("Read of an error: %q", f)
+	}
+	if n := Read(t, read, "abc"); n != 3 {
+		t.Errorf("Read: %d", n)
+	}
+}
+
+// one is a parsed session for OneRecord: n entries, its leaf, and its
+// diagnostics.
+type one struct {
+	n, leaf     int
+	Diagnostics []struct{ Warning bool }
+}
+
+func (o *one) Len() int  { return o.n }
+func (o *one) Leaf() int { return o.leaf }
+
+// OneRecord passes a session of one entry with one warning and fails any
+// other; OpenRefuses fails an open that takes a folder or nothing.
+func TestOneRecordOpenRefuses(t *testing.T) {
+	parse := func(s *one, err error) func([]byte) (*one, error) {
+		return func([]byte) (*one, error) { return s, err }
+	}
+	warn := []struct{ Warning bool }{{Warning: true}}
+	if f := run(t, func(tb testing.TB) { OneRecord(tb, parse(&one{n: 1, Diagnostics: warn}, nil), "{}") }); len(f) != 0 {
+		t.Errorf("one entry, one warning: %q", f)
+	}
+	for _, bad := range []*one{{n: 2, Diagnostics: warn}, {n: 1, leaf: -1, Diagnostics: warn}, {n: 1},
+		{n: 1, Diagnostics: []struct{ Warning bool }{{}}}} {
+		if f := run(t, func(tb testing.TB) { OneRecord(tb, parse(bad, nil), "{}") }); len(f) != 1 {
+			t.Errorf("%+v: %q", bad, f)
+		}
+	}
+	if f := run(t, func(tb testing.TB) { OneRecord(tb, parse(nil, errors.New("no")), "{}") }); len(f) != 1 {
+		t.Errorf("an error: %q", f)
+	}
+	dir := t.TempDir()
+	if f := run(t, func(tb testing.TB) { OpenRefuses(tb, os.ReadFile, dir) }); len(f) != 0 {
+		t.Errorf("os.ReadFile: %q", f)
+	}
+	accepts := func(string) (int, error) { return 0, nil }
+	if f := run(t, func(tb testing.TB) { OpenRefuses(tb, accepts, dir) }); len(f) != 2 {
+		t.Errorf("an open that takes anything: %q", f)
 	}
 }

@@ -2,6 +2,8 @@ package formattest
 
 import (
 	"errors"
+	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -30,5 +32,39 @@ func NotSession[S any](t testing.TB, parse func(data []byte) (S, error), want er
 		if _, err := parse([]byte(d)); !errors.Is(err, want) {
 			t.Errorf("Parse(%.40q): %v, want %v", d, err, want)
 		}
+	}
+}
+
+// OpenRefuses checks that open refuses dir, a folder, and a path in it
+// where nothing is.
+func OpenRefuses[S any](t testing.TB, open func(path string) (S, error), dir string) {
+	t.Helper()
+	if _, err := open(dir); err == nil {
+		t.Error("Open of a folder succeeded")
+	}
+	if _, err := open(filepath.Join(dir, "none.jsonl")); err == nil {
+		t.Error("Open of nothing succeeded")
+	}
+}
+
+// A Session is what OneRecord asks of a format's parsed session, a
+// pointer to a struct whose Diagnostics field is a []model.Diagnostic.
+type Session interface {
+	Len() int
+	Leaf() int
+}
+
+// OneRecord checks what parse makes of one record alone, without the line
+// that starts a session of the format: a session of that one entry, its
+// leaf, and one diagnostic, a warning, which says what is missing.
+func OneRecord[S Session](t testing.TB, parse func(data []byte) (S, error), record string) {
+	t.Helper()
+	s, err := parse([]byte(record))
+	if err != nil || s.Len() != 1 || s.Leaf() != 0 {
+		t.Fatalf("%.40s alone: %v %+v", record, err, s)
+	}
+	d := reflect.Indirect(reflect.ValueOf(s)).FieldByName("Diagnostics")
+	if d.Len() != 1 || !d.Index(0).FieldByName("Warning").Bool() {
+		t.Fatalf("%.40s alone: %+v", record, s)
 	}
 }

@@ -21,6 +21,8 @@ func (r *recorder) Errorf(format string, args ...any) {
 	r.failures = append(r.failures, fmt.Sprintf(format, args...))
 }
 
+func (r *recorder) Error(args ...any) { r.Errorf("%s", fmt.Sprint(args...)) }
+
 func (r *recorder) Fatalf(format string, args ...any) {
 	r.Errorf(format, args...)
 	runtime.Goexit()

@@ -7,15 +7,17 @@ import (
 	"strings"
 
 	"skein/internal/readfile"
-	"skein/model"
 	"skein/store"
 )
 
 // backend is Claude Code's project logs for the store, read-only: Claude
-// Code appends to them while it runs, without a lock.
-type backend struct{}
+// Code appends to them while it runs, without a lock. Each log is read
+// whole (Open, ListInfo); its session's id is its sessionId, else its name.
+type backend struct{ *store.WholeFile[*Session] }
 
-func init() { store.Register(backend{}) }
+func init() {
+	store.Register(backend{&store.WholeFile[*Session]{Reader: Open, NotSession: ErrNotSession, ID: (*Session).IDOf}})
+}
 
 func (backend) Format() store.Format { return store.FormatClaude }
 func (backend) Wording() store.Wording {
@@ -49,33 +51,6 @@ func projects(e store.Env) string {
 		return filepath.Join(e.Expand(d, e.WorkingDirPath), "projects")
 	}
 	return filepath.Join(e.Home, ".claude", "projects")
-}
-
-// Open reads a log, with the list record's fields (its first prompt, not
-// the instructions the agent put first) from what is parsed.
-func (backend) Open(path string) (*model.Session, error) {
-	s, err := Open(path)
-	if err != nil {
-		return nil, store.NotSessionIf(err, ErrNotSession)
-	}
-	return s.Domain(s.Info(path, 0)), nil
-}
-
-func (backend) ListInfo(path string, buf []byte) ([]byte, store.Info, error) {
-	s, err := Open(path)
-	if err != nil {
-		return buf, store.Info{}, store.NotSessionIf(err, ErrNotSession)
-	}
-	return buf, s.Info(path, store.ModTimeMs(path)), nil
-}
-
-// SessionID is the log's sessionId, else its name (IDOf).
-func (backend) SessionID(path string) (string, error) {
-	s, err := Open(path)
-	if err != nil {
-		return "", store.NotSessionIf(err, ErrNotSession)
-	}
-	return s.IDOf(path), nil
 }
 
 func (backend) Resume(path string) (string, []string) {

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"skein/internal/formattest"
-	"skein/internal/jscan"
 	"skein/model"
 )
 
@@ -28,11 +27,7 @@ const (
 
 func open(t *testing.T, path string) *Session {
 	t.Helper()
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return formattest.Read(t, Open, path)
 }
 
 func idOf(s *Session, i int) string {
@@ -43,19 +38,11 @@ func idOf(s *Session, i int) string {
 }
 
 func ids(s *Session, idx []int) []string {
-	out := []string{}
-	for _, i := range idx {
-		out = append(out, idOf(s, i))
-	}
-	return out
+	return formattest.IDs(len(idx), func(k int) string { return idOf(s, idx[k]) })
 }
 
 func contextIDs(s *Session, ctx model.Context) []string {
-	out := []string{}
-	for _, m := range ctx.Messages {
-		out = append(out, idOf(s, m.Entry))
-	}
-	return out
+	return formattest.IDs(len(ctx.Messages), func(k int) string { return idOf(s, ctx.Messages[k].Entry) })
 }
 
 // TestIndexRoundTrip: every entry is found by its id, and the entry its
@@ -437,27 +424,21 @@ func TestAgentFileAlone(t *testing.T) {
 
 // TestInfo: the list record of each fixture.
 func TestInfo(t *testing.T) {
-	type rec struct {
-		ID, Cwd, Name, Created, Modified, FirstMessage, Model string
-		MessageCount, Entries, Branches                       int
-	}
 	tests := []struct {
 		path string
-		want rec
+		want formattest.Record
 	}{
-		{initRun, rec{"1af7fc5e-8455-4414-9ccd-011d40f70b2a", "/path/to/Demo", "", "2025-09-03T00:47:19.293Z", "2025-09-03T00:47:52.264Z",
-			"/init", "claude-sonnet-4-20250514", 21, 21, 1}},
-		{rewind, rec{"0b7c1d2e-3f40-4a51-8b62-7c83d94ea5f6", "/home/ana/src/skein", "Table tests for main", "2026-03-02T10:00:01.000Z", "2026-03-02T10:07:02.000Z",
-			"List the Go files and explain main.go", "claude-opus-4-5-20251101", 16, 31, 2}},
-		{subagents, rec{"7d1c0e2f-5a6b-4c7d-8e9f-a0b1c2d3e4f5", "/workspace/example-app", "", "2026-06-15T10:00:01.000Z", "2026-06-15T10:00:11.000Z",
-			"Survey the repository with two agents, one per module.", "claude-sonnet-4-5-20250929", 5, 11, 1}},
+		{initRun, formattest.Record{ID: "1af7fc5e-8455-4414-9ccd-011d40f70b2a", Cwd: "/path/to/Demo", Created: "2025-09-03T00:47:19.293Z", Modified: "2025-09-03T00:47:52.264Z",
+			FirstMessage: "/init", Model: "claude-sonnet-4-20250514", MessageCount: 21, Entries: 21, Branches: 1}},
+		{rewind, formattest.Record{ID: "0b7c1d2e-3f40-4a51-8b62-7c83d94ea5f6", Cwd: "/home/ana/src/skein", Name: "Table tests for main", Created: "2026-03-02T10:00:01.000Z", Modified: "2026-03-02T10:07:02.000Z",
+			FirstMessage: "List the Go files and explain main.go", Model: "claude-opus-4-5-20251101", MessageCount: 16, Entries: 31, Branches: 2}},
+		{subagents, formattest.Record{ID: "7d1c0e2f-5a6b-4c7d-8e9f-a0b1c2d3e4f5", Cwd: "/workspace/example-app", Created: "2026-06-15T10:00:01.000Z", Modified: "2026-06-15T10:00:11.000Z",
+			FirstMessage: "Survey the repository with two agents, one per module.", Model: "claude-sonnet-4-5-20250929", MessageCount: 5, Entries: 11, Branches: 1}},
 	}
 	for _, tt := range tests {
 		s := open(t, tt.path)
 		info := s.Info(tt.path, 7)
-		got := rec{info.ID, info.Cwd, info.Name, isoOf(info.Created), isoOf(info.Modified), info.FirstMessage, info.Model,
-			info.MessageCount, info.Entries, info.Branches}
-		if got != tt.want {
+		if got := formattest.RecordOf(info); got != tt.want {
 			t.Errorf("%s:\n got %+v\nwant %+v", filepath.Base(tt.path), got, tt.want)
 		}
 		if info.Format != Format {
@@ -468,13 +449,6 @@ func TestInfo(t *testing.T) {
 			t.Errorf("list JSON: %v", err)
 		}
 	}
-}
-
-// isoOf is a time as the list's JSON writes it.
-func isoOf(ms float64) string {
-	info := model.SessionInfo{Created: ms}
-	s, _ := stringOf(jscan.Member(info.AppendJSON(nil), "created"))
-	return s
 }
 
 // TestStats: usage per model from message.usage, tools, compactions.

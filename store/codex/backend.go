@@ -5,15 +5,18 @@ import (
 	"path/filepath"
 	"strings"
 
-	"skein/model"
 	"skein/store"
 )
 
 // backend is Codex CLI's rollouts for the store, read-only: Codex appends
-// to them while it runs, without a lock.
-type backend struct{}
+// to them while it runs, without a lock. Each rollout is read whole (Open,
+// ListInfo); its session's id is its session_meta's, else its name.
+type backend struct{ *store.WholeFile[*Session] }
 
-func init() { store.Register(backend{}) }
+func init() {
+	store.Register(backend{&store.WholeFile[*Session]{Reader: Open, NotSession: ErrNotSession,
+		ID: func(s *Session, _ string) string { return s.Meta.ID }}})
+}
 
 func (backend) Format() store.Format { return store.FormatCodex }
 func (backend) Wording() store.Wording {
@@ -45,36 +48,6 @@ func (backend) Detect(line []byte, first bool) bool {
 // Roots is where Codex keeps rollouts: $CODEX_HOME/sessions, else
 // ~/.codex/sessions.
 func (backend) Roots(e store.Env) []string { return []string{SessionsDir(os.Getenv, e.Home)} }
-
-// Open reads a rollout, with the list record's fields (its first prompt,
-// not the instructions the agent put first) from what is parsed.
-func (backend) Open(path string) (*model.Session, error) {
-	s, err := Open(path)
-	if err != nil {
-		return nil, store.NotSessionIf(err, ErrNotSession)
-	}
-	return s.Domain(s.Info(path, 0)), nil
-}
-
-func (backend) ListInfo(path string, buf []byte) ([]byte, store.Info, error) {
-	s, err := Open(path)
-	if err != nil {
-		return buf, store.Info{}, store.NotSessionIf(err, ErrNotSession)
-	}
-	return buf, s.Info(path, store.ModTimeMs(path)), nil
-}
-
-// SessionID is the rollout's session id, else its name.
-func (backend) SessionID(path string) (string, error) {
-	s, err := Open(path)
-	if err != nil {
-		return "", store.NotSessionIf(err, ErrNotSession)
-	}
-	if s.Meta.ID != "" {
-		return s.Meta.ID, nil
-	}
-	return strings.TrimSuffix(filepath.Base(path), ".jsonl"), nil
-}
 
 // Resume: codex resume <id> goes on with a rollout.
 func (backend) Resume(path string) (string, []string) {

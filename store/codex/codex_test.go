@@ -12,7 +12,6 @@ import (
 
 	"skein/internal/formattest"
 	"skein/internal/jscan"
-	"skein/internal/jsdate"
 	"skein/model"
 )
 
@@ -31,11 +30,7 @@ const (
 
 func open(t testing.TB, path string) *Session {
 	t.Helper()
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return formattest.Read(t, Open, path)
 }
 
 func parse(t testing.TB, lines ...string) *Session {
@@ -75,25 +70,10 @@ func ctxIDs(s *Session, msgs []model.ContextMessage) []string {
 }
 
 func ids(s *Session, idx []int) []string {
-	out := []string{}
-	for _, i := range idx {
-		out = append(out, s.Entries[i].ID())
-	}
-	return out
+	return formattest.IDs(len(idx), func(k int) string { return s.Entries[idx[k]].ID() })
 }
 
-func diagLines(s *Session) []string {
-	var out []string
-	for _, d := range s.Diagnostics {
-		l := strconv.Itoa(d.Line)
-		if d.Warning {
-			l += "w"
-		}
-		out = append(out, l)
-	}
-	slices.Sort(out)
-	return out
-}
+func diagLines(s *Session) []string { return formattest.DiagLines(s.Diagnostics) }
 
 func lines(from, to int, skip ...int) []string {
 	var out []string
@@ -109,117 +89,85 @@ func lines(from, to int, skip ...int) []string {
 // of each file, as worked out by hand from what Codex's resume does with
 // it.
 func TestFixtures(t *testing.T) {
-	type list struct {
-		ID, Cwd, Name, Created, Modified, FirstMessage, Model string
-		MessageCount, Entries, Branches                       int
-	}
-	tests := []struct {
-		name    string
-		path    string
-		list    list
-		leaf    string
-		context []string
-		roots   []string
-		diags   []string
-	}{
-		{"codex 0.77", sample,
-			list{"019b7f94-51b4-7593-922e-ba12b5b73b52", "/Users/Nikita_Levyankov/repos/EPMCDME/codemie-ai/codemie-code", "",
-				"2026-01-02T16:39:45.332Z", "2026-01-02T16:39:58.808Z",
-				"what is current repository about? summarize purpuse and explain goals", "gpt-5-1-codex-2025-11-13", 12, 26, 1},
+	formattest.Fixtures(t, "codex", []formattest.Fixture{
+		{Name: "codex 0.77", Path: sample,
+			List: formattest.Record{ID: "019b7f94-51b4-7593-922e-ba12b5b73b52", Cwd: "/Users/Nikita_Levyankov/repos/EPMCDME/codemie-ai/codemie-code",
+				Created: "2026-01-02T16:39:45.332Z", Modified: "2026-01-02T16:39:58.808Z",
+				FirstMessage: "what is current repository about? summarize purpuse and explain goals", Model: "gpt-5-1-codex-2025-11-13",
+				MessageCount: 12, Entries: 26, Branches: 1},
 			// The three user messages (the AGENTS.md and environment ones
 			// are sent too), reasoning, calls and outputs; no event, turn
 			// context or ghost snapshot.
-			"L26", []string{"L2", "L3", "L4", "L9", "L10", "L12", "L15", "L16", "L18", "L22", "L23", "L25"},
-			[]string{"L1"}, nil},
-		{"bare", bare,
-			list{"44444444-4444-4444-8444-444444444444", "", "", "2026-01-04T05:06:07.000Z", "2026-01-04T05:06:07.000Z",
-				"Open the synthetic legacy session.", "", 2, 3, 1},
-			"L3", []string{"L2", "L3"}, []string{"L1"}, nil},
-		{"compacted", compacted,
-			list{"0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b", "/home/ana/src/tool", "Verbose flag", "2026-02-03T10:00:00.500Z",
-				"2026-02-03T10:00:28.196Z", "Add a --verbose flag to the CLI.", "gpt-5.1-codex", 12, 29, 1},
+			Leaf: "L26", Context: []string{"L2", "L3", "L4", "L9", "L10", "L12", "L15", "L16", "L18", "L22", "L23", "L25"},
+			Roots: []string{"L1"}},
+		{Name: "bare", Path: bare,
+			List: formattest.Record{ID: "44444444-4444-4444-8444-444444444444", Created: "2026-01-04T05:06:07.000Z", Modified: "2026-01-04T05:06:07.000Z",
+				FirstMessage: "Open the synthetic legacy session.", MessageCount: 2, Entries: 3, Branches: 1},
+			Leaf: "L3", Context: []string{"L2", "L3"}, Roots: []string{"L1"}},
+		{Name: "compacted", Path: compacted,
+			List: formattest.Record{ID: "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b", Cwd: "/home/ana/src/tool", Name: "Verbose flag", Created: "2026-02-03T10:00:00.500Z",
+				Modified: "2026-02-03T10:00:28.196Z", FirstMessage: "Add a --verbose flag to the CLI.", Model: "gpt-5.1-codex",
+				MessageCount: 12, Entries: 29, Branches: 1},
 			// The second compaction's replacement history (its ghost
 			// snapshot left out), then what follows it.
-			"L29", []string{"L23/1", "L23/2", "L23/3s", "L26", "L28"}, []string{"L1"}, nil},
-		{"rollback", rollbackF,
-			list{"0199b000-1111-7222-8333-944455566677", "/srv/app", "", "2026-02-04T08:00:00.000Z", "2026-02-04T08:00:09.063Z",
-				"What is 2+2?", "gpt-5", 6, 9, 2},
-			"L9", []string{"L3", "L4", "L8", "L9"}, []string{"L1"}, nil},
-		{"legacy", legacy,
-			list{"5973b6c0-94b8-487b-a530-2aeb6098ae0e", "", "", "2025-05-07T17:24:21.123Z", "2025-05-07T17:24:21.123Z",
-				"List the files.", "", 9, 12, 1},
-			"L12", lines(3, 12, 8), []string{"L1"}, nil},
-		{"hostile", hostile,
-			list{"0199cccc-0000-7000-8000-000000000001", "/tmp/\x1b]52;c;cHduZWQ=\ax", "\x1b]0;pwned\a title",
-				"2026-03-01T00:00:00.000Z", "2026-03-01T00:00:22.000Z",
-				"a string content \x1b[2J\x1b[H </script><script>alert(1)</script> \u2028\u2029 \ufffd lone", "", 11, 24, 1},
+			Leaf: "L29", Context: []string{"L23/1", "L23/2", "L23/3s", "L26", "L28"}, Roots: []string{"L1"}},
+		{Name: "rollback", Path: rollbackF,
+			List: formattest.Record{ID: "0199b000-1111-7222-8333-944455566677", Cwd: "/srv/app", Created: "2026-02-04T08:00:00.000Z", Modified: "2026-02-04T08:00:09.063Z",
+				FirstMessage: "What is 2+2?", Model: "gpt-5", MessageCount: 6, Entries: 9, Branches: 2},
+			Leaf: "L9", Context: []string{"L3", "L4", "L8", "L9"}, Roots: []string{"L1"}},
+		{Name: "legacy", Path: legacy,
+			List: formattest.Record{ID: "5973b6c0-94b8-487b-a530-2aeb6098ae0e", Created: "2025-05-07T17:24:21.123Z", Modified: "2025-05-07T17:24:21.123Z",
+				FirstMessage: "List the files.", MessageCount: 9, Entries: 12, Branches: 1},
+			Leaf: "L12", Context: lines(3, 12, 8), Roots: []string{"L1"}},
+		{Name: "hostile", Path: hostile,
+			List: formattest.Record{ID: "0199cccc-0000-7000-8000-000000000001", Cwd: "/tmp/\x1b]52;c;cHduZWQ=\ax", Name: "\x1b]0;pwned\a title",
+				Created: "2026-03-01T00:00:00.000Z", Modified: "2026-03-01T00:00:22.000Z",
+				FirstMessage: "a string content \x1b[2J\x1b[H </script><script>alert(1)</script> \u2028\u2029 \ufffd lone",
+				MessageCount: 11, Entries: 24, Branches: 1},
 			// The last compaction's one message item, then the messages
 			// after it; line 23's type is not an item Codex records.
-			"L29", []string{"L21/4", "L24", "L26", "L27", "L28", "L29"}, []string{"L1"},
+			Leaf: "L29", Context: []string{"L21/4", "L24", "L26", "L27", "L28", "L29"}, Roots: []string{"L1"},
 			// 2-4: not JSON, or not objects; 15: an output of no call; 30:
 			// the partial last line.
-			[]string{"15w", "2", "3", "30", "4"}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			s := open(t, tc.path)
-			info := s.Info(tc.path, 1)
-			iso := func(ms float64) string { v, _ := jsdate.ISO(ms); return v }
-			got := list{info.ID, info.Cwd, info.Name, iso(info.Created), iso(info.Modified), info.FirstMessage, info.Model,
-				info.MessageCount, info.Entries, info.Branches}
-			if got != tc.list {
-				t.Errorf("list record\n got %#v\nwant %#v", got, tc.list)
+			Diags: []string{"15w", "2", "3", "30", "4"}},
+	}, func(t *testing.T, path string) formattest.Found {
+		s := open(t, path)
+		ctx := s.BuildContext(s.Leaf())
+		// The projected entries cover the messages, in order.
+		n := 0
+		for _, pe := range ctx.Entries {
+			if pe.First != n {
+				t.Errorf("projected %+v starts at %d", pe, n)
 			}
-			if info.Format != "codex" || info.Path != tc.path {
-				t.Errorf("format %q path %q", info.Format, info.Path)
+			n += pe.N
+		}
+		if n != len(ctx.Messages) {
+			t.Errorf("projected entries give %d of %d messages", n, len(ctx.Messages))
+		}
+		var buf bytes.Buffer
+		if err := s.WriteContextJSON(&buf, ctx); err != nil || !jscan.Valid(buf.Bytes()) {
+			t.Fatalf("context JSON: %v %s", err, buf.Bytes())
+		}
+		var out struct{ Messages []json.RawMessage }
+		if err := json.Unmarshal(buf.Bytes(), &out); err != nil || len(out.Messages) != len(ctx.Messages) {
+			t.Errorf("context JSON has %d messages of %d: %v", len(out.Messages), len(ctx.Messages), err)
+		}
+		buf.Reset()
+		if err := s.WriteTreeJSON(&buf); err != nil || !jscan.Valid(buf.Bytes()) {
+			t.Fatalf("tree JSON: %v %s", err, buf.Bytes())
+		}
+		if dom(s).PlanCompaction(s.Leaf(), 0) != nil || !strings.Contains(dom(s).NothingToCompact(s.Leaf(), 0), "read-only") ||
+			!strings.Contains(dom(s).NothingToCompact(s.Leaf(), 0), "import it first") {
+			t.Error("a Codex rollout must not be compacted")
+		}
+		for i := range s.Entries {
+			if s.TreeText(i, "/home") == nil {
+				t.Errorf("entry %d has no tree text", i)
 			}
-			if l := s.Entries[s.Leaf()].ID(); l != tc.leaf {
-				t.Errorf("leaf %q, want %q", l, tc.leaf)
-			}
-			ctx := s.BuildContext(s.Leaf())
-			if c := ctxIDs(s, ctx.Messages); !slices.Equal(c, tc.context) {
-				t.Errorf("context %q\n   want %q", c, tc.context)
-			}
-			if r := ids(s, s.Roots()); !slices.Equal(r, tc.roots) {
-				t.Errorf("roots %q, want %q", r, tc.roots)
-			}
-			if d := diagLines(s); !slices.Equal(d, tc.diags) {
-				t.Errorf("diagnostics at %q, want %q: %v", d, tc.diags, s.Diagnostics)
-			}
-			// The projected entries cover the messages, in order.
-			n := 0
-			for _, pe := range ctx.Entries {
-				if pe.First != n {
-					t.Errorf("projected %+v starts at %d", pe, n)
-				}
-				n += pe.N
-			}
-			if n != len(ctx.Messages) {
-				t.Errorf("projected entries give %d of %d messages", n, len(ctx.Messages))
-			}
-			var buf bytes.Buffer
-			if err := s.WriteContextJSON(&buf, ctx); err != nil || !jscan.Valid(buf.Bytes()) {
-				t.Fatalf("context JSON: %v %s", err, buf.Bytes())
-			}
-			var out struct{ Messages []json.RawMessage }
-			if err := json.Unmarshal(buf.Bytes(), &out); err != nil || len(out.Messages) != len(ctx.Messages) {
-				t.Errorf("context JSON has %d messages of %d: %v", len(out.Messages), len(ctx.Messages), err)
-			}
-			buf.Reset()
-			if err := s.WriteTreeJSON(&buf); err != nil || !jscan.Valid(buf.Bytes()) {
-				t.Fatalf("tree JSON: %v %s", err, buf.Bytes())
-			}
-			if dom(s).PlanCompaction(s.Leaf(), 0) != nil || !strings.Contains(dom(s).NothingToCompact(s.Leaf(), 0), "read-only") ||
-				!strings.Contains(dom(s).NothingToCompact(s.Leaf(), 0), "import it first") {
-				t.Error("a Codex rollout must not be compacted")
-			}
-			for i := range s.Entries {
-				if s.TreeText(i, "/home") == nil {
-					t.Errorf("entry %d has no tree text", i)
-				}
-			}
-		})
-	}
+		}
+		return formattest.Found{Info: s.Info(path, 1), Leaf: s.Entries[s.Leaf()].ID(), Context: ctxIDs(s, ctx.Messages),
+			Roots: ids(s, s.Roots()), Diags: diagLines(s), Diagnostics: s.Diagnostics}
+	})
 }
 
 // The same conversation with and without the envelope reads the same.
@@ -633,17 +581,9 @@ func TestParseErrors(t *testing.T) {
 	claude := `{"type":"user","uuid":"u","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"hi"}}`
 	formattest.NotSession(t, Parse, ErrNotSession, "", "\n\n  \r\n", "\xef\xbb\xbf", "not json\n[1]", `{"record_type":"state"}`, pi, claude,
 		`{"timestamp":"x","type":"future_type","payload":{}}`)
-	if _, err := Open(fixtures); err == nil {
-		t.Error("Open of a folder succeeded")
-	}
-	if _, err := Open(filepath.Join(t.TempDir(), "none.jsonl")); err == nil {
-		t.Error("Open of nothing succeeded")
-	}
+	formattest.OpenRefuses(t, Open, fixtures)
 	// An event alone is a session with no meta, and says so.
-	s, err := Parse([]byte(`{"timestamp":"2026-01-01T00:00:00.000Z","type":"event_msg","payload":{"type":"agent_message","message":"hi"}}`))
-	if err != nil || s.Len() != 1 || s.Leaf() != 0 || len(s.Diagnostics) != 1 || !s.Diagnostics[0].Warning {
-		t.Fatalf("event alone: %v %+v", err, s)
-	}
+	formattest.OneRecord(t, Parse, `{"timestamp":"2026-01-01T00:00:00.000Z","type":"event_msg","payload":{"type":"agent_message","message":"hi"}}`)
 }
 
 func TestSniff(t *testing.T) {

@@ -16,9 +16,9 @@ import (
 // replaced, not only appended to); a record's place is an offset in
 // entries.jsonl, or, below 0, -1-offset in archive.jsonl.
 func (b backend) ReadText(path string, _ *store.TextState) (*store.TextPart, bool, error) {
-	tok, ok := store.ReadToken(b, path)
-	if !ok {
-		return nil, false, &store.NotSession{Reason: "cannot read " + path}
+	tok, err := store.ReadToken(b, path)
+	if err != nil {
+		return nil, false, err
 	}
 	files, err := ReadFiles(path)
 	if err != nil {

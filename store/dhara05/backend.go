@@ -12,10 +12,14 @@ import (
 // backend is the real Dhara agent's one-file sessions (0.5) for the
 // store, which sit in the same folder as the seed's session folders.
 // Dhara rewrites the whole file on every save, without a lock: skein only
-// reads them.
-type backend struct{}
+// reads them. Each file is read whole (Open, ListInfo); its session's id is
+// its meta line's sessionId, else its name.
+type backend struct{ *store.WholeFile[*Session] }
 
-func init() { store.Register(backend{}) }
+func init() {
+	store.Register(backend{&store.WholeFile[*Session]{Reader: Open, NotSession: ErrNotSession,
+		ID: func(s *Session, _ string) string { return s.Meta.SessionID }}})
+}
 
 func (backend) Format() store.Format { return store.FormatDhara05 }
 func (backend) Wording() store.Wording {
@@ -54,32 +58,14 @@ func (backend) Detect(line []byte, first bool) bool {
 // Roots is Dhara's sessions folder, which holds its one-file sessions.
 func (backend) Roots(e store.Env) []string { return []string{e.DharaSessionRoot()} }
 
-func (backend) Open(path string) (*model.Session, error) {
-	s, err := Open(path)
+// Open gives the session only its path and format, not the list record
+// WholeFile's Open computes (the id and cwd come from the meta line).
+func (b backend) Open(path string) (*model.Session, error) {
+	s, err := b.Read(path)
 	if err != nil {
-		return nil, store.NotSessionIf(err, ErrNotSession)
+		return nil, err
 	}
 	return s.Domain(model.SessionInfo{Path: path, Format: Format}), nil
-}
-
-func (backend) ListInfo(path string, buf []byte) ([]byte, store.Info, error) {
-	s, err := Open(path)
-	if err != nil {
-		return buf, store.Info{}, store.NotSessionIf(err, ErrNotSession)
-	}
-	return buf, s.Info(path, store.ModTimeMs(path)), nil
-}
-
-// SessionID is the meta line's sessionId, else the file's name.
-func (backend) SessionID(path string) (string, error) {
-	s, err := Open(path)
-	if err != nil {
-		return "", store.NotSessionIf(err, ErrNotSession)
-	}
-	if s.Meta.SessionID != "" {
-		return s.Meta.SessionID, nil
-	}
-	return strings.TrimSuffix(filepath.Base(path), ".jsonl"), nil
 }
 
 // Resume: Dhara's --resume loads <sessionId>.jsonl from its folder.

@@ -33,27 +33,15 @@ const (
 
 func open(t *testing.T, path string) *Session {
 	t.Helper()
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return formattest.Read(t, Open, path)
 }
 
 func ids(s *Session, idx []int) []string {
-	out := []string{}
-	for _, i := range idx {
-		out = append(out, s.Entries[i].ID)
-	}
-	return out
+	return formattest.IDs(len(idx), func(k int) string { return s.Entries[idx[k]].ID })
 }
 
 func contextIDs(s *Session, ctx model.Context) []string {
-	out := []string{}
-	for _, m := range ctx.Messages {
-		out = append(out, s.Entries[m.Entry].ID)
-	}
-	return out
+	return formattest.IDs(len(ctx.Messages), func(k int) string { return s.Entries[ctx.Messages[k].Entry].ID })
 }
 
 func leafID(s *Session) string {
@@ -64,18 +52,7 @@ func leafID(s *Session) string {
 }
 
 // diagLines are the lines of the diagnostics, sorted, warnings marked "w".
-func diagLines(s *Session) []string {
-	var out []string
-	for _, d := range s.Diagnostics {
-		l := itoa(d.Line)
-		if d.Warning {
-			l += "w"
-		}
-		out = append(out, l)
-	}
-	slices.Sort(out)
-	return out
-}
+func diagLines(s *Session) []string { return formattest.DiagLines(s.Diagnostics) }
 
 var itoa = strconv.Itoa
 
@@ -84,96 +61,62 @@ var itoa = strconv.Itoa
 // context of the files Dhara can load is also what testdata/dhara05's
 // oracle.mjs, Dhara's own import and buildMessages, prints).
 func TestFixtures(t *testing.T) {
-	type list struct {
-		ID, Cwd, Name, Created, Modified, FirstMessage, Model string
-		MessageCount, Entries, Branches                       int
-	}
-	tests := []struct {
-		name    string
-		path    string
-		list    list
-		leaf    string
-		context []string
-		roots   []string
-		diags   []string
-	}{
-		{"linear", linear,
-			list{"3f2b8c1e-9a4d-4e6b-8f0a-5c7d2e1b9a46", "/home/ana/src/skein", "", "2026-05-17T09:12:03.120Z", "2026-05-17T09:13:19.650Z",
-				"What does main.go do? Keep it short.", "claude-sonnet-4-20250514", 9, 9, 1},
-			"mp9k57oi-0009",
-			[]string{"mp9k3p1a-0001", "mp9k3qt6-0002", "mp9k3qua-0003", "mp9k3sm6-0004", "mp9k3sna-0005", "mp9k3soe-0006", "mp9k3uga-0007", "mp9k55wm-0008", "mp9k57oi-0009"},
-			[]string{"mp9k3p1a-0001"}, nil},
-		{"branched", branched,
-			list{"b7e0d5a2-1c3f-4d8e-9b6a-0f4e2c8d7a13", "/home/ana/src/skein", "", "2026-05-17T09:13:19.650Z", "2026-05-17T09:15:08.080Z",
-				"Write a Go function that reverses a slice.", "deepseek-chat", 9, 11, 3},
-			"mp9k7jcg-000k", []string{"mp9k58ga-000a", "mp9k7jcg-000k"},
-			[]string{"mp9k58ga-000a"}, nil},
-		{"forked-last", forkedLast,
-			list{"5a1e7c3b-2d9f-4b8a-a6e0-c4d3f2b1e097", "/srv/app", "", "2026-05-18T14:02:00.500Z", "2026-05-18T14:02:11.700Z",
-				"Name a prime.", "gpt-4o", 4, 5, 2},
-			"mpb9wmxg-0005", []string{"mpb9wbw8-0001", "mpb9wbz0-0002", "mpb9wcwc-0003"},
-			[]string{"mpb9wbw8-0001"}, nil},
-		{"fresh", fresh,
-			list{"0c9d4e7f-6b2a-4f1e-8d3c-a5b6e9f0c2d8", "/tmp/empty", "", "2026-05-17T10:15:08.080Z", "2026-05-17T10:15:08.080Z",
-				"(no messages)", "", 0, 0, 0},
-			"", []string{}, []string{}, nil},
-		{"odd", odd,
-			list{"3f2b8c1e-9a4d-4e6b-8f0a-5c7d2e1b9a46", "/home/ana/src/skein", "", "2026-05-17T09:12:03.120Z", "2026-05-17T09:12:13.510Z",
-				"What does main.go do? Keep it short.", "claude-sonnet-4-20250514", 4, 4, 2},
-			"mp9k3sna-0005", []string{"mp9k3sm6-0004", "mp9k3sna-0005"},
-			[]string{"mp9k3p1a-0001", "mp9k3sm6-0004"},
+	formattest.Fixtures(t, "dhara-0.5", []formattest.Fixture{
+		{Name: "linear", Path: linear,
+			List: formattest.Record{ID: "3f2b8c1e-9a4d-4e6b-8f0a-5c7d2e1b9a46", Cwd: "/home/ana/src/skein", Created: "2026-05-17T09:12:03.120Z", Modified: "2026-05-17T09:13:19.650Z",
+				FirstMessage: "What does main.go do? Keep it short.", Model: "claude-sonnet-4-20250514", MessageCount: 9, Entries: 9, Branches: 1},
+			Leaf:    "mp9k57oi-0009",
+			Context: []string{"mp9k3p1a-0001", "mp9k3qt6-0002", "mp9k3qua-0003", "mp9k3sm6-0004", "mp9k3sna-0005", "mp9k3soe-0006", "mp9k3uga-0007", "mp9k55wm-0008", "mp9k57oi-0009"},
+			Roots:   []string{"mp9k3p1a-0001"}},
+		{Name: "branched", Path: branched,
+			List: formattest.Record{ID: "b7e0d5a2-1c3f-4d8e-9b6a-0f4e2c8d7a13", Cwd: "/home/ana/src/skein", Created: "2026-05-17T09:13:19.650Z", Modified: "2026-05-17T09:15:08.080Z",
+				FirstMessage: "Write a Go function that reverses a slice.", Model: "deepseek-chat", MessageCount: 9, Entries: 11, Branches: 3},
+			Leaf: "mp9k7jcg-000k", Context: []string{"mp9k58ga-000a", "mp9k7jcg-000k"},
+			Roots: []string{"mp9k58ga-000a"}},
+		{Name: "forked-last", Path: forkedLast,
+			List: formattest.Record{ID: "5a1e7c3b-2d9f-4b8a-a6e0-c4d3f2b1e097", Cwd: "/srv/app", Created: "2026-05-18T14:02:00.500Z", Modified: "2026-05-18T14:02:11.700Z",
+				FirstMessage: "Name a prime.", Model: "gpt-4o", MessageCount: 4, Entries: 5, Branches: 2},
+			Leaf: "mpb9wmxg-0005", Context: []string{"mpb9wbw8-0001", "mpb9wbz0-0002", "mpb9wcwc-0003"},
+			Roots: []string{"mpb9wbw8-0001"}},
+		{Name: "fresh", Path: fresh,
+			List: formattest.Record{ID: "0c9d4e7f-6b2a-4f1e-8d3c-a5b6e9f0c2d8", Cwd: "/tmp/empty", Created: "2026-05-17T10:15:08.080Z", Modified: "2026-05-17T10:15:08.080Z",
+				FirstMessage: "(no messages)"},
+			Leaf: "", Context: []string{}, Roots: []string{}},
+		{Name: "odd", Path: odd,
+			List: formattest.Record{ID: "3f2b8c1e-9a4d-4e6b-8f0a-5c7d2e1b9a46", Cwd: "/home/ana/src/skein", Created: "2026-05-17T09:12:03.120Z", Modified: "2026-05-17T09:12:13.510Z",
+				FirstMessage: "What does main.go do? Keep it short.", Model: "claude-sonnet-4-20250514", MessageCount: 4, Entries: 4, Branches: 2},
+			Leaf: "mp9k3sna-0005", Context: []string{"mp9k3sm6-0004", "mp9k3sna-0005"},
+			Roots: []string{"mp9k3p1a-0001", "mp9k3sm6-0004"},
 			// 0: the file is not named after its id; 6: cut short; 7, 8:
 			// not objects; 9: its parent was on line 6; 11: partial.
-			[]string{"0w", "11", "6", "7", "8", "9"}},
-		{"structure", structure,
-			list{"9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a", "/work/elsewhere", "", "2026-05-19T08:00:00.000Z", "2026-05-19T08:00:15.000Z",
-				"First question", "claude-opus-4-20250514", 10, 12, 6},
-			"mpd1a00e-000f",
-			[]string{"mpd1a000-0001", "mpd1a001-0002", "mpd1a005-0006", "mpd1a007-0008", "mpd1a008-0009", "mpd1a00e-000f"},
-			[]string{"mpd1a000-0001", "mpd1a009-000a", "mpd1a00b-000c", "mpd1a00c-000d"},
+			Diags: []string{"0w", "11", "6", "7", "8", "9"}},
+		{Name: "structure", Path: structure,
+			List: formattest.Record{ID: "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a", Cwd: "/work/elsewhere", Created: "2026-05-19T08:00:00.000Z", Modified: "2026-05-19T08:00:15.000Z",
+				FirstMessage: "First question", Model: "claude-opus-4-20250514", MessageCount: 10, Entries: 12, Branches: 6},
+			Leaf:    "mpd1a00e-000f",
+			Context: []string{"mpd1a000-0001", "mpd1a001-0002", "mpd1a005-0006", "mpd1a007-0008", "mpd1a008-0009", "mpd1a00e-000f"},
+			Roots:   []string{"mpd1a000-0001", "mpd1a009-000a", "mpd1a00b-000c", "mpd1a00c-000d"},
 			// 0: not named after its id; 4: no id; 8: a repeated id; 11: an
 			// orphan; 13: the cycle cut; 14: a number for parentId; 15: a
 			// second meta line.
-			[]string{"0w", "11", "13", "14", "15w", "4", "8w"}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			s := open(t, tc.path)
-			info := s.Info(tc.path, 1)
-			iso := func(ms float64) string { v, _ := jsdate.ISO(ms); return v }
-			got := list{info.ID, info.Cwd, info.Name, iso(info.Created), iso(info.Modified), info.FirstMessage, info.Model,
-				info.MessageCount, info.Entries, info.Branches}
-			if got != tc.list {
-				t.Errorf("list record\n got %+v\nwant %+v", got, tc.list)
-			}
-			if info.Format != "dhara-0.5" || info.Path != tc.path {
-				t.Errorf("format %q path %q", info.Format, info.Path)
-			}
-			if l := leafID(s); l != tc.leaf {
-				t.Errorf("leaf %q, want %q", l, tc.leaf)
-			}
-			ctx := s.BuildContext(s.Leaf())
-			if c := contextIDs(s, ctx); !slices.Equal(c, tc.context) {
-				t.Errorf("context %q\nwant %q", c, tc.context)
-			}
-			if h := contextIDs(s, dom(s).BuildHistory(s.Leaf())); !slices.Equal(h, tc.context) {
-				t.Errorf("history %q, want the context", h)
-			}
-			if r := ids(s, s.Roots()); !slices.Equal(r, tc.roots) {
-				t.Errorf("roots %q, want %q", r, tc.roots)
-			}
-			if d := diagLines(s); !slices.Equal(d, tc.diags) {
-				t.Errorf("diagnostics at %q, want %q: %v", d, tc.diags, s.Diagnostics)
-			}
-			// Every context is the path's messages, and its entries the path.
-			if len(ctx.Entries) != len(ctx.Path) {
-				t.Errorf("%d projected entries for a path of %d", len(ctx.Entries), len(ctx.Path))
-			}
-			if dom(s).PlanCompaction(s.Leaf(), 0) != nil || !strings.Contains(dom(s).NothingToCompact(s.Leaf(), 0), "read-only") {
-				t.Error("a Dhara 0.5 session must not be compacted")
-			}
-		})
-	}
+			Diags: []string{"0w", "11", "13", "14", "15w", "4", "8w"}},
+	}, func(t *testing.T, path string) formattest.Found {
+		s := open(t, path)
+		ctx := s.BuildContext(s.Leaf())
+		context := contextIDs(s, ctx)
+		if h := contextIDs(s, dom(s).BuildHistory(s.Leaf())); !slices.Equal(h, context) {
+			t.Errorf("history %q, want the context %q", h, context)
+		}
+		// Every context is the path's messages, and its entries the path.
+		if len(ctx.Entries) != len(ctx.Path) {
+			t.Errorf("%d projected entries for a path of %d", len(ctx.Entries), len(ctx.Path))
+		}
+		if dom(s).PlanCompaction(s.Leaf(), 0) != nil || !strings.Contains(dom(s).NothingToCompact(s.Leaf(), 0), "read-only") {
+			t.Error("a Dhara 0.5 session must not be compacted")
+		}
+		return formattest.Found{Info: s.Info(path, 1), Leaf: leafID(s), Context: context,
+			Roots: ids(s, s.Roots()), Diags: diagLines(s), Diagnostics: s.Diagnostics}
+	})
 }
 
 func TestParseErrors(t *testing.T) {
@@ -185,14 +128,9 @@ func TestParseErrors(t *testing.T) {
 	if _, err := Open(piFile); !errors.Is(err, ErrNotSession) {
 		t.Errorf("Open of a pi file: %v", err)
 	}
-	if _, err := Open(fixtures); err == nil {
-		t.Error("Open of a folder succeeded")
-	}
+	formattest.OpenRefuses(t, Open, fixtures)
 	// An entry line alone is a session with no meta line, and says so.
-	s, err := Parse([]byte(`{"type":"entry","id":"a","parentId":null,"role":"user","content":[{"type":"text","text":"hi"}]}`))
-	if err != nil || s.Len() != 1 || s.Leaf() != 0 || len(s.Diagnostics) != 1 || !s.Diagnostics[0].Warning {
-		t.Fatalf("entry alone: %v %+v", err, s)
-	}
+	formattest.OneRecord(t, Parse, `{"type":"entry","id":"a","parentId":null,"role":"user","content":[{"type":"text","text":"hi"}]}`)
 }
 
 func TestSniff(t *testing.T) {

@@ -10,9 +10,9 @@ import (
 // ReadText reads a file whole for the text index (Dhara rewrites it on
 // every save); its records are its lines.
 func (b backend) ReadText(path string, _ *store.TextState) (*store.TextPart, bool, error) {
-	tok, ok := store.ReadToken(b, path)
-	if !ok {
-		return nil, false, &store.NotSession{Reason: "cannot read " + path}
+	tok, err := store.ReadToken(b, path)
+	if err != nil {
+		return nil, false, err
 	}
 	data, err := readfile.Regular(path)
 	if err != nil {

@@ -250,13 +250,7 @@ func encodeState(ps piListState) []byte {
 	e.Str(in.Cwd)
 	e.Str(in.Name)
 	e.Str(in.ParentSession)
-	e.Float(in.Created)
-	e.Float(in.Modified)
-	e.Int(int64(in.MessageCount))
-	e.Str(in.FirstMessage)
-	e.Int(int64(in.Entries))
-	e.Int(int64(in.Branches))
-	e.Str(in.Model)
+	store.EncodeInfoContent(&e, in)
 	e.B = binary.LittleEndian.AppendUint32(e.B, ps.Whole)
 	e.B = binary.LittleEndian.AppendUint64(e.B, ps.Inode.Dev)
 	e.B = binary.LittleEndian.AppendUint64(e.B, ps.Inode.Ino)
@@ -291,11 +285,7 @@ func decodeState(b []byte, ps *piListState) bool {
 		in.IDJSON = []byte(idJSON)
 	}
 	in.Cwd, in.Name, in.ParentSession = d.ReadStr(), d.ReadStr(), d.ReadStr()
-	in.Created, in.Modified = d.ReadFloat(), d.ReadFloat()
-	in.MessageCount = int(d.ReadInt())
-	in.FirstMessage = d.ReadStr()
-	in.Entries, in.Branches = int(d.ReadInt()), int(d.ReadInt())
-	in.Model = d.ReadStr()
+	store.DecodeInfoContent(&d, in)
 	if len(d.B) < 20 {
 		return false
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"skein/internal/synth"
+	"skein/store"
 )
 
 func bigFile(t *testing.T) string {
@@ -33,7 +34,7 @@ func faultOf(f func()) (r any) {
 // TestMappedSessionCutShort cuts a mapped session's file to half: the parse
 // and the writing of the context, whose workers (on every core) read the
 // second half, fault, and each fault reaches the caller as a panic it can
-// recover (IsFault), not a crash of the process (a fault in a goroutine no
+// recover (store.IsFault), not a crash of the process (a fault in a goroutine no
 // one recovers kills this test binary).
 func TestMappedSessionCutShort(t *testing.T) {
 	path := bigFile(t)
@@ -52,13 +53,13 @@ func TestMappedSessionCutShort(t *testing.T) {
 	if err := os.Truncate(path, int64(len(data)/2)); err != nil {
 		t.Fatal(err)
 	}
-	if r := faultOf(func() { Parse(data) }); !IsFault(r) {
+	if r := faultOf(func() { Parse(data) }); !store.IsFault(r) {
 		t.Errorf("parsing a file cut short: %v, want a fault", r)
 	}
-	if r := faultOf(func() { mapped.WriteContextJSON(io.Discard, ctx) }); !IsFault(r) {
+	if r := faultOf(func() { mapped.WriteContextJSON(io.Discard, ctx) }); !store.IsFault(r) {
 		t.Errorf("writing a context of a file cut short: %v, want a fault", r)
 	}
-	if r := faultOf(func() { _ = string(mapped.Entries[len(mapped.Entries)-1].Raw) }); !IsFault(r) {
+	if r := faultOf(func() { _ = string(mapped.Entries[len(mapped.Entries)-1].Raw) }); !store.IsFault(r) {
 		t.Errorf("reading an entry of a file cut short: %v, want a fault", r)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 
 	"skein/internal/jscan"
 	"skein/internal/readfile"
@@ -37,25 +36,14 @@ func parseSession(data []byte) (*Session, error) {
 // OpenMapped is Open for a process that reads a session and exits: a
 // large file is mapped (never unmapped) instead of read into memory. Its
 // caller must recover the panic a fault raises if the file is cut short
-// while it is used (see mapFile); IsFault says whether a recovered value
-// is one.
+// while it is used (see mapFile); store.IsFault says whether a recovered
+// value is one.
 func OpenMapped(path string) (*Session, error) {
 	data, err := mapFile(path)
 	if err != nil || data == nil {
 		return Open(path)
 	}
 	return parseSession(data)
-}
-
-// IsFault reports whether a recovered panic is a memory fault: a mapped
-// file read past the end it has now.
-func IsFault(r any) bool {
-	err, ok := r.(runtime.Error)
-	if !ok {
-		return false
-	}
-	_, addr := err.(interface{ Addr() uintptr })
-	return addr
 }
 
 // ReadHeader reads only as much of a file as its header needs.
