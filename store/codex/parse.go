@@ -84,8 +84,8 @@ type Meta struct {
 
 // Session is a parsed rollout: a model.Source.
 type Session struct {
-	Meta    Meta
-	Entries []Entry
+	Meta Meta
+	model.EntryTree[Entry, *Entry]
 	// Diagnostics are what reading found: lines skipped, outputs without a
 	// call, a file without a session_meta line.
 	Diagnostics []model.Diagnostic
@@ -115,8 +115,6 @@ type Session struct {
 	// fixed, so what it keeps is too.
 	compMu    sync.Mutex
 	compCache map[int32][]elem
-
-	model.Links
 }
 
 // Strings read with jscan.StringShared share the line's memory. That is

@@ -104,9 +104,9 @@ func (e *Entry) File() string {
 
 // Session is a parsed session folder: a model.Source.
 type Session struct {
-	Meta    Meta
-	Tree    Tree
-	Entries []Entry
+	Meta Meta
+	Tree Tree
+	model.EntryTree[Entry, *Entry]
 	// Diagnostics are what reading found wrong (doctor adds the schema and
 	// consistency checks, check.go).
 	Diagnostics []model.Diagnostic
@@ -127,7 +127,6 @@ type Session struct {
 	// each call, the next; owner is a call's message (-1: none).
 	firstCall, nextCall, owner []int32
 	labels                     map[int]string
-	model.Links
 }
 
 // Duplicate is a line whose id an earlier line has.

@@ -74,8 +74,8 @@ type Entry struct {
 
 // Session is a parsed Dhara 0.5 session file: a model.Source.
 type Session struct {
-	Meta    Meta
-	Entries []Entry
+	Meta Meta
+	model.EntryTree[Entry, *Entry]
 	// Diagnostics are what reading found: lines skipped, ids repeated,
 	// parents missing, cycles cut.
 	Diagnostics []model.Diagnostic
@@ -83,8 +83,6 @@ type Session struct {
 	byID   map[string]int
 	parent []int32
 	leaf   int
-
-	model.Links
 
 	namesOnce sync.Once
 	callNames map[string]string // tool call id -> tool name, from the assistants' toolCalls
