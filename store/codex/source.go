@@ -411,9 +411,7 @@ func argumentsInput(v []byte, key string) []byte {
 	case len(v) == 0:
 		return []byte("{}")
 	}
-	out := jsjson.AppendString([]byte("{"), key)
-	out = append(out, ':')
-	return append(append(out, v...), '}')
+	return append(append(jsjson.AppendKey([]byte("{"), key), v...), '}')
 }
 
 // outputBlocks reads an output: a string, an array of content items, or

@@ -88,8 +88,6 @@ type Session struct {
 	callNames map[string]string // tool call id -> tool name, from the assistants' toolCalls
 }
 
-var bom = []byte("\xef\xbb\xbf")
-
 // Sniff reports whether head, the first bytes of a file, starts with a Dhara
 // 0.5 meta line: its first non-blank line is a JSON object whose type is
 // "meta". A line cut off by the end of head counts when it begins as Dhara
@@ -136,7 +134,7 @@ func IsSessionFileName(name string) bool {
 // ErrNotSession when nothing in data is a Dhara line.
 func Parse(data []byte) (*Session, error) {
 	s := &Session{leaf: -1}
-	data = bytes.TrimPrefix(data, bom)
+	data = bytes.TrimPrefix(data, jscan.BOM)
 	diag := func(line int, warn bool, format string, args ...any) {
 		s.Diagnostics = append(s.Diagnostics, model.Diagnostic{Line: line, Msg: fmt.Sprintf(format, args...), Warning: warn})
 	}
@@ -155,15 +153,9 @@ func Parse(data []byte) (*Session, error) {
 		firstLine = false
 		e, meta, err := parseLine(line)
 		if err != nil {
-			msg := "malformed JSON"
-			if !terminated {
-				msg = "malformed JSON (partial last line)"
-			}
-			if err == jscan.ErrNotObject {
-				msg, err = "not a JSON object", nil
-			}
-			if err != nil {
-				msg = fmt.Sprintf("%s: %v", msg, err)
+			msg := "not a JSON object"
+			if err != jscan.ErrNotObject {
+				msg = jscan.Malformed(err, !terminated)
 			}
 			diag(lineNo, false, "%s: line skipped (Dhara's load throws on it)", msg)
 			continue
