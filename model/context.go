@@ -1,6 +1,9 @@
 package model
 
-import "skein/internal/jscan"
+import (
+	"skein/internal/jscan"
+	"skein/internal/jsjson"
+)
 
 // Kind says how a context message is made from its entry.
 type Kind uint8
@@ -66,6 +69,22 @@ type Context struct {
 type ModelRef struct {
 	Provider []byte
 	ModelID  []byte
+}
+
+// NewModelRef is the model a provider and a model id name as strings,
+// each absent when "", nil when both are.
+func NewModelRef(provider, modelID string) *ModelRef {
+	if provider == "" && modelID == "" {
+		return nil
+	}
+	ref := &ModelRef{}
+	if provider != "" {
+		ref.Provider = jsjson.AppendString(nil, provider)
+	}
+	if modelID != "" {
+		ref.ModelID = jsjson.AppendString(nil, modelID)
+	}
+	return ref
 }
 
 // Name is provider/model, each a string's value or else its JSON.

@@ -41,6 +41,18 @@ func (l *Links) build() {
 	}
 }
 
+// Tips counts the entries with no children: the ends of the branches.
+func (l *Links) Tips() int {
+	l.once.Do(l.build)
+	n := 0
+	for _, c := range l.children {
+		if len(c) == 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // Path is the entries from the root to entry i, root first.
 func (l *Links) Path(i int) []int {
 	n := 0

@@ -41,6 +41,20 @@ type Totals struct {
 	Active         time.Duration // gaps between entries in file order, each at most ActiveGapCap
 }
 
+// AddMessage counts a message entry of the role: every message, and the
+// user's, the assistant's and the tool results' each by itself.
+func (t *Totals) AddMessage(role string) {
+	t.Messages++
+	switch role {
+	case RoleUser:
+		t.UserMessages++
+	case RoleAssistant:
+		t.AssistantMessages++
+	case RoleToolResult:
+		t.ToolResults++
+	}
+}
+
 // Add adds t2 to t.
 func (t *Totals) Add(t2 Totals) {
 	t.Messages += t2.Messages

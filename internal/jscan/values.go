@@ -43,6 +43,16 @@ func Number(raw []byte) (float64, bool) {
 	return f, err == nil
 }
 
+// Malformed is what a reader of JSON lines says of a line that does not
+// parse: the error, and whether the line is the file's last, which its
+// writer may not have finished.
+func Malformed(err error, last bool) string {
+	if last {
+		return "malformed JSON (partial last line): " + err.Error()
+	}
+	return "malformed JSON: " + err.Error()
+}
+
 // TrimBlank trims the blanks a JSON line may have around it that are not
 // line ends: spaces, tabs, carriage returns, form feeds, vertical tabs.
 func TrimBlank(b []byte) []byte {

@@ -9,6 +9,24 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
+// AppendKey appends an object member's name and its colon: what comes
+// before the value.
+func AppendKey(dst []byte, name string) []byte {
+	return append(AppendString(dst, name), ':')
+}
+
+// AppendStrings appends list as JSON.stringify writes an array of strings.
+func AppendStrings(dst []byte, list []string) []byte {
+	dst = append(dst, '[')
+	for i, s := range list {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendString(dst, s)
+	}
+	return append(dst, ']')
+}
+
 // AppendString appends s as JSON.stringify writes a string. A Go string may
 // hold bytes that are not UTF-8 (a file name, a command-line argument): each
 // ill-formed sequence is written as one U+FFFD, as Node reads it.

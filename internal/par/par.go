@@ -3,9 +3,12 @@ package par
 
 import (
 	"bytes"
+	"iter"
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"skein/internal/jscan"
 )
 
 // Range calls f with the parts [lo, hi) of [0, n), a part per core, at
@@ -109,7 +112,32 @@ type Part struct {
 	Last bool // it ends its file
 }
 
-var bom = []byte("\xef\xbb\xbf")
+// A Line is one line of a Part that holds more than blanks.
+type Line struct {
+	Text []byte // without its line end and the blanks around it (jscan.TrimBlank)
+	No   int    // its number in its file
+	// Last: it ends its file, so that its writer may not have finished it.
+	Last bool
+}
+
+// Lines are the part's lines that hold more than blanks, in order: what a
+// reader of JSON lines parses, one line an entry.
+func (p Part) Lines() iter.Seq[Line] {
+	return func(yield func(Line) bool) {
+		data, no := p.Data, p.Line-1
+		for len(data) > 0 {
+			no++
+			var text []byte
+			text, data, _ = bytes.Cut(data, []byte{'\n'})
+			if text = jscan.TrimBlank(text); len(text) == 0 {
+				continue
+			}
+			if !yield(Line{Text: text, No: no, Last: p.Last && len(data) == 0}) {
+				return
+			}
+		}
+	}
+}
 
 // ParseLines parses the lines of files (each read past a UTF-8 byte order
 // mark) in parts, each file cut at line ends into up to n parts
@@ -129,7 +157,7 @@ func ParseLines[T, R any](files [][]byte, n int, parse func(p Part, out []T) (in
 	var parts []part
 	total := 0
 	for f, file := range files {
-		data := bytes.TrimPrefix(file, bom)
+		data := bytes.TrimPrefix(file, jscan.BOM)
 		if len(data) == 0 {
 			continue
 		}

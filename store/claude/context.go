@@ -3,7 +3,6 @@ package claude
 import (
 	"io"
 
-	"skein/internal/jsjson"
 	"skein/model"
 )
 
@@ -30,11 +29,10 @@ func (s *Session) conversation(path []int, leaf int) []int {
 // lines, file-history snapshots) give no message: skein does not rebuild
 // what Claude Code makes of some of them for the model (FORMAT.md).
 func (s *Session) BuildContext(leaf int) model.Context {
-	ctx := model.Context{Compaction: -1}
-	if leaf < 0 || leaf >= len(s.Entries) {
+	ctx, ok := s.PathContext(leaf)
+	if !ok {
 		return ctx
 	}
-	ctx.Path = s.Path(leaf)
 	conv := s.conversation(ctx.Path, leaf)
 	from := 0
 	for k := len(conv) - 1; k >= 0; k-- {
@@ -63,11 +61,10 @@ func (s *Session) BuildContext(leaf int) model.Context {
 // BuildHistory is what the user saw on the path to leaf: every message of
 // its conversation, the compactions in place.
 func (s *Session) BuildHistory(leaf int) model.Context {
-	ctx := model.Context{Compaction: -1}
-	if leaf < 0 || leaf >= len(s.Entries) {
+	ctx, ok := s.PathContext(leaf)
+	if !ok {
 		return ctx
 	}
-	ctx.Path = s.Path(leaf)
 	conv := s.conversation(ctx.Path, leaf)
 	for _, i := range conv {
 		e := &s.Entries[i]
@@ -95,7 +92,7 @@ func (s *Session) modelRef(path []int) *model.ModelRef {
 			continue
 		}
 		if m := s.message(path[k], false).Model; m != "" && m != syntheticModel {
-			return &model.ModelRef{Provider: jsjson.AppendString(nil, Provider), ModelID: jsjson.AppendString(nil, m)}
+			return model.NewModelRef(Provider, m)
 		}
 	}
 	return nil

@@ -57,8 +57,8 @@ type Agent struct {
 
 // Session is a parsed Claude Code session: a model.Source.
 type Session struct {
-	Entries []Entry
-	Agents  []Agent
+	model.EntryTree[Entry, *Entry]
+	Agents []Agent
 	// Diagnostics are what reading found: lines skipped, parents missing,
 	// uuids repeated, cycles cut.
 	Diagnostics []model.Diagnostic
@@ -71,8 +71,6 @@ type Session struct {
 	lineEntry  []int32          // by line: the entry it is (the last piece of one that holds several), -1 for a line left out
 	leaf       int
 	allSide    bool // the session's file has no main-conversation line (an agent's file read alone): its sidechain is the conversation
-
-	model.Links
 
 	callsOnce sync.Once
 	calls     map[string]call // tool_use id -> the call

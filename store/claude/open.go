@@ -128,7 +128,7 @@ const HeadSize = 16 << 10
 // for none: whose sub-agent an agent-*.jsonl is, from its first bytes (a
 // line cut off by the end of data is searched as text).
 func SessionIDOf(data []byte) string {
-	data = bytes.TrimPrefix(data, bom)
+	data = bytes.TrimPrefix(data, jscan.BOM)
 	for len(data) > 0 {
 		ln, rest, found := bytes.Cut(data, nl)
 		data = rest

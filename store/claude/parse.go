@@ -118,8 +118,6 @@ func (l *line) conversational() bool {
 // safe because Open reads every file into a buffer of its own, and Parse's
 // caller hands its bytes over (Parse says so). TestValuesOutlive checks it.
 
-var bom = []byte("\xef\xbb\xbf")
-
 // Sniff reports whether head, the first bytes of a file, looks like a
 // Claude Code log: its first non-blank line is a JSON object that is one
 // of Claude Code's own records (summary, file-history-snapshot,
@@ -226,41 +224,29 @@ func ParseFiles(data []byte, agents []AgentFile) (*Session, error) {
 // large, each chunk straight into its own region of one slice.
 func parseFiles(files [][]byte, name func(int) string, diags *[]model.Diagnostic) []line {
 	return par.ParseLines(files, runtime.GOMAXPROCS(0), func(p par.Part, out []line) (int, []model.Diagnostic) {
-		return parseChunk(p.Data, out, p.Line, p.File, name(p.File), p.Last)
+		return parseChunk(p, out, name(p.File))
 	}, func(d []model.Diagnostic, _ int) { *diags = append(*diags, d...) })
 }
 
 var nl = []byte{'\n'}
 
-// parseChunk parses the lines of data into out (a slot for each) and
-// returns how many it filled.
-func parseChunk(data []byte, out []line, no, file int, fileName string, last bool) (int, []model.Diagnostic) {
+// parseChunk parses the lines of p into out (a slot for each) and returns
+// how many it filled.
+func parseChunk(p par.Part, out []line, fileName string) (int, []model.Diagnostic) {
 	var diags []model.Diagnostic
 	n := 0
-	for no--; len(data) > 0; {
-		no++
-		var raw []byte
-		raw, data, _ = bytes.Cut(data, nl)
-		raw = jscan.TrimBlank(raw)
-		if len(raw) == 0 {
-			continue
-		}
+	for ln := range p.Lines() {
 		l := &out[n]
-		if err := parseLine(l, raw); err != nil {
+		if err := parseLine(l, ln.Text); err != nil {
 			*l = line{}
-			msg := "malformed JSON"
-			if err == jscan.ErrNotObject {
-				msg = "JSON, but not an object"
-			} else {
-				if last && len(data) == 0 {
-					msg = "malformed JSON (partial last line)"
-				}
-				msg += ": " + err.Error()
+			msg := "JSON, but not an object"
+			if err != jscan.ErrNotObject {
+				msg = jscan.Malformed(err, ln.Last)
 			}
-			diags = append(diags, model.Diagnostic{File: fileName, Line: no, Msg: msg + ": line skipped"})
+			diags = append(diags, model.Diagnostic{File: fileName, Line: ln.No, Msg: msg + ": line skipped"})
 			continue
 		}
-		l.no, l.file = int32(no), int32(file)
+		l.no, l.file = int32(ln.No), int32(p.File)
 		n++
 	}
 	return n, diags

@@ -53,21 +53,15 @@ func (s *Session) Cwd() string {
 // outlive the session (the list record).
 func clone(v string) string { return string([]byte(v)) }
 
-func (s *Session) Len() int { return len(s.Entries) }
-
 // Leaf is the entry Claude Code resumes at, as skein reads it: the entry
 // of the last line of the session's file that is a turn of the main
 // conversation, followed down to the latest of its children (FORMAT.md).
 func (s *Session) Leaf() int { return s.leaf }
 
-// Entry is entry i in the domain's terms.
-func (s *Session) Entry(i int) model.Entry {
-	e := &s.Entries[i]
-	out := model.Entry{Kind: e.kind, Type: e.Type, Role: e.role, ID: e.ID, Timestamp: e.Timestamp, Line: e.Line}
-	if p := s.parent[i]; p >= 0 {
-		out.ParentID = s.Entries[p].ID
-	}
-	return out
+// Head is the entry in the domain's terms, without its parent's id
+// (model.EntryTree adds it).
+func (e *Entry) Head() model.Entry {
+	return model.Entry{Kind: e.kind, Type: e.Type, Role: e.role, ID: e.ID, Timestamp: e.Timestamp, Line: e.Line}
 }
 
 // Detail is a title line's title, and a record's type.

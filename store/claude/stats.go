@@ -60,14 +60,8 @@ func (s *Session) Stats() model.Stats {
 		case model.EntryCompaction:
 			st.Compactions++
 		case model.EntryMessage:
-			d.Messages++
-			switch e.role {
-			case model.RoleUser:
-				d.UserMessages++
-			case model.RoleToolResult:
-				d.ToolResults++
-			case model.RoleAssistant:
-				d.AssistantMessages++
+			d.AddMessage(e.role)
+			if e.role == model.RoleAssistant {
 				msg := s.MessageHead(model.ContextMessage{Entry: i})
 				if msg.StopReason == "error" {
 					d.Errors++

@@ -28,8 +28,6 @@ type Conversation struct {
 // ErrNoConversation is returned when nothing in a file is a conversation.
 var ErrNoConversation = errors.New("claudeai: no conversation (an array of objects with chat_messages, or one such object)")
 
-var bom = []byte("\xef\xbb\xbf")
-
 // Open reads the file at path: an array of conversations, or one conversation object.
 // The export's zip itself is read too (its conversations.json).
 func Open(path string) ([]Conversation, error) {
@@ -56,7 +54,7 @@ func Read(data []byte) ([]Conversation, error) {
 		}
 		data = inner
 	}
-	data = bytes.TrimPrefix(data, bom)
+	data = bytes.TrimPrefix(data, jscan.BOM)
 	i := jscan.SkipSpace(data, 0)
 	if i >= len(data) || (data[i] != '[' && data[i] != '{') {
 		return nil, ErrNoConversation
@@ -132,7 +130,7 @@ func fromZip(data []byte) ([]byte, error) {
 // first) is enough when it began with the members every export starts
 // with: uuid, name, summary, created_at and updated_at.
 func Detect(head []byte) bool {
-	head = bytes.TrimPrefix(head, bom)
+	head = bytes.TrimPrefix(head, jscan.BOM)
 	i := jscan.SkipSpace(head, 0)
 	if i >= len(head) {
 		return false

@@ -229,8 +229,7 @@ func withoutMember(obj []byte, name string) []byte {
 		if len(out) > 1 {
 			out = append(out, ',')
 		}
-		out = jsjson.AppendString(out, n)
-		out = append(out, ':')
+		out = jsjson.AppendKey(out, n)
 		out = jsjson.AppendValue(out, val)
 	})
 	return append(out, '}')

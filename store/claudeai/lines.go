@@ -205,8 +205,7 @@ func leftovers(obj []byte, keep func(name string) bool) []byte {
 		} else {
 			out = append(out, ',')
 		}
-		out = jsjson.AppendString(out, name)
-		out = append(out, ':')
+		out = jsjson.AppendKey(out, name)
 		out = jsjson.AppendValue(out, val)
 	}
 	// Most objects have neither a repeated key nor an array-index key, and

@@ -18,11 +18,10 @@ import (
 // Entries lists the path's entries from the last compaction on, each with
 // the messages it gives (a compaction: what it keeps).
 func (s *Session) BuildContext(leaf int) model.Context {
-	ctx := model.Context{Compaction: -1}
-	if leaf < 0 || leaf >= len(s.Entries) {
+	ctx, ok := s.PathContext(leaf)
+	if !ok {
 		return ctx
 	}
-	ctx.Path = s.Path(leaf)
 	var run []elem
 	start := 0
 	for k, i := range ctx.Path {
@@ -68,11 +67,10 @@ func (s *Session) setModel(ctx *model.Context, leaf int) {
 // BuildHistory is what the user saw along the path: every message entry,
 // and each compaction as its summary, in place.
 func (s *Session) BuildHistory(leaf int) model.Context {
-	ctx := model.Context{Compaction: -1}
-	if leaf < 0 || leaf >= len(s.Entries) {
+	ctx, ok := s.PathContext(leaf)
+	if !ok {
 		return ctx
 	}
-	ctx.Path = s.Path(leaf)
 	for _, i := range ctx.Path {
 		pe := model.Projected{Entry: i, First: len(ctx.Messages)}
 		switch s.Entries[i].kind {

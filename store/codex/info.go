@@ -30,7 +30,7 @@ import (
 //   - Model: the last turn context's model.
 func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	info := model.SessionInfo{Path: path, Format: Format, ID: s.Meta.ID, Cwd: s.cwd(), Name: s.title,
-		Entries: len(s.Entries)}
+		Entries: len(s.Entries), Branches: s.Tips()}
 	if info.ID == "" {
 		info.ID = idFromName(filepath.Base(path))
 	}
@@ -78,11 +78,6 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 		modified = mtimeMs
 	}
 	info.Modified = modified
-	for i := range s.Entries {
-		if len(s.Children(i)) == 0 {
-			info.Branches++
-		}
-	}
 	for i := len(s.Entries) - 1; i >= 0; i-- {
 		if s.Entries[i].Type == TypeTurnContext {
 			info.Model = s.tcModel[int32(i)]

@@ -84,8 +84,8 @@ type Meta struct {
 
 // Session is a parsed rollout: a model.Source.
 type Session struct {
-	Meta    Meta
-	Entries []Entry
+	Meta Meta
+	model.EntryTree[Entry, *Entry]
 	// Diagnostics are what reading found: lines skipped, outputs without a
 	// call, a file without a session_meta line.
 	Diagnostics []model.Diagnostic
@@ -115,16 +115,12 @@ type Session struct {
 	// fixed, so what it keeps is too.
 	compMu    sync.Mutex
 	compCache map[int32][]elem
-
-	model.Links
 }
 
 // Strings read with jscan.StringShared share the line's memory. That is
 // safe because Open reads every file into a buffer of its own, and Parse's
 // caller must give it one such (Parse keeps the bytes): an mmapped file
 // must not be parsed. TestValuesOutliveSession checks it.
-
-var bom = []byte("\xef\xbb\xbf")
 
 // Parse reads a rollout's bytes as Codex's resume does
 // (RolloutRecorder::get_rollout_history): lines split at "\n", blank ones
@@ -136,7 +132,7 @@ var bom = []byte("\xef\xbb\xbf")
 // lives (see str). The error is ErrNotSession when no line is Codex's.
 func Parse(data []byte) (*Session, error) {
 	s := &Session{leaf: -1}
-	data = bytes.TrimPrefix(data, bom)
+	data = bytes.TrimPrefix(data, jscan.BOM)
 	s.Entries, s.counts = parseLines(data, &s.Diagnostics)
 	found := false
 	for i := range s.Entries {
@@ -186,7 +182,7 @@ func parseLines(data []byte, diags *[]model.Diagnostic) ([]Entry, []count) {
 	}
 	var counts []count
 	all := par.ParseLines([][]byte{data}, runtime.GOMAXPROCS(0), func(p par.Part, out []Entry) (int, say) {
-		n, d, c := parseChunk(p.Data, out, p.Line, p.Last)
+		n, d, c := parseChunk(p, out)
 		return n, say{d, c}
 	}, func(s say, at int) {
 		for j := range s.counts {
@@ -202,38 +198,24 @@ func parseLines(data []byte, diags *[]model.Diagnostic) ([]Entry, []count) {
 	return all, counts
 }
 
-var nl = []byte{'\n'}
-
-// parseChunk parses the lines of data into out (a slot for each) and
-// returns how many it filled, and the token counts among them.
-func parseChunk(data []byte, out []Entry, lineNo int, last bool) (int, []model.Diagnostic, []count) {
+// parseChunk parses the lines of p into out (a slot for each) and returns
+// how many it filled, and the token counts among them.
+func parseChunk(p par.Part, out []Entry) (int, []model.Diagnostic, []count) {
 	var diags []model.Diagnostic
 	var counts []count
 	n := 0
-	for lineNo--; len(data) > 0; {
-		lineNo++
-		var line []byte
-		line, data, _ = bytes.Cut(data, nl)
-		line = jscan.TrimBlank(line)
-		if len(line) == 0 {
-			continue
-		}
+	for ln := range p.Lines() {
 		e := &out[n]
-		if err := parseLine(e, line); err != nil {
+		if err := parseLine(e, ln.Text); err != nil {
 			*e = Entry{}
-			msg := "malformed JSON"
-			if last && len(data) == 0 {
-				msg = "malformed JSON (partial last line)"
+			msg := "not a JSON object"
+			if err != jscan.ErrNotObject {
+				msg = jscan.Malformed(err, ln.Last)
 			}
-			if err == jscan.ErrNotObject {
-				msg = "not a JSON object"
-			} else {
-				msg += ": " + err.Error()
-			}
-			diags = append(diags, model.Diagnostic{Line: lineNo, Msg: msg + ": line skipped (Codex skips it)"})
+			diags = append(diags, model.Diagnostic{Line: ln.No, Msg: msg + ": line skipped (Codex skips it)"})
 			continue
 		}
-		e.Line = lineNo
+		e.Line = ln.No
 		if e.Type == TypeEventMsg && e.ItemType == "token_count" {
 			counts = append(counts, parseCount(int32(n), e.Payload))
 		}

@@ -22,21 +22,15 @@ func (s *Session) Domain(info model.SessionInfo) *model.Session {
 // Of returns the Codex session behind a domain session, or nil.
 func Of(s *model.Session) *Session { return model.SourceOf[*Session](s) }
 
-func (s *Session) Len() int { return len(s.Entries) }
-
 // Leaf is where Codex resumes: the last line's entry, -1 for none.
 func (s *Session) Leaf() int { return s.leaf }
 
-// Entry is entry i in the domain's terms. Type is a response item's type
-// ("message", "function_call"), an event's prefixed ("event_msg.token_count"),
-// or the line's ("turn_context", "compacted", "session_meta").
-func (s *Session) Entry(i int) model.Entry {
-	e := &s.Entries[i]
-	out := model.Entry{Kind: e.kind, Type: e.typ, Role: e.role, ID: e.ID(), Timestamp: e.Timestamp, Line: e.Line}
-	if p := s.parent[i]; p >= 0 {
-		out.ParentID = s.Entries[p].ID()
-	}
-	return out
+// Head is the entry in the domain's terms, without its parent's id
+// (model.EntryTree adds it). Type is a response item's type ("message",
+// "function_call"), an event's prefixed ("event_msg.token_count"), or the
+// line's ("turn_context", "compacted", "session_meta").
+func (e *Entry) Head() model.Entry {
+	return model.Entry{Kind: e.kind, Type: e.typ, Role: e.role, ID: e.ID(), Timestamp: e.Timestamp, Line: e.Line}
 }
 
 // Detail is a turn context's model (the session's provider, its effort
@@ -417,9 +411,7 @@ func argumentsInput(v []byte, key string) []byte {
 	case len(v) == 0:
 		return []byte("{}")
 	}
-	out := jsjson.AppendString([]byte("{"), key)
-	out = append(out, ':')
-	return append(append(out, v...), '}')
+	return append(append(jsjson.AppendKey([]byte("{"), key), v...), '}')
 }
 
 // outputBlocks reads an output: a string, an array of content items, or

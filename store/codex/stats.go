@@ -70,27 +70,17 @@ func (s *Session) Stats() model.Stats {
 			st.Model(key(s.tcModel[int32(i)]))
 		}
 	}
+	st.Leaves = s.Tips()
 	var last tokens
 	for i := range s.Entries {
 		e := &s.Entries[i]
-		if len(s.Children(i)) == 0 {
-			st.Leaves++
-		}
 		t := jsdate.Parse(e.Timestamp)
 		d := st.Begin(t)
 		switch {
 		case e.kind == model.EntryMessage:
-			d.Messages++
-			switch e.role {
-			case model.RoleUser:
-				d.UserMessages++
-			case model.RoleAssistant:
-				d.AssistantMessages++
-				if isCall(e.ItemType) {
-					st.Tool(&d, toolName(ritem{raw: e.Payload, itemType: e.ItemType}))
-				}
-			case model.RoleToolResult:
-				d.ToolResults++
+			d.AddMessage(e.role)
+			if e.role == model.RoleAssistant && isCall(e.ItemType) {
+				st.Tool(&d, toolName(ritem{raw: e.Payload, itemType: e.ItemType}))
 			}
 		case e.kind == model.EntryCompaction:
 			st.Compactions++

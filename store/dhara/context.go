@@ -85,12 +85,11 @@ func (s *Session) BuildHistory(leaf int) model.Context {
 }
 
 func (s *Session) build(leaf int, compact bool) model.Context {
-	ctx := model.Context{Compaction: -1}
-	if leaf < 0 || leaf >= len(s.Entries) {
+	ctx, ok := s.PathContext(leaf)
+	if !ok {
 		return ctx
 	}
-	path := s.Path(leaf)
-	ctx.Path = path
+	path := ctx.Path
 	ctx.Model = s.modelAt(path)
 	var c compactions
 	if compact {
@@ -186,17 +185,7 @@ func (s *Session) modelAt(path []int) *model.ModelRef {
 			}
 		}
 	}
-	if s.Meta.Model == "" && s.Meta.Provider == "" {
-		return nil
-	}
-	ref := &model.ModelRef{}
-	if s.Meta.Provider != "" {
-		ref.Provider = jsjson.AppendString(nil, s.Meta.Provider)
-	}
-	if s.Meta.Model != "" {
-		ref.ModelID = jsjson.AppendString(nil, s.Meta.Model)
-	}
-	return ref
+	return model.NewModelRef(s.Meta.Provider, s.Meta.Model)
 }
 
 // Summarized counts the messages the compactions of a context left out.

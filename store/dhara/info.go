@@ -74,11 +74,11 @@ func ListInfo(dir string, mtimeMs float64) (model.SessionInfo, error) {
 	}
 	branches := 0
 	if f.Tree != nil {
-		if b := jscan.Member(bytes.TrimPrefix(f.Tree, bom), "branches"); b != nil {
+		if b := jscan.Member(bytes.TrimPrefix(f.Tree, jscan.BOM), "branches"); b != nil {
 			jscan.Items(b, func([]byte) bool { branches++; return true })
 		}
 	}
-	data := bytes.TrimPrefix(f.Entries, bom)
+	data := bytes.TrimPrefix(f.Entries, jscan.BOM)
 	chunks := par.SplitLines(data, runtime.GOMAXPROCS(0))
 	scans := make([]listScan, len(chunks))
 	par.Each(len(chunks), func(k int) { scans[k].scan(chunks[k]) })

@@ -104,9 +104,9 @@ func (e *Entry) File() string {
 
 // Session is a parsed session folder: a model.Source.
 type Session struct {
-	Meta    Meta
-	Tree    Tree
-	Entries []Entry
+	Meta Meta
+	Tree Tree
+	model.EntryTree[Entry, *Entry]
 	// Diagnostics are what reading found wrong (doctor adds the schema and
 	// consistency checks, check.go).
 	Diagnostics []model.Diagnostic
@@ -127,7 +127,6 @@ type Session struct {
 	// each call, the next; owner is a call's message (-1: none).
 	firstCall, nextCall, owner []int32
 	labels                     map[int]string
-	model.Links
 }
 
 // Duplicate is a line whose id an earlier line has.
@@ -189,7 +188,7 @@ func Parse(f Files) *Session {
 
 func parseMeta(data []byte, diags *[]model.Diagnostic) Meta {
 	m := Meta{Raw: data}
-	err := jscan.Members(bytes.TrimPrefix(data, bom), func(k, v []byte) bool {
+	err := jscan.Members(bytes.TrimPrefix(data, jscan.BOM), func(k, v []byte) bool {
 		s, _ := jscan.String(v)
 		switch jscan.Key(k) {
 		case "id":
@@ -228,7 +227,7 @@ func parseTree(data []byte, diags *[]model.Diagnostic) Tree {
 // validated: what says where a document that is no tree goes wrong.
 func parseTreeMembers(data []byte, diags *[]model.Diagnostic) Tree {
 	t := Tree{Raw: data}
-	err := jscan.Members(bytes.TrimPrefix(data, bom), func(k, v []byte) bool {
+	err := jscan.Members(bytes.TrimPrefix(data, jscan.BOM), func(k, v []byte) bool {
 		switch jscan.Key(k) {
 		case "root":
 			t.Root, _ = jscan.String(v)
@@ -250,7 +249,7 @@ func parseTreeMembers(data []byte, diags *[]model.Diagnostic) Tree {
 // parseTree then reads as before, to say what is wrong.
 func parseTreeStrict(data []byte) (Tree, bool) {
 	t := Tree{Raw: data}
-	d := bytes.TrimPrefix(data, bom)
+	d := bytes.TrimPrefix(data, jscan.BOM)
 	i := jscan.SkipSpace(d, 0)
 	if i >= len(d) || d[i] != '{' {
 		return t, false
@@ -482,8 +481,6 @@ func plainIDEnd(data []byte, i int) int {
 // (ReadFiles, and readDharaEntries in store), and nothing writes them.
 // TestValuesOutliveSession checks it.
 
-var bom = []byte("\xef\xbb\xbf")
-
 // parseLines reads the archive's lines and then the working file's, in
 // parallel chunks when they are large, each chunk straight into its own
 // region of one slice.
@@ -526,11 +523,7 @@ func parseChunk(data []byte, out []Entry, lineNo, off int, archived, last bool) 
 		}
 		if err != nil {
 			*e = Entry{}
-			msg := "malformed JSON"
-			if last && len(data) == 0 {
-				msg = "malformed JSON (partial last line)"
-			}
-			diags = append(diags, model.Diagnostic{File: file, Line: lineNo, Msg: fmt.Sprintf("%s: %v", msg, err)})
+			diags = append(diags, model.Diagnostic{File: file, Line: lineNo, Msg: jscan.Malformed(err, last && len(data) == 0)})
 			continue
 		}
 		e.Line, e.Off, e.Archived = lineNo, start, archived

@@ -29,17 +29,12 @@ func (s *Session) Domain(info model.SessionInfo) *model.Session {
 // Of returns the Dhara session behind a domain session, or nil.
 func Of(s *model.Session) *Session { return model.SourceOf[*Session](s) }
 
-func (s *Session) Len() int  { return len(s.Entries) }
 func (s *Session) Leaf() int { return s.leaf }
 
-// Entry is entry i in the domain's terms; its parent is from tree.json.
-func (s *Session) Entry(i int) model.Entry {
-	e := &s.Entries[i]
-	out := model.Entry{Kind: e.kind, Type: e.Type, Role: e.Role, ID: e.ID, Timestamp: e.Timestamp, Line: e.Line}
-	if p := s.parent[i]; p >= 0 {
-		out.ParentID = s.Entries[p].ID
-	}
-	return out
+// Head is the entry in the domain's terms, without its parent's id, which
+// model.EntryTree adds from tree.json's parents.
+func (e *Entry) Head() model.Entry {
+	return model.Entry{Kind: e.kind, Type: e.Type, Role: e.Role, ID: e.ID, Timestamp: e.Timestamp, Line: e.Line}
 }
 
 // Detail is what entry i says when it is not a message.

@@ -37,21 +37,15 @@ func (s *Session) Stats() model.Stats {
 		}
 		return cmp.Compare(ta, tb)
 	})
+	st.Leaves = s.Tips()
 	for _, i := range order {
 		e := &s.Entries[i]
-		if len(s.Children(i)) == 0 {
-			st.Leaves++
-		}
 		t := times[i]
 		d := st.Begin(t)
 		switch e.Type {
 		case TypeMessage, TypeToolResult:
-			d.Messages++
-			switch e.Role {
-			case model.RoleUser:
-				d.UserMessages++
-			case model.RoleAssistant:
-				d.AssistantMessages++
+			d.AddMessage(e.Role)
+			if e.Role == model.RoleAssistant {
 				msg := s.MessageHead(model.ContextMessage{Entry: i})
 				addModel(msg.Provider, msg.Model)
 				switch msg.StopReason {
@@ -63,8 +57,6 @@ func (s *Session) Stats() model.Stats {
 				if u := msg.Usage; u != nil {
 					st.Usage(&d, msg.Provider+"/"+msg.Model, model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost})
 				}
-			case model.RoleToolResult:
-				d.ToolResults++
 			}
 		case TypeToolCall:
 			st.Tool(&d, strings.Clone(e.ToolName)) // not the file's memory: stats are kept

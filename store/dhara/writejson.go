@@ -41,8 +41,7 @@ func appendEntryLine(b []byte, id, typ string, fields []Field, timestamp string)
 			continue
 		}
 		b = append(b, ',')
-		b = jsjson.AppendString(b, f.Key)
-		b = append(b, ':')
+		b = jsjson.AppendKey(b, f.Key)
 		b = append(b, f.Value...)
 	}
 	b = append(b, `,"timestamp":`...)
@@ -52,23 +51,14 @@ func appendEntryLine(b []byte, id, typ string, fields []Field, timestamp string)
 
 func jsonString(s string) []byte { return jsjson.AppendString(nil, s) }
 
-func jsonStrings(list []string) []byte {
-	b := []byte{'['}
-	for k, s := range list {
-		if k > 0 {
-			b = append(b, ',')
-		}
-		b = jsjson.AppendString(b, s)
-	}
-	return append(b, ']')
-}
+func jsonStrings(list []string) []byte { return jsjson.AppendStrings(nil, list) }
 
 // setMember sets one member of a JSON object, keeping the others and their
 // order (a new member goes last); a nil value removes it.
 func setMember(obj []byte, key string, val []byte) ([]byte, error) {
 	out := []byte{'{'}
 	found := false
-	err := jscan.Members(bytes.TrimPrefix(obj, bom), func(k, v []byte) bool {
+	err := jscan.Members(bytes.TrimPrefix(obj, jscan.BOM), func(k, v []byte) bool {
 		if jscan.Key(k) == key {
 			if found || val == nil {
 				return true
@@ -90,8 +80,7 @@ func setMember(obj []byte, key string, val []byte) ([]byte, error) {
 		if len(out) > 1 {
 			out = append(out, ',')
 		}
-		out = jsjson.AppendString(out, key)
-		out = append(out, ':')
+		out = jsjson.AppendKey(out, key)
 		out = append(out, val...)
 	}
 	return append(out, '}'), nil
@@ -102,7 +91,7 @@ func setMember(obj []byte, key string, val []byte) ([]byte, error) {
 // an array of strings and numbers (a branch's entryIds) on one line; with a
 // final newline. A value that is not valid JSON is left as it is.
 func indent(v []byte) []byte {
-	v = bytes.TrimPrefix(v, bom)
+	v = bytes.TrimPrefix(v, jscan.BOM)
 	if !jscan.Valid(v) {
 		return v
 	}
@@ -175,7 +164,7 @@ func treeWith(raw []byte, implicit, add *Branch, onBranch string, ids []string) 
 	if raw == nil {
 		raw = []byte(`{"branches":[]}`)
 	}
-	branches := jscan.Member(bytes.TrimPrefix(raw, bom), "branches")
+	branches := jscan.Member(bytes.TrimPrefix(raw, jscan.BOM), "branches")
 	if branches == nil {
 		branches = []byte("[]")
 	}

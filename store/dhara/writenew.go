@@ -80,8 +80,7 @@ func compactionUsage(u *model.Usage) []byte { return appendUsage(u, true) }
 
 func appendUsage(u *model.Usage, compaction bool) []byte {
 	num := func(b []byte, k string, v float64) []byte {
-		b = jsjson.AppendString(b, k)
-		b = append(b, ':')
+		b = jsjson.AppendKey(b, k)
 		return jsjson.AppendNumber(b, v)
 	}
 	b := []byte{'{'}

@@ -1,9 +1,6 @@
 package dhara05
 
-import (
-	"skein/internal/jsjson"
-	"skein/model"
-)
+import "skein/model"
 
 // BuildContext is what Dhara sends when it resumes at leaf: agent-loop.ts
 // buildMessages over session.getPath(), the path from the root to the head
@@ -11,11 +8,10 @@ import (
 // tool_result gives one message, branch markers and anything else none.
 // The model is the meta line's (every request names session.meta.model).
 func (s *Session) BuildContext(leaf int) model.Context {
-	ctx := model.Context{Compaction: -1}
-	if leaf < 0 || leaf >= len(s.Entries) {
+	ctx, ok := s.PathContext(leaf)
+	if !ok {
 		return ctx
 	}
-	ctx.Path = s.Path(leaf)
 	ctx.Model = s.modelRef()
 	ctx.ThinkingLevel = s.Meta.ThinkingLevel
 	for _, i := range ctx.Path {
@@ -31,17 +27,7 @@ func (s *Session) BuildContext(leaf int) model.Context {
 
 // modelRef is the meta line's model, nil when it names none.
 func (s *Session) modelRef() *model.ModelRef {
-	if s.Meta.ModelID == "" && s.Meta.Provider == "" {
-		return nil
-	}
-	ref := &model.ModelRef{}
-	if s.Meta.Provider != "" {
-		ref.Provider = jsjson.AppendString(nil, s.Meta.Provider)
-	}
-	if s.Meta.ModelID != "" {
-		ref.ModelID = jsjson.AppendString(nil, s.Meta.ModelID)
-	}
-	return ref
+	return model.NewModelRef(s.Meta.Provider, s.Meta.ModelID)
 }
 
 // ReadOnly is why skein changes nothing in a Dhara 0.5 session (and so

@@ -26,7 +26,7 @@ import (
 //     that names one, else the meta line's.
 func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	info := model.SessionInfo{Path: path, Format: Format, ID: s.Meta.SessionID, Cwd: s.Meta.Cwd, Name: s.Meta.Title,
-		Entries: len(s.Entries)}
+		Entries: len(s.Entries), Branches: s.Tips()}
 	if info.ID == "" {
 		info.ID = strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	}
@@ -35,9 +35,6 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	first, haveFirst := "", false
 	for i := range s.Entries {
 		e := &s.Entries[i]
-		if len(s.Children(i)) == 0 {
-			info.Branches++
-		}
 		if !e.isCounted() {
 			continue
 		}

@@ -74,8 +74,8 @@ type Entry struct {
 
 // Session is a parsed Dhara 0.5 session file: a model.Source.
 type Session struct {
-	Meta    Meta
-	Entries []Entry
+	Meta Meta
+	model.EntryTree[Entry, *Entry]
 	// Diagnostics are what reading found: lines skipped, ids repeated,
 	// parents missing, cycles cut.
 	Diagnostics []model.Diagnostic
@@ -84,13 +84,9 @@ type Session struct {
 	parent []int32
 	leaf   int
 
-	model.Links
-
 	namesOnce sync.Once
 	callNames map[string]string // tool call id -> tool name, from the assistants' toolCalls
 }
-
-var bom = []byte("\xef\xbb\xbf")
 
 // Sniff reports whether head, the first bytes of a file, starts with a Dhara
 // 0.5 meta line: its first non-blank line is a JSON object whose type is
@@ -138,7 +134,7 @@ func IsSessionFileName(name string) bool {
 // ErrNotSession when nothing in data is a Dhara line.
 func Parse(data []byte) (*Session, error) {
 	s := &Session{leaf: -1}
-	data = bytes.TrimPrefix(data, bom)
+	data = bytes.TrimPrefix(data, jscan.BOM)
 	diag := func(line int, warn bool, format string, args ...any) {
 		s.Diagnostics = append(s.Diagnostics, model.Diagnostic{Line: line, Msg: fmt.Sprintf(format, args...), Warning: warn})
 	}
@@ -157,15 +153,9 @@ func Parse(data []byte) (*Session, error) {
 		firstLine = false
 		e, meta, err := parseLine(line)
 		if err != nil {
-			msg := "malformed JSON"
-			if !terminated {
-				msg = "malformed JSON (partial last line)"
-			}
-			if err == jscan.ErrNotObject {
-				msg, err = "not a JSON object", nil
-			}
-			if err != nil {
-				msg = fmt.Sprintf("%s: %v", msg, err)
+			msg := "not a JSON object"
+			if err != jscan.ErrNotObject {
+				msg = jscan.Malformed(err, !terminated)
 			}
 			diag(lineNo, false, "%s: line skipped (Dhara's load throws on it)", msg)
 			continue

@@ -19,21 +19,15 @@ func (s *Session) Domain(info model.SessionInfo) *model.Session {
 // Of returns the Dhara 0.5 session behind a domain session, or nil.
 func Of(s *model.Session) *Session { return model.SourceOf[*Session](s) }
 
-func (s *Session) Len() int { return len(s.Entries) }
-
 // Leaf is Dhara's head after a load: the entry of the file's last line
 // (session.ts importSession, "last one wins"), -1 for none.
 func (s *Session) Leaf() int { return s.leaf }
 
-// Entry is entry i in the domain's terms: a message (its role the
-// model's), or a branch marker or unknown line as EntryOther with its type.
-func (s *Session) Entry(i int) model.Entry {
-	e := &s.Entries[i]
-	out := model.Entry{Kind: e.kind, Type: e.Type, Role: e.role, ID: e.ID, Timestamp: e.Timestamp, Line: e.Line}
-	if p := s.parent[i]; p >= 0 {
-		out.ParentID = s.Entries[p].ID
-	}
-	return out
+// Head is the entry in the domain's terms, without its parent's id
+// (model.EntryTree adds it): a message (its role the model's), or a branch
+// marker or unknown line as EntryOther with its type.
+func (e *Entry) Head() model.Entry {
+	return model.Entry{Kind: e.kind, Type: e.Type, Role: e.role, ID: e.ID, Timestamp: e.Timestamp, Line: e.Line}
 }
 
 // Detail is a branch marker's label.

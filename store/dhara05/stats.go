@@ -31,23 +31,17 @@ func (s *Session) Stats() model.Stats {
 	for i := range times {
 		times[i] = jsdate.Parse(s.Entries[i].Timestamp)
 	}
+	st.Leaves = s.Tips()
 	for _, i := range model.TimeOrder(times) {
 		e := &s.Entries[i]
-		if len(s.Children(i)) == 0 {
-			st.Leaves++
-		}
 		if _, ok := s.Label(i); ok {
 			st.Labels++
 		}
 		t := times[i]
 		d := st.Begin(t)
 		if e.isCounted() {
-			d.Messages++
-			switch e.role {
-			case model.RoleUser:
-				d.UserMessages++
-			case model.RoleAssistant:
-				d.AssistantMessages++
+			d.AddMessage(e.role)
+			if e.role == model.RoleAssistant {
 				msg := s.Message(model.ContextMessage{Entry: i})
 				key := addModel(msg.Provider, msg.Model)
 				for _, c := range msg.ToolCalls() {
@@ -59,8 +53,6 @@ func (s *Session) Stats() model.Stats {
 					}
 					st.Usage(&d, key, model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, Cost: u.Cost})
 				}
-			case model.RoleToolResult:
-				d.ToolResults++
 			}
 		}
 		st.End(t, d)

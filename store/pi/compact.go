@@ -15,7 +15,7 @@ import (
 // the entry's time, when it has one), read from the session the plan was
 // made on.
 func CompactionEntry(c model.Compaction, parent string) NewEntry {
-	details := append(append(append([]byte(`{"readFiles":`), stringsJSON(c.ReadFiles)...), `,"modifiedFiles":`...), stringsJSON(c.ModifiedFiles)...)
+	details := jsjson.AppendStrings(append(jsjson.AppendStrings([]byte(`{"readFiles":`), c.ReadFiles), `,"modifiedFiles":`...), c.ModifiedFiles)
 	details = append(details, '}')
 	e := NewEntry{Type: TypeCompaction, Parent: &parent, Fields: []Field{
 		{Key: "summary", Value: jsjson.AppendString(nil, c.Summary)},
@@ -53,17 +53,6 @@ func usageJSON(u *model.Usage) []byte {
 		b = fmt.Appendf(b, `"reasoning":%d,`, n(u.Reasoning))
 	}
 	return fmt.Appendf(b, `"totalTokens":%d,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}`, n(total))
-}
-
-func stringsJSON(list []string) []byte {
-	b := []byte{'['}
-	for i, s := range list {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsjson.AppendString(b, s)
-	}
-	return append(b, ']')
 }
 
 // systemOf is the current system message of a plan's context, nil for a

@@ -325,8 +325,7 @@ func appendObject(dst []byte, members []member) []byte {
 			dst = append(dst, ',')
 		}
 		first = false
-		dst = jsjson.AppendString(dst, m.key)
-		dst = append(dst, ':')
+		dst = jsjson.AppendKey(dst, m.key)
 		dst = jsjson.AppendValue(dst, m.val)
 	}
 	return append(dst, '}')

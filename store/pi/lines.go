@@ -22,8 +22,7 @@ func (s *Session) LineV3(i int) []byte {
 			out = append(out, ',')
 		}
 		first = false
-		out = jsjson.AppendString(out, key)
-		out = append(out, ':')
+		out = jsjson.AppendKey(out, key)
 		out = append(out, val...)
 	}
 	var firstKept []byte

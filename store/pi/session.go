@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"skein/internal/hugemem"
+	"skein/internal/jscan"
 	"skein/internal/jsdate"
 	"skein/internal/par"
 	"skein/model"
@@ -197,11 +198,7 @@ func parseChunk(data []byte, out []Entry, lineNo int, first, last bool) chunkRes
 		e := &out[r.n]
 		if err := parseEntryInto(e, line, lineNo); err != nil {
 			*e = Entry{}
-			msg := "malformed JSON"
-			if last && len(data) == 0 {
-				msg = "malformed JSON (partial last line)"
-			}
-			r.diags = append(r.diags, Diagnostic{Line: lineNo, Msg: fmt.Sprintf("%s: %v", msg, err)})
+			r.diags = append(r.diags, Diagnostic{Line: lineNo, Msg: jscan.Malformed(err, last && len(data) == 0)})
 			continue
 		}
 		if e.Type == TypeSession {

@@ -94,15 +94,11 @@ func (s *Session) Stats() model.Stats {
 		}
 		switch e.Type {
 		case TypeMessage:
-			d.Messages++
+			d.AddMessage(e.Role)
 			switch e.Role {
-			case RoleUser:
-				d.UserMessages++
 			case RoleToolResult:
-				d.ToolResults++
 				usage(e.MessageField("usage"), false, toolsKey)
 			case RoleAssistant:
-				d.AssistantMessages++
 				var u, content, provider, mdl, responseModel []byte
 				var stop string
 				Fields(e.Message, func(k string, v []byte) {

@@ -61,8 +61,7 @@ func (s *Session) CurrentSystemMessage(msgs []model.ContextMessage) []byte {
 			if i > 0 {
 				out = append(out, ',')
 			}
-			out = jsjson.AppendString(out, name)
-			out = append(out, ':')
+			out = jsjson.AppendKey(out, name)
 			out = jsjson.AppendValue(out, sections.Vals[name])
 		}
 		out = append(out, '}')

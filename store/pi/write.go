@@ -213,8 +213,7 @@ func appendLine(path string, data []byte, build func(s *Session) (NewEntry, erro
 			continue
 		}
 		line = append(line, ',')
-		line = jsjson.AppendString(line, fl.Key)
-		line = append(line, ':')
+		line = jsjson.AppendKey(line, fl.Key)
 		line = append(line, fl.Value...)
 	}
 	line = append(line, "}\n"...)
