@@ -35,10 +35,11 @@ func tuiOptions(paths []string, demo bool, env store.Env) (tui.Options, func(), 
 			roots = []string{filepath.Dir(open)}
 		}
 	}
+	var looked []string
 	if len(roots) == 0 {
 		roots = env.DefaultRoots()
 		if files, _ := store.Discover(roots); len(files) == 0 {
-			demo = true
+			demo, looked = true, roots
 		}
 	}
 	cleanup := func() {}
@@ -59,5 +60,5 @@ func tuiOptions(paths []string, demo bool, env store.Env) (tui.Options, func(), 
 		roots = []string{dir}
 	}
 	cwd, _ := os.Getwd()
-	return tui.Options{Roots: roots, Demo: demo, Home: env.Home, Cwd: cwd, Open: open, TextIndex: textIndexDir(env)}, cleanup, nil
+	return tui.Options{Roots: roots, Demo: demo, DemoLooked: looked, Home: env.Home, Cwd: cwd, Open: open, TextIndex: textIndexDir(env)}, cleanup, nil
 }

@@ -23,12 +23,15 @@ import (
 
 // Options configure the UI.
 type Options struct {
-	Roots   []string // where to look for sessions
-	Demo    bool     // the roots are the bundled demo
-	Home    string   // shortened to ~ in paths
-	NoColor bool     // NO_COLOR: styles without colours
-	Cwd     string   // the folder skein was started in: p scopes the list to it
-	Open    string   // a session file to open at once (skein FILE)
+	Roots []string // where to look for sessions
+	Demo  bool     // the roots are the bundled demo
+	// DemoLooked are the folders skein looked in and found no session in,
+	// when that is why the demo opened (nil: it was asked for).
+	DemoLooked []string
+	Home       string // shortened to ~ in paths
+	NoColor    bool   // NO_COLOR: styles without colours
+	Cwd        string // the folder skein was started in: p scopes the list to it
+	Open       string // a session file to open at once (skein FILE)
 	// TextIndex is the folder of the full-text index ("" for none: the
 	// list's search of the messages reads every session).
 	TextIndex string
@@ -75,7 +78,7 @@ func New(opts Options) *Model {
 	m.shared = &shared{keys: DefaultKeyMap(), color: !opts.NoColor, home: opts.Home, textIndex: &textIndex{dir: opts.TextIndex}}
 	m.styles = m.newStyles()
 	m.list = newListScreen(m.shared)
-	m.list.demo = opts.Demo
+	m.list.demo, m.list.demoLooked = opts.Demo, opts.DemoLooked
 	m.list.startedIn = opts.Cwd
 	m.help.Styles = help.DefaultStyles(m.isDark)
 	return m

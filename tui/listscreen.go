@@ -47,8 +47,9 @@ type listRow struct {
 // parents, a fuzzy filter, sort and project toggles and a preview.
 type listScreen struct {
 	*shared
-	demo bool
-	now  func() time.Time
+	demo       bool
+	demoLooked []string // where skein found no session, when that opened the demo
+	now        func() time.Time
 
 	infos   []*store.Info
 	rows    []listRow
@@ -798,6 +799,8 @@ func (l *listScreen) View() string {
 		b.WriteString(fit(st.Accent.Render("/ ")+transcript.OneLine(l.filter)+st.Accent.Render("█")+l.textNote(""), w) + "\n")
 	case l.filter != "":
 		b.WriteString(fit(st.Muted.Render("filter: ")+transcript.OneLine(l.filter)+l.textNote("  (esc clears)"), w) + "\n")
+	case l.demo:
+		b.WriteString(fit(st.Warning.Render(transcript.OneLine(l.demoNote())), w) + "\n")
 	default:
 		b.WriteString("\n")
 	}
@@ -817,6 +820,20 @@ func (l *listScreen) View() string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// demoNote says what the demo is, what is done to it is thrown away first:
+// then where skein looked and found nothing, when that is why it opened.
+func (l *listScreen) demoNote() string {
+	note := "Demo: changes are thrown away on exit."
+	if len(l.demoLooked) == 0 {
+		return note
+	}
+	looked := make([]string, len(l.demoLooked))
+	for i, r := range l.demoLooked {
+		looked[i] = shortPath(r, l.home)
+	}
+	return note + " No sessions in " + strings.Join(looked, ", ")
 }
 
 // columns decides which columns fit in width w.
