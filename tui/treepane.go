@@ -176,9 +176,14 @@ func (t *treePane) Update(msg tea.KeyPressMsg, path string) (moved bool, cmd tea
 	case key.Matches(msg, k.NextBranch):
 		t.jumpBranch(1)
 	case key.Matches(msg, k.TreeFilter):
+		// The selection stays where it is, or on the nearest entry the
+		// new filter shows; the leaf only when nothing was selected.
 		sel := t.selected()
+		if sel < 0 {
+			sel = t.s.Leaf()
+		}
 		t.filter = (t.filter + 1) % (model.FilterAll + 1)
-		cmd = t.reapply(max(sel, t.s.Leaf()), path)
+		cmd = t.reapply(sel, path)
 	}
 	t.clamp()
 	return t.selected() != before, cmd

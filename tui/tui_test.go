@@ -237,15 +237,20 @@ func TestSessionKeys(t *testing.T) {
 	if ss.tree.view.Folded[first] || len(ss.tree.view.Rows) != rows {
 		t.Errorf("unfold: %d rows", len(ss.tree.view.Rows))
 	}
-	// F cycles pi's filters.
+	// F cycles pi's filters. The selection stays on its entry, or goes to
+	// the nearest one the filter shows: never to the leaf.
 	press(m, "F")
 	if f := ss.tree.view.Filter; f.String() != "no-tools" {
 		t.Errorf("filter %v", f)
+	}
+	if sel := ss.tree.selected(); sel > first || sel == ss.s.Leaf() {
+		t.Errorf("F moved the selection from %d to %d (leaf %d)", first, sel, ss.s.Leaf())
 	}
 	press(m, "F", "F", "F", "F")
 	if f := ss.tree.view.Filter; f.String() != "default" {
 		t.Errorf("filter cycle ends at %v", f)
 	}
+	press(m, "G") // back to the leaf, for the messages below
 	// Tab gives the messages focus; n/N step through them.
 	press(m, "tab")
 	if ss.focus != paneMessages {

@@ -408,10 +408,16 @@ func (o *Options) assistant(m *model.Message) string {
 		case model.BlockText:
 			parts = append(parts, o.markdown(b.Text))
 		case model.BlockThinking:
-			if o.ShowThinking {
+			words := len(strings.Fields(b.Text))
+			switch {
+			case words == 0:
+				// Only its signature was kept (Claude Code's redacted or
+				// summarised thinking): there is nothing to show or count.
+				parts = append(parts, o.style(st.Dim, "∴ thinking (hidden)"))
+			case o.ShowThinking:
 				parts = append(parts, o.style(st.Dim.Italic(true), "∴ "+Sanitize(b.Text)))
-			} else {
-				parts = append(parts, o.style(st.Dim, fmt.Sprintf("∴ thinking (%d words)", len(strings.Fields(b.Text)))))
+			default:
+				parts = append(parts, o.style(st.Dim, fmt.Sprintf("∴ thinking (%d words)", words)))
 			}
 		case model.BlockToolCall:
 			tc := b.Call

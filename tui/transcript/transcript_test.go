@@ -4,7 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"skein/model"
 	"skein/theme"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // The sanitizer itself is tested in internal/sanitize; these are the cases
@@ -138,5 +141,23 @@ func TestMarkdownWithoutColour(t *testing.T) {
 	}
 	if !strings.Contains(out, "\x1b[1m") && !strings.Contains(out, ";1m") && !strings.Contains(out, "[1;") {
 		t.Errorf("no bold: %q", out)
+	}
+}
+
+// A thinking block that kept only its signature (Claude Code's redacted
+// thinking) says it is hidden, not that it holds 0 words; one with text
+// counts its words, and shows them when asked.
+func TestThinkingHiddenOrCounted(t *testing.T) {
+	msg := &model.Message{Role: model.RoleAssistant, Blocks: []model.Block{
+		{Type: model.BlockThinking, Text: ""}, {Type: model.BlockThinking, Text: "one two three"}}}
+	o := &Options{Width: 60, Styles: theme.New(true)}
+	out := ansi.Strip(o.assistant(msg))
+	if !strings.Contains(out, "thinking (hidden)") || !strings.Contains(out, "thinking (3 words)") || strings.Contains(out, "0 words") {
+		t.Errorf("collapsed: %q", out)
+	}
+	o.ShowThinking = true
+	out = ansi.Strip(o.assistant(msg))
+	if !strings.Contains(out, "thinking (hidden)") || !strings.Contains(out, "one two three") {
+		t.Errorf("shown: %q", out)
 	}
 }
