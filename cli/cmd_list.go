@@ -10,6 +10,8 @@ import (
 	"skein/model"
 	"skein/store"
 	"skein/tui/transcript"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 var listCommand = command{
@@ -68,6 +70,15 @@ func (c *cli) list(argv []string) (err error) {
 		return nil
 	}
 	now := time.Now()
+	ids := make([]string, len(infos))
+	for i := range infos {
+		ids[i] = infos[i].ID
+	}
+	short := model.ShortIDs(ids)
+	idW := 8 // as wide as the longest id shown
+	for _, s := range short {
+		idW = max(idW, ansi.StringWidth(sanitize.Inline(s)))
+	}
 	for i := range infos {
 		in := &infos[i]
 		title := in.Name
@@ -75,7 +86,7 @@ func (c *cli) list(argv []string) (err error) {
 			title = in.FirstMessage
 		}
 		// Columns by display width, not bytes: a wide character is two.
-		fmt.Fprintf(w, "%s  %8s  %4d msgs  %s  %s\n", transcript.Pad(transcript.Truncate(sanitize.Inline(model.ShortID(in.ID)), 8), 8),
+		fmt.Fprintf(w, "%s  %8s  %4d msgs  %s  %s\n", transcript.Pad(sanitize.Inline(short[i]), idW),
 			transcript.RelTime(now, in.Modified), in.MessageCount,
 			transcript.Pad(transcript.Truncate(sanitize.Inline(transcript.ShortPath(in.Cwd, c.env.Home)), 28), 28),
 			transcript.Truncate(sanitize.Line(title), 60))

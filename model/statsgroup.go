@@ -240,11 +240,20 @@ func (g *StatsGroups) Table(f StatsText) StatsTable {
 		return append(cols, f.Active(u.Active), fmt.Sprint(u.Errors), fmt.Sprint(u.Aborts))
 	}
 	var total Totals
-	for _, r := range g.Sorted() {
+	sorted := g.Sorted()
+	var short []string
+	if g.By == StatsBySession {
+		ids := make([]string, len(sorted))
+		for i, r := range sorted {
+			ids[i] = r.Session.ID
+		}
+		short = ShortIDs(ids)
+	}
+	for i, r := range sorted {
 		var cols []string
 		switch g.By {
 		case StatsBySession:
-			cols = []string{sanitize.Inline(ShortID(r.Session.ID)), f.Time(r.Last), f.Folder(r.Session.Cwd)}
+			cols = []string{sanitize.Inline(short[i]), f.Time(r.Last), f.Folder(r.Session.Cwd)}
 		case StatsByProject:
 			cols = []string{f.Folder(r.Key), fmt.Sprint(r.Sessions), f.Time(r.Last)}
 		case StatsByModel:

@@ -1,8 +1,10 @@
 package model
 
 import (
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
@@ -44,6 +46,37 @@ func jsString(raw []byte) string {
 		return "[object Object]"
 	}
 	return string(raw)
+}
+
+// ShortIDs are ids cut as ShortID cuts them, each made longer where that
+// is too short to tell it from another of the set: the shortest prefix no
+// other id shares. UUIDv7s made in the same minute share their first 8
+// characters (the time), and a REF takes any unique prefix.
+func ShortIDs(ids []string) []string {
+	uniq := slices.Clone(ids)
+	slices.Sort(uniq)
+	uniq = slices.Compact(uniq)
+	need := make(map[string]int, len(uniq))
+	for k := 1; k < len(uniq); k++ {
+		a, b := uniq[k-1], uniq[k]
+		c := 0
+		for c < len(a) && c < len(b) && a[c] == b[c] {
+			c++
+		}
+		need[a] = max(need[a], c+1)
+		need[b] = max(need[b], c+1)
+	}
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = ShortID(id)
+		if n := need[id]; n > len(out[i]) {
+			for n < len(id) && !utf8.RuneStart(id[n]) {
+				n++ // whole characters
+			}
+			out[i] = strings.Clone(id[:min(n, len(id))])
+		}
+	}
+	return out
 }
 
 // ShortID shortens a uuid for display: its first 8 characters.

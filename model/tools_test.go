@@ -34,3 +34,23 @@ func TestPairTools(t *testing.T) {
 		t.Errorf("pairs %v", got)
 	}
 }
+
+// Ids that share their first 8 characters (UUIDv7s of the same minute)
+// are shown as long as it takes to tell them apart; others as 8; the same
+// id twice as 8.
+func TestShortIDsTellThemApart(t *testing.T) {
+	ids := []string{
+		"019cadc6-9a80-7550-a789-649ae3e60458",
+		"019cadc6-9a81-7000-8000-000000000001",
+		"01a1f83a-0000-7000-8000-000000000000",
+		"abc",
+		"019cadc6-9a80-7550-a789-649ae3e60458",
+	}
+	want := []string{"019cadc6-9a80", "019cadc6-9a81", "01a1f83a", "abc", "019cadc6-9a80"}
+	got := ShortIDs(ids)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%s: %q, want %q", ids[i], got[i], want[i])
+		}
+	}
+}
