@@ -77,6 +77,9 @@ type Message struct {
 	ExitCode        string // as written; "" when none
 	Cancelled       bool
 	Excluded        bool // not sent to the model
+	// A user message its agent wrote (Codex's AGENTS.md instructions and
+	// environment context): context for the model, not the user's words.
+	Injected bool
 	// An extension's message.
 	CustomType string
 	Hidden     bool // not shown to the user

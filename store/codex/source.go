@@ -197,6 +197,7 @@ func (s *Session) message(m model.ContextMessage, content bool) model.Message {
 	}
 	d := decode(it, content)
 	msg.Blocks, msg.IsError, msg.ToolCallID = d.blocks, d.isError, d.callID
+	msg.Injected = content && msg.Role == model.RoleUser && contextual(msg.Blocks)
 	if msg.Role == model.RoleToolResult {
 		msg.ToolName = s.callName(m, d.callID, it.itemType)
 	}

@@ -89,3 +89,28 @@ func TestToolOutputColours(t *testing.T) {
 		t.Errorf("a tool's colour or a raw escape is left:\n%q", out)
 	}
 }
+
+// Codex's injected AGENTS.md instructions and environment context show as
+// context the agent added, folded, not as the user's messages.
+func TestCodexContextIsNotTheUser(t *testing.T) {
+	s, err := store.Open("../../testdata/unseen/codex/rollout-2026-05-04T10-11-12-019df2c4-7a31-7d52-9b0e-4c1f6a2e8d93.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := s.BuildContext(s.Leaf())
+	out := Render(s, ctx, s.Leaf(), &Options{Width: 100})
+	users, contexts := 0, 0
+	for _, block := range strings.Split(out, "▍")[1:] {
+		switch {
+		case strings.HasPrefix(block, "user") && (strings.Contains(block, "AGENTS.md instructions") || strings.Contains(block, "<environment_context>")):
+			t.Errorf("an injected message shows as the user's:\n▍%s", block)
+		case strings.HasPrefix(block, "user"):
+			users++
+		case strings.HasPrefix(block, "context"):
+			contexts++
+		}
+	}
+	if users == 0 || contexts == 0 {
+		t.Errorf("%d user messages, %d context ones:\n%s", users, contexts, out)
+	}
+}

@@ -210,6 +210,13 @@ func RenderItem(s *model.Session, it Item, o *Options) string {
 	}
 	switch role {
 	case model.RoleUser:
+		if msg.Injected {
+			// The agent's own instructions and environment: shown as the
+			// context they are, folded like a tool's output.
+			head("▍context", st.Muted, ts, "added by the agent")
+			b.WriteString(o.style(st.Muted, o.truncate(o.content(msg.Blocks))))
+			break
+		}
 		head("▍user", st.User, ts)
 		b.WriteString(o.content(msg.Blocks))
 	case model.RoleAssistant:
@@ -403,7 +410,7 @@ func timeOf(m *model.Message, o *Options) string {
 func (o *Options) assistant(m *model.Message) string {
 	st := o.Styles
 	var parts []string
-	for _, b := range m.Blocks {
+	for i, b := range m.Blocks {
 		switch b.Type {
 		case model.BlockText:
 			parts = append(parts, o.markdown(b.Text))
@@ -430,6 +437,13 @@ func (o *Options) assistant(m *model.Message) string {
 				parts = append(parts, o.style(st.Muted, Sanitize(indentJSON(tc.Input))))
 			}
 		default:
+			// A block with nothing to show right after thinking (Codex's
+			// encrypted reasoning) is said on the thinking's line, not on
+			// one of its own.
+			if k := len(parts) - 1; k >= 0 && b.Text == "" && i > 0 && m.Blocks[i-1].Type == model.BlockThinking {
+				parts[k] += o.style(st.Dim, " · "+Sanitize(b.Name))
+				continue
+			}
 			parts = append(parts, o.style(st.Dim, "["+Sanitize(b.Name)+" block]"))
 		}
 	}

@@ -161,3 +161,19 @@ func TestThinkingHiddenOrCounted(t *testing.T) {
 		t.Errorf("shown: %q", out)
 	}
 }
+
+// A block with nothing to show right after thinking (Codex's encrypted
+// reasoning) shares the thinking's line; alone it keeps its own.
+func TestOpaqueBlockAfterThinkingIsQuiet(t *testing.T) {
+	o := &Options{Width: 60, Styles: theme.New(true)}
+	out := ansi.Strip(o.assistant(&model.Message{Role: model.RoleAssistant, Blocks: []model.Block{
+		{Type: model.BlockThinking, Text: "a b"}, {Type: model.BlockOther, Name: "encrypted_content", DataLen: 40}}}))
+	if strings.Count(out, "\n") != 0 || !strings.Contains(out, "thinking (2 words) · encrypted_content") {
+		t.Errorf("after thinking: %q", out)
+	}
+	out = ansi.Strip(o.assistant(&model.Message{Role: model.RoleAssistant, Blocks: []model.Block{
+		{Type: model.BlockOther, Name: "encrypted_content", DataLen: 40}}}))
+	if !strings.Contains(out, "[encrypted_content block]") {
+		t.Errorf("alone: %q", out)
+	}
+}
