@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"charm.land/glamour/v2/ansi"
+	xansi "github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -34,6 +35,10 @@ import (
 // rule allows pass, everything else is sanitized text.
 type mdRenderer struct {
 	md goldmark.Markdown
+	// codeW is how wide a code block's line may be before glamour wraps
+	// it wherever the width ends, mid-token: the renderer wraps longer
+	// lines at a space first (wrapCode).
+	codeW int
 }
 
 func newMarkdownRenderer(styles ansi.StyleConfig, width int) *mdRenderer {
@@ -43,7 +48,14 @@ func newMarkdownRenderer(styles ansi.StyleConfig, width int) *mdRenderer {
 	)
 	ar := ansi.NewRenderer(ansi.Options{WordWrap: width, Styles: styles})
 	md.SetRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(util.Prioritized(ar, 1000))))
-	return &mdRenderer{md: md}
+	u := func(p *uint) int {
+		if p == nil {
+			return 0
+		}
+		return int(*p)
+	}
+	codeW := width - 2*u(styles.Document.Margin) - u(styles.Document.Indent) - u(styles.CodeBlock.Margin) - u(styles.CodeBlock.Indent)
+	return &mdRenderer{md: md, codeW: codeW}
 }
 
 // Render renders sanitized markdown for a terminal.
@@ -51,6 +63,7 @@ func (r *mdRenderer) Render(md string) (string, error) {
 	src := []byte(md)
 	doc := r.md.Parser().Parse(text.NewReader(src))
 	src = defuse(doc, src)
+	src = r.wrapCode(doc, src)
 	var b bytes.Buffer
 	if err := r.md.Renderer().Render(&b, src, doc); err != nil {
 		return "", err
@@ -97,6 +110,83 @@ func defuse(doc gast.Node, src []byte) []byte {
 		src = defuseHTML(n, src)
 	}
 	return src
+}
+
+// wrapCode wraps a code block's lines longer than codeW at their last
+// space that fits (a line with none is left to glamour), the rest going on
+// under the line's own indentation and two spaces more: a token is never
+// cut in two. The new lines are appended to the source.
+func (r *mdRenderer) wrapCode(doc gast.Node, src []byte) []byte {
+	if r.codeW < 20 {
+		return src
+	}
+	var blocks []gast.Node
+	gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+		if entering && (n.Kind() == gast.KindFencedCodeBlock || n.Kind() == gast.KindCodeBlock) {
+			blocks = append(blocks, n)
+		}
+		return gast.WalkContinue, nil
+	})
+	for _, n := range blocks {
+		lines := n.Lines()
+		long := false
+		for i := range lines.Len() {
+			seg := lines.At(i)
+			if xansi.StringWidth(string(seg.Value(src))) > r.codeW+1 { // +1: its newline
+				long = true
+			}
+		}
+		if !long {
+			continue
+		}
+		out := text.NewSegments()
+		for i := range lines.Len() {
+			seg := lines.At(i)
+			line := strings.TrimRight(string(seg.Value(src)), "\n")
+			if xansi.StringWidth(line) <= r.codeW {
+				out.Append(seg)
+				continue
+			}
+			for _, part := range wrapAtSpaces(line, r.codeW) {
+				out.Append(appendSource(&src, part+"\n"))
+			}
+		}
+		n.SetLines(out)
+	}
+	return src
+}
+
+// wrapAtSpaces cuts a line of code into parts at most w wide, each at the
+// last space that fits; the parts after the first are indented as the
+// line is, and two more.
+func wrapAtSpaces(line string, w int) []string {
+	indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+	cont := indent + "  "
+	var out []string
+	for first := true; ; first = false {
+		if !first {
+			line = cont + strings.TrimLeft(line, " ")
+		}
+		if xansi.StringWidth(line) <= w {
+			return append(out, line)
+		}
+		cut := -1
+		lead := len(indent)
+		if !first {
+			lead = len(cont)
+		}
+		for i := len(line) - 1; i > lead; i-- {
+			if line[i] == ' ' && xansi.StringWidth(line[:i]) <= w {
+				cut = i
+				break
+			}
+		}
+		if cut < 0 {
+			return append(out, line) // no space to wrap at: glamour's to wrap
+		}
+		out = append(out, strings.TrimRight(line[:cut], " "))
+		line = line[cut+1:]
+	}
 }
 
 // rewriteLink keeps a link whose target is an http(s) address equal to its

@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	xansi "github.com/charmbracelet/x/ansi"
+
 	"skein/internal/synth"
+	"skein/model"
 	"skein/theme"
 )
 
@@ -204,6 +207,21 @@ func TestClickable(t *testing.T) {
 	} {
 		if clickable(u) != want {
 			t.Errorf("clickable(%q) = %v", u, !want)
+		}
+	}
+}
+
+// A long line of code wraps at a space, its rest indented under it: no
+// token is cut in two (`*http.` / `Request) {`), at any width.
+func TestCodeWrapsAtSpaces(t *testing.T) {
+	text := "Here:\n\n```go\nfunc handler(w http.ResponseWriter, r *http.Request) {\n\treturn\n}\n```\n"
+	for width := 30; width <= 90; width += 4 {
+		o := &Options{Width: width, Styled: true, Color: true, Styles: theme.New(true)}
+		plain := xansi.Strip(o.assistant(&model.Message{Role: model.RoleAssistant, Blocks: []model.Block{{Type: model.BlockText, Text: text}}}))
+		for _, tok := range []string{"http.ResponseWriter,", "*http.Request)"} {
+			if !strings.Contains(plain, tok) {
+				t.Errorf("width %d: %q cut in two:\n%s", width, tok, plain)
+			}
 		}
 	}
 }
