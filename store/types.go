@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"skein/internal/jsjson"
 	"skein/internal/readfile"
 	"skein/model"
 )
@@ -31,6 +32,21 @@ type Forked struct {
 type Field struct {
 	Key   string
 	Value []byte
+}
+
+// AppendFields appends the fields as the members of a JSON object that
+// follow others: ,"key":value each, a field with a nil value left out as
+// JSON.stringify leaves out undefined.
+func AppendFields(b []byte, fields []Field) []byte {
+	for _, f := range fields {
+		if f.Value == nil {
+			continue
+		}
+		b = append(b, ',')
+		b = jsjson.AppendKey(b, f.Key)
+		b = append(b, f.Value...)
+	}
+	return b
 }
 
 // NewEntry is an entry to append: its type, its parent (nil: the file's

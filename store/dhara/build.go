@@ -332,7 +332,7 @@ func (b *builder) add(i int, id, typ, ts string, fields []Field) {
 		parent = b.last[i]
 	}
 	if b.sourceID != "" {
-		fields = append(fields, Field{"sourceId", jsonString(b.sourceID)})
+		fields = append(fields, Field{Key: "sourceId", Value: jsonString(b.sourceID)})
 		b.sourceID = ""
 	}
 	b.lines = append(b.lines, line{id: id, typ: typ, ts: ts, fields: fields, parent: parent, source: i})
@@ -361,22 +361,22 @@ func (b *builder) entry(i int) {
 		case model.RoleUser, model.RoleAssistant, model.RoleSystem:
 			id := b.entryID(e.ID, TypeMessage)
 			typ := TypeMessage
-			fields := []Field{{"role", b.quoted(msg.Role)}, {"content", p.content}}
+			fields := []Field{{Key: "role", Value: b.quoted(msg.Role)}, {Key: "content", Value: p.content}}
 			if msg.Role == model.RoleSystem {
 				typ = TypeSystem
 				fields = fields[1:]
 			}
 			if msg.Model != "" {
-				fields = append(fields, Field{"model", b.quoted(msg.Model)})
+				fields = append(fields, Field{Key: "model", Value: b.quoted(msg.Model)})
 			}
 			if msg.Provider != "" {
-				fields = append(fields, Field{"provider", b.quoted(msg.Provider)})
+				fields = append(fields, Field{Key: "provider", Value: b.quoted(msg.Provider)})
 			}
 			if msg.StopReason != "" {
-				fields = append(fields, Field{"stopReason", b.quoted(msg.StopReason)})
+				fields = append(fields, Field{Key: "stopReason", Value: b.quoted(msg.StopReason)})
 			}
 			if msg.Usage != nil {
-				fields = append(fields, Field{"usage", usageJSON(msg.Usage)})
+				fields = append(fields, Field{Key: "usage", Value: usageJSON(msg.Usage)})
 			}
 			b.add(i, id, typ, ts, fields)
 			for k, c := range msg.ToolCalls() {
@@ -384,16 +384,16 @@ func (b *builder) entry(i int) {
 				callID := b.unique(c.ID, TypeToolCall)
 				b.calls[c.ID] = callID
 				b.add(i, callID, TypeToolCall, ts, []Field{
-					{"toolName", b.quoted(c.Name)}, {"input", input}, {"parentMessageId", jsonString(id)}})
+					{Key: "toolName", Value: b.quoted(c.Name)}, {Key: "input", Value: input}, {Key: "parentMessageId", Value: jsonString(id)}})
 			}
 		case model.RoleToolResult:
 			callID := msg.ToolCallID
 			if id, ok := b.calls[callID]; ok {
 				callID = id
 			}
-			fields := []Field{{"callId", jsonString(callID)}, {"content", p.content}, {"isError", []byte(strconv.FormatBool(msg.IsError))}}
+			fields := []Field{{Key: "callId", Value: jsonString(callID)}, {Key: "content", Value: p.content}, {Key: "isError", Value: []byte(strconv.FormatBool(msg.IsError))}}
 			if msg.ToolName != "" {
-				fields = append(fields, Field{"toolName", b.quoted(msg.ToolName)})
+				fields = append(fields, Field{Key: "toolName", Value: b.quoted(msg.ToolName)})
 			}
 			b.add(i, b.entryID(e.ID, TypeToolResult), TypeToolResult, ts, fields)
 		default:
@@ -403,8 +403,8 @@ func (b *builder) entry(i int) {
 	case model.EntryCompaction:
 		msg := s.Message(model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary})
 		b.add(i, b.entryID(e.ID, TypeCompaction), TypeCompaction, ts, []Field{
-			{"summary", jsonString(msg.Summary)},
-			{"tokensBefore", []byte(jsjson.FormatNumber(msg.TokensBefore))}})
+			{Key: "summary", Value: jsonString(msg.Summary)},
+			{Key: "tokensBefore", Value: []byte(jsjson.FormatNumber(msg.TokensBefore))}})
 		b.compact = append(b.compact, len(b.lines)-1)
 		// What the compaction itself keeps in its format's context (Codex's
 		// replacement history: the prompts, the instructions), which a
@@ -412,7 +412,7 @@ func (b *builder) entry(i int) {
 		// written again after it.
 		for _, m := range model.KeptIn(*b.pre[i].ctx, i) {
 			msg := s.Message(m)
-			typ, fields := TypeMessage, []Field{{"role", b.quoted(msg.Role)}, {"content", contentJSON(msg.Blocks)}}
+			typ, fields := TypeMessage, []Field{{Key: "role", Value: b.quoted(msg.Role)}, {Key: "content", Value: contentJSON(msg.Blocks)}}
 			if msg.Role != model.RoleUser && msg.Role != model.RoleAssistant {
 				typ, fields = TypeSystem, fields[1:]
 			}
@@ -421,7 +421,7 @@ func (b *builder) entry(i int) {
 	case model.EntryModelChange:
 		d := s.Detail(i)
 		b.add(i, b.entryID(e.ID, TypeModelChange), TypeModelChange, ts, []Field{
-			{"provider", jsonString(d.Provider)}, {"model", jsonString(d.Model)}})
+			{Key: "provider", Value: jsonString(d.Provider)}, {Key: "model", Value: jsonString(d.Model)}})
 	case model.EntryLabel:
 		d := s.Detail(i)
 		target := d.Target
@@ -429,7 +429,7 @@ func (b *builder) entry(i int) {
 			target = b.first[j]
 		}
 		b.add(i, b.entryID(e.ID, TypeLabel), TypeLabel, ts, []Field{
-			{"targetId", jsonString(target)}, {"label", jsonString(d.Label)}})
+			{Key: "targetId", Value: jsonString(target)}, {Key: "label", Value: jsonString(d.Label)}})
 	default:
 		b.custom(i, e, ts)
 	}
@@ -452,7 +452,7 @@ func (b *builder) custom(i int, e model.Entry, ts string) {
 	}
 	b.pre[i].data = nil
 	b.add(i, b.entryID(e.ID, TypeCustom), TypeCustom, ts, []Field{
-		{"customType", jsonString(format + "." + kind)}, {"data", data}})
+		{Key: "customType", Value: jsonString(format + "." + kind)}, {Key: "data", Value: data}})
 }
 
 // customData is the data of the custom entry that keeps entry i: its
@@ -504,7 +504,7 @@ func (b *builder) pairTools() {
 		}
 		obj = append(obj, '}')
 		l.typ = TypeCustom
-		l.fields = []Field{{"customType", jsonString("skein.unpairedToolResult")}, {"data", obj}}
+		l.fields = []Field{{Key: "customType", Value: jsonString("skein.unpairedToolResult")}, {Key: "data", Value: obj}}
 	}
 	// Each unanswered call gets its result after it, and what named the
 	// call as its parent names the result (one walk for them all: a
@@ -526,10 +526,10 @@ func (b *builder) pairTools() {
 			continue
 		}
 		out = append(out, line{id: rid, typ: TypeToolResult, ts: l.ts, parent: l.id, source: l.source, fields: []Field{
-			{"callId", jsonString(l.id)},
-			{"content", []byte(`[{"type":"text","text":"(no result: the session recorded none)"}]`)},
-			{"isError", []byte("false")},
-			{"synthetic", []byte("true")}}})
+			{Key: "callId", Value: jsonString(l.id)},
+			{Key: "content", Value: []byte(`[{"type":"text","text":"(no result: the session recorded none)"}]`)},
+			{Key: "isError", Value: []byte("false")},
+			{Key: "synthetic", Value: []byte("true")}}})
 		if b.last[l.source] == l.id {
 			b.last[l.source] = rid
 		}
@@ -603,7 +603,7 @@ func (b *builder) compactions() {
 				ids = append(ids, p)
 			}
 		}
-		l.fields = append(l.fields, Field{"entryIds", jsonStrings(ids)}, Field{"preservedEntryIds", []byte("[]")})
+		l.fields = append(l.fields, Field{Key: "entryIds", Value: jsonStrings(ids)}, Field{Key: "preservedEntryIds", Value: []byte("[]")})
 	}
 }
 
@@ -828,7 +828,7 @@ func (b *builder) treeBytes(tb treeBranches) []byte {
 // setBranch gives compaction line k the first branch that holds it.
 func (b *builder) setBranch(k int, branch string) {
 	if l := &b.lines[k]; !hasField(l.fields, "branchId") {
-		l.fields = append(l.fields, Field{"branchId", jsonString(branch)})
+		l.fields = append(l.fields, Field{Key: "branchId", Value: jsonString(branch)})
 	}
 }
 

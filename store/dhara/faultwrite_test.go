@@ -46,7 +46,7 @@ var faultCases = []faultCase{
 	{"fork", "seed", 0, func(dir string) error { _, err := Fork(dir, "call_001"); return err }},
 	{"append", "seed", 1, func(dir string) error {
 		_, err := Append(dir, func(*Session) (string, string, []Field, error) {
-			return "custom", "", []Field{{"customType", []byte(`"note"`)}, {"data", []byte(`{"k":1}`)}}, nil
+			return "custom", "", []Field{{Key: "customType", Value: []byte(`"note"`)}, {Key: "data", Value: []byte(`{"k":1}`)}}, nil
 		})
 		return err
 	}},

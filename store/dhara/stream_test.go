@@ -20,7 +20,7 @@ func TestStreamEntriesInOrder(t *testing.T) {
 		var want bytes.Buffer
 		for k := range n {
 			l := line{id: fmt.Sprintf("e%d", k), typ: TypeCustom, ts: "2026-01-01T00:00:00.000Z",
-				fields: []Field{{"customType", []byte(`"x"`)}, {"data", []byte(fmt.Sprintf(`{"k":%d,"pad":%q}`, k, bytes.Repeat([]byte("p"), k%300)))}}}
+				fields: []Field{{Key: "customType", Value: []byte(`"x"`)}, {Key: "data", Value: []byte(fmt.Sprintf(`{"k":%d,"pad":%q}`, k, bytes.Repeat([]byte("p"), k%300)))}}}
 			b.lines = append(b.lines, l)
 			want.Write(l.build())
 			want.WriteByte('\n')
@@ -67,7 +67,7 @@ func TestWriteLinesBoundedAhead(t *testing.T) {
 	b := &builder{}
 	for k := range 40 * 4096 {
 		b.lines = append(b.lines, line{id: fmt.Sprintf("e%d", k), typ: TypeCustom, ts: "2026-01-01T00:00:00.000Z",
-			fields: []Field{{"customType", []byte(`"x"`)}}})
+			fields: []Field{{Key: "customType", Value: []byte(`"x"`)}}})
 	}
 	bound := int64(runtime.GOMAXPROCS(0) * partsAhead)
 	w := &slowWriter{past: make(chan struct{})}

@@ -109,7 +109,7 @@ func update(dir string, build func(s *Session) (change, error)) (err error) {
 			raw = s.freshMeta(dir)
 		}
 		var err error
-		for _, f := range append(c.meta, Field{"updatedAt", jsonString(isoNow())}) {
+		for _, f := range append(c.meta, Field{Key: "updatedAt", Value: jsonString(isoNow())}) {
 			if raw, err = setMember(raw, f.Key, f.Value); err != nil {
 				return nil, fmt.Errorf("%s: %w", MetaFile, err)
 			}
@@ -388,7 +388,7 @@ func Label(dir, id, text string) (string, error) {
 		var c change
 		s.branchAt(s.leaf, &c)
 		newEntry = newID(s, "label")
-		c.lines = [][]byte{entryLine(newEntry, TypeLabel, []Field{{"targetId", jsonString(id)}, {"label", jsonString(text)}}, isoNow())}
+		c.lines = [][]byte{entryLine(newEntry, TypeLabel, []Field{{Key: "targetId", Value: jsonString(id)}, {Key: "label", Value: jsonString(text)}}, isoNow())}
 		c.ids = []string{newEntry}
 		return c, nil
 	})
@@ -407,7 +407,7 @@ func Rename(dir, name string) error {
 		if name = SessionName(name); name != "" {
 			v = jsonString(name)
 		}
-		return change{meta: []Field{{"title", v}}}, nil
+		return change{meta: []Field{{Key: "title", Value: v}}}, nil
 	})
 }
 
@@ -513,14 +513,14 @@ func Compact(dir string, c Compaction, check func(s *Session) (parent string, er
 		s.branchAt(at, &ch)
 		id = newID(s, "cmp")
 		fields := []Field{
-			{"summary", jsonString(c.Summary)},
-			{"entryIds", jsonStrings(c.EntryIDs)},
-			{"preservedEntryIds", jsonStrings(c.PreservedIDs)},
-			{"branchId", jsonString(ch.onBranch)},
-			{"tokensBefore", []byte(jsjson.FormatNumber(c.TokensBefore))},
-			{"readFiles", jsonStrings(c.ReadFiles)},
-			{"modifiedFiles", jsonStrings(c.Modified)},
-			{"usage", c.Usage},
+			{Key: "summary", Value: jsonString(c.Summary)},
+			{Key: "entryIds", Value: jsonStrings(c.EntryIDs)},
+			{Key: "preservedEntryIds", Value: jsonStrings(c.PreservedIDs)},
+			{Key: "branchId", Value: jsonString(ch.onBranch)},
+			{Key: "tokensBefore", Value: []byte(jsjson.FormatNumber(c.TokensBefore))},
+			{Key: "readFiles", Value: jsonStrings(c.ReadFiles)},
+			{Key: "modifiedFiles", Value: jsonStrings(c.Modified)},
+			{Key: "usage", Value: c.Usage},
 		}
 		ch.lines = [][]byte{entryLine(id, TypeCompaction, fields, isoNow())}
 		ch.ids = []string{id}

@@ -6,13 +6,12 @@ import (
 
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
+	"skein/store"
 )
 
-// Field is one member of a new entry; its value is raw JSON.
-type Field struct {
-	Key   string
-	Value []byte
-}
+// Field is one member of a new entry; its value is raw JSON (the store's
+// type, which pi's writes take too).
+type Field = store.Field
 
 // entryLine is a new entry's line as the seed writes one: id, type, its
 // fields, timestamp.
@@ -36,14 +35,7 @@ func appendEntryLine(b []byte, id, typ string, fields []Field, timestamp string)
 	b = jsjson.AppendString(b, id)
 	b = append(b, `,"type":`...)
 	b = jsjson.AppendString(b, typ)
-	for _, f := range fields {
-		if f.Value == nil {
-			continue
-		}
-		b = append(b, ',')
-		b = jsjson.AppendKey(b, f.Key)
-		b = append(b, f.Value...)
-	}
+	b = store.AppendFields(b, fields)
 	b = append(b, `,"timestamp":`...)
 	b = jsjson.AppendString(b, timestamp)
 	return append(b, '}')

@@ -208,14 +208,7 @@ func appendLine(path string, data []byte, build func(s *Session) (NewEntry, erro
 	if e.Stamped != nil {
 		fields = append(fields[:len(fields):len(fields)], e.Stamped(ts)...)
 	}
-	for _, fl := range fields {
-		if fl.Value == nil {
-			continue
-		}
-		line = append(line, ',')
-		line = jsjson.AppendKey(line, fl.Key)
-		line = append(line, fl.Value...)
-	}
+	line = store.AppendFields(line, fields)
 	line = append(line, "}\n"...)
 	return line, id, nil
 }
