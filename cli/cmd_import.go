@@ -76,9 +76,11 @@ func (c *cli) importSession(argv []string) error {
 		fmt.Fprintf(c.stderr, "reading %s as %s\n", sanitize.Inline(file), results[0].Format)
 	}
 	for _, r := range results {
+		// A conversation of an export is named as the list names it (an
+		// untitled one by its first message, not by the export's file).
 		what := sanitize.Inline(filepath.Base(file))
-		if r.Title != "" && len(results) > 1 {
-			what = fmt.Sprintf("%q", sanitize.Line(r.Title))
+		if r.Listed != "" {
+			what = fmt.Sprintf("%q", sanitize.Line(r.Listed))
 		}
 		switch {
 		case r.Already:

@@ -54,6 +54,9 @@ type Result struct {
 	// Note is what the user should know of where it went (a folder name
 	// made safe).
 	Note string `json:"note,omitempty"`
+	// Listed is what the list calls a conversation of an export: its
+	// title, else its first message ("" for a file of one session).
+	Listed string `json:"-"`
 }
 
 // Skipped is a conversation of an export that was not imported, and
@@ -130,6 +133,12 @@ func ImportFileSkipping(path string, o Options) (_ []Result, skipped []Skipped, 
 		if err != nil {
 			return out, skipped, err
 		}
+		if it.item != "" {
+			r.Listed = r.Title
+			if r.Listed == "" {
+				r.Listed = it.s.Info.FirstMessage
+			}
+		}
 		r.Format, r.Guessed = o.Format, guessed
 		out = append(out, r)
 	}
@@ -189,8 +198,18 @@ func openItems(path, format string) (_ []importItem, skipped []Skipped, _ error)
 		if item == "" {
 			item = fmt.Sprintf("#%d", k+1)
 		}
+		if info.MessageCount == 0 {
+			// One rule for every export of many: a conversation with no
+			// message is named as skipped, not made an empty session
+			// (claude.ai's were, ChatGPT's were skipped).
+			skipped = append(skipped, Skipped{Item: c.id, Title: c.title, Reason: "it holds no messages"})
+			continue
+		}
 		sum := sha256.Sum256(c.lines)
 		out = append(out, importItem{s: s.Domain(info), item: item, sha: hex.EncodeToString(sum[:])})
+	}
+	if len(out) == 0 {
+		return nil, skipped, fmt.Errorf("no conversation with messages: %d skipped", len(skipped))
 	}
 	return out, skipped, nil
 }
