@@ -96,11 +96,21 @@ func ImportFileSkipping(path string, o Options) (_ []Result, skipped []Skipped, 
 	if err != nil {
 		return nil, nil, err
 	}
-	if !st.Mode().IsRegular() {
+	folder := st.IsDir()
+	if !folder && !st.Mode().IsRegular() {
 		return nil, nil, errors.New("not a regular file")
 	}
+	if !folder && o.Format == "dhara" {
+		return nil, nil, errors.New("a Dhara session is a folder (name the folder that holds its meta.json)")
+	}
 	guessed := false
-	if o.Format == "" {
+	switch {
+	case folder:
+		guessed = o.Format == ""
+		if o.Format, err = folderFormat(path, o.Format); err != nil {
+			return nil, nil, err
+		}
+	case o.Format == "":
 		if o.Format, err = GuessFormat(path); err != nil {
 			return nil, nil, err
 		}
@@ -115,7 +125,11 @@ func ImportFileSkipping(path string, o Options) (_ []Result, skipped []Skipped, 
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		src, srcErr = SourceOf(path, o.Format)
+		if folder {
+			src, srcErr = folderSource(path)
+		} else {
+			src, srcErr = SourceOf(path, o.Format)
+		}
 	}()
 	items, skipped, err := openItems(path, o.Format)
 	<-done
@@ -275,7 +289,13 @@ func importDhara(root string, s *model.Session, src Source, now time.Time) (dir,
 	if same != "" {
 		return same, "", true, nil
 	}
-	dir, err = dhara.WriteFromSession(root, s, now, []dhara.Field{{Key: "importedFrom", Value: src.JSON()}})
+	meta := []dhara.Field{{Key: "importedFrom", Value: src.JSON()}}
+	if b, ok := dhara.CopyOf(s, meta); ok {
+		// A Dhara session into another folder: its own lines.
+		dir, err = dhara.WriteNew(root, b)
+		return dir, earlier, false, err
+	}
+	dir, err = dhara.WriteFromSession(root, s, now, meta)
 	return dir, earlier, false, err
 }
 

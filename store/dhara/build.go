@@ -379,6 +379,11 @@ func (b *builder) entry(i int) {
 			if msg.StopReason != "" {
 				fields = append(fields, Field{"stopReason", b.quoted(msg.StopReason)})
 			}
+			if msg.Error != "" {
+				// Why an answer failed: the seed has no member for it, and
+				// Dhara keeps unknown ones (an import lost it).
+				fields = append(fields, Field{"errorMessage", jsonString(msg.Error)})
+			}
 			if msg.Usage != nil {
 				fields = append(fields, Field{"usage", usageJSON(msg.Usage)})
 			}
