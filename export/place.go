@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"skein/model"
 )
 
 // Where an export goes from the TUI. It went into the folder skein was
@@ -83,16 +85,22 @@ func InWorkTree(dir string) bool {
 	}
 }
 
-// Title is what an export is named after: the session's name, else what
-// its list shows for it (its first message), else its id.
-func Title(name, firstMessage, id string) string {
-	switch {
-	case strings.TrimSpace(name) != "":
-		return name
-	case strings.TrimSpace(firstMessage) != "" && firstMessage != "(no messages)":
-		return firstMessage
-	case id != "":
-		return "session " + id
+// Title is what an export of s is named after: the session's name, else
+// what its list shows for it (its first prompt's first line), else its
+// short id.
+func Title(s *model.Session) string {
+	for _, t := range []string{s.Name(), s.Info.Name, s.Info.FirstMessage} {
+		if strings.TrimSpace(t) != "" && t != "(no messages)" {
+			return t
+		}
 	}
-	return ""
+	for i := range s.Len() {
+		if e := s.Entry(i); e.Kind == model.EntryMessage && e.Role == model.RoleUser {
+			msg := s.EntryMessage(i)
+			if line, _, _ := strings.Cut(strings.TrimSpace(msg.Text("\n")), "\n"); line != "" {
+				return line
+			}
+		}
+	}
+	return "session " + model.ShortID(s.Info.ID)
 }

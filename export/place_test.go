@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"skein/store"
 )
 
 // A title becomes a file name any system takes: no separator, no
@@ -51,5 +53,29 @@ func TestFolderIsOutsideAnyRepository(t *testing.T) {
 	}
 	if !InWorkTree(filepath.Join(dl, "deeper")) {
 		t.Error("a folder under a work tree's root is in it")
+	}
+}
+
+// An export is named after the session's name, else its first prompt (a
+// demo session opened has no list record to say it), else its id.
+func TestTitle(t *testing.T) {
+	for _, c := range []struct{ lines, want string }{
+		{`{"type":"session","version":3,"id":"01a21e4e-a400-7004-8ff7-ee953ec1719a","timestamp":"2026-11-27T18:40:00.000Z","cwd":"/w"}
+{"type":"message","id":"a1","parentId":null,"timestamp":"2026-11-27T18:40:01.000Z","message":{"role":"user","content":"Why does the header\nlook broken?","timestamp":1}}
+`, "Why does the header"},
+		{`{"type":"session","version":3,"id":"01a21e4e-a400-7004-8ff7-ee953ec1719a","timestamp":"2026-11-27T18:40:00.000Z","cwd":"/w"}
+{"type":"message","id":"a1","parentId":null,"timestamp":"2026-11-27T18:40:01.000Z","message":{"role":"user","content":"q","timestamp":1}}
+{"type":"session_info","id":"a2","parentId":"a1","timestamp":"2026-11-27T18:40:02.000Z","name":"Header on mobile"}
+`, "Header on mobile"},
+		{`{"type":"session","version":3,"id":"01a21e4e-a400-7004-8ff7-ee953ec1719a","timestamp":"2026-11-27T18:40:00.000Z","cwd":"/w"}
+`, "session 01a21e4e"},
+	} {
+		s, err := store.Parse([]byte(c.lines))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Title(s); got != c.want {
+			t.Errorf("Title = %q, want %q", got, c.want)
+		}
 	}
 }

@@ -514,9 +514,8 @@ func exportDialog(s *model.Session) Dialog {
 // here, in a command (it looks at folders): export.Folder (Downloads or
 // home, never in a git work tree), named after the session's title.
 func askExportPath(s *model.Session, format, ext string) tea.Cmd {
-	info := s.Info
 	return func() tea.Msg {
-		name := export.FileName(export.Title(s.Name(), info.FirstMessage, model.ShortID(info.ID)), ext)
+		name := export.FileName(export.Title(s), ext)
 		path := filepath.Join(export.Folder(store.OSEnv().Home), name)
 		return openDialogMsg{exportPathDialog(s, format, path)}
 	}
