@@ -14,7 +14,7 @@ import (
 var importCommand = command{
 	name: "session import",
 	args: "--file F [--format X] [--to T] [--out D]\n[--cwd D] [--json]",
-	help: "a new session in store T (dhara, the default, or pi) from another agent's file F of format X (" + strings.Join(convert.Formats, ", ") + "; guessed when left out); --out D: into folder D; --cwd D: the session's cwd when the file names none (pi's folder for it); the same bytes again say where they went; --json: {path, format}",
+	help: "a new session in store T (dhara, the default, or pi) from another agent's file F of format X (" + strings.Join(convert.Formats, ", ") + "; guessed when left out), or from a Dhara session folder F; --out D: into folder D; --cwd D: the session's cwd when the file names none (pi's folder for it); the same bytes again say where they went; --json: {path, format}",
 	run:  (*cli).importSession,
 }
 
@@ -76,9 +76,11 @@ func (c *cli) importSession(argv []string) error {
 		fmt.Fprintf(c.stderr, "reading %s as %s\n", sanitize.Inline(file), results[0].Format)
 	}
 	for _, r := range results {
+		// A conversation of an export is named as the list names it (an
+		// untitled one by its first message, not by the export's file).
 		what := sanitize.Inline(filepath.Base(file))
-		if r.Title != "" && len(results) > 1 {
-			what = fmt.Sprintf("%q", sanitize.Line(r.Title))
+		if r.Listed != "" {
+			what = fmt.Sprintf("%q", sanitize.Line(r.Listed))
 		}
 		switch {
 		case r.Already:

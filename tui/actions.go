@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"skein/export"
@@ -495,80 +493,76 @@ func importFirstDialog(s *model.Session, act store.Action) Dialog {
 	})
 }
 
-// exportDialog writes the session as Dhara's JSON (j) or a markdown
-// transcript (m) into the folder skein was started in, under a name of
-// skein's, and says where (y copies the path).
+// exportDialog asks for the export's format (h, m, j: the key map's),
+// then where to write it (exportPathDialog).
 func exportDialog(s *model.Session) Dialog {
-	write := func(format, ext string) tea.Cmd {
-		return startWrite("exporting the session", func(store.WriteOption) actionDoneMsg {
-			path, err := exportTo(s, format, ext)
-			if err != nil {
-				return done("", err)
-			}
-			d := infoDialog("Exported", "The session is written to\n\n  "+sanitize.Inline(path))
-			d.hint = "y: copy the path · esc: close"
-			d.keys = []dialogKey{{DefaultKeyMap().CopyCommand, func() tea.Cmd {
-				return tea.Batch(tea.SetClipboard(path), status("path copied"))
-			}, true}}
-			return actionDoneMsg{status: "exported to " + path, dialog: d}
-		})
+	k := DefaultKeyMap()
+	choose := func(format, ext string) func() tea.Cmd {
+		return func() tea.Cmd { return askExportPath(s, format, ext) }
 	}
-	d := confirmDialog("Export the session", "h: one HTML page (no network; every branch, collapsible calls)\nm: a markdown transcript of every branch\nj: Dhara's JSON (meta, entries, tree)\n\nThe file goes in the folder skein was started in.", func(string) tea.Cmd { return write("html", "html") })
+	d := confirmDialog("Export the session", "h: one HTML page (no network; every branch, collapsible calls)\nm: a markdown transcript of every branch\nj: Dhara's JSON (meta, entries, tree)\n\nThen you say where the file goes.", func(string) tea.Cmd { return askExportPath(s, "html", "html") })
 	d.hint = "h/enter: html · m: markdown · j: json · esc: cancel"
 	d.keys = []dialogKey{
-		{key.NewBinding(key.WithKeys("h")), func() tea.Cmd { return write("html", "html") }, true},
-		{key.NewBinding(key.WithKeys("j")), func() tea.Cmd { return write("json", "json") }, true},
-		{key.NewBinding(key.WithKeys("m")), func() tea.Cmd { return write("markdown", "md") }, true},
+		{k.ExportHTML, choose("html", "html"), true},
+		{k.ExportJSON, choose("json", "json"), true},
+		{k.ExportMarkdown, choose("markdown", "md"), true},
 	}
 	return d
 }
 
-// exportTo writes the export into the working folder, as
-// skein-<session id>.<ext> (a number added when that name is taken). It
-// never replaces a file: a name taken, even while the export is written,
-// moves on to the next number. A working folder inside an agent's store or
-// a Dhara session folder is refused (store.CheckOutput).
-func exportTo(s *model.Session, format, ext string) (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
+// askExportPath opens the dialog of the export's path, its default found
+// here, in a command (it looks at folders): export.Folder (Downloads or
+// home, never in a git work tree), named after the session's title.
+func askExportPath(s *model.Session, format, ext string) tea.Cmd {
+	return func() tea.Msg {
+		name := export.FileName(export.Title(s), ext)
+		path := filepath.Join(export.Folder(store.OSEnv().Home), name)
+		return openDialogMsg{exportPathDialog(s, format, path)}
 	}
-	id := model.ShortID(s.Info.ID)
-	if id == "" {
-		id = "session"
-	}
-	env := store.OSEnv()
-	for n := 1; n < 10000; n++ {
-		name := filepath.Join(dir, "skein-"+sanitizeName(id)+"."+ext)
-		if n > 1 {
-			name = filepath.Join(dir, fmt.Sprintf("skein-%s-%d.%s", sanitizeName(id), n, ext))
-		}
-		if exists, err := env.CheckOutput(name); err != nil {
-			return "", err
-		} else if exists {
-			continue
-		}
-		err := store.WriteOutput(name, false, store.OutputMode(s.Info.Path), func(w io.Writer) error {
-			return export.As(w, s, format, true, time.Now())
-		})
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		return name, err
-	}
-	return "", fmt.Errorf("every skein-%s name in %s is taken", sanitizeName(id), dir)
 }
 
-// sanitizeName keeps letters, digits, - and _ of an id for a file name.
-func sanitizeName(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r < 128 && (r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			b.WriteRune(r)
+// exportPathDialog takes the export's path, ready to edit; enter writes
+// it, and a file there is replaced only after a yes.
+func exportPathDialog(s *model.Session, format, path string) Dialog {
+	d := inputDialog("Export as "+format, "Write the export to (~ is your home folder):", path, func(value string) tea.Cmd {
+		return writeExport(s, format, value, false)
+	})
+	d.hint = "enter: write · esc: cancel"
+	return d
+}
+
+// writeExport writes the export to path (~ expanded, relative to the
+// folder skein was started in); a file of the user's there is replaced
+// only when replace says so, else it asks.
+func writeExport(s *model.Session, format, path string, replace bool) tea.Cmd {
+	return startWrite("exporting the session", func(store.WriteOption) actionDoneMsg {
+		env := store.OSEnv()
+		path = strings.TrimSpace(path)
+		if path == "" || strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) {
+			return done("", errors.New("no file named to export to"))
 		}
-	}
-	if b.Len() == 0 {
-		return "session"
-	}
-	return b.String()
+		path = env.Expand(path, env.WorkingDirPath)
+		exists, err := env.CheckOutput(path)
+		if err != nil {
+			return done("", err)
+		}
+		if exists && !replace {
+			ask := confirmDialog("Replace the file?", sanitize.Inline(path)+" exists. Replace it with the export?", func(string) tea.Cmd {
+				return writeExport(s, format, path, true)
+			})
+			return actionDoneMsg{dialog: ask}
+		}
+		err = store.WriteOutput(path, exists, store.OutputMode(s.Info.Path), func(w io.Writer) error {
+			return export.As(w, s, format, true, time.Now())
+		})
+		if err != nil {
+			return done("", err)
+		}
+		d := infoDialog("Exported", "The session is written to\n\n  "+sanitize.Inline(path))
+		d.hint = "y: copy the path · esc: close"
+		d.keys = []dialogKey{{DefaultKeyMap().CopyCommand, func() tea.Cmd {
+			return tea.Batch(tea.SetClipboard(path), status("path copied"))
+		}, true}}
+		return actionDoneMsg{status: "exported to " + path, dialog: d}
+	})
 }

@@ -103,28 +103,63 @@ func TestImportFirst(t *testing.T) {
 	}
 }
 
-// x exports the session, j as Dhara's JSON and m as markdown, into the
-// folder skein was started in, and says where.
+// x exports the session (h html, m markdown, j Dhara's JSON) where the
+// user says: a dialog holds the path, by default in ~/Downloads and named
+// after the session's title, never in the folder skein was started in (a
+// git clone here); enter writes it, a file there is replaced after a yes.
+// It wrote skein-<id>.<ext> into the working folder, unasked.
 func TestExportKeys(t *testing.T) {
 	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, ".git"), 0o700)
+	home := t.TempDir()
+	downloads := filepath.Join(home, "Downloads")
+	os.Mkdir(downloads, 0o700)
+	t.Setenv("HOME", home)
 	store, _ := filepath.Abs(dharaStore)
 	t.Chdir(dir)
 	m := loaded(t, 120, 40, true, store)
 	openFixture(t, m, "Paginate GET /orders")
-	for _, k := range []string{"j", "m", "h"} {
+	for _, k := range []string{"j", "m", "h", "h"} {
 		run(m, press(m, "x"))
 		if !strings.Contains(ansi.Strip(m.View().Content), "Export the session") {
 			t.Fatalf("x: no export dialog:\n%s", ansi.Strip(m.View().Content))
 		}
 		run(m, press(m, k))
+		ext := map[string]string{"j": "json", "m": "md", "h": "html"}[k]
+		want := filepath.Join(downloads, "Paginate GET orders."+ext)
+		if v := ansi.Strip(m.View().Content); !strings.Contains(v, want) {
+			t.Fatalf("%s: the path asked is not %s:\n%s", k, want, v)
+		}
+		run(m, press(m, "enter"))
+		if _, err := os.Stat(want); err == nil && strings.Contains(ansi.Strip(m.View().Content), "Replace the file?") {
+			run(m, press(m, "y")) // the second html: the first is there
+		}
 		if v := ansi.Strip(m.View().Content); !strings.Contains(v, "Exported") {
 			t.Fatalf("%s: not exported:\n%s", k, v)
 		}
+		if _, err := os.Stat(want); err != nil {
+			t.Errorf("%s: %v", k, err)
+		}
 		run(m, press(m, "esc"))
 	}
-	for _, name := range []string{"skein-branched.json", "skein-branched.md", "skein-branched.html"} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
-			t.Errorf("%s: %v", name, err)
-		}
+	if names, _ := os.ReadDir(dir); len(names) != 1 {
+		t.Errorf("the working folder (a clone) gained files: %v", names)
+	}
+	// A path typed: written there, in the clone since the user says so.
+	run(m, press(m, "x"))
+	run(m, press(m, "m"))
+	for range len(filepath.Join(downloads, "Paginate GET orders.md")) {
+		press(m, "backspace")
+	}
+	press(m, "n", "o", "t", "e", ".", "m", "d")
+	run(m, press(m, "enter"))
+	if _, err := os.Stat(filepath.Join(dir, "note.md")); err != nil {
+		t.Errorf("the path typed: %v\n%s", err, ansi.Strip(m.View().Content))
+	}
+	run(m, press(m, "esc"))
+	// The dialog's keys are in the key map: ? shows them.
+	press(m, "?")
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "x h") || !strings.Contains(v, "x m") || !strings.Contains(v, "x j") {
+		t.Errorf("the help does not show the export's keys:\n%s", v)
 	}
 }

@@ -482,7 +482,7 @@ func blocks(prefix string, thinking, texts []string) []byte {
 		if n > 0 {
 			b = append(b, ',')
 		}
-		b = jsjson.AppendString(append(b, `{"type":"thinking","thinking":`...), s)
+		b = jsjson.AppendString(append(b, `{"type":"thinking","thinking":`...), lineBreaks(s))
 		b = append(b, '}')
 		n++
 	}
@@ -490,12 +490,16 @@ func blocks(prefix string, thinking, texts []string) []byte {
 		if n > 0 {
 			b = append(b, ',')
 		}
-		b = jsjson.AppendString(append(b, `{"type":"text","text":`...), s)
+		b = jsjson.AppendString(append(b, `{"type":"text","text":`...), lineBreaks(s))
 		b = append(b, '}')
 		n++
 	}
 	return b
 }
+
+// lineBreaks is s with each CRLF a line break (LF): a text pasted from
+// Windows showed a ␍ at the end of every line.
+func lineBreaks(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
 
 // appendMS closes a message with its time.
 func appendMS(b []byte, ms int64) []byte {

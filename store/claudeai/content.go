@@ -131,7 +131,7 @@ func appendResultContent(dst, content []byte) []byte {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `{"type":"text","text":`...)
-		dst = jsjson.AppendString(dst, s)
+		dst = jsjson.AppendString(dst, lineBreaks(s))
 		dst = append(dst, '}')
 		n++
 	}

@@ -1,7 +1,9 @@
 package claudeai
 
 import (
+	"bytes"
 	"strconv"
+	"strings"
 
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
@@ -153,9 +155,26 @@ func (m *msg) addText(s string) {
 	if s != "" {
 		m.next()
 		m.blocks = append(m.blocks, `{"type":"text","text":`...)
-		m.blocks = jsjson.AppendString(m.blocks, s)
+		m.blocks = jsjson.AppendString(m.blocks, lineBreaks(s))
 		m.blocks = append(m.blocks, '}')
 	}
+}
+
+// lineBreaks is s with each CRLF a line break (LF): a text pasted from
+// Windows showed a ␍ at the end of every line.
+func lineBreaks(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
+
+// crlfText is a JSON string's text with its CRLFs made line breaks, when
+// it holds one (only then is it decoded).
+func crlfText(raw []byte) (string, bool) {
+	if !bytes.Contains(raw, []byte(`\r\n`)) {
+		return "", false
+	}
+	s, ok := jscan.Unquote(raw)
+	if !ok || !strings.Contains(s, "\r\n") {
+		return "", false
+	}
+	return lineBreaks(s), true
 }
 
 // addRaw adds a text or thinking block of a raw string (nothing for an
@@ -171,7 +190,11 @@ func (m *msg) addRaw(typ string, raw []byte) {
 	m.blocks = append(m.blocks, `","`...)
 	m.blocks = append(m.blocks, typ...)
 	m.blocks = append(m.blocks, `":`...)
-	m.blocks = jsjson.AppendValue(m.blocks, raw)
+	if s, ok := crlfText(raw); ok {
+		m.blocks = jsjson.AppendString(m.blocks, lineBreaks(s))
+	} else {
+		m.blocks = jsjson.AppendValue(m.blocks, raw)
+	}
 	m.blocks = append(m.blocks, '}')
 }
 

@@ -54,6 +54,9 @@ type Result struct {
 	// Note is what the user should know of where it went (a folder name
 	// made safe).
 	Note string `json:"note,omitempty"`
+	// Listed is what the list calls a conversation of an export: its
+	// title, else its first message ("" for a file of one session).
+	Listed string `json:"-"`
 }
 
 // Skipped is a conversation of an export that was not imported, and
@@ -93,11 +96,21 @@ func ImportFileSkipping(path string, o Options) (_ []Result, skipped []Skipped, 
 	if err != nil {
 		return nil, nil, err
 	}
-	if !st.Mode().IsRegular() {
+	folder := st.IsDir()
+	if !folder && !st.Mode().IsRegular() {
 		return nil, nil, errors.New("not a regular file")
 	}
+	if !folder && o.Format == "dhara" {
+		return nil, nil, errors.New("a Dhara session is a folder (name the folder that holds its meta.json)")
+	}
 	guessed := false
-	if o.Format == "" {
+	switch {
+	case folder:
+		guessed = o.Format == ""
+		if o.Format, err = folderFormat(path, o.Format); err != nil {
+			return nil, nil, err
+		}
+	case o.Format == "":
 		if o.Format, err = GuessFormat(path); err != nil {
 			return nil, nil, err
 		}
@@ -112,7 +125,11 @@ func ImportFileSkipping(path string, o Options) (_ []Result, skipped []Skipped, 
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		src, srcErr = SourceOf(path, o.Format)
+		if folder {
+			src, srcErr = folderSource(path)
+		} else {
+			src, srcErr = SourceOf(path, o.Format)
+		}
 	}()
 	items, skipped, err := openItems(path, o.Format)
 	<-done
@@ -129,6 +146,12 @@ func ImportFileSkipping(path string, o Options) (_ []Result, skipped []Skipped, 
 		r, err := importOne(it.s, src, &o)
 		if err != nil {
 			return out, skipped, err
+		}
+		if it.item != "" {
+			r.Listed = r.Title
+			if r.Listed == "" {
+				r.Listed = it.s.Info.FirstMessage
+			}
 		}
 		r.Format, r.Guessed = o.Format, guessed
 		out = append(out, r)
@@ -189,8 +212,18 @@ func openItems(path, format string) (_ []importItem, skipped []Skipped, _ error)
 		if item == "" {
 			item = fmt.Sprintf("#%d", k+1)
 		}
+		if info.MessageCount == 0 {
+			// One rule for every export of many: a conversation with no
+			// message is named as skipped, not made an empty session
+			// (claude.ai's were, ChatGPT's were skipped).
+			skipped = append(skipped, Skipped{Item: c.id, Title: c.title, Reason: "it holds no messages"})
+			continue
+		}
 		sum := sha256.Sum256(c.lines)
 		out = append(out, importItem{s: s.Domain(info), item: item, sha: hex.EncodeToString(sum[:])})
+	}
+	if len(out) == 0 {
+		return nil, skipped, fmt.Errorf("no conversation with messages: %d skipped", len(skipped))
 	}
 	return out, skipped, nil
 }
@@ -256,7 +289,13 @@ func importDhara(root string, s *model.Session, src Source, now time.Time) (dir,
 	if same != "" {
 		return same, "", true, nil
 	}
-	dir, err = dhara.WriteFromSession(root, s, now, []dhara.Field{{Key: "importedFrom", Value: src.JSON()}})
+	meta := []dhara.Field{{Key: "importedFrom", Value: src.JSON()}}
+	if b, ok := dhara.CopyOf(s, meta); ok {
+		// A Dhara session into another folder: its own lines.
+		dir, err = dhara.WriteNew(root, b)
+		return dir, earlier, false, err
+	}
+	dir, err = dhara.WriteFromSession(root, s, now, meta)
 	return dir, earlier, false, err
 }
 

@@ -32,7 +32,7 @@ import (
 
 // Formats are the formats `session import --format` names, and what each
 // reads.
-var Formats = []string{"pi", "dhara-jsonl", "codex", "claude", "claude-ai", "openai", "chatgpt"}
+var Formats = []string{"pi", "dhara", "dhara-jsonl", "codex", "claude", "claude-ai", "openai", "chatgpt"}
 
 // OpenAs reads the file at path as a session of the named import format,
 // whatever its name or folder.

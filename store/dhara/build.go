@@ -40,7 +40,7 @@ func FromSession(s *model.Session, now time.Time, meta []Field) Built {
 			out.Entries[k] = b.lines[k].build()
 		}
 	})
-	out.Meta = b.metaJSON(now, meta)
+	out.Meta = b.metaJSON(now, "", meta)
 	return out
 }
 
@@ -68,8 +68,9 @@ func build(s *model.Session, now time.Time) *builder {
 	return b
 }
 
-// metaJSON is meta.json's object: the seed's members, then meta's.
-func (b *builder) metaJSON(now time.Time, meta []Field) []byte {
+// metaJSON is meta.json's object: the seed's members, then meta's. Its
+// updatedAt is updated, or now when that is "".
+func (b *builder) metaJSON(now time.Time, updated string, meta []Field) []byte {
 	s := b.s
 	nowISO := isoMs(now)
 	m := []byte(`{"id":`)
@@ -93,8 +94,11 @@ func (b *builder) metaJSON(now time.Time, meta []Field) []byte {
 	}
 	m = append(m, `,"createdAt":`...)
 	m = jsjson.AppendString(m, created)
+	if updated == "" {
+		updated = nowISO
+	}
 	m = append(m, `,"updatedAt":`...)
-	m = jsjson.AppendString(m, nowISO)
+	m = jsjson.AppendString(m, updated)
 	if ctx := s.BuildContext(s.Leaf()); ctx.Model != nil {
 		ref := ctx.Model
 		if p, ok := jsonStr(ref.Provider); ok && p != "" {
@@ -374,6 +378,11 @@ func (b *builder) entry(i int) {
 			}
 			if msg.StopReason != "" {
 				fields = append(fields, Field{Key: "stopReason", Value: b.quoted(msg.StopReason)})
+			}
+			if msg.Error != "" {
+				// Why an answer failed: the seed has no member for it, and
+				// Dhara keeps unknown ones (an import lost it).
+				fields = append(fields, Field{"errorMessage", jsonString(msg.Error)})
 			}
 			if msg.Usage != nil {
 				fields = append(fields, Field{Key: "usage", Value: usageJSON(msg.Usage)})

@@ -130,6 +130,8 @@ func (s *Session) message(m model.ContextMessage, content bool) model.Message {
 			msg.Usage = usageOf(v)
 		case "stopReason":
 			msg.StopReason, _ = jscan.String(v)
+		case "errorMessage":
+			msg.Error, _ = jscan.String(v)
 		case "isError":
 			msg.IsError = string(v) == "true"
 		}

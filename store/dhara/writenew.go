@@ -131,7 +131,7 @@ func WriteNew(root string, b Built) (string, error) {
 func WriteFromSession(root string, s *model.Session, now time.Time, meta []Field) (string, error) {
 	b := build(s, now)
 	tb := b.branches(isoMs(now))
-	m := b.metaJSON(now, meta)
+	m := b.metaJSON(now, "", meta)
 	return writeNewFolder(root, b.id, func(tmp string) error {
 		return writeAtOnce(tmp, b.streamEntries, func() []byte { return b.treeBytes(tb) }, m)
 	})
@@ -249,11 +249,19 @@ func (b *builder) writeLines(w io.Writer, lead, sep, end string, wrote func(off,
 
 // WriteJSON writes the session s, of any format, in Dhara's model as one
 // JSON document (Document's), its entries written as they are made rather
-// than kept: the json export of a 1 GB session held its output twice.
+// than kept: the json export of a 1 GB session held its output twice. It
+// is the session as it is, not a new one: its meta names the session's own
+// id and times (ownTimes), and now is only what a session that holds no
+// time at all is dated by.
 func WriteJSON(w io.Writer, s *model.Session, now time.Time) error {
 	b := build(s, now)
-	tb := b.branches(isoMs(now))
-	return Document(w, b.metaJSON(now, nil), func(w io.Writer) error {
+	if s.Info.ID != "" {
+		b.id = s.Info.ID
+	}
+	updated := b.updatedAt(now)
+	tb := b.branches(updated)
+	b.keepActive(tb, updated)
+	return Document(w, b.metaJSON(now, updated, nil), func(w io.Writer) error {
 		return b.writeLines(w, "\n", ",\n", "", nil)
 	}, func() []byte { return b.treeBytes(tb) })
 }

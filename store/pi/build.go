@@ -35,7 +35,8 @@ type Built struct {
 const ImportedFromType = "skein.importedFrom"
 
 // FromSession is the session s (of any format) as a pi v3 session:
-//   - a header with a new uuid v7, the time now and cwd;
+//   - a header with a new uuid v7, the source's creation time (Created)
+//     and cwd;
 //   - a first custom entry, skein.importedFrom, whose data is importedFrom
 //     (when it is not nil), the parent of the source's roots;
 //   - every entry of the source in its tree, parents before children and
@@ -72,16 +73,13 @@ const flushEvery = 4 << 20
 // time (the last ones are not: they are what Lines holds past them all).
 func fromSession(s *model.Session, id string, now time.Time, cwd string, importedFrom []byte, flush func([]byte)) Built {
 	b := &piBuilder{s: s, out: Built{ID: id, Cwd: cwd}, flush: flush, ids: map[string]bool{}, newID: make([]string, s.Len()), last: make([]string, s.Len()), open: map[string][]openCall{}}
-	nowISO := now.UTC().Format("2006-01-02T15:04:05.000Z")
-	b.lastTS = nowISO
-	if t, ok := jsdate.ISO(s.Info.Created); ok {
-		b.lastTS = t
-	}
+	created := Created(s, now).UTC().Format("2006-01-02T15:04:05.000Z")
+	b.lastTS = created
 	var h []byte
 	h = append(h, `{"type":"session","version":3,"id":`...)
 	h = jsjson.AppendString(h, b.out.ID)
 	h = append(h, `,"timestamp":`...)
-	h = jsjson.AppendString(h, nowISO)
+	h = jsjson.AppendString(h, created)
 	h = append(h, `,"cwd":`...)
 	h = jsjson.AppendString(h, cwd)
 	h = append(h, "}\n"...)

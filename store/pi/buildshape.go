@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"skein/internal/jscan"
+	"skein/internal/jsdate"
 	"skein/internal/jsjson"
 	"skein/internal/writeback"
 	"skein/model"
@@ -136,7 +137,7 @@ func WriteFromSession(dir string, s *model.Session, now time.Time, cwd string, i
 	if err != nil {
 		return "", Built{}, err
 	}
-	path, err := newFilePath(dir, id.String(), now)
+	path, err := newFilePath(dir, id.String(), Created(s, now))
 	if err != nil {
 		return "", Built{}, err
 	}
@@ -155,6 +156,24 @@ func WriteFromSession(dir string, s *model.Session, now time.Time, cwd string, i
 		return "", Built{}, err
 	}
 	return path, b, nil
+}
+
+// Created is when an import of s was created, as pi's header and file
+// name say it: the source's creation time, else its first entry's time,
+// else now. An import dated by the day it ran was listed as created after
+// it was last modified (a 2024 ChatGPT conversation created 2026-12-06).
+func Created(s *model.Session, now time.Time) time.Time {
+	// A time JavaScript's Date can write (jsdate.ISO), not 0 (unset).
+	valid := func(t float64) bool { _, ok := jsdate.ISO(t); return ok && t != 0 }
+	if t := s.Info.Created; valid(t) {
+		return time.UnixMilli(int64(t)).UTC()
+	}
+	for i := range s.Len() {
+		if t := jsdate.Parse(s.Entry(i).Timestamp); valid(t) {
+			return time.UnixMilli(int64(t)).UTC()
+		}
+	}
+	return now
 }
 
 // newFilePath is where a new session of id goes in dir (made if need be),

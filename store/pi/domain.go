@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"skein/internal/jscan"
+	"skein/internal/jsdate"
 	"skein/model"
 )
 
@@ -13,7 +14,14 @@ var _ model.Source = (*Session)(nil)
 
 // Domain is the session as the domain sees it.
 func (s *Session) Domain(info model.SessionInfo) *model.Session {
-	return model.NewSession(s, info.Fill("", func() string { return s.Header.ID }, func() string { return s.Header.Cwd }))
+	info = info.Fill("", func() string { return s.Header.ID }, func() string { return s.Header.Cwd })
+	if info.Created == 0 {
+		// A session opened without its list record is created when its
+		// header says, as pi's list has it (NaN for a time pi cannot read):
+		// the exports of an opened file said 1970.
+		info.Created = jsdate.Parse(s.Header.Timestamp)
+	}
+	return model.NewSession(s, info)
 }
 
 // Of returns the pi session behind a domain session, or nil for another

@@ -42,7 +42,8 @@ func TestWriteFromSessionStreams(t *testing.T) {
 	if !bytes.Equal(got, b.Lines) {
 		t.Fatalf("file holds %d bytes, %d built; first difference at %d", len(got), len(b.Lines), firstDiff(got, b.Lines))
 	}
-	if want := "2026-02-03T04-05-06-789Z_" + b.ID + ".jsonl"; filepath.Base(path) != want {
+	// Named by the source's creation (its header's), not by the import's time.
+	if want := "2026-01-01T00-00-00-000Z_" + b.ID + ".jsonl"; filepath.Base(path) != want {
 		t.Errorf("named %s, want %s", filepath.Base(path), want)
 	}
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {

@@ -1,5 +1,6 @@
 // Import check: `skein session import --to pi` of other agents' sessions,
-// read back by pi 1.6.0 (run with ./node22):
+// read back by pi 1.6.0 (run with ./node22); a source is a file or a Dhara
+// session folder:
 //   - pi opens each file skein wrote (on a copy: pi writes when it opens) and
 //     skips none of its lines; every entry's parent is in the file;
 //   - on every branch, every tool call of an answer is answered by a result
@@ -12,7 +13,7 @@
 //     imported conversation, every call paired, and appends its reply after
 //     the imported leaf.
 // Usage: ./node22 importcheck.mjs --skein BIN SOURCE...
-import { mkdtempSync, readFileSync, readdirSync, rmSync, copyFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, copyFileSync, existsSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, basename, dirname } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -72,7 +73,10 @@ for (const src of sources) {
     : [`${src}.expect.json`];
   const expect = parts.every((f) => existsSync(f)) ? parts.flatMap((f) => JSON.parse(readFileSync(f, "utf8")).sessions) : null;
   if (expect) check(`${src}: one session per conversation`, sessions.length === expect.length, `${sessions.length} sessions, expected ${expect.length}`);
-  const srcBytes = readFileSync(src, "utf8");
+  // A Dhara session is a folder: its entries are its text.
+  const srcBytes = statSync(src).isDirectory()
+    ? ["archive.jsonl", "entries.jsonl"].filter((n) => existsSync(join(src, n))).map((n) => readFileSync(join(src, n), "utf8")).join("\n")
+    : readFileSync(src, "utf8");
   for (const [k, s] of sessions.entries()) {
     const what = `${src}${sessions.length > 1 ? ` #${k}` : ""} -> ${s.path}`;
     let f;
