@@ -382,7 +382,7 @@ func (b *builder) entry(i int) {
 			if msg.Error != "" {
 				// Why an answer failed: the seed has no member for it, and
 				// Dhara keeps unknown ones (an import lost it).
-				fields = append(fields, Field{"errorMessage", jsonString(msg.Error)})
+				fields = append(fields, Field{Key: "errorMessage", Value: jsonString(msg.Error)})
 			}
 			if msg.Usage != nil {
 				fields = append(fields, Field{Key: "usage", Value: usageJSON(msg.Usage)})
