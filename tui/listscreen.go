@@ -610,6 +610,9 @@ func (l *listScreen) clamp() {
 	if h > 0 && l.cursor >= l.offset+h {
 		l.offset = l.cursor - h + 1
 	}
+	// Fewer rows than before (a filter, a project scope): as many as fit
+	// are shown, none left hidden above an empty end.
+	l.offset = min(l.offset, len(l.rows)-h)
 	if l.offset < 0 {
 		l.offset = 0
 	}
