@@ -302,29 +302,36 @@ func (m *msgPane) reveal(i int, terms []string) (thinking bool) {
 	return m.thinking && !th
 }
 
-// matchLine is the first line drawn of item i that holds one of the terms
-// (folded), or that does with the line after it (a match wrapped across
-// two lines); -1 for none.
+// matchLine is the first line drawn of item i that holds a term (folded),
+// alone or with the line after it (a match wrapped across two lines),
+// when the item drawn holds every term, as the search matched it; -1
+// when it does not.
 func (m *msgPane) matchLine(i int, terms []string) int {
 	lines := m.lines(i)
 	flat := make([]string, len(lines))
 	for k, l := range lines {
 		flat[k] = strings.Join(strings.Fields(search.Fold(ansi.Strip(l))), " ")
 	}
-	has := func(text string) bool {
-		for _, t := range terms {
-			if t = strings.Join(strings.Fields(t), " "); t != "" && strings.Contains(text, t) {
-				return true
+	first := -1
+	for _, t := range terms {
+		if t = strings.Join(strings.Fields(t), " "); t == "" {
+			continue
+		}
+		at := -1
+		for k := range flat {
+			if strings.Contains(flat[k], t) || k+1 < len(flat) && strings.Contains(flat[k]+" "+flat[k+1], t) {
+				at = k
+				break
 			}
 		}
-		return false
-	}
-	for k := range flat {
-		if has(flat[k]) || k+1 < len(flat) && has(flat[k]+" "+flat[k+1]) {
-			return k
+		if at < 0 {
+			return -1
+		}
+		if first < 0 || at < first {
+			first = at
 		}
 	}
-	return -1
+	return first
 }
 
 // rowsTo is how many lines down the pane line of item i is drawn, -1 when

@@ -61,4 +61,21 @@ func TestSearchRevealsAndScrollsToTheMatch(t *testing.T) {
 	if !strings.Contains(m.statusText, "thinking shown") {
 		t.Errorf("status %q", m.statusText)
 	}
+	// The same from the list's search, which marks each word apart: "nav"
+	// is in the reply's text too, "wrapping" only in the thinking.
+	m = loaded(t, 80, 24, true, "demo")
+	textSearchFor(m, "nav wrapping")
+	press(m, "enter") // the filter kept
+	for i, r := range m.list.rows {
+		if r.hit != nil {
+			m.list.cursor = i
+		}
+	}
+	run(m, press(m, "enter"))
+	if m.session == nil {
+		t.Fatalf("the text match did not open:\n%s", plain(m))
+	}
+	if v := msgPaneText(m); !strings.Contains(v, "nav wrapping") || !m.session.msgs.thinking {
+		t.Errorf("opened from the list, a match in thinking is not shown:\n%s", v)
+	}
 }
