@@ -126,9 +126,10 @@ func (ss *sessionScreen) loaded(msg sessionLoadedMsg) tea.Cmd {
 	}
 	ss.setFocus(ss.focus)
 	if len(ss.waiting) > 0 {
-		keys := ss.waiting
+		// Posted, not a command's message: a key typed meanwhile comes
+		// after them.
+		ss.post(replayKeysMsg{ss.info.Path, ss.waiting})
 		ss.waiting = nil
-		return tea.Batch(cmd, func() tea.Msg { return replayKeysMsg{ss.info.Path, keys} })
 	}
 	return cmd
 }

@@ -197,3 +197,49 @@ func TestTypedAtOnceImportFirst(t *testing.T) {
 		t.Fatalf("L then y imported %v, want one session", found)
 	}
 }
+
+// The session is read between f and y: the keys it kept while it loaded
+// are given back before y, which the fork dialog then takes.
+func TestTypedAtOnceKeysKeptWhileLoadingComeFirst(t *testing.T) {
+	m := loaded(t, 120, 40, true, storeCopy(t))
+	for title(m.list.selected()) != "Cache: Redis vs SQLite" {
+		press(m, "j")
+	}
+	path := m.list.selectedPath()
+	before := filesBeside(t, path)
+	load := press(m, "enter")
+	press(m, "f") // kept: the session is loading
+	var read tea.Msg
+	for _, msg := range msgsOf(load) {
+		if lm, ok := msg.(sessionLoadedMsg); ok {
+			read = lm
+		}
+	}
+	if read == nil {
+		t.Fatal("enter did not read the session")
+	}
+	_, after := m.Update(read)
+	y := press(m, "y")
+	run(m, y)
+	run(m, after)
+	if n := filesBeside(t, path); n != before+1 {
+		t.Fatalf("%d files beside the session, want %d: y came before the f kept while loading", n, before+1)
+	}
+}
+
+// msgsOf runs cmd and returns its messages, those of a batch one by one.
+func msgsOf(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	b, ok := msg.(tea.BatchMsg)
+	if !ok {
+		return []tea.Msg{msg}
+	}
+	var out []tea.Msg
+	for _, c := range b {
+		out = append(out, msgsOf(c)...)
+	}
+	return out
+}
