@@ -268,19 +268,19 @@ type compaction struct {
 }
 
 // planCompaction plans in the background, as `session plan` does, keeping
-// about keep tokens.
-// A dialog says the plan is being made (a long path takes a moment), and
-// esc there drops it.
-func planCompaction(path string, s *model.Session, view *model.TreeView, leaf int, keep float64) tea.Cmd {
+// about keep tokens. The dialog it returns, to open at once, says the plan
+// is being made (a long path takes a moment): esc there drops it, and
+// other keys wait for the plan's dialog (c then enter summarizes).
+func planCompaction(path string, s *model.Session, view *model.TreeView, leaf int, keep float64) (Dialog, tea.Cmd) {
 	want, dropped := keep, false
 	c := &compaction{path: path, s: s, view: view, leaf: leaf, keep: keep, want: &want, dropped: &dropped}
 	busy := infoDialog("Compaction", "Planning the compaction of the path to the selection…")
-	busy.busy, busy.hint = true, "esc: cancel"
+	busy.waits, busy.hint = true, "esc: cancel"
 	busy.cancel = func() tea.Cmd {
 		dropped = true
 		return status("compaction cancelled: nothing written")
 	}
-	return func() tea.Msg { return thenMsg{openDialogMsg{busy}, planFor(c)} }
+	return busy, planFor(c)
 }
 
 // planFor plans c (path, session, leaf, keep and want set).
@@ -317,9 +317,18 @@ func (c *compaction) replanWith(f func(keep float64) float64) tea.Cmd {
 func (c *compaction) planDialog(home string, start func() tea.Cmd) Dialog {
 	s, p := c.s, c.plan
 	km := DefaultKeyMap()
+	var d *confirmBox
+	replan := func(f func(keep float64) float64) func() tea.Cmd {
+		return func() tea.Cmd {
+			// The keys typed until the new plan comes are its dialog's:
+			// - then enter summarizes what the new plan says.
+			d.waits = true
+			return c.replanWith(f)
+		}
+	}
 	keys := []dialogKey{
-		{km.KeepFewer, func() tea.Cmd { return c.replanWith(func(k float64) float64 { return math.Floor(k / 2) }) }, false},
-		{km.KeepMore, func() tea.Cmd { return c.replanWith(func(k float64) float64 { return max(k*2, 100) }) }, false},
+		{km.KeepFewer, replan(func(k float64) float64 { return math.Floor(k / 2) }), false},
+		{km.KeepMore, replan(func(k float64) float64 { return max(k*2, 100) }), false},
 	}
 	if p == nil {
 		body := s.NothingToCompact(c.leaf, c.keep) + ", as pi would say."
@@ -327,7 +336,7 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) Dialog {
 			body += " The path holds about " + transcript.Count(c.pathTokens, "token", "tokens") + " (estimated from its text)."
 		}
 		body += "\n\nKeep about " + keepTokens(c.keep) + " (- fewer, + more)."
-		d := confirmDialog("Nothing to compact", body, func(string) tea.Cmd {
+		d = confirmDialog("Nothing to compact", body, func(string) tea.Cmd {
 			return status("nothing to compact: nothing written")
 		})
 		d.hint = "-/+: keep fewer/more tokens · esc: close"
@@ -356,7 +365,7 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) Dialog {
 	} else {
 		b.WriteString("\nSummarizer: extractive, offline (no model configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY).")
 	}
-	d := confirmDialog("Compact the path to this entry?", b.String(), func(string) tea.Cmd { return start() })
+	d = confirmDialog("Compact the path to this entry?", b.String(), func(string) tea.Cmd { return start() })
 	d.hint = "enter: summarize · -/+: keep fewer/more tokens · esc: cancel"
 	d.keys = keys
 	return d

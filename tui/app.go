@@ -105,16 +105,6 @@ type statusMsg string
 
 func status(s string) tea.Cmd { return func() tea.Msg { return statusMsg(s) } }
 
-// thenMsg is a message, then a command to run once it is taken (a busy
-// dialog opened before the work it waits for starts).
-type thenMsg struct {
-	first tea.Msg
-	then  tea.Cmd
-}
-
-// chainMsg is a message, then another once the first is taken.
-type chainMsg struct{ first, then tea.Msg }
-
 // errorMsg shows an error until a key dismisses it.
 type errorMsg string
 
@@ -126,15 +116,37 @@ func showError(what string, err error) tea.Cmd {
 	return func() tea.Msg { return errorMsg(text) }
 }
 
-// Update routes: sizes and colours; async results to their owner; quit; an
-// open overlay takes every key; global keys; the current screen.
+// Update routes a message, then the messages its handling posted (a
+// dialog or a session to open), so that they are taken before the next
+// key.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	if len(m.posted) == 0 {
+		return m, cmd
+	}
+	return m, tea.Batch(append(m.takePosted(), cmd)...)
+}
+
+// takePosted handles the messages posted so far, and those they post.
+func (m *Model) takePosted() []tea.Cmd {
+	var cmds []tea.Cmd
+	for len(m.posted) > 0 {
+		next := m.posted[0]
+		m.posted = m.posted[1:]
+		cmds = append(cmds, m.update(next))
+	}
+	return cmds
+}
+
+// update routes: sizes and colours; async results to their owner; quit; an
+// open overlay takes every key; global keys; the current screen.
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
 		// A terminal grown wide enough shows the preview: load it.
-		return m, m.list.previewCmd()
+		return m.list.previewCmd()
 	case tea.BackgroundColorMsg:
 		m.isDark = msg.IsDark()
 		m.styles = m.newStyles()
@@ -142,157 +154,145 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.session != nil {
 			m.session.themeChanged()
 		}
-		return m, nil
+		return nil
 	case loweredMsg:
 		m.list.loweredDone(msg)
-		return m, nil
+		return nil
 	case scanMsg:
 		m.list.add(msg)
 		cmds := []tea.Cmd{m.list.previewCmd(), m.list.lowerCmd()}
 		if !msg.finished {
 			cmds = append(cmds, waitScan(msg.next))
 		}
-		return m, tea.Batch(cmds...)
+		return tea.Batch(cmds...)
 	case textTickMsg:
-		return m, m.list.textTick(msg)
+		return m.list.textTick(msg)
 	case textEventMsg:
-		return m, m.list.textEvent(msg)
+		return m.list.textEvent(msg)
 	case previewDueMsg:
 		if msg.path == m.list.selectedPath() {
-			return m, loadPreview(msg.path)
+			return loadPreview(msg.path)
 		}
 		m.list.previewPath = ""
-		return m, nil
+		return nil
 	case previewMsg:
 		m.list.preview[msg.path] = msg
-		return m, nil
+		return nil
 	case sessionLoadedMsg:
 		if m.session != nil && m.session.info.Path == msg.path {
 			if msg.live {
-				return m, m.session.followed(msg)
+				return m.session.followed(msg)
 			}
-			return m, m.session.loaded(msg)
+			return m.session.loaded(msg)
 		}
-		return m, nil
+		return nil
 	case changesMsg:
-		return m, m.changed(msg)
+		return m.changed(msg)
 	case relistedMsg:
-		return m, m.relisted(msg)
+		return m.relisted(msg)
 	case searchDoneMsg:
 		if m.session != nil && m.session.info.Path == msg.path {
-			return m, m.session.searchDone(msg)
+			return m.session.searchDone(msg)
 		}
-		return m, nil
+		return nil
 	case replayKeysMsg:
-		if m.session == nil || m.session.info.Path != msg.path || len(msg.keys) == 0 {
-			return m, nil
+		if m.session == nil || m.session.info.Path != msg.path {
+			return nil
 		}
-		// One key as if pressed now; what it does (a dialog it opens) is
-		// taken before the next key, so that f then y forks.
-		cmd, rest := m.key(msg.keys[0]), msg.keys[1:]
-		if len(rest) == 0 {
-			return m, cmd
+		// Each key as if pressed now, in order: what one opens (a dialog,
+		// posted) is taken before the next, so that f then y forks.
+		var cmds []tea.Cmd
+		for _, k := range msg.keys {
+			cmds = append(cmds, m.key(k))
+			cmds = append(cmds, m.takePosted()...)
 		}
-		next := replayKeysMsg{msg.path, rest}
-		if cmd == nil {
-			return m.Update(next)
-		}
-		return m, func() tea.Msg { return chainMsg{cmd(), next} }
-	case chainMsg:
-		if b, ok := msg.first.(tea.BatchMsg); ok {
-			return m, tea.Batch(append(b, func() tea.Msg { return msg.then })...)
-		}
-		_, cmd := m.Update(msg.first)
-		_, then := m.Update(msg.then)
-		return m, tea.Batch(cmd, then)
+		return tea.Batch(cmds...)
 	case treeLaidOutMsg:
 		if m.session != nil && m.session.info.Path == msg.path {
-			return m, m.session.treeLaidOut(msg)
+			return m.session.treeLaidOut(msg)
 		}
-		return m, nil
+		return nil
 	case pathBuiltMsg:
 		if m.session != nil && m.session.info.Path == msg.path {
-			return m, m.session.pathBuilt(msg)
+			return m.session.pathBuilt(msg)
 		}
-		return m, nil
+		return nil
 	case tailLoadedMsg:
 		if m.session != nil && m.session.info.Path == msg.path && m.session.s == nil {
 			m.session.tailLoaded(msg.s)
 		}
-		return m, nil
+		return nil
 	case openMsg:
 		m.session = newSessionScreen(*msg.info, m.shared)
 		m.session.openAt, m.session.openTerms, m.session.openQuery = msg.at, msg.terms, msg.query
 		m.screen = screenSession
 		m.showHelp = false
 		m.layout()
-		return m, loadSession(msg.info.Path)
+		return loadSession(msg.info.Path)
 	case statusMsg:
 		m.statusID++
 		m.statusText = string(msg)
 		id := m.statusID
-		return m, tea.Tick(m.statusTTL, func(time.Time) tea.Msg { return statusClearMsg{id} })
+		return tea.Tick(m.statusTTL, func(time.Time) tea.Msg { return statusClearMsg{id} })
 	case resumeReadyMsg:
-		return m, m.resumeReady(msg)
+		return m.resumeReady(msg)
 	case resumedMsg:
-		return m, m.resumed(msg)
+		return m.resumed(msg)
 	case relistMsg:
 		m.list.replace(msg.info)
 		if m.session != nil && m.session.info.Path == msg.info.Path {
 			m.session.info = msg.info
 		}
-		return m, nil
+		return nil
 	case errorMsg:
 		m.errText = string(msg)
-		return m, nil
+		return nil
 	case statusClearMsg:
 		if msg.id == m.statusID {
 			m.statusText = ""
 		}
-		return m, nil
+		return nil
 	case openDialogMsg:
 		m.dialogs = append(m.dialogs, msg.d)
-		return m, nil
+		return nil
 	case statsLoadedMsg:
 		msg.v.loaded(msg) // the view that asked, open or closed since
-		return m, nil
+		return nil
 	case pickerReadMsg:
 		if !slices.Contains(m.dialogs, Dialog(msg.p)) {
-			return m, nil // closed since: its keys go nowhere
+			return nil // closed since: its keys go nowhere
 		}
 		cmd, done := msg.p.loaded(msg, m.keys)
 		if done {
 			m.dialogs = slices.DeleteFunc(m.dialogs, func(d Dialog) bool { return d == msg.p })
 		}
-		return m, cmd
+		return cmd
 	case closeDialogMsg:
 		m.dialogs = slices.DeleteFunc(m.dialogs, func(d Dialog) bool { return d == msg.d })
-		return m, status("edits thrown away: nothing written")
+		return status("edits thrown away: nothing written")
 	case writeStartedMsg:
 		m.writes = append(m.writes, msg.w)
-		return m, nextWrite(msg.next)
+		return nextWrite(msg.next)
 	case writeWaitingMsg:
 		msg.w.waiting = true
-		return m, nextWrite(msg.next)
+		return nextWrite(msg.next)
 	case actionDoneMsg:
 		m.writes = slices.DeleteFunc(m.writes, func(w *writing) bool { return w == msg.w })
-		return m, m.actionDone(msg)
-	case thenMsg:
-		_, cmd := m.Update(msg.first)
-		return m, tea.Batch(cmd, msg.then)
+		return m.actionDone(msg)
 	case planMsg:
 		c := msg.c
 		if *c.want != c.keep || c.replan && m.top() == nil || c.dropped != nil && *c.dropped {
-			return m, nil // a newer plan is coming, or the dialog was closed
+			return nil // a newer plan is coming, or the dialog was closed
 		}
 		if c.nothing != "" {
+			var keys tea.Cmd
 			if c.replan || len(m.dialogs) > 0 {
-				m.replaceTop(nil) // the busy dialog, or the plan's
+				keys = m.replaceTop(nil) // the busy dialog, or the plan's
 			}
-			return m, status(c.nothing)
+			return tea.Batch(status(c.nothing), keys)
 		}
 		m.compaction = c
-		m.replaceTop(c.planDialog(m.opts.Home, func() tea.Cmd {
+		return m.replaceTop(c.planDialog(m.opts.Home, func() tea.Cmd {
 			busy := infoDialog("Summarizing", "Starting…")
 			busy.busy = true
 			busy.hint = "esc: cancel"
@@ -306,30 +306,27 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.replaceTop(busy)
 			return c.summarize()
 		}))
-		return m, nil
 	case compactProgressMsg:
 		c := m.compaction
 		if c == nil {
-			return m, nil // cancelled
+			return nil // cancelled
 		}
 		if !msg.final {
 			if d := m.top(); d != nil && d.frame().busy {
 				d.frame().body = fmt.Sprintf("%s is writing the summary: %d characters so far.", c.llm.Name(), msg.chars)
 			}
-			return m, waitCompact(msg.next)
+			return waitCompact(msg.next)
 		}
 		m.compaction = nil
 		if msg.err != nil {
-			m.replaceTop(nil)
-			return m, showError("summary failed", msg.err)
+			return tea.Batch(m.replaceTop(nil), showError("summary failed", msg.err))
 		}
-		m.replaceTop(c.reviewDialog(msg.summary, msg.usage))
-		return m, nil
+		return m.replaceTop(c.reviewDialog(msg.summary, msg.usage))
 	case replayTickMsg:
 		if m.session != nil && m.session.replay != nil {
-			return m, m.session.replay.advance(msg)
+			return m.session.replay.advance(msg)
 		}
-		return m, nil
+		return nil
 	case tea.MouseWheelMsg:
 		d := 1
 		if msg.Button == tea.MouseWheelUp {
@@ -337,24 +334,24 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if p, ok := m.top().(*filePicker); ok {
 			p.move(d)
-			return m, nil
+			return nil
 		}
 		if m.screen == screenSession && m.session != nil {
-			return m, m.session.wheel(msg.X, msg.Y, d)
+			return m.session.wheel(msg.X, msg.Y, d)
 		}
-		return m, m.list.scroll(d)
+		return m.list.scroll(d)
 	case tea.MouseClickMsg:
 		if msg.Button != tea.MouseLeft || m.top() != nil || m.showHelp || m.tooSmall() {
-			return m, nil
+			return nil
 		}
 		if m.screen == screenSession && m.session != nil {
-			return m, m.session.click(msg.X, msg.Y)
+			return m.session.click(msg.X, msg.Y)
 		}
-		return m, m.list.click(msg.X, msg.Y)
+		return m.list.click(msg.X, msg.Y)
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		return m.key(msg)
 	}
-	return m, nil
+	return nil
 }
 
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
@@ -370,6 +367,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		cmd, closed := d.Update(msg, k)
 		if closed && m.top() == d { // unless accepting it put another in its place
 			m.dialogs = m.dialogs[:len(m.dialogs)-1]
+		}
+		if f := d.frame(); f.over != nil {
+			m.dialogs = append(m.dialogs, f.over)
+			f.over = nil
 		}
 		return cmd
 	}
@@ -465,14 +466,25 @@ func (m *Model) top() Dialog {
 }
 
 // replaceTop puts d in the top dialog's place (the next step of one
-// exchange: plan, progress, review), or opens it; nil closes the top.
-func (m *Model) replaceTop(d Dialog) {
+// exchange: plan, progress, review), or opens it; nil closes the top. The
+// keys the busy dialog it replaces kept for it are taken now, in order, by
+// d or, with none, by the screen.
+func (m *Model) replaceTop(d Dialog) tea.Cmd {
+	var keys []tea.KeyPressMsg
 	if len(m.dialogs) > 0 {
+		f := m.top().frame()
+		keys, f.queued = f.queued, nil
 		m.dialogs = m.dialogs[:len(m.dialogs)-1]
 	}
 	if d != nil {
 		m.dialogs = append(m.dialogs, d)
 	}
+	var cmds []tea.Cmd
+	for _, k := range keys {
+		cmds = append(cmds, m.key(k))
+		cmds = append(cmds, m.takePosted()...)
+	}
+	return tea.Batch(cmds...)
 }
 
 // actionDone shows what a write did and brings the screens up to date.
@@ -536,7 +548,7 @@ func (m *Model) showImported(infos []store.Info) tea.Cmd {
 	}
 	cmd := m.list.show(path)
 	if in := m.list.selected(); in != nil && in.Path == path {
-		return tea.Batch(cmd, func() tea.Msg { return openMsg{info: in} })
+		m.post(openMsg{info: in})
 	}
 	return cmd
 }

@@ -39,7 +39,17 @@ type dialogFrame struct {
 	keys []dialogKey
 	// busy dialogs show progress and only take esc; other keys get a note.
 	busy bool
+	// waits says the dialog that takes this one's place comes in a moment
+	// (a plan being made): the keys but esc wait for it, in queued.
+	waits  bool
+	queued []tea.KeyPressMsg
+	// over is a dialog to open over this one, asked for by its Update: the
+	// root opens it at once, so that it takes the next key.
+	over Dialog
 }
+
+// maxQueued is the most keys a busy dialog keeps for the next.
+const maxQueued = 32
 
 func (f *dialogFrame) frame() *dialogFrame { return f }
 
@@ -59,6 +69,10 @@ func (f *dialogFrame) common(msg tea.KeyPressMsg, k KeyMap, takesText bool) (cmd
 			return f.cancel(), true, true
 		}
 		return nil, true, true
+	}
+	if f.waits && len(f.queued) < maxQueued {
+		f.queued = append(f.queued, msg)
+		return nil, false, true
 	}
 	if f.busy {
 		// Answered, not dropped: the person learns why nothing happens.
@@ -194,7 +208,8 @@ func (d *editorBox) Update(msg tea.KeyPressMsg, k KeyMap) (tea.Cmd, bool) {
 		ask := confirmDialog("Throw away your edits?", "The summary was edited. Closing the editor loses the edits, and nothing is written.", func(string) tea.Cmd {
 			return func() tea.Msg { return closeDialogMsg{d} }
 		})
-		return func() tea.Msg { return openDialogMsg{ask} }, false
+		d.over = ask
+		return nil, false
 	}
 	if cmd, done, ok := d.common(msg, k, true); ok {
 		return cmd, done

@@ -69,7 +69,7 @@ func TestGoldenSizes(t *testing.T) {
 		}, "summary"},
 		{"compact-planning", func(m *Model) {
 			openFixture(t, m, "Health endpoint")
-			m.Update(press(m, "c")().(thenMsg).first) // the plan not yet made
+			press(m, "c") // the plan not yet made
 		}, "Planning"},
 		{"compact-summarizing", func(m *Model) {
 			openFixture(t, m, "Health endpoint")

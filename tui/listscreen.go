@@ -611,6 +611,9 @@ func (l *listScreen) clamp() {
 	if h > 0 && l.cursor >= l.offset+h {
 		l.offset = l.cursor - h + 1
 	}
+	// Fewer rows than before (a filter, a project scope): as many as fit
+	// are shown, none left hidden above an empty end.
+	l.offset = min(l.offset, len(l.rows)-h)
 	if l.offset < 0 {
 		l.offset = 0
 	}
@@ -620,7 +623,8 @@ func (l *listScreen) clamp() {
 // titles and footer.
 func (l *listScreen) listHeight() int { return max(1, l.height-4) }
 
-// openMsg asks the root to open a session.
+// openMsg asks the root to open a session: posted (shared.post), so that
+// the keys typed after enter reach the session screen.
 type openMsg struct {
 	info  *store.Info
 	at    string   // an entry to open at ("" for the leaf)
@@ -682,7 +686,9 @@ func (l *listScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 		l.move(l.listHeight())
 	case key.Matches(msg, k.Stats):
 		if in := l.selected(); in != nil {
-			return loadStats(*in, l.home)
+			v, load := loadStats(*in, l.home)
+			l.post(openDialogMsg{v})
+			return load
 		}
 	case key.Matches(msg, k.Sort):
 		l.sort = (l.sort + 1) % sortMode(len(sortNames))
@@ -709,12 +715,12 @@ func (l *listScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 			// A text match opens its session at the message, the match marked.
 			r := l.rows[l.cursor]
 			query := strings.TrimSpace(l.filter)
-			return func() tea.Msg {
-				return openMsg{info: r.info, at: r.hit.EntryID, terms: matchTerms(r.hit), query: query}
-			}
+			l.post(openMsg{info: r.info, at: r.hit.EntryID, terms: matchTerms(r.hit), query: query})
+			return nil
 		}
 		if in := l.selected(); in != nil {
-			return func() tea.Msg { return openMsg{info: in} }
+			l.post(openMsg{info: in})
+			return nil
 		}
 	}
 	l.clamp()

@@ -184,11 +184,15 @@ func (m *msgPane) maxTop() (int, int) {
 
 func before(i1, l1, i2, l2 int) bool { return i1 < i2 || i1 == i2 && l1 < l2 }
 
-// scroll moves by d lines.
-func (m *msgPane) scroll(d int) {
+// scroll moves by d lines, and says whether it moved. The marker stays on
+// its message while any of it is on screen; one scrolled out of sight
+// gives the marker to the nearest message shown, so that it only ever
+// moves the way the pane scrolls.
+func (m *msgPane) scroll(d int) bool {
 	if len(m.items) == 0 {
-		return
+		return false
 	}
+	top, line := m.top, m.topLine
 	for ; d > 0; d-- {
 		mi, ml := m.maxTop()
 		if !before(m.top, m.topLine, mi, ml) {
@@ -209,7 +213,30 @@ func (m *msgPane) scroll(d int) {
 			m.topLine = len(m.lines(m.top)) - 1
 		}
 	}
-	m.focus = m.top
+	m.focus = max(m.top, min(m.focus, m.lastShown()))
+	return m.top != top || m.topLine != line
+}
+
+// lastShown is the last item with a line on screen.
+func (m *msgPane) lastShown() int {
+	if i := m.itemAt(m.bodyHeight() - 1); i >= 0 {
+		return i
+	}
+	return len(m.items) - 1
+}
+
+// step moves the marker to the next message (d > 0) or the previous one,
+// for a line key that has nothing left to scroll: in a path that fits, or
+// at its end, j and k still reach every message.
+func (m *msgPane) step(d int) {
+	if len(m.items) == 0 {
+		return
+	}
+	if d > 0 {
+		m.focus = min(m.focus+1, len(m.items)-1)
+	} else {
+		m.focus = max(m.focus-1, 0)
+	}
 }
 
 // restore scrolls back to a place kept across a reading again: the item
@@ -256,13 +283,21 @@ func (m *msgPane) Update(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Up):
-		m.scroll(-1)
+		if !m.scroll(-1) {
+			m.step(-1)
+		}
 	case key.Matches(msg, k.Down):
-		m.scroll(1)
+		if !m.scroll(1) {
+			m.step(1)
+		}
 	case key.Matches(msg, k.PageUp):
-		m.scroll(-max(1, m.bodyHeight()-2))
+		if !m.scroll(-max(1, m.bodyHeight()-2)) {
+			m.focus = 0
+		}
 	case key.Matches(msg, k.PageDown):
-		m.scroll(max(1, m.bodyHeight()-2))
+		if !m.scroll(max(1, m.bodyHeight()-2)) {
+			m.focus = len(m.items) - 1
+		}
 	case key.Matches(msg, k.Top):
 		m.jump(0)
 	case key.Matches(msg, k.Bottom):

@@ -259,8 +259,95 @@ func (ss *sessionScreen) showMatch() tea.Cmd {
 		}
 		return nil
 	}
-	ss.msgs.jump(x)
+	if ss.msgs.reveal(x, sr.terms) {
+		return status("t: thinking shown, for the match (t hides it)")
+	}
 	return nil
+}
+
+// reveal puts item i under the marker with its first line that holds a
+// term on screen. What hides the match is shown first: the item's calls
+// and results expanded (a Read's "… 42 more lines"), else thinking. It
+// says whether it turned thinking on.
+func (m *msgPane) reveal(i int, terms []string) (thinking bool) {
+	m.jump(i)
+	if i < 0 || i >= len(m.items) {
+		return false
+	}
+	e := m.items[i].Entry
+	exp, th := m.expanded[e], m.thinking
+	line := -1
+	for _, try := range [][2]bool{{exp, th}, {true, th}, {exp, true}, {true, true}} {
+		m.expanded[e], m.thinking = try[0], try[1]
+		if line = m.matchLine(i, terms); line >= 0 {
+			break
+		}
+	}
+	if line < 0 { // drawn otherwise than searched (markup): the item's start
+		m.expanded[e], m.thinking = exp, th
+		return false
+	}
+	if !m.expanded[e] {
+		delete(m.expanded, e)
+	}
+	m.jump(i)
+	// The match below the bottom of the pane: its line a third of the
+	// way down, as far as the end allows.
+	if rows := m.rowsTo(i, line); rows < 0 || rows >= m.bodyHeight() {
+		m.top, m.topLine = i, max(0, line-m.bodyHeight()/3)
+		if mi, ml := m.maxTop(); before(mi, ml, m.top, m.topLine) {
+			m.top, m.topLine = mi, ml
+		}
+	}
+	return m.thinking && !th
+}
+
+// matchLine is the first line drawn of item i that holds a term (folded),
+// alone or with the line after it (a match wrapped across two lines),
+// when the item drawn holds every term, as the search matched it; -1
+// when it does not.
+func (m *msgPane) matchLine(i int, terms []string) int {
+	lines := m.lines(i)
+	flat := make([]string, len(lines))
+	for k, l := range lines {
+		flat[k] = strings.Join(strings.Fields(search.Fold(ansi.Strip(l))), " ")
+	}
+	first := -1
+	for _, t := range terms {
+		if t = strings.Join(strings.Fields(t), " "); t == "" {
+			continue
+		}
+		at := -1
+		for k := range flat {
+			if strings.Contains(flat[k], t) || k+1 < len(flat) && strings.Contains(flat[k]+" "+flat[k+1], t) {
+				at = k
+				break
+			}
+		}
+		if at < 0 {
+			return -1
+		}
+		if first < 0 || at < first {
+			first = at
+		}
+	}
+	return first
+}
+
+// rowsTo is how many lines down the pane line of item i is drawn, -1 when
+// it is above the top.
+func (m *msgPane) rowsTo(i, line int) int {
+	if before(i, line, m.top, m.topLine) {
+		return -1
+	}
+	rows := 0
+	for k, l := m.top, m.topLine; k < i; k, l = k+1, 0 {
+		rows += len(m.lines(k)) - l
+	}
+	if i == m.top {
+		return line - m.topLine
+	}
+	return rows + line
 }
 
 // searchLine is the search's line for the footer: the query being typed,

@@ -126,9 +126,10 @@ func (ss *sessionScreen) loaded(msg sessionLoadedMsg) tea.Cmd {
 	}
 	ss.setFocus(ss.focus)
 	if len(ss.waiting) > 0 {
-		keys := ss.waiting
+		// Posted, not a command's message: a key typed meanwhile comes
+		// after them.
+		ss.post(replayKeysMsg{ss.info.Path, ss.waiting})
 		ss.waiting = nil
-		return tea.Batch(cmd, func() tea.Msg { return replayKeysMsg{ss.info.Path, keys} })
 	}
 	return cmd
 }
@@ -368,7 +369,8 @@ func (ss *sessionScreen) SetSize(w, h int) {
 	ss.layout()
 }
 
-// openDialogMsg asks the root to show a dialog.
+// openDialogMsg asks the root to show a dialog: posted (shared.post), so
+// that it takes the next key.
 type openDialogMsg struct{ d Dialog }
 
 // planMsg carries a compaction plan made in the background.
@@ -386,7 +388,10 @@ func (ss *sessionScreen) target() int {
 // action handles the keys that write or replay; ok says the key was one.
 func (ss *sessionScreen) action(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := ss.keys
-	open := func(d Dialog) tea.Cmd { return func() tea.Msg { return openDialogMsg{d} } }
+	open := func(d Dialog) tea.Cmd {
+		ss.post(openDialogMsg{d})
+		return nil
+	}
 	t := ss.target()
 	if t < 0 {
 		if key.Matches(msg, k.Fork, k.Compact, k.Replay, k.Label) {
@@ -418,7 +423,9 @@ func (ss *sessionScreen) action(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		ss.replay.playing = true
 		return ss.replay.tick(), true
 	case key.Matches(msg, k.Compact):
-		return planCompaction(ss.info.Path, ss.s, ss.tree.view, ss.tree.selected(), 20000), true
+		d, plan := planCompaction(ss.info.Path, ss.s, ss.tree.view, ss.tree.selected(), 20000)
+		ss.post(openDialogMsg{d})
+		return plan, true
 	}
 	return nil, false
 }
@@ -488,11 +495,12 @@ func (ss *sessionScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 		return resume(store.Of(ss.info), ss.info.Path, ss.info.Cwd)
 	}
 	if key.Matches(msg, ss.keys.Problems) {
-		d := problemsDialog(ss.info.Path, ss.s.Problems(), ss.home)
-		return func() tea.Msg { return openDialogMsg{d} }
+		ss.post(openDialogMsg{problemsDialog(ss.info.Path, ss.s.Problems(), ss.home)})
+		return nil
 	}
 	if key.Matches(msg, ss.keys.Stats) {
-		return showStats(ss.info, ss.stats, ss.home) // made when the session was read
+		ss.post(openDialogMsg{statsOf(ss.info, ss.stats, ss.home)}) // made when the session was read
+		return nil
 	}
 	if cmd, ok := ss.action(msg); ok {
 		return cmd

@@ -46,26 +46,25 @@ func newStatsView(info model.SessionInfo, home string) *statsView {
 	return &statsView{dialogFrame: dialogFrame{title: "Stats", hint: "esc/q: close · j/k: scroll"}, info: info, home: home}
 }
 
-// showStats opens the view on stats already computed (the open session's,
+// statsOf is the view on stats already computed (the open session's,
 // made when it was read).
-func showStats(info model.SessionInfo, st model.Stats, home string) tea.Cmd {
+func statsOf(info model.SessionInfo, st model.Stats, home string) *statsView {
 	v := newStatsView(info, home)
 	v.st = &st
-	return func() tea.Msg { return openDialogMsg{v} }
+	return v
 }
 
-// loadStats opens the view at once and reads the session at info.Path in
-// the background for its stats.
-func loadStats(info model.SessionInfo, home string) tea.Cmd {
+// loadStats is the view, to open at once, and the command that reads the
+// session at info.Path in the background for its stats.
+func loadStats(info model.SessionInfo, home string) (*statsView, tea.Cmd) {
 	v := newStatsView(info, home)
-	load := func() tea.Msg {
+	return v, func() tea.Msg {
 		s, err := store.Open(info.Path)
 		if err != nil {
 			return statsLoadedMsg{v: v, err: err}
 		}
 		return statsLoadedMsg{v: v, st: s.Stats()}
 	}
-	return func() tea.Msg { return thenMsg{openDialogMsg{v}, load} }
 }
 
 func (v *statsView) loaded(msg statsLoadedMsg) {

@@ -22,16 +22,11 @@ var statsHelp = regexp.MustCompile(`\bS +stats\b`)
 func TestStatsKey(t *testing.T) {
 	m := loaded(t, 120, 40, true, fixtureStore)
 	sel := m.list.selected()
-	cmd := press(m, "S")
-	then, ok := cmd().(thenMsg)
-	if !ok {
-		t.Fatalf("S gave %T, want the view opened, then its stats read", cmd())
-	}
-	m.Update(then.first)
+	load := press(m, "S") // the view is open; its stats are read by load
 	if v := plain(m); !strings.Contains(v, "Reading the session…") {
 		t.Errorf("before the stats come:\n%s", v)
 	}
-	run(m, then.then)
+	run(m, load)
 	v := plain(m)
 	if !strings.Contains(v, "Stats · "+title(sel)) || !strings.Contains(v, "Totals") || !strings.Contains(v, "Tokens per day") {
 		t.Errorf("the list's stats:\n%s", v)

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Issue 22's points about keys and screens, in a real terminal (tmux), at
+# 80x24 and at 120x40, with the real binary:
+#   1. j/Down in the messages pane never moves the marker backwards (demo,
+#      "Rate limiting", Tab, G: 24/24; j stays on 24/24; g n n j: not 1/5);
+#   2. keys typed at once reach the dialog or screen the key before opened
+#      (f y forks; enter f y from the list forks; L, text, Enter labels;
+#      S then Esc closes the stats, not the session);
+#   7. a search reveals and shows its match (past a tool result's first
+#      lines; in thinking, from the list's search); the list shows every
+#      row that fits once a filter is cleared and the project scoped.
+# Usage: testdata/tmux-flow-keys.sh     (exit status 0 when every check holds)
+source "$(dirname "$0")/tmux-lib.sh"
+
+home="$work/home"
+mkdir -p "$home/.pi/agent/sessions"
+cp -r "$root"/testdata/pi/store/* "$home/.pi/agent/sessions/"
+(cd "$root" && go run ./testdata/genstore -out "$work/many" -sessions 120 -gb 0.002 -vocab=false >/dev/null) || exit 1
+
+# settled TEXT: TEXT is on screen once the keys just sent are taken (a
+# moment for the program to answer them, then a poll).
+settled() { sleep 0.5; wait_for "$1" 5; }
+
+for size in 80x24 120x40; do
+  w=${size%x*} h=${size#*x}
+  start() { # start ARGS...: skein at this size, in $work (exports go there)
+    session -d -s skein -x "$w" -y "$h" -c "$work" "env -u NO_COLOR HOME=$home TERM=xterm-256color $work/skein $*; sleep 60"
+  }
+
+  # 1. The demo: the marker in the messages pane moves only the way j goes.
+  start --demo
+  wait_for "Rate limiting" >/dev/null
+  open "Rate limiting"
+  wait_for "messages ·" >/dev/null
+  t send-keys -t skein Tab
+  t send-keys -t skein G
+  check "$size: Tab G puts the marker on the last message" settled "messages · 24/24"
+  t send-keys -t skein j
+  check "$size: j at the end keeps it there (was 17/24)" settled "messages · 24/24"
+  t send-keys -t skein Down
+  check "$size: Down too" settled "messages · 24/24"
+  to_list
+  open "Why does the header"
+  wait_for "messages ·" >/dev/null
+  t send-keys -t skein Tab
+  t send-keys -t skein g n n
+  check "$size: g n n: 3/5" settled "messages · 3/5"
+  t send-keys -t skein j
+  # All five fit at 120x40: j goes on to the next; at 80x24 it scrolls a
+  # line and the marker stays on its message, partly shown.
+  onward() { sleep 0.5; shows "messages · 4/5" || { [ "$w" -lt 120 ] && shows "messages · 3/5"; }; }
+  check "$size: then j keeps it or moves it on (was 1/5)" onward
+
+  # 2. Keys typed at once: f and y in one write to the terminal fork.
+  t send-keys -t skein fy
+  check "$size: f y typed at once forks" wait_for "Forked"
+  t send-keys -t skein Escape
+  wait_gone "Forked" >/dev/null
+  t send-keys -t skein Sq
+  stats_closed() { sleep 0.5; lacks "Stats ·" && shows "messages ·" && shows "Why does the header"; }
+  check "$size: S q at once: the stats open and close, the session stays" stats_closed
+  t send-keys -t skein Tab
+  t send-keys -t skein Lmine Enter
+  check "$size: L, a label and Enter typed at once label the entry" wait_for "[mine]"
+  t send-keys -t skein q
+  wait_for "sort: modified" >/dev/null
+  t send-keys -t skein Escape
+  wait_gone "filter:" >/dev/null
+  # From the list: enter, f, y at once; the session screen takes f and y.
+  pick "Flaky integration"
+  t send-keys -t skein Enter fy
+  check "$size: Enter f y typed at once on the list fork the session" wait_for "Forked"
+  t send-keys -t skein Escape
+  wait_gone "Forked" >/dev/null
+
+  # 7. The list's search opens at a match in thinking: it is shown.
+  t send-keys -t skein q
+  wait_for "sort: modified" >/dev/null
+  t send-keys -t skein Escape
+  wait_gone "filter:" >/dev/null
+  t send-keys -t skein / "nav wrapping"
+  wait_for "⌕" 20 >/dev/null
+  t send-keys -t skein Enter
+  wait_for "filter: nav wrapping" >/dev/null
+  t send-keys -t skein Enter
+  check "$size: the list's search opens at a match in thinking, shown" wait_for "nav wrapping under the logo"
+  t kill-session -t skein 2>/dev/null
+
+  # 7. A match past a tool result's first lines: revealed and on screen.
+  start
+  wait_for "What does logs/api.log" >/dev/null
+  open "What does logs/api.log"
+  wait_for "messages ·" >/dev/null
+  t send-keys -t skein Tab
+  t send-keys -t skein / id=1496 Enter
+  wait_for "/id=1496 · 1/1" >/dev/null
+  check "$size: a match on a result's 39th line is on screen" wait_for "ERROR timeout after 30s id=1496"
+  t kill-session -t skein 2>/dev/null
+
+  # 7. A store of 120 sessions: a session far down selected through a
+  #    filter kept and cleared, then p: every row of its project is shown
+  #    (none hidden above an empty end).
+  session -d -s skein -x "$w" -y "$h" -c "$work" "env -u NO_COLOR HOME=$home TERM=xterm-256color $work/skein $work/many; sleep 60"
+  wait_for "of 120" >/dev/null
+  t send-keys -t skein G
+  sleep 0.3
+  project=$(screen | grep -o 'project-[0-9]*' | tail -1)
+  t send-keys -t skein / "$project"
+  wait_for "/ $project" >/dev/null
+  t send-keys -t skein Enter
+  wait_for "filter: $project" >/dev/null
+  t send-keys -t skein G # its last session, far down the whole list
+  sleep 0.3
+  t send-keys -t skein Escape
+  wait_gone "filter: $project" >/dev/null
+  t send-keys -t skein p
+  # As many rows of the project shown as the header counts.
+  rows_shown() {
+    sleep 0.5
+    local scope n
+    scope=$(screen | grep -o 'project: [^ ]*' | head -1 | cut -d' ' -f2)
+    n=$(screen | grep -o '[0-9]* of 120' | head -1 | cut -d' ' -f1)
+    [ -n "$scope" ] && [ -n "$n" ] && [ "$n" -lt $((h - 5)) ] && [ "$(screen | grep -c "$scope ")" -eq "$n" ]
+  }
+  check "$size: /$project, Enter, G, Esc, p: every row of the project shown, none hidden above" rows_shown
+  t kill-session -t skein 2>/dev/null
+done
+
+echo "tmux-flow-keys: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
