@@ -976,7 +976,7 @@ func (l *listScreen) viewPreview(w, h int) string {
 	default:
 		s := pv.stats
 		add(fmt.Sprintf("%d messages · %d tool calls", s.Messages, s.ToolCalls))
-		add(fmt.Sprintf("tokens %s in · %s out", tokens(s.TokensIn), tokens(s.TokensOut)))
+		add(fmt.Sprintf("tokens %s in · %s out", transcript.Tokens(s.TokensIn), transcript.Tokens(s.TokensOut)))
 		if s.Cost > 0 {
 			add(fmt.Sprintf("cost $%.2f", s.Cost))
 		}
@@ -1038,15 +1038,6 @@ func absTime(ms float64) string {
 	return time.UnixMilli(int64(ms)).Format("2006-01-02 15:04")
 }
 
-func tokens(n float64) string {
-	switch {
-	case n >= 1e6:
-		return fmt.Sprintf("%.1fM", n/1e6)
-	case n >= 1e3:
-		return fmt.Sprintf("%.1fk", n/1e3)
-	}
-	return fmt.Sprintf("%.0f", n)
-}
 
 func shortPath(p, home string) string { return transcript.ShortPath(p, home) }
 

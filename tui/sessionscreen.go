@@ -618,7 +618,7 @@ func (ss *sessionScreen) header() string {
 		line1 += st.Muted.Render("  " + transcript.OneLine(ss.hdrModel) + " · thinking " + transcript.OneLine(ss.hdrThinking))
 		s := ss.stats
 		line2 = st.Muted.Render(fmt.Sprintf("%s · %s in · %s out · $%.2f · %s · entry %d of %d on this branch",
-			transcript.Count(s.Messages, "message", "messages"), tokens(s.TokensIn), tokens(s.TokensOut), s.Cost,
+			transcript.Count(s.Messages, "message", "messages"), transcript.Tokens(s.TokensIn), transcript.Tokens(s.TokensOut), s.Cost,
 			transcript.Count(s.Leaves, "branch", "branches"), ss.pos, ss.posTotal))
 		if n := len(ss.s.Problems()); n > 0 {
 			line2 = st.Warning.Render("⚠ "+transcript.Count(n, "problem", "problems")+" in this file (! lists them) · ") + line2

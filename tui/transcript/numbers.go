@@ -7,9 +7,13 @@ import (
 )
 
 // Tokens is a number of tokens in a few characters: 950, 1.2k, 12k,
-// 4.5M, as the stats show them.
+// 4.5M, as the stats show them; "?" for one not known. Every screen says a
+// count of tokens this one way, so that one number reads the same
+// wherever it stands (the header's "53k in" and the stats').
 func Tokens(n float64) string {
 	switch a := math.Abs(n); {
+	case math.IsNaN(n):
+		return "?"
 	case a >= 1e9:
 		return fmt.Sprintf("%.1fG", n/1e9)
 	case a >= 1e6:

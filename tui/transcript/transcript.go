@@ -5,7 +5,6 @@ package transcript
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -257,7 +256,7 @@ func RenderItem(s *model.Session, it Item, o *Options) string {
 		head("▍["+Sanitize(msg.CustomType)+"]", st.Custom, ts, hidden)
 		b.WriteString(o.content(msg.Blocks))
 	case model.RoleCompactionSummary:
-		head("── compaction: "+compactTokens(msg.TokensBefore)+" tokens summarized ──", st.Compaction, ts)
+		head("── compaction: "+Tokens(msg.TokensBefore)+" tokens summarized ──", st.Compaction, ts)
 		b.WriteString(o.markdown(msg.Summary))
 	case model.RoleBranchSummary:
 		head("── branch summary ──", st.Warning, ts)
@@ -377,23 +376,11 @@ func usageText(u *model.Usage) string {
 	if u == nil {
 		return ""
 	}
-	s := fmt.Sprintf("%s in, %s out", compactTokens(u.Input), compactTokens(u.Output))
+	s := fmt.Sprintf("%s in, %s out", Tokens(u.Input), Tokens(u.Output))
 	if u.HasCost && u.Cost > 0 {
 		s += fmt.Sprintf(", $%.4f", u.Cost)
 	}
 	return s
-}
-
-func compactTokens(n float64) string {
-	switch {
-	case math.IsNaN(n):
-		return "?"
-	case n >= 1e6:
-		return fmt.Sprintf("%.1fM", n/1e6)
-	case n >= 1e3:
-		return fmt.Sprintf("%.1fk", n/1e3)
-	}
-	return fmt.Sprintf("%d", int64(n))
 }
 
 func timeOf(m *model.Message, o *Options) string {
