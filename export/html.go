@@ -322,7 +322,9 @@ func (w *htmlWriter) head(p *page) {
 		fact("Created", time.UnixMilli(int64(s.Info.Created)).In(w.loc).Format("2006-01-02 15:04:05 MST"))
 	}
 	if len(p.branches) > 0 {
-		fact("Messages", strconv.Itoa(p.first[len(p.first)-1]+len(p.segs[len(p.segs)-1])))
+		// The session's messages as its stats and the screens count them,
+		// not the lines of its pages (a compaction's summary is one).
+		fact("Messages", strconv.Itoa(s.Stats().Messages))
 	}
 	if len(p.branches) > 1 {
 		fact("Branches", strconv.Itoa(len(p.branches)))
