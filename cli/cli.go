@@ -80,6 +80,7 @@ func commandList(indent string) string {
 		}
 	}
 	entry("skein [--demo] [PATH...]", "open skein on the sessions found (--demo: on the bundled demo sessions)")
+	entry("skein FILE [--entry ID]", "open one session (--entry: with that entry in focus, as skein search prints it)")
 	for _, c := range commands {
 		usage := "skein " + c.name
 		if c.args != "" {

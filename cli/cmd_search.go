@@ -3,19 +3,23 @@ package cli
 import (
 	"bufio"
 	"fmt"
+	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"skein/internal/sanitize"
 	"skein/search"
 	"skein/store"
+	"skein/tui/transcript"
 )
 
 var searchCommand = command{
 	name: "search",
-	args: "[--json] [--limit N] QUERY [PATH...]",
-	help: `every message of every session: words at word starts, "a phrase", re:PATTERN, role: tool: cwd:`,
+	args: "[--json] [--limit N] QUERY... [PATH...]",
+	help: `every message of every session: words at word starts, "a phrase", re:PATTERN, role: tool: cwd: agent:; each hit with its session's title, project, date and agent, and skein FILE --entry ID to open it`,
 	run:  (*cli).search,
 }
 
@@ -31,23 +35,19 @@ func (c *cli) search(argv []string) (err error) {
 	if len(a.pos) == 0 {
 		return usagef("search needs a QUERY")
 	}
-	q, err := search.Parse(a.pos[0])
+	words, paths := queryWords(a.pos)
+	q, err := search.Parse(strings.Join(words, " "))
 	if err != nil {
 		return usagef("search: %v", err)
 	}
-	for _, p := range a.pos[1:] {
-		if _, err := os.Stat(p); err != nil && !strings.ContainsAny(p, "/.") {
-			// skein search the file: a query of two words, not quoted.
-			return usagef("search takes its QUERY as one argument: quote it (skein search %q)", strings.Join(a.pos, " "))
-		}
-	}
-	files, unreadable, err := c.files(a.pos[1:])
+	files, unreadable, err := c.files(paths)
 	files = slices.DeleteFunc(files, store.IsPart) // shown with their sessions
 	if err != nil {
 		return err
 	}
 	defer c.warnUnreadable(&err, unreadable)
 	hits := c.searchFiles(q, files, int(limit))
+	about := hitSessions(hits)
 	if a.has("json") {
 		type match [2]int
 		out := make([]struct {
@@ -58,6 +58,11 @@ func (c *cli) search(argv []string) (err error) {
 			Role      string  `json:"role"`
 			Snippet   string  `json:"snippet"`
 			Matches   []match `json:"matches"`
+			Title     string  `json:"title"`
+			Agent     string  `json:"agent"`
+			Project   string  `json:"project"`
+			Date      *string `json:"date"` // the message's time, else the session's last change; null for none
+			Open      string  `json:"open"` // the command that opens the TUI at the message
 		}, len(hits))
 		for i, h := range hits {
 			o := &out[i]
@@ -65,6 +70,12 @@ func (c *cli) search(argv []string) (err error) {
 			o.Snippet, o.Matches = h.Snippet, []match{}
 			for _, m := range h.Matches {
 				o.Matches = append(o.Matches, match(m))
+			}
+			in := about[h.Path]
+			o.Title, o.Agent, o.Project, o.Open = valid(hitTitle(in)), store.AgentOf(store.Info{Format: h.Format}), valid(in.Cwd), valid(openCommand(h))
+			if ms := hitTime(h, in); !math.IsNaN(ms) {
+				d := time.UnixMilli(int64(ms)).UTC().Format("2006-01-02T15:04:05.000Z")
+				o.Date = &d
 			}
 		}
 		return c.writeJSON(out)
@@ -75,10 +86,111 @@ func (c *cli) search(argv []string) (err error) {
 		fmt.Fprintln(w, "no message matches")
 		return nil
 	}
-	for _, h := range hits {
-		fmt.Fprintf(w, "%s  %s  %s\n    %s\n", sanitize.Inline(h.Path), sanitize.Inline(h.EntryID), sanitize.Inline(h.Role), sanitize.Line(h.Snippet))
+	for k, h := range hits {
+		in := about[h.Path]
+		if k > 0 {
+			fmt.Fprintln(w)
+		}
+		// The session (its title, project, date and agent), the message
+		// (its role and snippet), then how to open the TUI at it, which
+		// names the file and the entry.
+		date := "no date"
+		if ms := hitTime(h, in); !math.IsNaN(ms) {
+			date = time.UnixMilli(int64(ms)).Format("2006-01-02 15:04")
+		}
+		title, project := hitTitle(in), transcript.ShortPath(in.Cwd, c.env.Home)
+		if title == "" {
+			title = "(untitled)"
+		}
+		if project == "" {
+			project = "no folder"
+		}
+		fmt.Fprintf(w, "%s  ·  %s  ·  %s  ·  %s\n    %s  %s\n    %s\n",
+			transcript.Truncate(sanitize.Line(title), 60), sanitize.Inline(project),
+			date, store.AgentOf(store.Info{Format: h.Format}), sanitize.Inline(h.Role), sanitize.Line(h.Snippet),
+			sanitize.Inline(openCommand(h)))
 	}
 	return nil
+}
+
+// queryWords splits a search's arguments into the query's words and the
+// paths searched: the first argument is the query's, and so is each one
+// after it, up to the first path (one that exists, or that holds a slash or
+// a dot and is no query term), so that skein search parser token needs no
+// quotes.
+func queryWords(pos []string) (words, paths []string) {
+	words = pos[:1]
+	for i, p := range pos[1:] {
+		if _, err := os.Stat(p); err == nil {
+			return words, pos[1+i:]
+		}
+		if strings.ContainsAny(p, "/.") && !isQueryTerm(p) {
+			return words, pos[1+i:]
+		}
+		words = append(words, p)
+	}
+	return words, nil
+}
+
+// isQueryTerm reports whether an argument is one of the query's own terms
+// (re:a.b, cwd:/x), whatever characters it holds.
+func isQueryTerm(p string) bool {
+	for _, prefix := range []string{"re:", "role:", "tool:", "cwd:", "agent:", `"`} {
+		if strings.HasPrefix(p, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// hitSessions are the list records of the sessions the hits are in (from
+// the list index: a few reads), by path.
+func hitSessions(hits []search.Hit) map[string]store.Info {
+	var paths []string
+	seen := map[string]bool{}
+	for _, h := range hits {
+		if !seen[h.Path] {
+			seen[h.Path] = true
+			paths = append(paths, h.Path)
+		}
+	}
+	about := make(map[string]store.Info, len(paths))
+	infos, _ := store.List(paths, nil)
+	for _, in := range infos {
+		about[in.Path] = in
+	}
+	return about
+}
+
+// hitTitle is what the list calls a hit's session: its name, else its
+// first message.
+func hitTitle(in store.Info) string {
+	if in.Name != "" {
+		return in.Name
+	}
+	return in.FirstMessage
+}
+
+// hitTime is when the message was written, else when its session last
+// changed (NaN for neither).
+func hitTime(h search.Hit, in store.Info) float64 {
+	if !math.IsNaN(h.Time) && h.Time != 0 {
+		return h.Time
+	}
+	if in.Path == "" {
+		return math.NaN()
+	}
+	return in.Modified
+}
+
+// openCommand is the command line that opens the TUI on the hit's session
+// with its message in focus.
+func openCommand(h search.Hit) string {
+	p := h.Path
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	return "skein " + sanitize.ShellQuote(p) + " --entry " + sanitize.ShellQuote(h.EntryID)
 }
 
 // searchFiles is the query over files: through the full-text index in the

@@ -51,7 +51,7 @@ func TestSearch(t *testing.T) {
 		t.Errorf("a phrase: %s", out)
 	}
 	out, _, _ = skein(t, "search", "--limit", "1", `re:SQL[a-z]+`, "../testdata/pi/store")
-	if strings.Count(out, "\n    ") != 1 {
+	if strings.Count(out, " --entry ") != 1 {
 		t.Errorf("--limit 1 with a pattern: %s", out)
 	}
 	out, _, code = skein(t, "search", "zzzzqqqq", "../testdata/pi/store")

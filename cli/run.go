@@ -87,7 +87,7 @@ func catchFault(stderr io.Writer, code *int) {
 func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	env := store.OSEnv()
 	if len(argv) == 0 {
-		return runTUI(nil, false, env, stdout)
+		return runTUI(nil, false, "", env, stdout)
 	}
 	switch argv[0] {
 	case "--version", "-v", "version":
@@ -125,7 +125,7 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		return usagef("unknown session command %q", argv[1])
 	}
-	a, err := parseArgs(argv, map[string]bool{"demo": false})
+	a, err := parseArgs(argv, map[string]bool{"demo": false, "entry": true})
 	if err != nil {
 		return err
 	}
@@ -134,5 +134,5 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return usagef("unknown command or path %q", p)
 		}
 	}
-	return runTUI(a.pos, a.has("demo"), env, stdout)
+	return runTUI(a.pos, a.has("demo"), a.get("entry"), env, stdout)
 }

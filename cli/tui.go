@@ -13,12 +13,18 @@ import (
 
 // runTUI opens the UI on the paths named, or the default store; on the
 // bundled demo sessions when asked, or when there are no sessions anywhere.
-func runTUI(paths []string, demo bool, env store.Env, stdout io.Writer) error {
+// With an entry (skein FILE --entry ID, as skein search prints it), the
+// session named opens with that entry in focus.
+func runTUI(paths []string, demo bool, entry string, env store.Env, stdout io.Writer) error {
 	opts, cleanup, err := tuiOptions(paths, demo, env)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
+	if entry != "" && opts.Open == "" {
+		return usagef("--entry needs one session to open: skein FILE --entry ID")
+	}
+	opts.OpenAt = entry
 	return tui.Run(opts)
 }
 

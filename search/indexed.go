@@ -230,6 +230,9 @@ func evalBlob(q *Query, sw *segWords, b *blob, pi int32, c *corpus, sc *scratch,
 	if q.Cwd != "" && b.cwd != q.Cwd && !strings.HasPrefix(b.cwd, strings.TrimSuffix(q.Cwd, "/")+"/") {
 		return out, nil
 	}
+	if !q.OfAgent(b.fmt) {
+		return out, nil
+	}
 	n := b.nDocs
 	allowed := grow(sc.allowed, n)
 	sc.allowed = allowed

@@ -1,5 +1,5 @@
 // Package search finds text in sessions: its query language (words at word
-// starts, "phrases", re:PATTERN, and role:, tool:, cwd: to narrow), the
+// starts, "phrases", re:PATTERN, and role:, tool:, cwd:, agent: to narrow), the
 // matching of one message's text, and the ranking of what matched (BM25).
 package search
 
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"skein/store"
 )
 
 // Query is a parsed search.
@@ -20,10 +22,12 @@ type Query struct {
 	Role    string           // role:ROLE; "system" also lets system prompts in
 	Tool    string           // tool:NAME: a message with a call to, or a result of, that tool
 	Cwd     string           // cwd:PATH: sessions of that folder (or under it)
+	Agent   string           // agent:NAME: sessions of that agent (store.AgentIs)
 }
 
 // Parse reads a query: words, "quoted phrases", re:PATTERN (to the next
-// space; quote it for one with spaces: "re:a b"), role:, tool:, cwd:.
+// space; quote it for one with spaces: "re:a b"), role:, tool:, cwd:,
+// agent: (an agent's name or its format's: agent:codex, "agent:claude code").
 func Parse(s string) (*Query, error) {
 	q := &Query{}
 	for _, tok := range tokens(s) {
@@ -44,6 +48,11 @@ func Parse(s string) (*Query, error) {
 			return nil, errors.New("tool: needs a tool's name (bash, read, …)")
 		case !quoted && text == "cwd:":
 			return nil, errors.New("cwd: needs a folder")
+		case text == "agent:":
+			return nil, errors.New("agent: needs an agent's name (pi, claude, codex, dhara)")
+		case strings.HasPrefix(text, "agent:"):
+			// Quoted too: "agent:claude code" names an agent with a space.
+			q.Agent = text[6:]
 		case !quoted && strings.HasPrefix(text, "role:"):
 			q.Role = text[5:]
 		case !quoted && strings.HasPrefix(text, "tool:"):
@@ -60,7 +69,7 @@ func Parse(s string) (*Query, error) {
 			q.Words = append(q.Words, words(text)...)
 		}
 	}
-	if len(q.Words)+len(q.Phrases)+len(q.Regexps) == 0 && q.Role == "" && q.Tool == "" && q.Cwd == "" {
+	if len(q.Words)+len(q.Phrases)+len(q.Regexps) == 0 && q.Role == "" && q.Tool == "" && q.Cwd == "" && q.Agent == "" {
 		return nil, errors.New("an empty query")
 	}
 	return q, nil
@@ -110,6 +119,11 @@ func words(s string) []string {
 		out = append(out, strings.ToLower(f))
 	}
 	return out
+}
+
+// OfAgent reports whether the query lets in sessions of format's agent.
+func (q *Query) OfAgent(format string) bool {
+	return q.Agent == "" || store.AgentIs(store.ForFormat(store.Format(format)), q.Agent)
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }

@@ -49,6 +49,9 @@ func (s *Searcher) Add(sess *model.Session) {
 	if q.Cwd != "" && sess.Info.Cwd != q.Cwd && !strings.HasPrefix(sess.Info.Cwd, strings.TrimSuffix(q.Cwd, "/")+"/") {
 		return
 	}
+	if !q.OfAgent(sess.Info.Format) {
+		return
+	}
 	eachDoc(sess, func(i int, e model.Entry, m *model.Message) {
 		// System prompts are searched only when asked for.
 		if m.Role == model.RoleSystem && q.Role != model.RoleSystem {

@@ -6,7 +6,8 @@
 # ../shared/samples (testdata/claude and testdata/codex hold the same bytes,
 # used when that folder is absent), beside pi's sessions (testdata/pi/store),
 # and checks what is on the screen and on disk:
-#   1. the list shows the Claude and Codex sessions (their first prompts)
+#   1. the list shows the Claude and Codex sessions (their first prompts,
+#      each row naming its agent)
 #      with pi's, a sub-agent's file beside its session not as a session
 #      of its own;
 #   2. Enter opens the Claude session: its tree (one reply's lines merged
@@ -47,6 +48,15 @@ wait_below() {
   local deadline=$((SECONDS + ${4:-10}))
   while [ $SECONDS -lt $deadline ]; do
     below "$1" "$2" "$3" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# screen_has_re REGEX [SECONDS]: until a screen line matches REGEX (grep -E).
+screen_has_re() {
+  local deadline=$((SECONDS + ${2:-10}))
+  while [ $SECONDS -lt $deadline ]; do
+    screen | grep -qE -- "$1" && return 0
     sleep 0.1
   done
   return 1
@@ -129,9 +139,9 @@ unchanged() { agents_files | cmp -s - "$work/agents.before" && cmp -s "$claude_f
 
 # 1, 2. The list, and the sessions opened.
 session -d -s skein -x 120 -y 40 "$skein_env HOME=$home $work/skein; sleep 300"
-check "the list shows the Claude session (its first prompt, /init, in /path/to/Demo)" wait_for "/init                         /path/to/Demo" 20
-check "the list shows the Codex session (its first prompt, not AGENTS.md or the environment)" wait_for "what is current repository a… /Users/Nikita_Levyank"
-check "the list shows the legacy Codex file" shows "Open the synthetic legacy se…"
+check "the list shows the Claude session (its first prompt, /init, in /path/to/Demo)" wait_for "/init                          Claude /path/to/Demo" 20
+check "the list shows the Codex session (its first prompt, not AGENTS.md or the environment)" screen_has_re "^what is current repository ab… Codex  .*codemie-code "
+check "the list shows the legacy Codex file" shows "Open the synthetic legacy ses"
 check "the list shows pi's sessions with them" shows "Health endpoint"
 check "the list counts pi's 19, the Claude and the Codex sessions ($total)" wait_for "skein · sessions  $total ·"
 check "the sub-agent's file is not a session of its own" lacks "Run the test suite"
@@ -202,7 +212,7 @@ search() {
   fi
   t kill-session -t skein 2>/dev/null
 }
-search placeholders "… includes placeholders fo…" "/init  /path/to/Demo" "project develops. The file includes placeholders for common commands"
+search placeholders "… includes placeholders fo" "/init  /path/to/Demo" "project develops. The file includes placeholders for common commands"
 search zsh "… <shell>zsh</shell>" "what is current repository about? summarize purpuse and exp…  /Users/Nikita_Levyankov/" "<shell>zsh</shell>"
 
 # 4. Write actions on a read-only session: refused, nothing written.
@@ -278,15 +288,15 @@ pick "/init"
 two_rows() {
   local deadline=$((SECONDS + 10))
   while [ $SECONDS -lt $deadline ]; do
-    [ "$(screen | grep -c '^/init  *[/]path[/]to[/]Demo ')" -eq 2 ] && return 0
+    [ "$(screen | grep -cE '^/init +(Claude|Dhara) +/path/to/Demo ')" -eq 2 ] && return 0
     sleep 0.1
   done
   return 1
 }
 check "the filter /init lists two rows titled /init in /path/to/Demo: the Claude session and the imported one" two_rows
 # The imported one's row: its preview names its id.
-for _ in 1 2; do wait_for "${id:0:8} · created" 2 && break; t send-keys -t skein j; done
-check "the imported session is listed (its id in the preview)" wait_for "${id:0:8} · created"
+for _ in 1 2; do wait_for "Dhara · ${id:0:8}" 2 && break; t send-keys -t skein j; done
+check "the imported session is listed (its agent and id in the preview)" wait_for "Dhara · ${id:0:8}"
 t send-keys -t skein Enter
 imported_open() { wait_for "/init  /path/to/Demo" && wait_for "│  start building the project." && wait_for "│  → Write /path/to/Demo/CLAUDE.md"; }
 check "Enter opens the imported session with the Claude log's messages" imported_open
@@ -298,7 +308,7 @@ wait_gone "Fork at:" >/dev/null
 # made of the same bytes.
 to_list
 pick "/init"
-for _ in 1 2; do wait_for "${claude_log:0:8} · created" 2 && break; t send-keys -t skein j; done
+for _ in 1 2; do wait_for "Claude Code · ${claude_log:0:8}" 2 && break; t send-keys -t skein j; done
 t send-keys -t skein Enter
 wait_for "tree · 21/21" >/dev/null
 t send-keys -t skein f

@@ -32,6 +32,7 @@ type Options struct {
 	NoColor    bool   // NO_COLOR: styles without colours
 	Cwd        string // the folder skein was started in: p scopes the list to it
 	Open       string // a session file to open at once (skein FILE)
+	OpenAt     string // and the entry to focus in it (skein FILE --entry ID)
 	// TextIndex is the folder of the full-text index ("" for none: the
 	// list's search of the messages reads every session).
 	TextIndex string
@@ -95,7 +96,7 @@ func (m *Model) newStyles() theme.Styles {
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, scanStore(m.opts.Roots), watch(m.opts.Roots)}
 	if p := m.opts.Open; p != "" {
-		cmds = append(cmds, openFile(p))
+		cmds = append(cmds, openFile(p, m.opts.OpenAt))
 	}
 	return tea.Batch(cmds...)
 }

@@ -11,6 +11,7 @@ type KeyMap struct {
 	Up, Down, Top, Bottom, PageUp, PageDown key.Binding
 	Open, Back, Quit, ForceQuit, Help       key.Binding
 	Filter, ClearFilter, Sort, Project      key.Binding
+	Agent                                   key.Binding
 	CopyPath, CopyMessage                   key.Binding
 	FocusNext                               key.Binding
 	Fold, Unfold, PrevBranch, NextBranch    key.Binding
@@ -53,6 +54,7 @@ func DefaultKeyMap() KeyMap {
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
 		Project:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "this project only")),
+		Agent:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "one agent (each in turn)")),
 		CopyPath:    key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy path")),
 		CopyMessage: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy message")),
 		FocusNext:   key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "switch pane")),
@@ -108,10 +110,10 @@ func DefaultKeyMap() KeyMap {
 
 // listHelp is the list screen's keys: the short line, then the full help.
 func (k KeyMap) listHelp() ([]key.Binding, [][]key.Binding) {
-	return []key.Binding{k.Help, k.Open, k.Filter, k.Sort, k.Project, k.Quit},
+	return []key.Binding{k.Help, k.Open, k.Filter, k.Sort, k.Project, k.Agent, k.Quit},
 		[][]key.Binding{
 			{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
-			{k.Open, k.Filter, k.ClearFilter, k.Sort, k.Project, k.Import},
+			{k.Open, k.Filter, k.ClearFilter, k.Sort, k.Project, k.Agent, k.Import},
 			{k.Resume, k.Delete, k.CopyPath, k.Stats, k.Problems, k.Help, k.Quit, k.ForceQuit},
 		}
 }

@@ -57,6 +57,7 @@ type listScreen struct {
 	offset  int
 	sort    sortMode
 	project string
+	agent   string          // the a key's filter: an agent's name, "" for every agent
 	left    []store.Problem // files and folders the scan left out, and why
 	// provisional are the index's records not yet checked by the scan,
 	// by their place in infos.
@@ -249,6 +250,10 @@ func (l *listScreen) show(path string) tea.Cmd {
 		l.project = ""
 		l.rebuild()
 	}
+	if !shown() && l.agent != "" {
+		l.agent = ""
+		l.rebuild()
+	}
 	l.selectPath(path)
 	return tea.Batch(cmd, l.previewCmd())
 }
@@ -257,6 +262,7 @@ func (l *listScreen) show(path string) tea.Cmd {
 // of the project, sorted, with their forks. It is made again only when the
 // sessions, the sort or the project change, not at each letter typed.
 type listBase struct {
+	agents   string // the agents it is narrowed to, joined
 	infos    []*store.Info
 	low      []loweredInfo // infos' text as the filter matches it
 	children map[*store.Info][]*store.Info
@@ -277,8 +283,9 @@ func (l *listScreen) rebuild() {
 // makeBase sorts the project's sessions and nests forks under parents.
 func (l *listScreen) makeBase() *listBase {
 	infos := make([]*store.Info, 0, len(l.infos))
+	agents := l.agentsAsked()
 	for _, in := range l.infos {
-		if l.project == "" || model.ProjectKey(in.Cwd) == model.ProjectKey(l.project) {
+		if (l.project == "" || model.ProjectKey(in.Cwd) == model.ProjectKey(l.project)) && ofAgents(in, agents) {
 			infos = append(infos, in)
 		}
 	}
@@ -313,7 +320,7 @@ func (l *listScreen) makeBase() *listBase {
 		}
 		return nil
 	}
-	b := &listBase{infos: infos, children: map[*store.Info][]*store.Info{}, orphans: map[*store.Info]bool{}}
+	b := &listBase{agents: strings.Join(agents, "\x00"), infos: infos, children: map[*store.Info][]*store.Info{}, orphans: map[*store.Info]bool{}}
 	for _, in := range infos {
 		if p := parentOf(in); p != nil {
 			b.children[p] = append(b.children[p], in)
@@ -329,12 +336,15 @@ func (l *listScreen) makeBase() *listBase {
 // last one scores only the last one's matches (a longer query never
 // matches more: TestFilterOnlyNarrows); the sessions' text is lowered once.
 func (l *listScreen) refilter() {
+	if l.base != nil && l.base.agents != strings.Join(l.agentsAsked(), "\x00") {
+		l.base = nil // agent: typed or changed in the / box
+	}
 	if l.base == nil {
 		l.base = l.makeBase()
 		l.lastHits, l.lastQuery = nil, ""
 	}
 	b := l.base
-	query := strings.Fields(strings.ToLower(l.filter))
+	query := l.filterWords()
 	l.rows = l.rows[:0]
 	if len(query) > 0 && b.low == nil {
 		// The sessions' text lowered for the filter, when it is first used.
@@ -710,6 +720,8 @@ func (l *listScreen) Update(msg tea.KeyPressMsg) tea.Cmd {
 		path := l.selectedPath()
 		l.rebuild()
 		l.selectPath(path)
+	case key.Matches(msg, k.Agent):
+		l.nextAgent()
 	case key.Matches(msg, k.Open):
 		if l.cursor >= 0 && l.cursor < len(l.rows) && l.rows[l.cursor].hit != nil {
 			// A text match opens its session at the message, the match marked.
@@ -737,7 +749,7 @@ func (l *listScreen) move(d int) {
 func (l *listScreen) click(x, y int) tea.Cmd {
 	listW := l.width
 	if l.showsPreview() {
-		listW = l.width - max(36, l.width*2/5) - 1
+		listW = l.width - previewWidth(l.width) - 1
 	}
 	if k := l.offset + y - 3; y >= 3 && x < listW && k < len(l.rows) {
 		l.cursor = k
@@ -769,6 +781,11 @@ func (l *listScreen) previewCmd() tea.Cmd {
 
 func (l *listScreen) showsPreview() bool { return l.width >= 110 && l.height >= 12 }
 
+// previewWidth is the preview's width beside a list w wide: a third, so
+// that at 120 columns the list keeps 79, room for the agent's column with
+// the title and project as wide as before it came.
+func previewWidth(w int) int { return max(36, w/3) }
+
 // View draws the list screen.
 func (l *listScreen) View() string {
 	st := l.styles
@@ -792,6 +809,9 @@ func (l *listScreen) View() string {
 	} else {
 		info += " · all projects"
 	}
+	if l.agent != "" {
+		info += " · agent: " + l.agent
+	}
 	if l.scanning {
 		info = fmt.Sprintf("scanning %d/%d · ", l.done, l.total) + info
 	}
@@ -813,7 +833,7 @@ func (l *listScreen) View() string {
 	listW := w
 	previewW := 0
 	if l.showsPreview() {
-		previewW = max(36, w*2/5)
+		previewW = previewWidth(w)
 		listW = w - previewW - 1
 	}
 	rows := l.viewRows(listW)
@@ -843,15 +863,16 @@ func (l *listScreen) demoNote() string {
 }
 
 // columns decides which columns fit in width w.
-func columns(w int) (project, model, branches bool) {
-	return w >= 70, w >= 100, w >= 84
+func columns(w int) (project, model, branches, agent bool) {
+	return w >= 70, w >= 100, w >= 84, w >= 56
 }
 
 func (l *listScreen) viewRows(w int) string {
 	st := l.styles
 	h := l.height - 3
-	showProject, showModel, showBranches := columns(w)
-	const projW, timeW, msgW, brW, modelW = 22, 11, 6, 5, 18 // a date is 10 wide
+	showProject, showModel, showBranches, showAgent := columns(w)
+	const timeW, msgW, brW, modelW = 11, 6, 5, 18 // a date is 10 wide
+	const projW = 22
 	titleW := w - timeW - msgW - 2
 	if showProject {
 		titleW -= projW + 1
@@ -862,8 +883,14 @@ func (l *listScreen) viewRows(w int) string {
 	if showModel {
 		titleW -= modelW + 1
 	}
+	if showAgent {
+		titleW -= agentColW + 1
+	}
 	lines := make([]string, 0, h)
 	hdr := pad("session", titleW) + " "
+	if showAgent {
+		hdr += pad("agent", agentColW) + " "
+	}
 	if showProject {
 		hdr += pad("project", projW) + " "
 	}
@@ -887,11 +914,13 @@ func (l *listScreen) viewRows(w int) string {
 			msg = "scanning…"
 		case l.filter != "":
 			msg = "no session matches the filter"
+		case l.agent != "":
+			msg = "no session of " + l.agent + " · a shows every agent"
 		}
 		lines = append(lines, st.Muted.Render("  "+msg))
 	}
 	now := l.now()
-	query := strings.Fields(strings.ToLower(l.filter))
+	query := l.filterWords()
 	for i := l.offset; i < len(l.rows) && len(lines) < h; i++ {
 		r := l.rows[i]
 		in := r.info
@@ -914,6 +943,9 @@ func (l *listScreen) viewRows(w int) string {
 		}
 		cell := pad(truncate(t, titleW), titleW)
 		line := cell + " "
+		if showAgent {
+			line += pad(agentCell(store.AgentOf(*in), agentColW), agentColW) + " "
+		}
 		if showProject {
 			line += pad(transcript.TruncateStart(transcript.OneLine(shortPath(in.Cwd, l.home)), projW), projW) + " "
 		}
@@ -959,13 +991,11 @@ func (l *listScreen) viewPreview(w, h int) string {
 	}
 	add(st.Bold.Render(truncate(transcript.OneLine(title(in)), w-2)))
 	add(st.Muted.Render(transcript.TruncateStart(transcript.OneLine(shortPath(in.Cwd, l.home)), w-2)))
-	// Whose session it is, from its record's format, when not pi's (a
-	// file of any agent's may lie in any folder).
-	agent := ""
-	if a := store.WordingOf(store.Of(*in)).Agent; a != "pi" {
-		agent = a + " · "
-	}
-	add(st.Dim.Render(agent + transcript.OneLine(model.ShortID(in.ID)) + " · created " + absTime(in.Created)))
+	// Whose session it is, from its record's format (a file of any
+	// agent's may lie in any folder, and an import is another agent's
+	// session than its original).
+	add(st.Dim.Render(store.AgentOf(*in) + " · " + transcript.OneLine(model.ShortID(in.ID))))
+	add(st.Dim.Render("created " + absTime(in.Created)))
 	lines = append(lines, "")
 	pv, ok := l.preview[in.Path]
 	switch {

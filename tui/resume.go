@@ -95,12 +95,12 @@ type relistMsg struct{ info store.Info }
 
 // openFile opens the session file skein was started on (skein FILE); q then
 // shows the sessions of its folder.
-func openFile(path string) tea.Cmd {
+func openFile(path, at string) tea.Cmd {
 	return func() tea.Msg {
 		in := listRecord(path)
 		if in == nil {
 			return errorMsg(path + " is not a session skein can read")
 		}
-		return openMsg{info: in}
+		return openMsg{info: in, at: at}
 	}
 }

@@ -312,13 +312,28 @@ func (ss *sessionScreen) openSearch() tea.Cmd {
 	at, terms, shown := ss.openAt, ss.openTerms, ss.openQuery
 	ss.openAt, ss.openTerms, ss.openQuery = "", nil, ""
 	i, ok := ss.s.Index(at)
-	if !ok || len(terms) == 0 {
-		return nil
+	if !ok {
+		return status("no entry " + transcript.OneLine(at) + " in this session: shown at its end")
+	}
+	if len(terms) == 0 {
+		return ss.focusEntry(i) // skein FILE --entry ID
 	}
 	if shown == "" {
 		shown = strings.Join(terms, " ")
 	}
 	return ss.searchAt(i, terms, shown)
+}
+
+// focusEntry puts entry i, on the path shown, in focus in the message
+// pane.
+func (ss *sessionScreen) focusEntry(i int) tea.Cmd {
+	for k, it := range ss.msgs.items {
+		if it.Message.Entry == i && !it.Separator {
+			ss.msgs.jump(k)
+			return nil
+		}
+	}
+	return status("entry " + transcript.OneLine(ss.s.Entry(i).ID) + " is not among the messages shown")
 }
 
 // showPath shows b in the message pane and the header.

@@ -74,6 +74,11 @@ type textEventMsg struct {
 func (l *listScreen) textChanged() tea.Cmd {
 	l.text.gen++
 	gen, filter := l.text.gen, strings.TrimSpace(l.filter)
+	if _, rest := splitAgent(filter); strings.TrimSpace(rest) == "" {
+		// Nothing to look for in the messages: agent:NAME alone narrows
+		// the list only.
+		filter = ""
+	}
 	if filter == "" {
 		l.text.hits, l.text.query, l.text.busy, l.text.err = nil, "", false, ""
 		return nil
