@@ -14,7 +14,7 @@ import (
 var importCommand = command{
 	name: "session import",
 	args: "--file F [--format X] [--to T] [--out D]\n[--cwd D] [--json]",
-	help: "a new session in store T (dhara, the default, or pi) from another agent's file F of format X (" + strings.Join(convert.Formats, ", ") + "; guessed when left out), or from a Dhara session folder F; --out D: into folder D; --cwd D: the session's cwd when the file names none (pi's folder for it); the same bytes again say where they went; --json: {path, format}",
+	help: "a new session in store T (dhara or pi) from file or Dhara folder F of format X (" + strings.Join(convert.Formats, ", ") + "; guessed when left out); --out D: into D; --cwd D: its cwd when F names none; the same bytes again say where they went",
 	run:  (*cli).importSession,
 }
 
