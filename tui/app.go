@@ -619,10 +619,15 @@ func (m *Model) View() tea.View {
 	if m.showHelp {
 		content = m.scrolledHelp(m.helpView(full))
 	}
+	footer := ""
 	if d := m.top(); d != nil {
-		content = d.View(m.styles, m.width, max(1, m.height-1))
+		body := max(1, m.height-1)
+		content = overlay(content, d.View(m.styles, m.width, body), m.width, body)
+		if f, ok := d.(interface{ footerHint() string }); ok {
+			footer = f.footerHint()
+		}
 	}
-	content = m.withFooter(content, short)
+	content = m.withFooter(content, short, footer)
 	v := tea.NewView(content)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
@@ -632,7 +637,7 @@ func (m *Model) View() tea.View {
 
 // withFooter cuts the content to the screen and adds the footer: the status
 // note, or the screen's short help.
-func (m *Model) withFooter(content string, short []key.Binding) string {
+func (m *Model) withFooter(content string, short []key.Binding, hint string) string {
 	lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
 	body := max(0, m.height-1)
 	if len(lines) > body {
@@ -654,6 +659,9 @@ func (m *Model) withFooter(content string, short []key.Binding) string {
 		lines = append(lines[:body-len(errLines)], errLines...)
 	}
 	footer := m.help.ShortHelpView(short)
+	if hint != "" {
+		footer = m.styles.Muted.Render(hint) // an overlay's keys, the one footer
+	}
 	if m.opts.Demo {
 		footer = m.styles.Warning.Render("demo ") + footer
 	}

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"skein/theme"
 	"skein/tui/transcript"
@@ -122,8 +123,42 @@ func (f *dialogFrame) render(st theme.Styles, w, h, bw int, extra func(inner, us
 		b.WriteString("\n" + ex + "\n")
 	}
 	b.WriteString("\n" + st.Muted.Render(f.hint))
-	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(st.Palette.Accent).Padding(0, 1).Width(bw).Render(b.String())
-	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, box)
+	// The box alone: the root draws it over the screen it belongs to
+	// (overlay), which stays in sight around it.
+	return lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(st.Palette.Accent).Padding(0, 1).Width(bw).Render(b.String())
+}
+
+// overlay draws box centred over under, a screen w wide and h high: the
+// screen stays in sight around the box. A box as large as the screen (a
+// picker, the stats) takes its place.
+func overlay(under, box string, w, h int) string {
+	bl := strings.Split(box, "\n")
+	bw := 0
+	for _, l := range bl {
+		bw = max(bw, ansi.StringWidth(l))
+	}
+	if len(bl) >= h {
+		return box // a view of the whole screen (a picker, the stats)
+	}
+	ul := strings.Split(strings.TrimSuffix(under, "\n"), "\n")
+	for len(ul) < h {
+		ul = append(ul, "")
+	}
+	ul = ul[:h]
+	x, y := max(0, (w-bw)/2), max(0, (h-len(bl))/2)
+	for i, b := range bl {
+		if y+i >= h {
+			break
+		}
+		l := ul[y+i]
+		if n := ansi.StringWidth(l); n < w {
+			l += strings.Repeat(" ", w-n)
+		}
+		b += strings.Repeat(" ", max(0, bw-ansi.StringWidth(b)))
+		// Each side ends its styles, so that none runs into the box.
+		ul[y+i] = ansi.Cut(l, 0, x) + "\x1b[m" + b + "\x1b[m" + ansi.Cut(l, x+bw, w)
+	}
+	return strings.Join(ul, "\n")
 }
 
 // confirmBox asks yes or no: enter/y accepts, esc/n cancels.

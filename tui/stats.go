@@ -22,6 +22,7 @@ import (
 // or were when the session was opened; the view only draws them.
 type statsView struct {
 	dialogFrame
+	footer string // its keys and where it is scrolled, for the footer
 	info   model.SessionInfo
 	home   string
 	st     *model.Stats // nil while they are computed
@@ -96,7 +97,7 @@ func (v *statsView) Update(msg tea.KeyPressMsg, k KeyMap) (tea.Cmd, bool) {
 // scroll offset, the keys on the last line.
 func (v *statsView) View(st theme.Styles, w, h int) string {
 	lines := v.lines(st, w, h)
-	room := max(1, h-1)
+	room := max(1, h)
 	v.offset = max(0, min(v.offset, len(lines)-room))
 	end := min(len(lines), v.offset+room)
 	shown := make([]string, 0, h)
@@ -106,12 +107,11 @@ func (v *statsView) View(st theme.Styles, w, h int) string {
 	for len(shown) < room {
 		shown = append(shown, "")
 	}
-	hint := v.hint
+	// Its keys are the screen's one footer (footerHint), not a line of its
+	// own above the footer of the screen beneath.
+	v.footer = v.hint
 	if len(lines) > room {
-		hint += fmt.Sprintf(" · lines %d-%d of %d", v.offset+1, end, len(lines))
-	}
-	if h > 1 {
-		shown = append(shown, fit(st.Muted.Render(hint), w))
+		v.footer += fmt.Sprintf(" · lines %d-%d of %d", v.offset+1, end, len(lines))
 	}
 	return strings.Join(shown, "\n")
 }
@@ -384,3 +384,7 @@ func wrapParts(parts []string, sep string, w int, styled string) []string {
 	}
 	return lines
 }
+
+// footerHint is the view's keys and scroll position, which the screen's
+// footer shows while the view is open.
+func (v *statsView) footerHint() string { return v.footer }
