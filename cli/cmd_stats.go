@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
@@ -47,9 +48,17 @@ func (c *cli) stats(argv []string) (err error) {
 		return err
 	}
 	roomForSessions(files, min(runtime.GOMAXPROCS(0), len(files)))
+	var memo *store.Memo
+	if os.Getenv("SKEIN_INDEX") != "off" {
+		memo = store.OpenMemo(store.CacheDir(store.OSEnv()), "stats")
+		defer memo.Save()
+	}
 	update, clear := c.progress()
 	g := model.NewStatsGroups(model.StatsBy(by))
-	problems := readStats(files, update, g.Add)
+	all, problems := readStats(files, memo, update)
+	for _, ss := range all {
+		g.Add(ss)
+	}
 	clear()
 	defer c.warnUnreadable(&err, append(unreadable, problems...))
 	w := bufio.NewWriterSize(c.stdout, 64<<10)
@@ -102,10 +111,12 @@ func roomFor(files []string, atOnce int) int64 {
 	return n
 }
 
-// readStats reads the files on every core, one session a worker at a time
-// (none is kept once its stats are made), and gives add each session's
-// stats, one at a time, on the caller's goroutine.
-func readStats(files []string, progress func(done, total int), add func(*model.SessionStats)) []store.Problem {
+// readStats reads the files on every core, one session a worker at a
+// time (none is kept once its stats are made), and is their stats in the
+// order of their paths, so that the sums of a grouping are the same
+// whichever session was read first. A session the memo holds as it is
+// now is not read; one read is kept there.
+func readStats(files []string, memo *store.Memo, progress func(done, total int)) ([]*model.SessionStats, []store.Problem) {
 	next := make(chan string)
 	out := make(chan *model.SessionStats, 16)
 	var mu sync.Mutex
@@ -114,15 +125,13 @@ func readStats(files []string, progress func(done, total int), add func(*model.S
 	for range min(runtime.GOMAXPROCS(0), max(1, len(files))) {
 		wg.Go(func() {
 			for f := range next {
-				s, err := store.Open(f)
+				ss, err := sessionStats(f, memo)
 				if err != nil {
 					mu.Lock()
 					problems = append(problems, store.Problem{Path: f, Err: err})
 					mu.Unlock()
-					out <- nil
-					continue
 				}
-				out <- model.NewSessionStats(s, statsTitle)
+				out <- ss
 			}
 		})
 	}
@@ -135,17 +144,42 @@ func readStats(files []string, progress func(done, total int), add func(*model.S
 		close(out)
 	}()
 	done := 0
+	all := make([]*model.SessionStats, 0, len(files))
 	for ss := range out {
 		done++
 		if progress != nil {
 			progress(done, len(files))
 		}
 		if ss != nil {
-			add(ss)
+			all = append(all, ss)
 		}
 	}
+	slices.SortFunc(all, func(a, b *model.SessionStats) int { return cmp.Compare(a.Path, b.Path) })
 	slices.SortFunc(problems, func(a, b store.Problem) int { return cmp.Compare(a.Path, b.Path) })
-	return problems
+	return all, problems
+}
+
+// statsReads counts the sessions stats read (the tests' way to see that
+// the memo spared the others).
+var statsReads atomic.Int64
+
+// sessionStats is the stats of the session at path: the memo's when it
+// holds them for the session as it is, else read (and kept there).
+func sessionStats(path string, memo *store.Memo) (*model.SessionStats, error) {
+	data, st, ok := memo.Get(path)
+	if ok {
+		if ss, err := model.DecodeSessionStats(data); err == nil && ss.Path == path {
+			return ss, nil
+		}
+	}
+	statsReads.Add(1)
+	s, err := store.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	ss := model.NewSessionStats(s, statsTitle)
+	memo.Put(st, ss.AppendBinary(nil))
+	return ss, nil
 }
 
 // statsTitle is a session's title as the table shows it: safe, and short
