@@ -24,10 +24,16 @@ func statsStore(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
+	settledClock(t)
+	return dir
+}
+
+// settledClock moves the clock on a minute, so that files written by the
+// test count as settled (stamp.Slack).
+func settledClock(tb testing.TB) {
 	now := stamp.NowNs
 	stamp.NowNs = func() int64 { return time.Now().Add(time.Minute).UnixNano() }
-	t.Cleanup(func() { stamp.NowNs = now })
-	return dir
+	tb.Cleanup(func() { stamp.NowNs = now })
 }
 
 // statsRuns is every stats output over dir: each grouping, text and JSON.
