@@ -183,3 +183,34 @@ func TestMemoDamagedOrFailedWrite(t *testing.T) {
 		t.Errorf("a memo with a flipped bit gives %q", got)
 	}
 }
+
+// Processes that save at once lose nothing of each other's: each Save
+// holds the lock while it reads, merges and writes (two opens of the lock
+// in one process exclude each other as two processes do).
+func TestMemoSavesAtOnce(t *testing.T) {
+	dir, files := copyStore(t)
+	settled(t)
+	cache := filepath.Join(dir, "cache")
+	n := min(8, len(files))
+	memos := make([]*store.Memo, n)
+	for i := range memos {
+		memos[i] = store.OpenMemo(cache, "test")
+		_, st, _ := memos[i].Get(files[i])
+		memos[i].Put(st, []byte{byte('a' + i)})
+	}
+	done := make(chan error)
+	for _, m := range memos {
+		go func() { done <- m.Save() }()
+	}
+	for range memos {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := store.OpenMemo(cache, "test")
+	for i := range n {
+		if got := memoGet(m, files[i]); string(got) != string(rune('a'+i)) {
+			t.Errorf("%s: %q, want %q", filepath.Base(files[i]), got, string(rune('a'+i)))
+		}
+	}
+}
