@@ -118,11 +118,10 @@ func roomFor(files []string, atOnce int) int64 {
 // time (none is kept once its stats are made), and kept in the memo.
 func readStats(files []string, memo *store.Memo, progress func(done, total int)) ([]*model.SessionStats, []store.Problem) {
 	got := make([]*model.SessionStats, len(files))
-	stamps := make([]store.MemoStamp, len(files))
 	if memo != nil {
 		par.Range(len(files), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				got[i], stamps[i] = memoized(files[i], memo)
+				got[i] = memoized(files[i], memo)
 			}
 		})
 	}
@@ -153,7 +152,7 @@ func readStats(files []string, memo *store.Memo, progress func(done, total int))
 	for range min(runtime.GOMAXPROCS(0), max(1, len(todo))) {
 		wg.Go(func() {
 			for i := range next {
-				ss, err := readSessionStats(files[i], memo, stamps[i])
+				ss, err := readSessionStats(files[i], memo)
 				out <- result{i, ss, err}
 			}
 		})
@@ -188,23 +187,22 @@ func readStats(files []string, memo *store.Memo, progress func(done, total int))
 var statsReads atomic.Int64
 
 // memoized is the memo's stats of the session at path when it holds them
-// for the session as it is (nil when not), and the stamp to keep new ones
-// with.
-func memoized(path string, memo *store.Memo) (*model.SessionStats, store.MemoStamp) {
-	data, st, ok := memo.Get(path)
-	if ok {
+// for the session as it is, else nil.
+func memoized(path string, memo *store.Memo) *model.SessionStats {
+	if data, ok := memo.Get(path); ok {
 		if ss, err := model.DecodeSessionStats(data); err == nil && ss.Path == path {
-			return ss, st
+			return ss
 		}
 	}
-	return nil, st
+	return nil
 }
 
 // readSessionStats reads the session at path for its stats, and keeps
-// them in the memo with st, the stamp its files had before the read.
-func readSessionStats(path string, memo *store.Memo, st store.MemoStamp) (*model.SessionStats, error) {
+// them in the memo, valid while its files stay as they were before the
+// read.
+func readSessionStats(path string, memo *store.Memo) (*model.SessionStats, error) {
 	statsReads.Add(1)
-	s, err := store.Open(path)
+	s, st, err := store.OpenStamped(path)
 	if err != nil {
 		return nil, err
 	}

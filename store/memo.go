@@ -11,6 +11,7 @@ import (
 
 	"skein/internal/cachefile"
 	"skein/internal/stamp"
+	"skein/model"
 )
 
 // A memo keeps, per session, bytes a command derived from it (stats keeps
@@ -52,7 +53,7 @@ type memoEntry struct {
 	data   []byte
 }
 
-// MemoStamp is what a session's files were when Get looked at them: Put
+// MemoStamp is what a session's files were before it was read: Put
 // keeps the bytes made from the session read after it, valid while the
 // files stay so. A stamp taken before the read makes a file that changed
 // meanwhile read again next time, never a memo of older bytes.
@@ -84,24 +85,33 @@ func readMemo(path string) map[string]memoEntry {
 }
 
 // Get is the bytes kept for the session at path when its files stat as
-// they did, and the stamp to Put new bytes with when not (ok false). It
-// reads no file's bytes when the session is unchanged (the kept entry's
-// format says which files it has); a session not kept, or changed, is
-// looked at as Find does.
-func (m *Memo) Get(path string) (data []byte, st MemoStamp, ok bool) {
+// they did (ok false when not: OpenStamped reads it, and Put keeps new
+// bytes). It reads no file's bytes: the kept entry's format says which
+// files the session has.
+func (m *Memo) Get(path string) (data []byte, ok bool) {
 	if m == nil {
-		return nil, MemoStamp{}, false
+		return nil, false
 	}
 	m.mu.Lock()
 	e, found := m.kept[path]
 	m.mu.Unlock()
-	if found {
-		st = memoStampOf(ForFormat(Format(e.format)), path)
-		if st.settled && slices.Equal(st.stat, e.stat) {
-			return e.data, st, true
-		}
+	if !found {
+		return nil, false
 	}
-	return nil, memoStampOf(find(path), path), false
+	st := memoStampOf(ForFormat(Format(e.format)), path)
+	if st.settled && slices.Equal(st.stat, e.stat) {
+		return e.data, true
+	}
+	return nil, false
+}
+
+// OpenStamped is Open, and the stamp of the session's files taken before
+// it was read, for Put.
+func OpenStamped(path string) (*model.Session, MemoStamp, error) {
+	b := find(path)
+	st := memoStampOf(b, path)
+	s, err := b.Open(path)
+	return s, st, err
 }
 
 func memoStampOf(b Backend, path string) MemoStamp {

@@ -23,11 +23,21 @@ func settled(t *testing.T) {
 // memoGet is the memo's bytes for path, nil when it has none for the file
 // as it is.
 func memoGet(m *store.Memo, path string) []byte {
-	data, _, ok := m.Get(path)
+	data, ok := m.Get(path)
 	if !ok {
 		return nil
 	}
 	return data
+}
+
+// stampOf is the stamp of the session at path as it is read.
+func stampOf(t *testing.T, path string) store.MemoStamp {
+	t.Helper()
+	_, st, err := store.OpenStamped(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
 
 // A memo kept for a session is given back by the next process while the
@@ -42,7 +52,7 @@ func TestMemoValidWhileFileStatsTheSame(t *testing.T) {
 	if memoGet(m, a) != nil {
 		t.Fatal("an empty memo holds something")
 	}
-	_, st, _ := m.Get(a) // not settled: the file was just written
+	st := stampOf(t, a) // not settled: the file was just written
 	m.Put(st, []byte("fresh"))
 	m.Save()
 	if memoGet(store.OpenMemo(cache, "test"), a) != nil {
@@ -52,7 +62,7 @@ func TestMemoValidWhileFileStatsTheSame(t *testing.T) {
 	settled(t)
 	m = store.OpenMemo(cache, "test")
 	for _, f := range []string{a, b} {
-		_, st, _ := m.Get(f)
+		st := stampOf(t, f)
 		m.Put(st, []byte("of "+filepath.Base(f)))
 	}
 	if err := m.Save(); err != nil {
@@ -91,10 +101,10 @@ func TestMemoSavesMerge(t *testing.T) {
 	cache := filepath.Join(dir, "cache")
 	p1, p2 := store.OpenMemo(cache, "test"), store.OpenMemo(cache, "test")
 	for i, m := range []*store.Memo{p1, p2} {
-		_, st, _ := m.Get(files[i])
+		st := stampOf(t, files[i])
 		m.Put(st, []byte{byte('a' + i)})
 	}
-	_, st, _ := p1.Get(files[2])
+	st := stampOf(t, files[2])
 	p1.Put(st, []byte("c"))
 	if err := p1.Save(); err != nil {
 		t.Fatal(err)
@@ -128,7 +138,7 @@ func TestMemoSaveWaitsForTheLock(t *testing.T) {
 	}
 	defer store.SetMemoLockWait(100 * time.Millisecond)()
 	m := store.OpenMemo(cache, "test")
-	_, st, _ := m.Get(files[0])
+	st := stampOf(t, files[0])
 	m.Put(st, []byte("x"))
 	began := time.Now()
 	if err := m.Save(); err != nil {
@@ -150,7 +160,7 @@ func TestMemoDamagedOrFailedWrite(t *testing.T) {
 	settled(t)
 	cache := filepath.Join(dir, "cache")
 	m := store.OpenMemo(cache, "test")
-	_, st, _ := m.Get(files[0])
+	st := stampOf(t, files[0])
 	m.Put(st, []byte("old"))
 	m.Save()
 	path := filepath.Join(cache, "test.memo")
@@ -158,7 +168,7 @@ func TestMemoDamagedOrFailedWrite(t *testing.T) {
 
 	for _, n := range []int64{0, 1, 10, int64(len(good)) - 1} {
 		m := store.OpenMemo(cache, "test")
-		_, st, _ := m.Get(files[0])
+		st := stampOf(t, files[0])
 		m.Put(st, []byte("new"))
 		restore := cachefile.FailAfter(n)
 		err := m.Save()
@@ -195,7 +205,7 @@ func TestMemoSavesAtOnce(t *testing.T) {
 	memos := make([]*store.Memo, n)
 	for i := range memos {
 		memos[i] = store.OpenMemo(cache, "test")
-		_, st, _ := memos[i].Get(files[i])
+		st := stampOf(t, files[i])
 		memos[i].Put(st, []byte{byte('a' + i)})
 	}
 	done := make(chan error)
