@@ -216,13 +216,27 @@ func decodeMemo(data []byte) (map[string]memoEntry, bool) {
 		for i := range stat {
 			stat[i] = d.ReadInt()
 		}
-		v := d.ReadStr()
+		v := readBytes(&d)
 		if d.Bad {
 			return nil, false
 		}
-		entries[p] = memoEntry{format: format, stat: stat, data: []byte(v)}
+		entries[p] = memoEntry{format: format, stat: stat, data: v}
 	}
 	return entries, len(d.B) == 0
+}
+
+// readBytes is what Codec.Str wrote, as a part of d's bytes (not a copy:
+// the entries' bytes share the memo file's, read once and never changed).
+func readBytes(d *stamp.Codec) []byte {
+	n, k := binary.Uvarint(d.B)
+	if k <= 0 || n > uint64(len(d.B)-k) {
+		d.Bad = true
+		return nil
+	}
+	end := k + int(n)
+	v := d.B[k:end:end]
+	d.B = d.B[end:]
+	return v
 }
 
 // Companions is a format whose session at path is read with files beside
