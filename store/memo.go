@@ -165,7 +165,20 @@ func (m *Memo) Save() error {
 		return err
 	}
 	m.kept, m.fresh = all, map[string]memoEntry{}
+	removeStaleTemps(m.path)
 	return nil
+}
+
+// removeStaleTemps removes the temporary files a process that died while
+// it wrote the memo at path left, once an hour old (a younger one may be
+// another process's, being written).
+func removeStaleTemps(path string) {
+	olds, _ := filepath.Glob(path + ".tmp*")
+	for _, f := range olds {
+		if st, err := os.Lstat(f); err == nil && time.Since(st.ModTime()) > time.Hour {
+			os.Remove(f)
+		}
+	}
 }
 
 func encodeMemo(entries map[string]memoEntry) []byte {

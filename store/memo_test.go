@@ -224,3 +224,30 @@ func TestMemoSavesAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// A temporary file left by a process that died while it wrote the memo is
+// removed by a later save once it is old, and not while it may be another
+// process's.
+func TestMemoRemovesStaleTemps(t *testing.T) {
+	dir, files := copyStore(t)
+	settled(t)
+	cache := filepath.Join(dir, "cache")
+	os.MkdirAll(cache, 0o700)
+	old, young := filepath.Join(cache, "test.memo.tmp0123"), filepath.Join(cache, "test.memo.tmp4567")
+	for _, f := range []string{old, young} {
+		os.WriteFile(f, []byte("half a memo"), 0o600)
+	}
+	long := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(old, long, long)
+	m := store.OpenMemo(cache, "test")
+	m.Put(stampOf(t, files[0]), []byte("x"))
+	if err := m.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(old); err == nil {
+		t.Error("an old temporary file is still there")
+	}
+	if _, err := os.Lstat(young); err != nil {
+		t.Error("a young temporary file was removed")
+	}
+}
