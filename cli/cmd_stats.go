@@ -12,10 +12,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"skein/internal/par"
 	"skein/internal/sanitize"
 	"skein/model"
 	"skein/store"
@@ -46,10 +48,17 @@ func (c *cli) stats(argv []string) (err error) {
 	if err != nil {
 		return err
 	}
-	roomForSessions(files, min(runtime.GOMAXPROCS(0), len(files)))
+	var memo *store.Memo
+	if os.Getenv("SKEIN_INDEX") != "off" {
+		memo = store.OpenMemo(store.CacheDir(store.OSEnv()), "stats")
+		defer memo.Save()
+	}
 	update, clear := c.progress()
 	g := model.NewStatsGroups(model.StatsBy(by))
-	problems := readStats(files, update, g.Add)
+	all, problems := readStats(files, memo, update)
+	for _, ss := range all {
+		g.Add(ss)
+	}
 	clear()
 	defer c.warnUnreadable(&err, append(unreadable, problems...))
 	w := bufio.NewWriterSize(c.stdout, 64<<10)
@@ -102,50 +111,104 @@ func roomFor(files []string, atOnce int) int64 {
 	return n
 }
 
-// readStats reads the files on every core, one session a worker at a time
-// (none is kept once its stats are made), and gives add each session's
-// stats, one at a time, on the caller's goroutine.
-func readStats(files []string, progress func(done, total int), add func(*model.SessionStats)) []store.Problem {
-	next := make(chan string)
-	out := make(chan *model.SessionStats, 16)
-	var mu sync.Mutex
-	var problems []store.Problem
+// readStats is the stats of the files, in the order of their paths, so
+// that the sums of a grouping are the same whichever session was read
+// first. The memo's are taken first, on every core: a warm run is done
+// then. The others are read on every core, one session a worker at a
+// time (none is kept once its stats are made), and kept in the memo.
+func readStats(files []string, memo *store.Memo, progress func(done, total int)) ([]*model.SessionStats, []store.Problem) {
+	got := make([]*model.SessionStats, len(files))
+	if memo != nil {
+		par.Range(len(files), func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				got[i] = memoized(files[i], memo)
+			}
+		})
+	}
+	var todo []int
+	for i, ss := range got {
+		if ss == nil {
+			todo = append(todo, i)
+		}
+	}
+	done := len(files) - len(todo)
+	if progress != nil && done > 0 {
+		progress(done, len(files))
+	}
+	paths := make([]string, len(todo))
+	for k, i := range todo {
+		paths[k] = files[i]
+	}
+	roomForSessions(paths, min(runtime.GOMAXPROCS(0), len(paths)))
+
+	next := make(chan int)
+	type result struct {
+		i   int
+		ss  *model.SessionStats
+		err error
+	}
+	out := make(chan result, 16)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(1, len(files))) {
+	for range min(runtime.GOMAXPROCS(0), max(1, len(todo))) {
 		wg.Go(func() {
-			for f := range next {
-				s, err := store.Open(f)
-				if err != nil {
-					mu.Lock()
-					problems = append(problems, store.Problem{Path: f, Err: err})
-					mu.Unlock()
-					out <- nil
-					continue
-				}
-				out <- model.NewSessionStats(s, statsTitle)
+			for i := range next {
+				ss, err := readSessionStats(files[i], memo)
+				out <- result{i, ss, err}
 			}
 		})
 	}
 	go func() {
-		for _, f := range files {
-			next <- f
+		for _, i := range todo {
+			next <- i
 		}
 		close(next)
 		wg.Wait()
 		close(out)
 	}()
-	done := 0
-	for ss := range out {
+	var problems []store.Problem
+	for r := range out {
 		done++
 		if progress != nil {
 			progress(done, len(files))
 		}
-		if ss != nil {
-			add(ss)
+		got[r.i] = r.ss
+		if r.err != nil {
+			problems = append(problems, store.Problem{Path: files[r.i], Err: r.err})
 		}
 	}
+	all := slices.DeleteFunc(got, func(ss *model.SessionStats) bool { return ss == nil })
+	slices.SortFunc(all, func(a, b *model.SessionStats) int { return cmp.Compare(a.Path, b.Path) })
 	slices.SortFunc(problems, func(a, b store.Problem) int { return cmp.Compare(a.Path, b.Path) })
-	return problems
+	return all, problems
+}
+
+// statsReads counts the sessions stats read (the tests' way to see that
+// the memo spared the others).
+var statsReads atomic.Int64
+
+// memoized is the memo's stats of the session at path when it holds them
+// for the session as it is, else nil.
+func memoized(path string, memo *store.Memo) *model.SessionStats {
+	if data, ok := memo.Get(path); ok {
+		if ss, err := model.DecodeSessionStats(data); err == nil && ss.Path == path {
+			return ss
+		}
+	}
+	return nil
+}
+
+// readSessionStats reads the session at path for its stats, and keeps
+// them in the memo, valid while its files stay as they were before the
+// read.
+func readSessionStats(path string, memo *store.Memo) (*model.SessionStats, error) {
+	statsReads.Add(1)
+	s, st, err := store.OpenStamped(path)
+	if err != nil {
+		return nil, err
+	}
+	ss := model.NewSessionStats(s, statsTitle)
+	memo.Put(st, ss.AppendBinary(nil))
+	return ss, nil
 }
 
 // statsTitle is a session's title as the table shows it: safe, and short
@@ -169,7 +232,7 @@ func writeStatsTable(w io.Writer, g *model.StatsGroups, home string, width int) 
 	widths := make([]int, len(head))
 	for _, row := range table {
 		for i, c := range row {
-			widths[i] = max(widths[i], ansi.StringWidth(c))
+			widths[i] = max(widths[i], cellWidth(c))
 		}
 	}
 	if last := len(widths) - 1; width > 0 && g.By == model.StatsBySession {
@@ -198,7 +261,7 @@ func writeStatsTable(w io.Writer, g *model.StatsGroups, home string, width int) 
 				b.WriteString("  ")
 			}
 			if right[i] {
-				b.WriteString(strings.Repeat(" ", widths[i]-ansi.StringWidth(c)) + c)
+				b.WriteString(strings.Repeat(" ", widths[i]-cellWidth(c)) + c)
 			} else if i < len(row)-1 {
 				b.WriteString(transcript.Pad(c, widths[i]))
 			} else {
@@ -211,6 +274,18 @@ func writeStatsTable(w io.Writer, g *model.StatsGroups, home string, width int) 
 		fmt.Fprintf(w, "\n%s a usage with a number or its cost missing, counted as 0 (pi's own totals fail on it)\n",
 			transcript.Count(g.Incomplete, "session has", "sessions have"))
 	}
+}
+
+// cellWidth is a cell's display width: its length when it is printable
+// ASCII, as most cells are (a grapheme walk over every cell of a table of
+// thousands of rows was a third of a warm run), else ansi's.
+func cellWidth(c string) int {
+	for i := 0; i < len(c); i++ {
+		if c[i] < 0x20 || c[i] >= 0x7f {
+			return ansi.StringWidth(c)
+		}
+	}
+	return len(c)
 }
 
 func shortCwd(cwd, home string) string {

@@ -27,14 +27,17 @@ func TestStatsJSONIsPis(t *testing.T) {
 		Key          string
 		Cost, Tokens float64
 	}
-	var rows []struct {
-		Path string
-		piStats
-		Models []breakdown
+	var doc struct {
+		Rows []struct {
+			Path string
+			piStats
+			Models []breakdown
+		}
 	}
-	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
+	rows := doc.Rows
 	if len(rows) < 15 {
 		t.Fatalf("%d sessions", len(rows))
 	}
@@ -74,16 +77,19 @@ func TestStatsBy(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("--by %s: exit %d: %s", by, code, stderr)
 		}
-		var rows []struct {
-			Cwd, Key string
-			Day      *string
-			Sessions int
-			Tokens   json.RawMessage
-			Cost     float64
+		var doc struct {
+			Rows []struct {
+				Cwd, Key string
+				Day      *string
+				Sessions int
+				Tokens   json.RawMessage
+				Cost     float64
+			}
 		}
-		if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
 			t.Fatalf("--by %s: %v", by, err)
 		}
+		rows := doc.Rows
 		for _, r := range rows {
 			var tok struct{ Total float64 }
 			if err := json.Unmarshal(r.Tokens, &tok); err != nil {

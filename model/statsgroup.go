@@ -205,6 +205,17 @@ type StatsTable struct {
 	Foot  []string
 }
 
+// Total is what the rows add up to: the table's last row and `stats
+// --json`'s total. By model it is the models' usage alone (a message has
+// no model).
+func (g *StatsGroups) Total() Totals {
+	var total Totals
+	for _, r := range g.Sorted() { // the table's order: sums of floats depend on it
+		total.Add(r.Totals)
+	}
+	return total
+}
+
 // Table lays the rows out in the table's order, their cells written by f.
 func (g *StatsGroups) Table(f StatsText) StatsTable {
 	var t StatsTable
@@ -239,7 +250,7 @@ func (g *StatsGroups) Table(f StatsText) StatsTable {
 		cols = append([]string{fmt.Sprint(u.Messages), fmt.Sprint(u.ToolCalls)}, cols...)
 		return append(cols, f.Active(u.Active), fmt.Sprint(u.Errors), fmt.Sprint(u.Aborts))
 	}
-	var total Totals
+	total := g.Total()
 	sorted := g.Sorted()
 	var short []string
 	if g.By == StatsBySession {
@@ -270,7 +281,6 @@ func (g *StatsGroups) Table(f StatsText) StatsTable {
 			cols = append(cols, r.Session.Title)
 		}
 		t.Rows = append(t.Rows, cols)
-		total.Add(r.Totals)
 	}
 	// The total: a session counted once however many rows it has.
 	t.Foot = make([]string, lead)

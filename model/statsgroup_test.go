@@ -135,8 +135,53 @@ func TestStatsJSON(t *testing.T) {
 		}
 	}
 	b, _ = json.Marshal(testGroups(StatsByDay).JSON())
-	if !strings.HasPrefix(string(b), `[{"day":"2026-03-01","sessions":1,"userMessages":0`) || !strings.Contains(string(b), `{"day":null,"sessions":2`) {
+	if !strings.HasPrefix(string(b), `{"rows":[{"day":"2026-03-01","sessions":1,"userMessages":0`) || !strings.Contains(string(b), `{"day":null,"sessions":2`) {
 		t.Errorf("days %s", b)
+	}
+}
+
+// stats --json's total is the table's last row: the sessions counted
+// once, and what the rows add up to, in every grouping.
+func TestStatsJSONTotal(t *testing.T) {
+	for _, by := range StatsGroupings {
+		g := testGroups(by)
+		b, err := json.Marshal(g.JSON())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Rows  []json.RawMessage
+			Total struct {
+				Sessions, TotalMessages, IncompleteSessions int
+				Cost, Input, Output                         float64
+				Tokens                                      json.RawMessage
+			}
+		}
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatalf("%s: %v", by, err)
+		}
+		tot := doc.Total
+		if by != StatsByModel {
+			var tok struct{ Input, Output float64 }
+			json.Unmarshal(tot.Tokens, &tok)
+			tot.Input, tot.Output = tok.Input, tok.Output
+		}
+		foot := g.Table(plainText).Foot
+		got := []string{fmt.Sprint(tot.Sessions), plainText.Tokens(tot.Input), plainText.Tokens(tot.Output), plainText.Cost(tot.Cost)}
+		want := []string{strings.TrimSuffix(foot[1], " sessions"), foot[len(foot)-5], foot[len(foot)-4], foot[len(foot)-1]}
+		if by != StatsByModel {
+			n := len(foot) - 1
+			if by == StatsBySession {
+				n-- // the title's empty cell
+			}
+			want = []string{strings.TrimSuffix(foot[1], " sessions"), foot[n-7], foot[n-6], foot[n-3]}
+			if fmt.Sprint(tot.TotalMessages) != foot[n-9] {
+				t.Errorf("%s: %d messages, the table's %q", by, tot.TotalMessages, foot)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) || len(doc.Rows) == 0 || tot.Sessions != 4 {
+			t.Errorf("%s: the JSON's total %v, the table's %v (%q)", by, got, want, foot)
+		}
 	}
 }
 

@@ -81,7 +81,45 @@ func isoOrNil(ms float64) *string {
 // byte.
 func valid(s string) string { return string(utf8js.AppendValid(nil, []byte(s))) }
 
-// JSON is the rows as `stats --json` writes them, in the table's order:
+// JSON is what `stats --json` writes: {rows, total}, the rows in the
+// table's order and the total as the table's last row has it:
+//
+//	total: {sessions, ...the totals, incompleteSessions}
+//	       by model: {sessions, cost, tokens, input, output, cacheRead,
+//	       cacheWrite, incompleteSessions}
+//
+// sessions counts each session once, however many rows it is in;
+// incompleteSessions are those with a usage pi cannot add (counted as 0).
+func (g *StatsGroups) JSON() any {
+	return struct {
+		Rows  []any `json:"rows"`
+		Total any   `json:"total"`
+	}{g.rowsJSON(), g.totalJSON()}
+}
+
+func (g *StatsGroups) totalJSON() any {
+	t := g.Total()
+	if g.By == StatsByModel {
+		m := modelsOf([]ModelUsage{{UsageTotals: t.UsageTotals}})[0]
+		return struct {
+			Sessions           int      `json:"sessions"`
+			Cost               jsNumber `json:"cost"`
+			Tokens             jsNumber `json:"tokens"`
+			Input              jsNumber `json:"input"`
+			Output             jsNumber `json:"output"`
+			CacheRead          jsNumber `json:"cacheRead"`
+			CacheWrite         jsNumber `json:"cacheWrite"`
+			IncompleteSessions int      `json:"incompleteSessions"`
+		}{g.Sessions, m.Cost, m.Tokens, m.Input, m.Output, m.CacheRead, m.CacheWrite, g.Incomplete}
+	}
+	return struct {
+		Sessions int `json:"sessions"`
+		totalsJSON
+		IncompleteSessions int `json:"incompleteSessions"`
+	}{g.Sessions, totalsOf(t), g.Incomplete}
+}
+
+// rowsJSON is the rows as `stats --json` writes them, in the table's order:
 //
 //	session: {path, format, sessionId, name, cwd, first, last, userMessages,
 //	         assistantMessages, toolCalls, toolResults, totalMessages,
@@ -94,7 +132,7 @@ func valid(s string) string { return string(utf8js.AppendValid(nil, []byte(s))) 
 //
 // models is pi's getUsageCostBreakdown ({key, cost, tokens}, the costliest
 // first) with the tokens' parts; tools are {name, calls}, most called first.
-func (g *StatsGroups) JSON() []any {
+func (g *StatsGroups) rowsJSON() []any {
 	type sessionJSON struct {
 		Path      string  `json:"path"`
 		Format    string  `json:"format"`

@@ -1,5 +1,7 @@
 package store
 
+import "time"
+
 // What the store's tests (package store_test, which registers the formats
 // through store/formats) look at inside it.
 var (
@@ -22,4 +24,12 @@ func (c *Cache) Put(path string, state []byte) { c.put(path, state) }
 // ListBy lists the file at path with b through the kept state.
 func ListBy(b Backend, path string, state []byte) ([]byte, Info, []byte, error) {
 	return listBy(b, true, path, state, nil)
+}
+
+// SetMemoLockWait sets how long a memo's Save waits for the lock, until
+// the function it returns is called.
+func SetMemoLockWait(d time.Duration) (restore func()) {
+	was := memoLockWait
+	memoLockWait = d
+	return func() { memoLockWait = was }
 }

@@ -103,3 +103,36 @@ func isRegularFile(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.Mode().IsRegular()
 }
+
+// CompanionFiles are what a memo of the session at path stamps beside its
+// log (store.Companions): the folder <session>/subagents/ and what is in
+// it, a few levels deep (Claude Code 2.1 writes its sub-agents' logs and
+// their .meta.json there), so that a sub-agent's log that grew, or a new
+// one, makes the session read again. The logs of Claude Code 2.0, beside
+// the session in its project folder, are found by their first lines, which
+// this does not read: such a log that changes while its session's own log
+// does not is seen once the session's log moves (a sub-agent's result is
+// written to it when the agent ends).
+func (backend) CompanionFiles(path string) []string {
+	if IsAgentFileName(filepath.Base(path)) {
+		return nil
+	}
+	sub := filepath.Join(strings.TrimSuffix(path, ".jsonl"), "subagents")
+	out := []string{sub}
+	var walk func(d string, depth int)
+	walk = func(d string, depth int) {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			return
+		}
+		for _, e := range ents {
+			p := filepath.Join(d, e.Name())
+			out = append(out, p)
+			if e.IsDir() && depth < 4 {
+				walk(p, depth+1)
+			}
+		}
+	}
+	walk(sub, 0)
+	return out
+}
