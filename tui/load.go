@@ -8,6 +8,7 @@ import (
 
 	"skein/model"
 	"skein/store"
+	"skein/tui/transcript"
 )
 
 // scanMsg carries a batch of listed sessions while the store is scanned.
@@ -183,7 +184,10 @@ func loadPreview(path string) tea.Cmd {
 				continue
 			}
 			mm := s.Message(m)
-			text := mm.Text("\n")
+			if mm.Injected {
+				continue // the agent's own context, not the conversation
+			}
+			text := transcript.Plain(mm.Text("\n"))
 			if text == "" {
 				continue
 			}

@@ -3,6 +3,7 @@ package transcript
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"time"
 
@@ -162,4 +163,21 @@ func Count(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+var (
+	plainTag      = regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9_-]*(\s[^<>]*)?/?>`)
+	plainHeading  = regexp.MustCompile(`(?m)^\s{0,3}#{1,6}\s+`)
+	plainEmphasis = regexp.MustCompile("(\\*\\*|__|`+)")
+)
+
+// Plain is a message's text with its markup left out, for a line of
+// preview: tags (<command-message>, <environment_context>) without their
+// brackets, headings without their #, bold and code without their marks.
+// The words stay.
+func Plain(s string) string {
+	s = plainTag.ReplaceAllString(s, " ")
+	s = plainHeading.ReplaceAllString(s, "")
+	s = plainEmphasis.ReplaceAllString(s, "")
+	return strings.Join(strings.Fields(s), " ")
 }
