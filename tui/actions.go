@@ -250,7 +250,12 @@ type compaction struct {
 	path   string
 	s      *model.Session
 	view   *model.TreeView // the session's, to describe entries
-	leaf   int
+	leaf   int             // the entry the compaction goes after
+	// asked is the entry the action was asked at (the one in focus);
+	// branches says the compaction starts a new branch after it, which
+	// the dialog says before anything is written.
+	asked    int
+	branches bool
 	keep   float64
 	plan   *model.Plan
 	llm    *summarize.Config
@@ -264,19 +269,25 @@ type compaction struct {
 	dropped *bool
 	nothing string // why there is nothing to compact at all
 	// What the dialog says of the path, counted with the plan (not in
-	// Update: a long path has many messages): the tokens it keeps, and
-	// all of the path's, as estimated from their text.
-	kept, pathTokens int
+	// Update: a long path has many messages): the tokens it keeps,
+	// estimated from their text, and the context's, as the plan's
+	// tokens before count them (one figure in both dialogs).
+	kept       int
+	pathTokens float64
 }
 
 // planCompaction plans in the background, as `session plan` does, keeping
-// about keep tokens. The dialog it returns, to open at once, says the plan
-// is being made (a long path takes a moment): esc there drops it, and
-// other keys wait for the plan's dialog (c then enter summarizes).
-func planCompaction(path string, s *model.Session, view *model.TreeView, leaf int, keep float64) (Dialog, tea.Cmd) {
+// about keep tokens, a compaction asked for at entry asked: after the leaf
+// when asked stands for it (workflow.CompactAt), else after asked, on a
+// new branch the dialog names. The dialog it returns, to open at once,
+// says the plan is being made (a long path takes a moment): esc there
+// drops it, and other keys wait for the plan's dialog (c then enter
+// summarizes).
+func planCompaction(path string, s *model.Session, view *model.TreeView, asked int, keep float64, home string) (Dialog, tea.Cmd) {
 	want, dropped := keep, false
-	c := &compaction{path: path, s: s, view: view, leaf: leaf, keep: keep, want: &want, dropped: &dropped}
-	busy := infoDialog("Compaction", "Planning the compaction of the path to the selection…")
+	leaf, branches := workflow.CompactAt(s, asked)
+	c := &compaction{path: path, s: s, view: view, leaf: leaf, asked: asked, branches: branches, keep: keep, want: &want, dropped: &dropped}
+	busy := infoDialog("Compaction", "Planning the compaction at: "+c.atLine(home)+"…")
 	busy.waits, busy.hint = true, "esc: cancel"
 	busy.cancel = func() tea.Cmd {
 		dropped = true
@@ -299,9 +310,7 @@ func planFor(c *compaction) tea.Cmd {
 		if p != nil {
 			c.kept = c.s.KeptTokens(p)
 		} else {
-			for _, m := range c.s.BuildContext(c.leaf).Messages {
-				c.pathTokens += c.s.MessageTokens(m)
-			}
+			c.pathTokens = workflow.ContextTokens(c.s, c.leaf)
 		}
 		return planMsg{c}
 	}
@@ -311,7 +320,29 @@ func planFor(c *compaction) tea.Cmd {
 // asked for, so that presses made faster than plans come each count.
 func (c *compaction) replanWith(f func(keep float64) float64) tea.Cmd {
 	*c.want = f(*c.want)
-	return planFor(&compaction{path: c.path, s: c.s, view: c.view, leaf: c.leaf, keep: *c.want, want: c.want, replan: true})
+	return planFor(&compaction{path: c.path, s: c.s, view: c.view, leaf: c.leaf, asked: c.asked, branches: c.branches, keep: *c.want, want: c.want, replan: true})
+}
+
+// atLine names the entry the compaction was asked at, as every action's
+// dialog names its entry.
+func (c *compaction) atLine(home string) string {
+	if c.asked < 0 || c.asked >= c.s.Len() {
+		return "nothing selected"
+	}
+	return entryLine(c.view, c.asked, home)
+}
+
+// where says where the compaction goes: at the end of the branch the
+// agent resumes, or on a new branch after an earlier entry.
+func (c *compaction) where(home string) string {
+	at := "At: " + c.atLine(home) + "\n"
+	switch {
+	case c.branches:
+		return at + "This entry is not the end of its branch: the compaction starts a new branch after it, and what follows it stays on the old one. Select the last message to compact the branch itself.\n\n"
+	case c.leaf == c.s.Leaf():
+		return at + "The end of the branch the agent resumes: the compaction is appended there.\n\n"
+	}
+	return at + "The end of a branch that is not the session's latest: the compaction is appended there, and the agent resumes from it.\n\n"
 }
 
 // planDialog shows the plan: what is summarized and what kept, the split
@@ -333,9 +364,9 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) Dialog {
 		{km.KeepMore, replan(func(k float64) float64 { return max(k*2, 100) }), false},
 	}
 	if p == nil {
-		body := s.NothingToCompact(c.leaf, c.keep) + ", as pi would say."
+		body := c.where(home) + s.NothingToCompact(c.leaf, c.keep) + ", as pi would say."
 		if c.pathTokens > 0 {
-			body += " The path holds about " + transcript.Count(c.pathTokens, "token", "tokens") + " (estimated from its text)."
+			body += " Context: " + jsjson.FormatNumber(c.pathTokens) + " tokens (as pi counts them: the last reply's usage, and an estimate of what followed)."
 		}
 		body += "\n\nKeep about " + keepTokens(c.keep) + " (- fewer, + more)."
 		d = confirmDialog("Nothing to compact", body, func(string) tea.Cmd {
@@ -347,13 +378,14 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) Dialog {
 	}
 	kept := c.kept
 	var b strings.Builder
+	b.WriteString(c.where(home))
 	fmt.Fprintf(&b, "Keep about %s (- fewer, + more).\n", keepTokens(c.keep))
 	fmt.Fprintf(&b, "Summarize %d messages", len(p.MessagesToSummarize))
 	if p.IsSplitTurn {
 		fmt.Fprintf(&b, ", and the first %d messages of a turn too long to keep (a split turn: its start is summarized apart)", len(p.TurnPrefixMessages))
 	}
 	fmt.Fprintf(&b, ".\nKeep from: %s\n\n", entryLine(c.view, p.FirstKeptEntry, home))
-	fmt.Fprintf(&b, "Tokens before: %s (as pi counts them: the last reply's usage, and an estimate of what followed). Kept: about %d, estimated from their text, plus the summary.\n", jsjson.FormatNumber(p.TokensBefore), kept)
+	fmt.Fprintf(&b, "Context: %s tokens (as pi counts them: the last reply's usage, and an estimate of what followed). Kept: about %d, estimated from their text, plus the summary.\n", jsjson.FormatNumber(p.TokensBefore), kept)
 	if p.PreviousCompaction >= 0 {
 		b.WriteString("The previous compaction's summary is carried forward.\n")
 	}
@@ -367,7 +399,11 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) Dialog {
 	} else {
 		b.WriteString("\nSummarizer: extractive, offline (no model configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY).")
 	}
-	d = confirmDialog("Compact the path to this entry?", b.String(), func(string) tea.Cmd { return start() })
+	title := "Compact the branch?"
+	if c.branches {
+		title = "Compact on a new branch?"
+	}
+	d = confirmDialog(title, b.String(), func(string) tea.Cmd { return start() })
 	d.hint = "enter: summarize · -/+: keep fewer/more tokens · esc: cancel"
 	d.keys = keys
 	return d

@@ -419,11 +419,11 @@ func (ss *sessionScreen) action(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Export):
 		return open(exportDialog(ss.s)), true
 	case key.Matches(msg, k.Replay):
-		ss.replay = newReplay(ss, ss.tree.selected())
+		ss.replay = newReplay(ss, t)
 		ss.replay.playing = true
 		return ss.replay.tick(), true
 	case key.Matches(msg, k.Compact):
-		d, plan := planCompaction(ss.info.Path, ss.s, ss.tree.view, ss.tree.selected(), 20000)
+		d, plan := planCompaction(ss.info.Path, ss.s, ss.tree.view, t, 20000, ss.home)
 		ss.post(openDialogMsg{d})
 		return plan, true
 	}
