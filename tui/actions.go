@@ -247,19 +247,19 @@ type compactProgressMsg struct {
 
 // compaction holds a compaction being made in the TUI.
 type compaction struct {
-	path   string
-	s      *model.Session
-	view   *model.TreeView // the session's, to describe entries
-	leaf   int             // the entry the compaction goes after
+	path string
+	s    *model.Session
+	view *model.TreeView // the session's, to describe entries
+	leaf int             // the entry the compaction goes after
 	// asked is the entry the action was asked at (the one in focus);
 	// branches says the compaction starts a new branch after it, which
 	// the dialog says before anything is written.
 	asked    int
 	branches bool
-	keep   float64
-	plan   *model.Plan
-	llm    *summarize.Config
-	cancel context.CancelFunc
+	keep     float64
+	plan     *model.Plan
+	llm      *summarize.Config
+	cancel   context.CancelFunc
 	// want is the keep last asked for, shared by the plans of one dialog: a
 	// plan for another keep is stale (the person pressed - or + again before
 	// it came). replan marks a plan asked for from the dialog.
