@@ -41,6 +41,19 @@ type actionDoneMsg struct {
 	// imported are the sessions an import wrote or found: listed, the
 	// first selected and opened.
 	imported []store.Info
+	// goOn is an action asked of a read-only session, to go on with on the
+	// copy its import wrote or found.
+	goOn *goOn
+}
+
+// goOn is an action to go on with on an imported copy: the copy opened
+// from the original's screen, at the entry the action was asked at, and
+// the action's key pressed again there, which opens its dialog.
+type goOn struct {
+	from  string // the original's path: the screen the person asked on
+	copy  store.Info
+	entry string // the entry's id, kept by the import
+	key   tea.KeyPressMsg
 }
 
 func done(status string, err error) actionDoneMsg { return actionDoneMsg{status: status, err: err} }
@@ -165,12 +178,12 @@ func forkedMsg(b store.Backend, f workflow.Forked) actionDoneMsg {
 	// The fork is of its source's format, whose backend b is.
 	line := resumeCommand(b, f.Path)
 	agent, _ := store.ResumeOf(b, f.Path)
-	body := fmt.Sprintf("%s copied into\n%s\n\nIt is listed under this session. Resume it in %s with:\n\n  %s", transcript.Count(f.Entries, "entry", "entries"), sanitize.Inline(f.Path), agent, sanitize.Inline(line))
+	body := fmt.Sprintf("%s copied into\n%s\n\nIt is listed under this session, and selected there. Resume it in %s with:\n\n  %s", transcript.Count(f.Entries, "entry", "entries"), sanitize.Inline(f.Path), agent, sanitize.Inline(line))
 	if f.Message != "" {
 		body += "\n\nThe message it was forked before, to send again or change:\n\n" + f.Message
 	}
 	d := infoDialog("Forked", body)
-	d.hint = "P: resume it in " + agent + " · y: copy the command · esc: close"
+	d.hint = "o: open it · P: resume it in " + agent + " · y: copy the command · esc: close"
 	k := DefaultKeyMap()
 	cwd := ""
 	if msg.added != nil {
@@ -179,6 +192,15 @@ func forkedMsg(b store.Backend, f workflow.Forked) actionDoneMsg {
 	d.keys = []dialogKey{
 		{k.CopyCommand, func() tea.Cmd { return tea.Batch(tea.SetClipboard(line), status("command copied")) }, false},
 		{k.Resume, func() tea.Cmd { return resume(b, f.Path, cwd) }, true},
+	}
+	if in := msg.added; in != nil {
+		// The fork as the list has it, opened as enter on its row would.
+		open := *in
+		d.keys = append(d.keys, dialogKey{k.OpenNew, func() tea.Cmd {
+			return func() tea.Msg { return openMsg{info: &open} }
+		}, true})
+	} else {
+		d.hint = strings.TrimPrefix(d.hint, "o: open it · ")
 	}
 	msg.dialog = d
 	return msg
@@ -522,22 +544,40 @@ func keepTokens(k float64) string {
 }
 
 // importFirstDialog offers, for a session of a format skein only reads, to
-// import it into Dhara's store, where the action can be done.
-func importFirstDialog(s *model.Session, act store.Action) Dialog {
+// import it into Dhara's store, where the action can be done: yes imports
+// it (or finds where the same bytes went before), opens the copy at entry
+// i and goes on with the action there (k, the action's key, pressed
+// again), so that L then y ends in the label dialog, on the copy.
+func importFirstDialog(s *model.Session, act store.Action, i int, k tea.KeyPressMsg) Dialog {
 	agent := store.WordingOf(store.Of(s.Info)).Agent
-	body := fmt.Sprintf("%s sessions are read-only in skein (their agent writes them without a lock), so skein leaves them as they are (no %s).\n\nImport this one into Dhara's store, as a new session that keeps every message, call and result? The original is not touched.", agent, act)
-	return confirmDialog("Import it first?", body, func(string) tea.Cmd {
+	body := fmt.Sprintf("%s sessions are read-only in skein (their agent writes them without a lock), so skein leaves them as they are (no %s).\n\nImport this one into Dhara's store, as a new session that keeps every message, call and result, and go on with the %s there? The original is not touched.", agent, act, act)
+	entry := ""
+	if i >= 0 && i < s.Len() {
+		entry = s.Entry(i).ID
+	}
+	from := s.Info.Path
+	d := confirmDialog("Import it first?", body, func(string) tea.Cmd {
 		return startWrite("importing the session", func(store.WriteOption) actionDoneMsg {
 			dir, already, err := convert.ImportSession(s, store.OSEnv().DharaSessionRoot())
 			if err != nil {
 				return done("", err)
 			}
-			if already {
-				return actionDoneMsg{status: "already imported: " + dir}
+			in, err := listRecordWhy(dir)
+			if in == nil {
+				if err == nil {
+					err = fmt.Errorf("the import in %s is not listed", dir)
+				}
+				return done("", err)
 			}
-			return actionDoneMsg{status: "imported into " + dir + " (listed)", added: listRecord(dir)}
+			note := "imported into " + dir + ": this is the copy, the original is unchanged"
+			if already {
+				note = "imported before, into " + dir + ": this is the copy, the original is unchanged"
+			}
+			return actionDoneMsg{status: note, goOn: &goOn{from: from, copy: *in, entry: entry, key: k}}
 		})
 	})
+	d.hint = "enter/y: import, and " + string(act) + " the copy · esc/n: no"
+	return d
 }
 
 // exportDialog writes the session as Dhara's JSON (j) or a markdown
