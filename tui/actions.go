@@ -550,7 +550,8 @@ func keepTokens(k float64) string {
 // again), so that L then y ends in the label dialog, on the copy.
 func importFirstDialog(s *model.Session, act store.Action, i int, k tea.KeyPressMsg) Dialog {
 	agent := store.WordingOf(store.Of(s.Info)).Agent
-	body := fmt.Sprintf("%s sessions are read-only in skein (their agent writes them without a lock), so skein leaves them as they are (no %s).\n\nImport this one into Dhara's store, as a new session that keeps every message, call and result, and go on with the %s there? The original is not touched.", agent, act, act)
+	verb := actVerbs[act]
+	body := fmt.Sprintf("%s sessions are read-only in skein (their agent writes them without a lock), so skein leaves them as they are (no %s).\n\nImport this one into Dhara's store, as a new session that keeps every message, call and result, then open the copy and %s it there? The original is not touched.", agent, act, verb)
 	entry := ""
 	if i >= 0 && i < s.Len() {
 		entry = s.Entry(i).ID
@@ -569,16 +570,21 @@ func importFirstDialog(s *model.Session, act store.Action, i int, k tea.KeyPress
 				}
 				return done("", err)
 			}
-			note := "imported into " + dir + ": this is the copy, the original is unchanged"
+			// What the screen now is first: a narrow footer cuts the path.
+			note := "this is the copy, imported into Dhara's store (the original is unchanged): " + dir
 			if already {
-				note = "imported before, into " + dir + ": this is the copy, the original is unchanged"
+				note = "this is the copy, imported before into Dhara's store (the original is unchanged): " + dir
 			}
 			return actionDoneMsg{status: note, goOn: &goOn{from: from, copy: *in, entry: entry, key: k}}
 		})
 	})
-	d.hint = "enter/y: import, and " + string(act) + " the copy · esc/n: no"
+	d.hint = "enter/y: import, then " + verb + " the copy · esc/n: no"
 	return d
 }
+
+// actVerbs are the actions as a dialog's verbs.
+var actVerbs = map[store.Action]string{store.ActFork: "fork", store.ActCompact: "compact", store.ActLabel: "label",
+	store.ActRename: "rename", store.ActDelete: "delete", store.ActResume: "resume"}
 
 // exportDialog writes the session as Dhara's JSON (j) or a markdown
 // transcript (m) into the folder skein was started in, under a name of
