@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"skein/internal/synth"
 	"skein/model"
 	"skein/store"
 )
@@ -96,5 +97,35 @@ func TestCompactionAtAnEarlierEntrySaysItBranches(t *testing.T) {
 	run(m, press(m, "c"))
 	if dlg(m) == nil || !strings.Contains(dlg(m).body, "starts a new branch") {
 		t.Fatalf("the dialog does not say it branches: %+v", dlg(m))
+	}
+}
+
+// In a Dhara session, a fork at an earlier entry makes a branch that ends
+// there, and a label written on it: a compaction asked at it is at the end
+// of that branch, though the entry has a child on the old one.
+func TestCompactionAtTheEndOfADharaFork(t *testing.T) {
+	t.Setenv("SKEIN_SUMMARIZER", "extractive")
+	dst := t.TempDir()
+	if err := synth.CopyTree(dharaStore, dst); err != nil {
+		t.Fatal(err)
+	}
+	m := loaded(t, 120, 40, true, dst)
+	openFixture(t, m, "Paginate GET /orders")
+	i, ok := m.session.s.Index("msg_9d1f3b5c7e8a0f2b")
+	if !ok {
+		t.Fatal("no entry msg_9d1f3b5c7e8a0f2b")
+	}
+	m.session.tree.cursor = m.session.tree.view.NearestVisible(i)
+	run(m, m.session.selectionChanged())
+	run(m, press(m, "f"))
+	accept(t, m, "y")
+	if dlg(m) != nil {
+		press(m, "esc")
+	}
+	run(m, press(m, "L"))
+	accept(t, m, "d", "o", "n", "e", "enter")
+	run(m, press(m, "c"))
+	if dlg(m) == nil || !strings.Contains(dlg(m).body, "The end of the branch the agent resumes") {
+		t.Fatalf("the dialog: %+v", dlg(m))
 	}
 }

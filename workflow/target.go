@@ -15,6 +15,17 @@ func CompactAt(s *model.Session, i int) (at int, branches bool) {
 	if i < 0 || i >= s.Len() {
 		return i, false
 	}
+	// The session's leaf first: a format whose branches share entries
+	// (Dhara's) may give the entry other children on other branches.
+	if leaf := s.Leaf(); leaf >= 0 {
+		k := leaf
+		for k >= 0 && k != i && aside(s.Entry(k)) {
+			k = s.Parent(k)
+		}
+		if k == i {
+			return leaf, false
+		}
+	}
 	for j := i; ; {
 		ch := s.Children(j)
 		if len(ch) == 0 {
