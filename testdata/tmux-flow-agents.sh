@@ -27,8 +27,8 @@
 #      (the guessed format named, the source's path and hash in meta.json;
 #      the same bytes again say where they went) that a fresh run lists
 #      beside the Claude one and opens (writable: f asks where to fork); f,
-#      yes on the Claude session finds that import; the Claude log is
-#      unchanged;
+#      yes on the Claude session opens that import and asks where to fork
+#      there; the Claude log is unchanged;
 #   7. $CLAUDE_CONFIG_DIR/projects and $CODEX_HOME/sessions replace the
 #      default folders;
 #   8. skein doctor --check-sessions on the Claude and the Codex folders
@@ -314,7 +314,13 @@ wait_for "tree · 21/21" >/dev/null
 t send-keys -t skein f
 wait_re "claude.*read-only" >/dev/null
 t send-keys -t skein y
-check "f, yes on the Claude session: the import names the Dhara session made before" wait_for "$imported"
+# (issue 22, 5: the copy made before opens, and the fork goes on there.)
+check "f, yes on the Claude session: the copy made before opens, with the fork's dialog" wait_for "Fork from this entry?"
+check "the note says it is the copy, imported before" wait_for "this is the copy, imported before"
+t send-keys -t skein Escape
+wait_gone "Fork from this entry?" >/dev/null
+t send-keys -t skein q
+check "the list marks the copy" wait_for "(import"
 check "still one Dhara session, the Claude log and the rest unchanged" test "$(ls "$home/.dhara/sessions" | wc -l)" -eq 1 -a -n "$(unchanged && echo y)"
 t kill-session -t skein 2>/dev/null
 

@@ -145,12 +145,12 @@ wait_for "Keep about" 20 >/dev/null
 # - keeps fewer tokens until there is something to summarize.
 keep() { screen | grep -o 'Keep about [0-9]* tokens' | head -1; }
 for _ in $(seq 20); do
-  shows "Compact the path to this entry?" && break
+  shows "Compact the branch?" && break
   was=$(keep)
   t send-keys -t skein -
   for _ in $(seq 50); do [ "$(keep)" != "$was" ] && break; sleep 0.1; done
 done
-check "c (and -) shows the compaction plan" wait_for "Compact the path to this entry?"
+check "c (and -) shows the compaction plan" wait_for "Compact the branch?"
 check "the summarizer is the extractive one" shows "Summarizer: extractive"
 t send-keys -t skein Enter
 check "Enter shows the summary to review" wait_for "Compaction summary" 30

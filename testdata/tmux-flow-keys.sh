@@ -9,6 +9,13 @@
 #   7. a search reveals and shows its match (past a tool result's first
 #      lines; in thinking, from the list's search); the list shows every
 #      row that fits once a filter is cleared and the project scoped.
+#   4. in a fork, a label, a name, G in the tree and a compaction: it goes
+#      after the leaf (1 branch still, the name kept), its dialog naming
+#      the entry and where it goes;
+#   5. on a Codex session, L then y imports it, opens the copy and the
+#      label dialog there; the list marks the copy; asked again, the same;
+#  12. the fork dialog's o opens the fork; the list selects it, and its
+#      source's row keeps "(+2 forks)" when its title is cut.
 # Usage: testdata/tmux-flow-keys.sh     (exit status 0 when every check holds)
 source "$(dirname "$0")/tmux-lib.sh"
 
@@ -124,6 +131,78 @@ for size in 80x24 120x40; do
   }
   check "$size: /$project, Enter, G, Esc, p: every row of the project shown, none hidden above" rows_shown
   t kill-session -t skein 2>/dev/null
+done
+
+# 5. A Codex session: "Import it first?" goes on, on the copy.
+codex_home="$work/codex-home"
+mkdir -p "$codex_home/.codex/sessions/2026/01/02"
+cp "$root"/testdata/codex/rollout-2026-01-02T18-39-45-*.jsonl "$codex_home/.codex/sessions/2026/01/02/"
+# 4 and 12 in the demo's Rate limiting, with the offline summarizer.
+for size in 80x24 120x40; do
+  w=${size%x*} h=${size#*x}
+  session -d -s skein -x "$w" -y "$h" -c "$work" "env -u NO_COLOR HOME=$home SKEIN_SUMMARIZER=extractive TERM=xterm-256color $work/skein --demo; sleep 60"
+  wait_for "Rate limiting" >/dev/null
+  open "Rate limiting"
+  wait_for "messages ·" >/dev/null
+  t send-keys -t skein f
+  wait_for "Fork from this entry?" >/dev/null
+  t send-keys -t skein y
+  check "$size: the fork dialog offers to open the fork (12)" wait_for "o: open it"
+  t send-keys -t skein o
+  wait_gone "o: open it" >/dev/null
+  t send-keys -t skein R
+  wait_for "Rename the session" >/dev/null
+  t send-keys -t skein C-u "Forked one" Enter
+  check "$size: o opened the fork, renamed (12)" wait_for "Forked one  /home/you"
+  t send-keys -t skein L
+  wait_for "An empty label clears it." >/dev/null
+  t send-keys -t skein C-u mine Enter
+  wait_for "[mine]" >/dev/null
+  t send-keys -t skein G c
+  check "$size: c names the entry and appends at the leaf (4)" wait_for "The end of the branch the agent resumes"
+  for _ in $(seq 12); do
+    shows "Compact the branch?" && break
+    was=$(screen | grep -o 'Keep about [0-9]* tokens' | head -1)
+    t send-keys -t skein -
+    for _ in $(seq 30); do [ "$(screen | grep -o 'Keep about [0-9]* tokens' | head -1)" != "$was" ] && break; sleep 0.1; done
+  done
+  check "$size: - keeps fewer until there is a plan, the context one figure (4)" wait_for "Context: 39124 tokens"
+  t send-keys -t skein Enter
+  wait_for "Compaction summary" 20 >/dev/null
+  t send-keys -t skein C-s
+  wait_for "written" 20 >/dev/null
+  one_branch() { sleep 0.5; shows "· 1 branch ·" && shows "Forked one  /home/you" && shows "[mine]" && shows "◂ leaf"; }
+  check "$size: the compaction follows the leaf: 1 branch, the name and label kept (4; was 2 branches)" one_branch
+  t send-keys -t skein q
+  wait_for "sort: modified" >/dev/null
+  if shows "(esc clears)"; then t send-keys -t skein Escape; wait_gone "(esc clears)" >/dev/null; fi
+  check "$size: its source's row keeps (+2 forks) (12)" wait_for "(+2 forks)"
+  fork_selected() { t capture-pane -e -p -t skein | grep -F "Forked one" | grep -qF $'\e[1m'; }
+  check "$size: the list selects the fork (12)" fork_selected
+  t kill-session -t skein 2>/dev/null
+
+  session -d -s skein -x "$w" -y "$h" -c "$work" "env -u NO_COLOR HOME=$codex_home TERM=xterm-256color $work/skein; sleep 60"
+  wait_for "what is current" >/dev/null
+  t send-keys -t skein Enter
+  wait_for "messages ·" >/dev/null
+  t send-keys -t skein L
+  wait_for "Import it first?" >/dev/null
+  t send-keys -t skein y
+  check "$size: L y imports, opens the copy and its label dialog (5)" wait_for "An empty label clears it."
+  check "$size: the note says it is the copy (5)" wait_for "this is the copy"
+  t send-keys -t skein Escape
+  wait_gone "An empty label clears it." >/dev/null
+  t send-keys -t skein q
+  check "$size: the list marks the copy (5)" wait_for "(import"
+  t send-keys -t skein g Enter
+  wait_for "messages ·" >/dev/null
+  t send-keys -t skein L
+  wait_for "Import it first?" >/dev/null
+  t send-keys -t skein y
+  again() { wait_for "An empty label clears it." && wait_for "this is the copy, imported before"; }
+  check "$size: asked again on the original: the same copy, its dialog (5)" again
+  t kill-session -t skein 2>/dev/null
+  rm -rf "$codex_home/.dhara"
 done
 
 echo "tmux-flow-keys: $passed passed, $failed failed"

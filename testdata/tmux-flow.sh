@@ -181,7 +181,7 @@ run_cmd=$(awk '/^```/{inblock=!inblock; next} inblock && NF {print; exit}' "$roo
 check "the README's first command is go run . (got: $run_cmd)" test "$run_cmd" = "go run ."
 session -d -s skein -x 120 -y 40 -c "$root" "env HOME=$fresh TERM=xterm-256color $run_cmd; sleep 60"
 check "with an empty HOME it opens the demo sessions" wait_for "skein · sessions · demo" 240
-check "the demo has its sessions" wait_for "Rate limiting for the todo"
+check "the demo has its sessions" wait_for "Rate limiting for"
 check "the demo says changes are thrown away" shows "Demo: changes are thrown away on exit."
 check "the demo says where skein looked" shows "No sessions in ~/.pi/agent/sessions, ~/.dhara/sessions"
 t send-keys -t skein Enter

@@ -39,6 +39,19 @@ type actionDoneMsg struct {
 	// imported are the sessions an import wrote or found: listed, the
 	// first selected and opened.
 	imported []store.Info
+	// goOn is an action asked of a read-only session, to go on with on the
+	// copy its import wrote or found.
+	goOn *goOn
+}
+
+// goOn is an action to go on with on an imported copy: the copy opened
+// from the original's screen, at the entry the action was asked at, and
+// the action's key pressed again there, which opens its dialog.
+type goOn struct {
+	from  string // the original's path: the screen the person asked on
+	copy  store.Info
+	entry string // the entry's id, kept by the import
+	key   tea.KeyPressMsg
 }
 
 func done(status string, err error) actionDoneMsg { return actionDoneMsg{status: status, err: err} }
@@ -167,16 +180,25 @@ func forkedMsg(b store.Backend, f workflow.Forked) actionDoneMsg {
 	}
 	line := resumeCommand(b, f.Path, cwd)
 	agent, _ := store.ResumeOf(b, f.Path)
-	body := fmt.Sprintf("%s copied into\n%s\n\nIt is listed under this session. Resume it in %s with:\n\n  %s", transcript.Count(f.Entries, "entry", "entries"), sanitize.Inline(f.Path), agent, sanitize.Inline(line))
+	body := fmt.Sprintf("%s copied into\n%s\n\nIt is listed under this session, and selected there. Resume it in %s with:\n\n  %s", transcript.Count(f.Entries, "entry", "entries"), sanitize.Inline(f.Path), agent, sanitize.Inline(line))
 	if f.Message != "" {
 		body += "\n\nThe message it was forked before, to send again or change:\n\n" + f.Message
 	}
 	d := infoDialog("Forked", body)
-	d.hint = "P: resume it in " + agent + " · y: copy the command · esc: close"
+	d.hint = "o: open it · P: resume it in " + agent + " · y: copy the command · esc: close"
 	k := DefaultKeyMap()
 	d.keys = []dialogKey{
 		{k.CopyCommand, func() tea.Cmd { return tea.Batch(tea.SetClipboard(line), status("command copied")) }, false},
 		{k.Resume, func() tea.Cmd { return resume(b, f.Path, cwd) }, true},
+	}
+	if in := msg.added; in != nil {
+		// The fork as the list has it, opened as enter on its row would.
+		open := *in
+		d.keys = append(d.keys, dialogKey{k.OpenNew, func() tea.Cmd {
+			return func() tea.Msg { return openMsg{info: &open} }
+		}, true})
+	} else {
+		d.hint = strings.TrimPrefix(d.hint, "o: open it · ")
 	}
 	msg.dialog = d
 	return msg
@@ -245,14 +267,19 @@ type compactProgressMsg struct {
 
 // compaction holds a compaction being made in the TUI.
 type compaction struct {
-	path   string
-	s      *model.Session
-	view   *model.TreeView // the session's, to describe entries
-	leaf   int
-	keep   float64
-	plan   *model.Plan
-	llm    *summarize.Config
-	cancel context.CancelFunc
+	path string
+	s    *model.Session
+	view *model.TreeView // the session's, to describe entries
+	leaf int             // the entry the compaction goes after
+	// asked is the entry the action was asked at (the one in focus);
+	// branches says the compaction starts a new branch after it, which
+	// the dialog says before anything is written.
+	asked    int
+	branches bool
+	keep     float64
+	plan     *model.Plan
+	llm      *summarize.Config
+	cancel   context.CancelFunc
 	// want is the keep last asked for, shared by the plans of one dialog: a
 	// plan for another keep is stale (the person pressed - or + again before
 	// it came). replan marks a plan asked for from the dialog.
@@ -262,19 +289,25 @@ type compaction struct {
 	dropped *bool
 	nothing string // why there is nothing to compact at all
 	// What the dialog says of the path, counted with the plan (not in
-	// Update: a long path has many messages): the tokens it keeps, and
-	// all of the path's, as estimated from their text.
-	kept, pathTokens int
+	// Update: a long path has many messages): the tokens it keeps,
+	// estimated from their text, and the context's, as the plan's
+	// tokens before count them (one figure in both dialogs).
+	kept       int
+	pathTokens float64
 }
 
 // planCompaction plans in the background, as `session plan` does, keeping
-// about keep tokens. The dialog it returns, to open at once, says the plan
-// is being made (a long path takes a moment): esc there drops it, and
-// other keys wait for the plan's dialog (c then enter summarizes).
-func planCompaction(path string, s *model.Session, view *model.TreeView, leaf int, keep float64) (Dialog, tea.Cmd) {
+// about keep tokens, a compaction asked for at entry asked: after the leaf
+// when asked stands for it (workflow.CompactAt), else after asked, on a
+// new branch the dialog names. The dialog it returns, to open at once,
+// says the plan is being made (a long path takes a moment): esc there
+// drops it, and other keys wait for the plan's dialog (c then enter
+// summarizes).
+func planCompaction(path string, s *model.Session, view *model.TreeView, asked int, keep float64, home string) (Dialog, tea.Cmd) {
 	want, dropped := keep, false
-	c := &compaction{path: path, s: s, view: view, leaf: leaf, keep: keep, want: &want, dropped: &dropped}
-	busy := infoDialog("Compaction", "Planning the compaction of the path to the selection…")
+	leaf, branches := workflow.CompactAt(s, asked)
+	c := &compaction{path: path, s: s, view: view, leaf: leaf, asked: asked, branches: branches, keep: keep, want: &want, dropped: &dropped}
+	busy := infoDialog("Compaction", "Planning the compaction at: "+c.atLine(home)+"…")
 	busy.waits, busy.hint = true, "esc: cancel"
 	busy.cancel = func() tea.Cmd {
 		dropped = true
@@ -297,9 +330,7 @@ func planFor(c *compaction) tea.Cmd {
 		if p != nil {
 			c.kept = c.s.KeptTokens(p)
 		} else {
-			for _, m := range c.s.BuildContext(c.leaf).Messages {
-				c.pathTokens += c.s.MessageTokens(m)
-			}
+			c.pathTokens = workflow.ContextTokens(c.s, c.leaf)
 		}
 		return planMsg{c}
 	}
@@ -309,7 +340,29 @@ func planFor(c *compaction) tea.Cmd {
 // asked for, so that presses made faster than plans come each count.
 func (c *compaction) replanWith(f func(keep float64) float64) tea.Cmd {
 	*c.want = f(*c.want)
-	return planFor(&compaction{path: c.path, s: c.s, view: c.view, leaf: c.leaf, keep: *c.want, want: c.want, replan: true})
+	return planFor(&compaction{path: c.path, s: c.s, view: c.view, leaf: c.leaf, asked: c.asked, branches: c.branches, keep: *c.want, want: c.want, replan: true})
+}
+
+// atLine names the entry the compaction was asked at, as every action's
+// dialog names its entry.
+func (c *compaction) atLine(home string) string {
+	if c.asked < 0 || c.asked >= c.s.Len() {
+		return "nothing selected"
+	}
+	return entryLine(c.view, c.asked, home)
+}
+
+// where says where the compaction goes: at the end of the branch the
+// agent resumes, or on a new branch after an earlier entry.
+func (c *compaction) where(home string) string {
+	at := "At: " + c.atLine(home) + "\n"
+	switch {
+	case c.branches:
+		return at + "This entry is not the end of its branch: the compaction starts a new branch after it, and what follows it stays on the old one. Select the last message to compact the branch itself.\n\n"
+	case c.leaf == c.s.Leaf():
+		return at + "The end of the branch the agent resumes: the compaction is appended there.\n\n"
+	}
+	return at + "The end of a branch that is not the session's latest: the compaction is appended there, and the agent resumes from it.\n\n"
 }
 
 // planDialog shows the plan: what is summarized and what kept, the split
@@ -331,9 +384,9 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) Dialog {
 		{km.KeepMore, replan(func(k float64) float64 { return max(k*2, 100) }), false},
 	}
 	if p == nil {
-		body := s.NothingToCompact(c.leaf, c.keep) + ", as pi would say."
+		body := c.where(home) + s.NothingToCompact(c.leaf, c.keep) + ", as pi would say."
 		if c.pathTokens > 0 {
-			body += " The path holds about " + transcript.Count(c.pathTokens, "token", "tokens") + " (estimated from its text)."
+			body += " Context: " + jsjson.FormatNumber(c.pathTokens) + " tokens (as pi counts them: the last reply's usage, and an estimate of what followed)."
 		}
 		body += "\n\nKeep about " + keepTokens(c.keep) + " (- fewer, + more)."
 		d = confirmDialog("Nothing to compact", body, func(string) tea.Cmd {
@@ -345,13 +398,14 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) Dialog {
 	}
 	kept := c.kept
 	var b strings.Builder
+	b.WriteString(c.where(home))
 	fmt.Fprintf(&b, "Keep about %s (- fewer, + more).\n", keepTokens(c.keep))
 	fmt.Fprintf(&b, "Summarize %d messages", len(p.MessagesToSummarize))
 	if p.IsSplitTurn {
 		fmt.Fprintf(&b, ", and the first %d messages of a turn too long to keep (a split turn: its start is summarized apart)", len(p.TurnPrefixMessages))
 	}
 	fmt.Fprintf(&b, ".\nKeep from: %s\n\n", entryLine(c.view, p.FirstKeptEntry, home))
-	fmt.Fprintf(&b, "Tokens before: %s (as pi counts them: the last reply's usage, and an estimate of what followed). Kept: about %d, estimated from their text, plus the summary.\n", jsjson.FormatNumber(p.TokensBefore), kept)
+	fmt.Fprintf(&b, "Context: %s tokens (as pi counts them: the last reply's usage, and an estimate of what followed). Kept: about %d, estimated from their text, plus the summary.\n", jsjson.FormatNumber(p.TokensBefore), kept)
 	if p.PreviousCompaction >= 0 {
 		b.WriteString("The previous compaction's summary is carried forward.\n")
 	}
@@ -365,7 +419,11 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) Dialog {
 	} else {
 		b.WriteString("\nSummarizer: extractive, offline (no model configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY).")
 	}
-	d = confirmDialog("Compact the path to this entry?", b.String(), func(string) tea.Cmd { return start() })
+	title := "Compact the branch?"
+	if c.branches {
+		title = "Compact on a new branch?"
+	}
+	d = confirmDialog(title, b.String(), func(string) tea.Cmd { return start() })
 	d.hint = "enter: summarize · -/+: keep fewer/more tokens · esc: cancel"
 	d.keys = keys
 	return d
@@ -484,23 +542,47 @@ func keepTokens(k float64) string {
 }
 
 // importFirstDialog offers, for a session of a format skein only reads, to
-// import it into Dhara's store, where the action can be done.
-func importFirstDialog(s *model.Session, act store.Action) Dialog {
+// import it into Dhara's store, where the action can be done: yes imports
+// it (or finds where the same bytes went before), opens the copy at entry
+// i and goes on with the action there (k, the action's key, pressed
+// again), so that L then y ends in the label dialog, on the copy.
+func importFirstDialog(s *model.Session, act store.Action, i int, k tea.KeyPressMsg) Dialog {
 	agent := store.WordingOf(store.Of(s.Info)).Agent
-	body := fmt.Sprintf("%s sessions are read-only in skein (their agent writes them without a lock), so skein leaves them as they are (no %s).\n\nImport this one into Dhara's store, as a new session that keeps every message, call and result? The original is not touched.", agent, act)
-	return confirmDialog("Import it first?", body, func(string) tea.Cmd {
+	verb := actVerbs[act]
+	body := fmt.Sprintf("%s sessions are read-only in skein (their agent writes them without a lock), so skein leaves them as they are (no %s).\n\nImport this one into Dhara's store, as a new session that keeps every message, call and result, then open the copy and %s it there? The original is not touched.", agent, act, verb)
+	entry := ""
+	if i >= 0 && i < s.Len() {
+		entry = s.Entry(i).ID
+	}
+	from := s.Info.Path
+	d := confirmDialog("Import it first?", body, func(string) tea.Cmd {
 		return startWrite("importing the session", func(store.WriteOption) actionDoneMsg {
 			dir, already, err := convert.ImportSession(s, store.OSEnv().DharaSessionRoot())
 			if err != nil {
 				return done("", err)
 			}
-			if already {
-				return actionDoneMsg{status: "already imported: " + dir}
+			in, err := listRecordWhy(dir)
+			if in == nil {
+				if err == nil {
+					err = fmt.Errorf("the import in %s is not listed", dir)
+				}
+				return done("", err)
 			}
-			return actionDoneMsg{status: "imported into " + dir + " (listed)", added: listRecord(dir)}
+			// What the screen now is first: a narrow footer cuts the path.
+			note := "this is the copy, imported into Dhara's store (the original is unchanged): " + dir
+			if already {
+				note = "this is the copy, imported before into Dhara's store (the original is unchanged): " + dir
+			}
+			return actionDoneMsg{status: note, goOn: &goOn{from: from, copy: *in, entry: entry, key: k}}
 		})
 	})
+	d.hint = "enter/y: import, then " + verb + " the copy · esc/n: no"
+	return d
 }
+
+// actVerbs are the actions as a dialog's verbs.
+var actVerbs = map[store.Action]string{store.ActFork: "fork", store.ActCompact: "compact", store.ActLabel: "label",
+	store.ActRename: "rename", store.ActDelete: "delete", store.ActResume: "resume"}
 
 // exportDialog asks for the export's format (h, m, j: the key map's),
 // then where to write it (exportPathDialog).

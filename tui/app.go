@@ -226,6 +226,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case openMsg:
 		m.session = newSessionScreen(*msg.info, m.shared)
 		m.session.openAt, m.session.openTerms, m.session.openQuery = msg.at, msg.terms, msg.query
+		m.session.selectAt, m.session.waiting = msg.sel, msg.keys
 		m.screen = screenSession
 		m.showHelp = false
 		m.layout()
@@ -497,13 +498,20 @@ func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
 		cmds = append(cmds, status(msg.status))
 	}
 	if msg.added != nil {
+		// A fork: listed under its source and selected, so that q from the
+		// session finds it (its time is its last message's, which may sort
+		// it far down).
 		m.list.addInfo(*msg.added)
+		m.list.selectPath(msg.added.Path)
 	}
 	if msg.removed != "" {
 		m.list.remove(msg.removed)
 	}
 	if len(msg.imported) > 0 {
 		cmds = append(cmds, m.showImported(msg.imported))
+	}
+	if g := msg.goOn; g != nil {
+		cmds = append(cmds, m.goOnWithCopy(g))
 	}
 	if msg.reload != "" && m.session != nil && m.session.info.Path == msg.reload {
 		if msg.relist != nil {
@@ -552,6 +560,27 @@ func (m *Model) showImported(infos []store.Info) tea.Cmd {
 		m.post(openMsg{info: in})
 	}
 	return cmd
+}
+
+// goOnWithCopy lists an imported copy and selects it; on the original's
+// screen, with nothing else open, it opens the copy at the entry the
+// action was asked at and presses the action's key again there.
+func (m *Model) goOnWithCopy(g *goOn) tea.Cmd {
+	if m.list.has(g.copy.Path) {
+		m.list.replace(g.copy)
+	} else {
+		m.list.addInfo(g.copy)
+	}
+	if m.session != nil && m.session.info.Path == g.from {
+		m.list.markImport(g.copy.Path, store.WordingOf(store.Of(m.session.info)).Agent)
+	}
+	m.list.selectPath(g.copy.Path)
+	if m.screen != screenSession || m.session == nil || m.session.info.Path != g.from || m.top() != nil {
+		return m.list.previewCmd()
+	}
+	in := g.copy
+	m.post(openMsg{info: &in, sel: g.entry, keys: []tea.KeyPressMsg{g.key}})
+	return nil
 }
 
 func (m *Model) env() store.Env { return appEnv(m.opts.Home) }

@@ -178,7 +178,7 @@ func compactToReview(t *testing.T, tm *teatest.TestModel) {
 	}
 	// The renderer redraws only what changed: the new budget, not the words
 	// before it. (Each wait reads on from where the last one stopped.)
-	waitFor(t, tm, "Compact the path to this entry?", "9 tokens (- fewer")
+	waitFor(t, tm, "Compact the branch?", "9 tokens (- fewer")
 	keys(tm, tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor(t, tm, "Compaction summary")
 }

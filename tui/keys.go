@@ -33,7 +33,7 @@ type KeyMap struct {
 	PlayPause, StepNext, StepPrev, ReplayStart, ReplayEnd, Faster, Slower key.Binding
 
 	// The dialogs' keys.
-	Yes, No, Save, Cancel, CopyCommand, KeepFewer, KeepMore, ForkBefore key.Binding
+	Yes, No, Save, Cancel, CopyCommand, KeepFewer, KeepMore, ForkBefore, OpenNew key.Binding
 }
 
 // DefaultKeyMap is skein's keys: vim and arrows alike.
@@ -105,6 +105,7 @@ func DefaultKeyMap() KeyMap {
 		KeepFewer:   key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "keep fewer tokens")),
 		KeepMore:    key.NewBinding(key.WithKeys("+"), key.WithHelp("+", "keep more tokens")),
 		ForkBefore:  key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "fork before this user message")),
+		OpenNew:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open the fork just made")),
 	}
 }
 
@@ -144,7 +145,7 @@ func (k KeyMap) sessionHelp(treeFocused bool) ([]key.Binding, [][]key.Binding) {
 		{k.ExportHTML, k.ExportMarkdown, k.ExportJSON},
 		{k.Stats, k.Problems, k.Help, k.Back, k.ForceQuit},
 		// The replay's keys are in its own help, r then ?.
-		{k.Yes, k.No, k.Save, k.Cancel, k.CopyCommand, k.ForkBefore, k.KeepFewer, k.KeepMore},
+		{k.Yes, k.No, k.Save, k.Cancel, k.CopyCommand, k.ForkBefore, k.OpenNew, k.KeepFewer, k.KeepMore},
 	}
 }
 

@@ -59,6 +59,9 @@ type listScreen struct {
 	project string
 	agent   string          // the a key's filter: an agent's name, "" for every agent
 	left    []store.Problem // files and folders the scan left out, and why
+	// imports are the copies imports made in this run, and the agent of
+	// each one's original: their rows say so.
+	imports map[string]string
 	// provisional are the index's records not yet checked by the scan,
 	// by their place in infos.
 	provisional map[string]int
@@ -127,6 +130,25 @@ func (l *listScreen) add(msg scanMsg) {
 	sel := l.selectedPath()
 	l.rebuild()
 	l.selectPath(sel)
+}
+
+// titleWith is a title cut to w columns with suffix kept whole after it,
+// when the suffix leaves the title a few columns.
+func titleWith(t, suffix string, w int) string {
+	sw := ansi.StringWidth(suffix)
+	if suffix == "" || ansi.StringWidth(t)+sw <= w || w-sw < 8 {
+		return truncate(t+suffix, w)
+	}
+	return truncate(t, w-sw) + suffix
+}
+
+// markImport notes that the session at path is the copy an import made
+// in this run of a session of agent's, which its row says.
+func (l *listScreen) markImport(path, agent string) {
+	if l.imports == nil {
+		l.imports = map[string]string{}
+	}
+	l.imports[path] = agent
 }
 
 // addInfo lists a session written since the scan (a fork).
@@ -640,6 +662,10 @@ type openMsg struct {
 	at    string   // an entry to open at ("" for the leaf)
 	terms []string // and the texts to mark in it (folded)
 	query string   // the list's query that found it, as typed
+	// keys are pressed once it is read (the action an import goes on
+	// with), at the entry sel.
+	keys []tea.KeyPressMsg
+	sel  string
 }
 
 // Update handles a key on the list. The filter, while typed, takes every key
@@ -938,10 +964,21 @@ func (l *listScreen) viewRows(w int) string {
 		case r.orphan:
 			t += " (fork; parent not found)"
 		}
+		// What the row is besides its title stays when the title is cut.
+		suffix := ""
 		if r.forks > 0 {
-			t += fmt.Sprintf(" (+%d fork", r.forks) + map[bool]string{true: "s", false: ""}[r.forks > 1] + ")"
+			suffix = fmt.Sprintf(" (+%d fork", r.forks) + map[bool]string{true: "s", false: ""}[r.forks > 1] + ")"
 		}
-		cell := pad(truncate(t, titleW), titleW)
+		if from := l.imports[in.Path]; from != "" {
+			// The agent named where the column has room for it.
+			long := " (import of a " + from + " session)"
+			if titleW-ansi.StringWidth(suffix+long) >= 12 {
+				suffix += long
+			} else {
+				suffix += " (import)"
+			}
+		}
+		cell := pad(titleWith(t, suffix, titleW), titleW)
 		line := cell + " "
 		if showAgent {
 			line += pad(agentCell(store.AgentOf(*in), agentColW), agentColW) + " "

@@ -34,7 +34,10 @@ type sessionScreen struct {
 	s    *model.Session
 	// openAt is the entry to open at, with openTerms marked in it (a text
 	// match the list opened), until the session is shown.
-	openAt    string
+	openAt string
+	// selectAt is an entry to select once the session is shown (an
+	// action goes on there, on an imported copy).
+	selectAt  string
 	openTerms []string
 	openQuery string   // the list's query, shown on the search line
 	tail      *msgPane // the last screen of a large session, while it loads
@@ -111,6 +114,11 @@ func (ss *sessionScreen) loaded(msg sessionLoadedMsg) tea.Cmd {
 		ss.tree.cursor = ss.tree.view.NearestVisible(i)
 	}
 	ss.msgs = newMsgPane(ss.s, ss.shared)
+	if i, ok := ss.s.Index(ss.selectAt); ok && ss.selectAt != "" {
+		ss.tree.cursor = ss.tree.view.NearestVisible(i)
+		ss.tree.clamp()
+	}
+	ss.selectAt = ""
 	opening := ss.openAt != ""
 	if i, ok := ss.s.Index(ss.openAt); ok && opening {
 		// The branch through the message, to its end: n and N then reach
@@ -418,7 +426,7 @@ func (ss *sessionScreen) action(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if w.act != store.ActDelete && key.Matches(msg, w.b) { // d deletes from the list only
 			if err := store.Unsupported(store.Of(ss.info), w.act); err != nil {
 				if store.IsImportable(store.Format(ss.info.Format)) {
-					return open(importFirstDialog(ss.s, w.act)), true
+					return open(importFirstDialog(ss.s, w.act, t, msg)), true
 				}
 				return func() tea.Msg { return done("", err) }, true
 			}
@@ -434,11 +442,11 @@ func (ss *sessionScreen) action(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Export):
 		return open(exportDialog(ss.s)), true
 	case key.Matches(msg, k.Replay):
-		ss.replay = newReplay(ss, ss.tree.selected())
+		ss.replay = newReplay(ss, t)
 		ss.replay.playing = true
 		return ss.replay.tick(), true
 	case key.Matches(msg, k.Compact):
-		d, plan := planCompaction(ss.info.Path, ss.s, ss.tree.view, ss.tree.selected(), 20000)
+		d, plan := planCompaction(ss.info.Path, ss.s, ss.tree.view, t, 20000, ss.home)
 		ss.post(openDialogMsg{d})
 		return plan, true
 	}
