@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -48,10 +49,21 @@ func holds(text string, terms []string) bool {
 }
 
 // searchEntries finds the entries whose message holds the terms (folded),
-// in the order of rows; it reads every message, so it runs in a command.
-func searchEntries(s *model.Session, rows []model.TreeRow, terms []string) []int {
+// in the order of rows; it reads every message the index (has, nil for
+// none) does not decide, so it runs in a command.
+func searchEntries(s *model.Session, rows []model.TreeRow, terms []string, has []search.Has) []int {
 	var out []int
 	for _, r := range rows {
+		switch hasOf(has, r.Entry) {
+		case search.Yes:
+			out = append(out, r.Entry)
+			continue
+		case search.No:
+			// A label or a name is searched with the message: read it then.
+			if d := s.Detail(r.Entry); d.Label == "" && d.Title == "" {
+				continue
+			}
+		}
 		m := s.EntryMessage(r.Entry)
 		text := m.SearchText()
 		if d := s.Detail(r.Entry); d.Label != "" || d.Title != "" {
@@ -65,12 +77,21 @@ func searchEntries(s *model.Session, rows []model.TreeRow, terms []string) []int
 }
 
 // searchItems finds the message items of a path whose message holds the
-// terms.
-func searchItems(s *model.Session, items []itemRef, terms []string) []int {
+// terms, reading those the index (has, nil for none) does not decide.
+func searchItems(s *model.Session, items []itemRef, terms []string, has []search.Has) []int {
 	var out []int
 	for i, it := range items {
 		if it.separator {
 			continue
+		}
+		if has != nil && it.msg == entryContext(s, it.msg.Entry) {
+			switch hasOf(has, it.msg.Entry) {
+			case search.Yes:
+				out = append(out, i)
+				continue
+			case search.No:
+				continue
+			}
 		}
 		m := s.Message(it.msg)
 		if holds(m.SearchText(), terms) {
@@ -171,16 +192,32 @@ func (ss *sessionScreen) runSearch() tea.Cmd {
 	sr := ss.search
 	sr.gen++
 	sr.busy, sr.matches, sr.cur = true, nil, -1
-	s, gen, terms, path := ss.s, sr.gen, sr.terms, ss.info.Path
+	s, gen, terms, path, ti := ss.s, sr.gen, sr.terms, ss.info.Path, ss.textIndex
+	var find func(has []search.Has) []int
 	if sr.pane == paneTree {
 		rows := ss.tree.view.Rows
-		return func() tea.Msg { return searchDoneMsg{path, gen, searchEntries(s, rows, terms)} }
+		find = func(has []search.Has) []int { return searchEntries(s, rows, terms, has) }
+	} else {
+		refs := make([]itemRef, len(ss.msgs.items))
+		for i, it := range ss.msgs.items {
+			refs[i] = itemRef{it.Message, it.Separator}
+		}
+		find = func(has []search.Has) []int { return searchItems(s, refs, terms, has) }
 	}
-	refs := make([]itemRef, len(ss.msgs.items))
-	for i, it := range ss.msgs.items {
-		refs[i] = itemRef{it.Message, it.Separator}
+	// Through the full-text index when it holds the file as it is; else
+	// every message read, and the file indexed after, for the next search.
+	var indexed atomic.Bool
+	run := func() tea.Msg {
+		has, ok := ti.inSession(path, s, terms)
+		indexed.Store(ok)
+		return searchDoneMsg{path, gen, find(has)}
 	}
-	return func() tea.Msg { return searchDoneMsg{path, gen, searchItems(s, refs, terms)} }
+	return tea.Sequence(run, func() tea.Msg {
+		if !indexed.Load() {
+			ti.indexFile(path)
+		}
+		return nil
+	})
 }
 
 // searchAt starts a search of the messages for terms, showing first the

@@ -1,0 +1,133 @@
+package tui
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"skein/internal/synth"
+	"skein/model"
+	"skein/search"
+	"skein/store"
+)
+
+// inSessionFixtures are the sessions of every format in testdata, copied
+// where their agents keep them.
+func inSessionFixtures(t *testing.T) []string {
+	dir := t.TempDir()
+	for src, dst := range map[string]string{
+		"../testdata/pi/store":         "pi",
+		"../testdata/import-edge":      "edge",
+		"../testdata/dhara/store":      "dhara",
+		"../testdata/dhara05/sessions": "dhara05",
+		"../testdata/claude":           ".claude/projects/-path-to-Demo",
+		"../testdata/codex":            "codex/2026/01/02",
+	} {
+		if err := synth.CopyTree(src, filepath.Join(dir, dst)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var files []string
+	for _, sub := range []string{"pi", "edge", "dhara", "dhara05", ".claude/projects/-path-to-Demo", "codex/2026/01/02"} {
+		found, err := store.Discover([]string{filepath.Join(dir, sub)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, found...)
+	}
+	return files
+}
+
+// openedScreen is a session screen with the session at path loaded and
+// its selected path built.
+func openedScreen(t *testing.T, path string, sh *shared) *sessionScreen {
+	t.Helper()
+	ss := newSessionScreen(store.Info{Path: path}, sh)
+	ss.SetSize(120, 39)
+	msg, ok := loadSession(path)().(sessionLoadedMsg)
+	if !ok || msg.err != nil {
+		return nil
+	}
+	if cmd := ss.loaded(msg); cmd != nil {
+		if pb, ok := cmd().(pathBuiltMsg); ok {
+			ss.pathBuilt(pb)
+		}
+	}
+	return ss
+}
+
+// queriesOf are what a reader may look for in s: whole words, their
+// starts and insides, runs across spaces and punctuation, cut from the
+// session's own messages, and a few that match nothing or odd ones.
+func queriesOf(s *model.Session) []string {
+	out := []string{"the", "TOML", "größe", "zzqxj", "e", ".", "()", "a b", "_", "?", "ı"}
+	for i := 0; i < s.Len(); i += max(1, s.Len()/12) {
+		m := s.EntryMessage(i)
+		text := []rune(m.SearchText())
+		for _, cut := range [][2]int{{0, 4}, {3, 9}, {10, 11}, {17, 30}, {40, 43}, {60, 66}} {
+			if cut[1] <= len(text) {
+				if q := strings.TrimSpace(search.Fold(string(text[cut[0]:cut[1]]))); q != "" && utf8.ValidString(q) {
+					out = append(out, q)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// The in-session search through the index finds exactly what reading
+// every message finds, in the same order, in the messages and the tree,
+// on the sessions of every format; and the index decided most messages.
+func TestInSessionSearchThroughIndexIsTheScan(t *testing.T) {
+	files := inSessionFixtures(t)
+	if len(files) < 30 {
+		t.Fatalf("%d fixtures", len(files))
+	}
+	idx := t.TempDir()
+	x := search.OpenIndex(idx)
+	if err := x.Update(files, nil); err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
+	sh := &shared{keys: DefaultKeyMap(), styles: New(Options{}).styles, textIndex: &textIndex{dir: idx}}
+	decided, read, sessions := 0, 0, 0
+	for _, f := range files {
+		ss := openedScreen(t, f, sh)
+		if ss == nil || ss.s == nil {
+			continue
+		}
+		sessions++
+		refs := make([]itemRef, len(ss.msgs.items))
+		for i, it := range ss.msgs.items {
+			refs[i] = itemRef{it.Message, it.Separator}
+		}
+		for _, q := range queriesOf(ss.s) {
+			for _, terms := range [][]string{{q}, {q, "the"}} {
+				has, ok := sh.textIndex.inSession(f, ss.s, terms)
+				if !ok {
+					t.Fatalf("%s: the index does not hold it", f)
+				}
+				for _, h := range has {
+					if h == search.Unknown {
+						read++
+					} else {
+						decided++
+					}
+				}
+				if got, want := searchItems(ss.s, refs, terms, has), searchItems(ss.s, refs, terms, nil); !slices.Equal(got, want) {
+					t.Errorf("%s: messages %q: through the index %v, read %v", f, terms, got, want)
+				}
+				rows := ss.tree.view.Rows
+				if got, want := searchEntries(ss.s, rows, terms, has), searchEntries(ss.s, rows, terms, nil); !slices.Equal(got, want) {
+					t.Errorf("%s: tree %q: through the index %v, read %v", f, terms, got, want)
+				}
+			}
+		}
+	}
+	if sessions < 30 || decided < 4*read {
+		t.Errorf("%d sessions; %d messages decided by the index, %d read", sessions, decided, read)
+	}
+	t.Logf("%d sessions; %d messages decided by the index, %d read", sessions, decided, read)
+}
