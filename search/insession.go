@@ -68,13 +68,11 @@ func (x *Index) InSession(path string, sess *model.Session, texts []string) (has
 		})
 		exact = exact && n == 1
 	}
-	// Per entry id, what its message is in the index.
-	type doc struct {
-		crc uint32
-		has Has
-	}
-	docs := map[string]doc{}
-	twice := map[string]bool{}
+	// Each message of the index on the entry of its id, when that entry is
+	// a message whose record has the same checksum. An entry two messages
+	// name is left Unknown.
+	has = make([]Has, sess.Len())
+	named := make([]uint8, sess.Len()) // how many messages name it, at most 2
 	for _, r := range parts {
 		b, d, err := x.blobOf(r)
 		if err != nil {
@@ -93,34 +91,38 @@ func (x *Index) InSession(path string, sess *model.Session, texts []string) (has
 				x.damage(path)
 				return nil, false
 			}
-			h := No
-			if all[k] {
-				h = Maybe
-				if exact {
-					h = Yes
-				}
+			i, found := sess.Index(id)
+			if !found || id == "" || !isDoc(sess.Entry(i).Kind) {
+				continue
 			}
-			if _, seen := docs[id]; seen {
-				twice[id] = true
+			if named[i]++; named[i] > 1 {
+				named[i], has[i] = 2, Unknown
+				continue
 			}
-			docs[id] = doc{crc, h}
+			if crc32.Checksum(sess.Raw(i), castagnoli) != crc {
+				continue
+			}
+			switch {
+			case !all[k]:
+				has[i] = No
+			case exact:
+				has[i] = Yes
+			default:
+				has[i] = Maybe
+			}
 		}
-	}
-	has = make([]Has, sess.Len())
-	for i := range has {
-		en := sess.Entry(i)
-		switch en.Kind {
-		case model.EntryMessage, model.EntryCustomMessage, model.EntryBranchSummary, model.EntryCompaction:
-		default:
-			continue
-		}
-		dc, found := docs[en.ID]
-		if !found || en.ID == "" || twice[en.ID] || crc32.Checksum(sess.Raw(i), castagnoli) != dc.crc {
-			continue
-		}
-		has[i] = dc.has
 	}
 	return has, true
+}
+
+// isDoc reports whether entries of the kind are the index's messages
+// (eachDoc's).
+func isDoc(k model.EntryKind) bool {
+	switch k {
+	case model.EntryMessage, model.EntryCustomMessage, model.EntryBranchSummary, model.EntryCompaction:
+		return true
+	}
+	return false
 }
 
 // containingAll is, for each of subs, the ordinals of the words that hold

@@ -5,7 +5,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
+
+	tea "charm.land/bubbletea/v2"
 
 	"skein/internal/synth"
 	"skein/model"
@@ -81,6 +84,10 @@ func queriesOf(s *model.Session) []string {
 // every message finds, in the same order, in the messages and the tree,
 // on the sessions of every format; and the index decided most messages.
 func TestInSessionSearchThroughIndexIsTheScan(t *testing.T) {
+	// Small chunks: the messages are read on every core at once, as in a
+	// large session (the race detector sees what they share).
+	defer func(c int) { searchChunk = c }(searchChunk)
+	searchChunk = 3
 	files := inSessionFixtures(t)
 	if len(files) < 30 {
 		t.Fatalf("%d fixtures", len(files))
@@ -130,4 +137,56 @@ func TestInSessionSearchThroughIndexIsTheScan(t *testing.T) {
 		t.Errorf("%d sessions; %d messages decided by the index, %d read", sessions, decided, read)
 	}
 	t.Logf("%d sessions; %d messages decided by the index, %d read", sessions, decided, read)
+}
+
+// BenchmarkTargetInSessionSearch is a search in the messages of a 100 MB
+// session, from the Enter that starts it to its first match shown: read
+// whole ("scan", as before the index held it) and through the full-text
+// index ("index", which holds the file). Target: 1 s through the index;
+// the benchmark fails past it. A word ("func", in the tool results) is
+// decided by the index alone; words with a space between ("nested
+// generics") are narrowed by it, and the messages holding both are read.
+//
+//	go test ./tui -run XXX -bench TargetInSessionSearch -benchtime 5x
+func BenchmarkTargetInSessionSearch(b *testing.B) {
+	eachBig(b, func(b *testing.B, path string) {
+		ss := loadedScreen(b, path)
+		idx := b.TempDir()
+		x := search.OpenIndex(idx)
+		if err := x.Update([]string{path}, nil); err != nil {
+			b.Fatal(err)
+		}
+		x.Close()
+		ss.setFocus(paneMessages)
+		for _, way := range []string{"scan", "index"} {
+			for _, q := range []string{"func", "nested generics"} {
+				b.Run(way+"/"+strings.ReplaceAll(q, " ", "_"), func(b *testing.B) {
+					ss.textIndex = nil
+					if way == "index" {
+						ss.textIndex = &textIndex{dir: idx}
+					}
+					n := 0
+					for b.Loop() {
+						ss.msgs.jump(0)
+						ss.startSearch()
+						ss.search.input.SetValue(q)
+						cmd := ss.searchKey(tea.KeyPressMsg{Code: tea.KeyEnter})
+						msg := cmd().(searchDoneMsg)
+						if msg.unindexed {
+							b.Fatal("the index does not hold the session")
+						}
+						ss.searchDone(msg)
+						n = len(ss.search.matches)
+						if n == 0 {
+							b.Fatal("no match")
+						}
+					}
+					b.ReportMetric(float64(n), "matches")
+					if per := b.Elapsed() / time.Duration(b.N); way == "index" && per > time.Second {
+						b.Errorf("%v a search through the index, over the 1 s target", per)
+					}
+				})
+			}
+		}
+	})
 }
