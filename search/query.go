@@ -132,9 +132,27 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 // lower case is another length stays as it is), so that a match found in
 // Fold(s) is at the same place in s.
 func Fold(s string) string {
+	// Text already in lower case ASCII is its own fold, and ASCII is lowered
+	// byte by byte: a search in a session folds every message it reads.
+	i := 0
+	for i < len(s) && s[i] < utf8.RuneSelf && !('A' <= s[i] && s[i] <= 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s))
-	for i := 0; i < len(s); {
+	b.WriteString(s[:i])
+	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b.WriteByte(c)
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch l := unicode.ToLower(r); {
 		case r == utf8.RuneError && size == 1:

@@ -12,9 +12,7 @@ import (
 func eachDoc(sess *model.Session, fn func(i int, e model.Entry, m *model.Message)) {
 	for i := range sess.Len() {
 		e := sess.Entry(i)
-		switch e.Kind {
-		case model.EntryMessage, model.EntryCustomMessage, model.EntryBranchSummary, model.EntryCompaction:
-		default:
+		if !isDoc(e.Kind) {
 			continue
 		}
 		m := sess.EntryMessage(i)

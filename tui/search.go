@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"runtime"
 	"strings"
+	"sync"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -34,6 +36,8 @@ type searchDoneMsg struct {
 	path    string
 	gen     int
 	matches []int
+	// unindexed: the index did not hold the session, and is to.
+	unindexed bool
 }
 
 // holds reports whether folded text holds every term.
@@ -48,36 +52,146 @@ func holds(text string, terms []string) bool {
 }
 
 // searchEntries finds the entries whose message holds the terms (folded),
-// in the order of rows; it reads every message, so it runs in a command.
-func searchEntries(s *model.Session, rows []model.TreeRow, terms []string) []int {
-	var out []int
-	for _, r := range rows {
-		m := s.EntryMessage(r.Entry)
+// in the order of rows; it reads every message the index (has, nil for
+// none) does not decide, so it runs in a command.
+func searchEntries(s *model.Session, rows []model.TreeRow, terms []string, has []search.Has) []int {
+	found := matchAll(len(rows), func(k int) bool {
+		e := rows[k].Entry
+		switch hasOf(has, e) {
+		case search.Yes:
+			return true
+		case search.No:
+			// A label or a name is searched with the message: read it then.
+			if d := s.Detail(e); d.Label == "" && d.Title == "" {
+				return false
+			}
+		}
+		m := s.EntryMessage(e)
 		text := m.SearchText()
-		if d := s.Detail(r.Entry); d.Label != "" || d.Title != "" {
+		if d := s.Detail(e); d.Label != "" || d.Title != "" {
 			text += d.Label + "\n" + d.Title
 		}
-		if holds(text, terms) {
-			out = append(out, r.Entry)
+		return holds(text, terms)
+	})
+	for k, r := range found {
+		found[k] = rows[r].Entry
+	}
+	return found
+}
+
+// searchItems finds the message items of a path whose message holds the
+// terms, reading those the index (has, nil for none) does not decide.
+func searchItems(s *model.Session, items []itemRef, terms []string, has []search.Has) []int {
+	return matchAll(len(items), func(i int) bool {
+		it := items[i]
+		if it.separator {
+			return false
 		}
+		if has != nil && it.msg == entryContext(s, it.msg.Entry) {
+			switch hasOf(has, it.msg.Entry) {
+			case search.Yes:
+				return true
+			case search.No:
+				return false
+			}
+		}
+		m := s.Message(it.msg)
+		return holds(m.SearchText(), terms)
+	})
+}
+
+// searchChunk is how many rows or items a core takes at a time: a search
+// of more is shared among the cores (reading messages is most of it).
+var searchChunk = 2048
+
+// matchAll is the i in [0, n) for which match holds, in order; match only
+// reads, so that it runs on every core at once.
+func matchAll(n int, match func(i int) bool) []int {
+	chunks := (n + searchChunk - 1) / searchChunk
+	found := make([][]int, chunks)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), chunks) {
+		wg.Go(func() {
+			for c := range next {
+				for i := c * searchChunk; i < min(n, (c+1)*searchChunk); i++ {
+					if match(i) {
+						found[c] = append(found[c], i)
+					}
+				}
+			}
+		})
+	}
+	for c := range chunks {
+		next <- c
+	}
+	close(next)
+	wg.Wait()
+	var out []int
+	for _, f := range found {
+		out = append(out, f...)
 	}
 	return out
 }
 
-// searchItems finds the message items of a path whose message holds the
-// terms.
-func searchItems(s *model.Session, items []itemRef, terms []string) []int {
-	var out []int
-	for i, it := range items {
-		if it.separator {
-			continue
-		}
-		m := s.Message(it.msg)
-		if holds(m.SearchText(), terms) {
-			out = append(out, i)
-		}
+// The search in a session (/ in the messages or the tree) goes through the
+// full-text index when it holds the session's file as it is: the index
+// says which messages cannot match, and, for a word, which do, so that
+// only the others are read (a 100 MB session took 4 s read whole). The
+// matches are the same either way: what the index does not decide is read
+// and matched as before.
+
+// inSession is what the index knows of each entry's message for terms
+// (nil, false when it does not hold the file as it is, or there is none).
+func (t *textIndex) inSession(path string, s *model.Session, terms []string) ([]search.Has, bool) {
+	if t == nil || t.dir == "" || s == nil {
+		return nil, false
 	}
-	return out
+	x := t.index()
+	if x == nil {
+		return nil, false
+	}
+	return x.InSession(path, s, terms)
+}
+
+// indexFile brings the index up to date with one file, after a search
+// read it whole: the next search of it goes through the index. A list
+// search under way goes first.
+func (t *textIndex) indexFile(path string) {
+	if t == nil || t.dir == "" {
+		return
+	}
+	x := t.index()
+	if x == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	x.Update([]string{path}, nil)
+}
+
+// hasOf is what the index says of entry i (Unknown without one).
+func hasOf(has []search.Has, i int) search.Has {
+	if i < 0 || i >= len(has) {
+		return search.Unknown
+	}
+	return has[i]
+}
+
+// entryContext is the message entry i is as it is stored, as EntryMessage
+// makes it and the index reads it: a context message equal to it has the
+// index's text; any other (an edited one, a checkpoint) is read.
+func entryContext(s *model.Session, i int) model.ContextMessage {
+	k := model.KindMessage
+	switch s.Entry(i).Kind {
+	case model.EntryCompaction:
+		k = model.KindCompactionSummary
+	case model.EntryBranchSummary:
+		k = model.KindBranchSummary
+	case model.EntryCustomMessage:
+		k = model.KindCustom
+	}
+	return model.ContextMessage{Entry: i, Kind: k}
 }
 
 // itemRef is what a search needs of a transcript item.
@@ -171,16 +285,25 @@ func (ss *sessionScreen) runSearch() tea.Cmd {
 	sr := ss.search
 	sr.gen++
 	sr.busy, sr.matches, sr.cur = true, nil, -1
-	s, gen, terms, path := ss.s, sr.gen, sr.terms, ss.info.Path
+	s, gen, terms, path, ti := ss.s, sr.gen, sr.terms, ss.info.Path, ss.textIndex
+	var find func(has []search.Has) []int
 	if sr.pane == paneTree {
 		rows := ss.tree.view.Rows
-		return func() tea.Msg { return searchDoneMsg{path, gen, searchEntries(s, rows, terms)} }
+		find = func(has []search.Has) []int { return searchEntries(s, rows, terms, has) }
+	} else {
+		refs := make([]itemRef, len(ss.msgs.items))
+		for i, it := range ss.msgs.items {
+			refs[i] = itemRef{it.Message, it.Separator}
+		}
+		find = func(has []search.Has) []int { return searchItems(s, refs, terms, has) }
 	}
-	refs := make([]itemRef, len(ss.msgs.items))
-	for i, it := range ss.msgs.items {
-		refs[i] = itemRef{it.Message, it.Separator}
+	// Through the full-text index when it holds the file as it is; else
+	// every message read, and the file indexed after (searchDone), for
+	// the next search.
+	return func() tea.Msg {
+		has, ok := ti.inSession(path, s, terms)
+		return searchDoneMsg{path, gen, find(has), !ok && ti != nil && ti.dir != ""}
 	}
-	return func() tea.Msg { return searchDoneMsg{path, gen, searchItems(s, refs, terms)} }
 }
 
 // searchAt starts a search of the messages for terms, showing first the
@@ -190,9 +313,20 @@ func (ss *sessionScreen) searchAt(want int, terms []string, shown string) tea.Cm
 	return ss.runSearch()
 }
 
-// searchDone takes a search's matches and shows the first one from the
-// cursor on.
+// searchDone takes a search's matches and, when the index did not hold
+// the session, indexes it in the background.
 func (ss *sessionScreen) searchDone(msg searchDoneMsg) tea.Cmd {
+	var index tea.Cmd
+	if msg.unindexed {
+		ti, path := ss.textIndex, msg.path
+		index = func() tea.Msg { ti.indexFile(path); return nil }
+	}
+	return tea.Batch(ss.takeMatches(msg), index)
+}
+
+// takeMatches takes a search's matches and shows the first one from the
+// cursor on.
+func (ss *sessionScreen) takeMatches(msg searchDoneMsg) tea.Cmd {
 	sr := ss.search
 	if sr == nil || msg.gen != sr.gen {
 		return nil
@@ -214,14 +348,26 @@ func (ss *sessionScreen) searchDone(msg searchDoneMsg) tea.Cmd {
 		}
 	}
 	from := ss.msgs.focus
+	var rowOf map[int]int // in the tree, each match's first row
 	if sr.pane == paneTree {
 		from = ss.tree.cursor
+		// Found in one walk of the rows: a walk per match (rowOf) took
+		// seconds in a tree of 100,000 rows, here in Update.
+		rowOf = make(map[int]int, len(sr.matches))
+		for k, r := range ss.tree.view.Rows {
+			if _, seen := rowOf[r.Entry]; !seen && sr.set[r.Entry] {
+				rowOf[r.Entry] = k
+			}
+		}
 	}
 	sr.cur = len(sr.matches) - 1
 	for k, x := range sr.matches {
 		at := x
 		if sr.pane == paneTree {
-			at = ss.tree.rowOf(x)
+			at = -1
+			if row, ok := rowOf[x]; ok {
+				at = row
+			}
 		}
 		if at >= from {
 			sr.cur = k
