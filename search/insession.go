@@ -40,8 +40,9 @@ const (
 // entry's id whose record has the same checksum: the same bytes, so the
 // same text. Every other entry is Unknown.
 func (x *Index) InSession(path string, sess *model.Session, texts []string) (has []Has, ok bool) {
+	key := keysOf([]string{path})[0] // the index is keyed by the real path
 	x.mu.Lock()
-	e := x.entries[path]
+	e := x.entries[key]
 	var parts []ref
 	if e != nil {
 		parts = append(parts, e.parts...)
