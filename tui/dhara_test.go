@@ -76,15 +76,7 @@ func TestPreviewAfterResize(t *testing.T) {
 // A write on a session of a format skein only reads offers to import it
 // first; yes writes it into Dhara's store and lists it.
 func TestImportFirst(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("DHARA_HOME", "")
-	projects := filepath.Join(home, ".claude", "projects", "-path-to-Demo")
-	if err := synth.CopyTree(filepath.Join("..", "testdata", "claude"), projects); err != nil {
-		t.Fatal(err)
-	}
-	m := loaded(t, 120, 40, true, filepath.Join(home, ".claude", "projects"))
-	openFixture(t, m, "Find the TODOs")
+	m, home := openClaudeTODOs(t)
 	run(m, press(m, "L"))
 	if len(m.dialogs) == 0 || !strings.Contains(ansi.Strip(m.View().Content), "Import it first?") {
 		t.Fatalf("no offer to import:\n%s", ansi.Strip(m.View().Content))
@@ -162,4 +154,21 @@ func TestExportKeys(t *testing.T) {
 	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "x h") || !strings.Contains(v, "x m") || !strings.Contains(v, "x j") {
 		t.Errorf("the help does not show the export's keys:\n%s", v)
 	}
+}
+
+// openClaudeTODOs opens Claude Code's "Find the TODOs" log from a copy of
+// testdata/claude in a new home's project folder (no Dhara home set): a
+// read-only session whose writes import it first.
+func openClaudeTODOs(t *testing.T) (*Model, string) {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("DHARA_HOME", "")
+	projects := filepath.Join(home, ".claude", "projects", "-path-to-Demo")
+	if err := synth.CopyTree(filepath.Join("..", "testdata", "claude"), projects); err != nil {
+		t.Fatal(err)
+	}
+	m := loaded(t, 120, 40, true, filepath.Join(home, ".claude", "projects"))
+	openFixture(t, m, "Find the TODOs")
+	return m, home
 }

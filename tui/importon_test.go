@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"skein/internal/synth"
 	"skein/store"
 )
 
@@ -16,15 +15,7 @@ import (
 // copy. Asked again on the original, it opens the same copy, and the list
 // tells the copy from the original.
 func TestImportFirstGoesOnOnTheCopy(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("DHARA_HOME", "")
-	projects := filepath.Join(home, ".claude", "projects", "-path-to-Demo")
-	if err := synth.CopyTree(filepath.Join("..", "testdata", "claude"), projects); err != nil {
-		t.Fatal(err)
-	}
-	m := loaded(t, 120, 40, true, filepath.Join(home, ".claude", "projects"))
-	openFixture(t, m, "Find the TODOs")
+	m, home := openClaudeTODOs(t)
 	original := m.session.info.Path
 	before, _ := os.ReadFile(original)
 	asked := m.session.s.Entry(m.session.target()).ID

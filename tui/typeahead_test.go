@@ -8,7 +8,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"skein/internal/synth"
 	"skein/store"
 )
 
@@ -182,15 +181,7 @@ func TestTypedAtOnceDialogOverADialog(t *testing.T) {
 // The offer to import a read-only session first (L then y): the import is
 // written.
 func TestTypedAtOnceImportFirst(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("DHARA_HOME", "")
-	projects := filepath.Join(home, ".claude", "projects", "-path-to-Demo")
-	if err := synth.CopyTree(filepath.Join("..", "testdata", "claude"), projects); err != nil {
-		t.Fatal(err)
-	}
-	m := loaded(t, 120, 40, true, filepath.Join(home, ".claude", "projects"))
-	openFixture(t, m, "Find the TODOs")
+	m, home := openClaudeTODOs(t)
 	atOnce(m, "L", "y")
 	found, _ := filepath.Glob(filepath.Join(home, ".dhara", "sessions", "*", "meta.json"))
 	if len(found) != 1 {
