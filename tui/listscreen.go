@@ -1105,7 +1105,6 @@ func absTime(ms float64) string {
 	return time.UnixMilli(int64(ms)).Format("2006-01-02 15:04")
 }
 
-
 func shortPath(p, home string) string { return transcript.ShortPath(p, home) }
 
 func relTime(now time.Time, ms float64) string { return transcript.RelTime(now, ms) }

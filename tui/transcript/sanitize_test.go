@@ -32,8 +32,8 @@ func TestRelTimeAndCount(t *testing.T) {
 func TestPlainLeavesOutMarkup(t *testing.T) {
 	for in, want := range map[string]string{
 		"<command-message>init is analyzing</command-message>\n<command-name>/init</command-name>": "init is analyzing /init",
-		"## Rate limiting\n\nA **token bucket** per client, see `rate.go`.":                         "Rate limiting A token bucket per client, see rate.go.",
-		"a < b and c > d":                                                                           "a < b and c > d",
+		"## Rate limiting\n\nA **token bucket** per client, see `rate.go`.":                        "Rate limiting A token bucket per client, see rate.go.",
+		"a < b and c > d": "a < b and c > d",
 	} {
 		if got := Plain(in); got != want {
 			t.Errorf("Plain(%q) = %q, want %q", in, got, want)
