@@ -343,7 +343,7 @@ for (const file of files) await attempt(`stats ${file}`, async () => {
     b.dispose();
   }
   piCalls.stats++;
-  const [got] = run("stats", "--json", file);
+  const { rows: [got] } = run("stats", "--json", file); // {rows, total}: one session, one row
   if (want.throws) {
     piCalls.throws++;
     check(`stats ${file}: pi throws (${want.throws}); skein counts what it can and says so`, got.incompleteUsage > 0, true);
