@@ -1,12 +1,11 @@
 package claude
 
 import (
-	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"skein/internal/readfile"
 	"skein/store"
 )
 
@@ -87,14 +86,8 @@ func parentThere(path string) bool {
 			break
 		}
 	}
-	f, _, err := readfile.OpenRegular(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, HeadSize)
-	n, _ := io.ReadFull(f, head)
-	id := SessionIDOf(head[:n])
+	head, _ := readHead(path, HeadSize) // nil when it cannot be opened
+	id := SessionIDOf(head)
 	return id != "" && !strings.ContainsAny(id, `/\`) && isRegularFile(filepath.Join(dir, id+".jsonl"))
 }
 
@@ -119,20 +112,6 @@ func (backend) CompanionFiles(path string) []string {
 	}
 	sub := filepath.Join(strings.TrimSuffix(path, ".jsonl"), "subagents")
 	out := []string{sub}
-	var walk func(d string, depth int)
-	walk = func(d string, depth int) {
-		ents, err := os.ReadDir(d)
-		if err != nil {
-			return
-		}
-		for _, e := range ents {
-			p := filepath.Join(d, e.Name())
-			out = append(out, p)
-			if e.IsDir() && depth < 4 {
-				walk(p, depth+1)
-			}
-		}
-	}
-	walk(sub, 0)
+	walkSubagents(sub, func(p string, _ fs.DirEntry) { out = append(out, p) })
 	return out
 }

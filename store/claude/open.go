@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -87,24 +88,11 @@ func AgentPaths(path, sessionID string) []string {
 		ids = append(ids, sessionID)
 	}
 	var out []string
-	sub := filepath.Join(dir, stem, "subagents")
-	var walk func(d string, depth int)
-	walk = func(d string, depth int) {
-		ents, err := os.ReadDir(d)
-		if err != nil {
-			return
+	walkSubagents(filepath.Join(dir, stem, "subagents"), func(p string, e fs.DirEntry) {
+		if e.Type().IsRegular() && IsAgentFileName(e.Name()) {
+			out = append(out, p)
 		}
-		for _, e := range ents {
-			p := filepath.Join(d, e.Name())
-			switch {
-			case e.IsDir() && depth < 4:
-				walk(p, depth+1)
-			case e.Type().IsRegular() && IsAgentFileName(e.Name()):
-				out = append(out, p)
-			}
-		}
-	}
-	walk(sub, 0)
+	})
 	if ents, err := os.ReadDir(dir); err == nil {
 		for _, e := range ents {
 			if !e.Type().IsRegular() || !IsAgentFileName(e.Name()) {
@@ -118,6 +106,27 @@ func AgentPaths(path, sessionID string) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// walkSubagents calls fn with everything under a session's subagents
+// folder, a few levels deep (workflows nest their agents' folders), a
+// folder before what is in it.
+func walkSubagents(sub string, fn func(path string, e fs.DirEntry)) {
+	var walk func(d string, depth int)
+	walk = func(d string, depth int) {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			return
+		}
+		for _, e := range ents {
+			p := filepath.Join(d, e.Name())
+			fn(p, e)
+			if e.IsDir() && depth < 4 {
+				walk(p, depth+1)
+			}
+		}
+	}
+	walk(sub, 0)
 }
 
 // HeadSize is what AgentPaths reads of an agent file beside a session to

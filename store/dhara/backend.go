@@ -96,11 +96,7 @@ func (backend) ListInfo(path string, buf []byte) ([]byte, store.Info, error) {
 }
 
 func listInfo(path string) (store.Info, error) {
-	mtime := 0.0
-	if fi, err := os.Stat(path); err == nil {
-		mtime = float64(fi.ModTime().UnixMilli())
-	}
-	info, err := ListInfo(path, mtime)
+	info, err := ListInfo(path, store.ModTimeMs(path))
 	return info, domainErr(err)
 }
 
