@@ -2,13 +2,11 @@ package claude
 
 import (
 	"bytes"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
 
 	"skein/internal/jscan"
-	"skein/internal/jsdate"
 	"skein/internal/jsjson"
 	"skein/model"
 )
@@ -254,9 +252,7 @@ func (s *Session) messageAs(k int, content, literal bool) model.Message {
 	}
 	e := &s.Entries[k]
 	msg := model.Message{Role: e.role}
-	if t := jsdate.Parse(e.Timestamp); !math.IsNaN(t) {
-		msg.Time, msg.HasTime = t, true
-	}
+	msg.SetTime(e.Timestamp)
 	first := &s.lines[e.first]
 	switch e.kind {
 	case model.EntryMessage:

@@ -2,7 +2,6 @@ package claude
 
 import (
 	"skein/internal/jscan"
-	"skein/internal/jsdate"
 	"skein/model"
 )
 
@@ -47,15 +46,10 @@ func (s *Session) replyUsage(k int) []byte {
 // compactions, and the context's size along the path to the leaf.
 func (s *Session) Stats() model.Stats {
 	st := model.NewStatsTally()
-	times := make([]float64, len(s.Entries))
-	for i := range times {
-		times[i] = jsdate.Parse(s.Entries[i].Timestamp)
-	}
+	times, order := model.ByTime(len(s.Entries), func(i int) string { return s.Entries[i].Timestamp })
 	st.Leaves = s.tips()
-	for _, i := range model.TimeOrder(times) {
+	st.Walk(times, order, func(i int, d *model.Totals) {
 		e := &s.Entries[i]
-		t := times[i]
-		d := st.Begin(t)
 		switch e.kind {
 		case model.EntryCompaction:
 			st.Compactions++
@@ -67,7 +61,7 @@ func (s *Session) Stats() model.Stats {
 					d.Errors++
 				}
 				for _, c := range s.callsOf(i) {
-					st.Tool(&d, c.Name)
+					st.Tool(d, c.Name)
 				}
 				key := ""
 				if msg.Model != "" && msg.Model != syntheticModel {
@@ -78,12 +72,11 @@ func (s *Session) Stats() model.Stats {
 					if incomplete(s.replyUsage(i)) {
 						st.Incomplete++
 					}
-					st.Usage(&d, key, model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite})
+					st.Usage(d, key, model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite})
 				}
 			}
 		}
-		st.End(t, d)
-	}
+	})
 	// The context's size along the path to the leaf: a reply's usage
 	// counts its input, cache reads and writes and output.
 	var conv []int

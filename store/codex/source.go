@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"skein/internal/jscan"
-	"skein/internal/jsdate"
 	"skein/internal/jsjson"
 	"skein/model"
 )
@@ -158,9 +157,7 @@ func (s *Session) message(m model.ContextMessage, content bool) model.Message {
 	}
 	e := &s.Entries[m.Entry]
 	var msg model.Message
-	if t := jsdate.Parse(e.Timestamp); !math.IsNaN(t) {
-		msg.Time, msg.HasTime = t, true
-	}
+	msg.SetTime(e.Timestamp)
 	if m.Kind == model.KindCompactionSummary || m.Kind == model.KindMessage && m.Content == 0 && e.kind == model.EntryCompaction {
 		msg.Role = model.RoleCompactionSummary
 		msg.Summary = s.summaryOf(m.Entry)

@@ -1,10 +1,7 @@
 package dhara
 
 import (
-	"math"
-
 	"skein/internal/jscan"
-	"skein/internal/jsdate"
 	"skein/model"
 )
 
@@ -16,10 +13,7 @@ var _ model.Source = (*Session)(nil)
 
 // Domain is the session as the domain sees it.
 func (s *Session) Domain(info model.SessionInfo) *model.Session {
-	info = info.Fill("", func() string { return s.Meta.ID }, func() string { return s.Meta.Cwd })
-	if info.Created == 0 {
-		info.Created = jsdate.Parse(s.Meta.CreatedAt)
-	}
+	info = info.Fill("", func() string { return s.Meta.ID }, func() string { return s.Meta.Cwd }).CreatedFrom(s.Meta.CreatedAt)
 	if info.Name == "" {
 		info.Name = s.Meta.Title
 	}
@@ -93,9 +87,7 @@ func (s *Session) MessageHead(m model.ContextMessage) model.Message { return s.m
 func (s *Session) message(m model.ContextMessage, content bool) model.Message {
 	e := &s.Entries[m.Entry]
 	msg := model.Message{Role: e.Role}
-	if t := jsdate.Parse(e.Timestamp); !math.IsNaN(t) {
-		msg.Time, msg.HasTime = t, true
-	}
+	msg.SetTime(e.Timestamp)
 	if m.Kind == model.KindCompactionSummary {
 		msg.Role = model.RoleCompactionSummary
 		msg.Summary, _ = jscan.String(jscan.Member(e.Raw, "summary"))

@@ -38,10 +38,8 @@ func (s *Session) Stats() model.Stats {
 		return cmp.Compare(ta, tb)
 	})
 	st.Leaves = s.Tips()
-	for _, i := range order {
+	st.Walk(times, order, func(i int, d *model.Totals) {
 		e := &s.Entries[i]
-		t := times[i]
-		d := st.Begin(t)
 		switch e.Type {
 		case TypeMessage, TypeToolResult:
 			d.AddMessage(e.Role)
@@ -55,19 +53,18 @@ func (s *Session) Stats() model.Stats {
 					d.Aborts++
 				}
 				if u := msg.Usage; u != nil {
-					st.Usage(&d, msg.Provider+"/"+msg.Model, model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost})
+					st.Usage(d, msg.Provider+"/"+msg.Model, model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Cost: u.Cost})
 				}
 			}
 		case TypeToolCall:
-			st.Tool(&d, strings.Clone(e.ToolName)) // not the file's memory: stats are kept
+			st.Tool(d, strings.Clone(e.ToolName)) // not the file's memory: stats are kept
 		case TypeModelChange:
 			dt := s.Detail(i)
 			addModel(dt.Provider, dt.Model)
 		case TypeCompaction:
 			st.Compactions++
 		}
-		st.End(t, d)
-	}
+	})
 	st.Labels = len(s.labels)
 	if len(s.Tree.Branches) > 0 {
 		st.Leaves = len(s.Tree.Branches) // a fork with no entries of its own is a branch too

@@ -1,10 +1,7 @@
 package dhara05
 
 import (
-	"math"
-
 	"skein/internal/jscan"
-	"skein/internal/jsdate"
 	"skein/model"
 )
 
@@ -79,9 +76,7 @@ func (s *Session) message(i int, content bool) model.Message {
 	if msg.Role == "" {
 		msg.Role = e.Role
 	}
-	if t := jsdate.Parse(e.Timestamp); !math.IsNaN(t) {
-		msg.Time, msg.HasTime = t, true
-	}
+	msg.SetTime(e.Timestamp)
 	var blocks, calls []byte
 	var reasoning string
 	jscan.Fields(e.Raw, func(k, v []byte) bool {

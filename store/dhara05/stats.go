@@ -2,7 +2,6 @@ package dhara05
 
 import (
 	"skein/internal/jscan"
-	"skein/internal/jsdate"
 	"skein/model"
 )
 
@@ -27,36 +26,30 @@ func (s *Session) Stats() model.Stats {
 		return name
 	}
 	addModel(s.Meta.Provider, s.Meta.ModelID)
-	times := make([]float64, len(s.Entries))
-	for i := range times {
-		times[i] = jsdate.Parse(s.Entries[i].Timestamp)
-	}
+	times, order := model.ByTime(len(s.Entries), func(i int) string { return s.Entries[i].Timestamp })
 	st.Leaves = s.Tips()
-	for _, i := range model.TimeOrder(times) {
+	st.Walk(times, order, func(i int, d *model.Totals) {
 		e := &s.Entries[i]
 		if _, ok := s.Label(i); ok {
 			st.Labels++
 		}
-		t := times[i]
-		d := st.Begin(t)
 		if e.isCounted() {
 			d.AddMessage(e.role)
 			if e.role == model.RoleAssistant {
 				msg := s.Message(model.ContextMessage{Entry: i})
 				key := addModel(msg.Provider, msg.Model)
 				for _, c := range msg.ToolCalls() {
-					st.Tool(&d, c.Name)
+					st.Tool(d, c.Name)
 				}
 				if u := msg.Usage; u != nil {
 					if incomplete(jscan.Member(e.Raw, "metadata")) {
 						st.Incomplete++
 					}
-					st.Usage(&d, key, model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, Cost: u.Cost})
+					st.Usage(d, key, model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, Cost: u.Cost})
 				}
 			}
 		}
-		st.End(t, d)
-	}
+	})
 	// The context's size along the path to the leaf: an assistant's
 	// tokenCount counts its input and output.
 	return st.Done(model.ContextSeries(s, s.Path(s.leaf)))

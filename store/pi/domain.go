@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"skein/internal/jscan"
-	"skein/internal/jsdate"
 	"skein/model"
 )
 
@@ -14,13 +13,9 @@ var _ model.Source = (*Session)(nil)
 
 // Domain is the session as the domain sees it.
 func (s *Session) Domain(info model.SessionInfo) *model.Session {
-	info = info.Fill("", func() string { return s.Header.ID }, func() string { return s.Header.Cwd })
-	if info.Created == 0 {
-		// A session opened without its list record is created when its
-		// header says, as pi's list has it (NaN for a time pi cannot read):
-		// the exports of an opened file said 1970.
-		info.Created = jsdate.Parse(s.Header.Timestamp)
-	}
+	// A session opened without its list record is created when its header
+	// says, as pi's list has it: the exports of an opened file said 1970.
+	info = info.Fill("", func() string { return s.Header.ID }, func() string { return s.Header.Cwd }).CreatedFrom(s.Header.Timestamp)
 	return model.NewSession(s, info)
 }
 
