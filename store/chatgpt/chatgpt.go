@@ -20,14 +20,12 @@ import (
 	"strings"
 
 	"skein/internal/jscan"
+	"skein/store"
 )
 
-// Conversation is one conversation of an export as the lines of a pi v3 session.
-type Conversation struct {
-	ID    string // the export's conversation id ("" when none); never used as a path
-	Title string
-	Lines []byte // a pi v3 session file's bytes (JSONL), described below
-}
+// Conversation is one conversation of the export as the lines of a pi v3
+// session (described above), its id the export's conversation id.
+type Conversation = store.Conversation
 
 // Skipped is a conversation of an export that was not read, and why.
 type Skipped struct {

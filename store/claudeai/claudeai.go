@@ -16,14 +16,12 @@ import (
 	"path"
 
 	"skein/internal/jscan"
+	"skein/store"
 )
 
-// Conversation is one conversation of an export as the lines of a pi v3 session.
-type Conversation struct {
-	ID    string // the export's conversation uuid ("" when none); never used as a path
-	Title string
-	Lines []byte // a pi v3 session file's bytes (JSONL), described below
-}
+// Conversation is one conversation of the export as the lines of a pi v3
+// session (described above), its id the export's conversation uuid.
+type Conversation = store.Conversation
 
 // ErrNoConversation is returned when nothing in a file is a conversation.
 var ErrNoConversation = errors.New("claudeai: no conversation (an array of objects with chat_messages, or one such object)")
