@@ -193,7 +193,7 @@ func TestFixture(t *testing.T) {
 }
 
 // IDs maps indexes (never nil), DiagLines sorts and marks warnings, and
-// Read ends the test on an error.
+// Read and Reader end the test on an error.
 func TestIDsDiagLinesRead(t *testing.T) {
 	if got := IDs(0, nil); got == nil || len(got) != 0 {
 		t.Errorf("IDs of none: %#v", got)
@@ -222,6 +222,13 @@ func TestIDsDiagLinesRead(t *testing.T) {
 	}
 	if n := Read(t, read, "abc"); n != 3 {
 		t.Errorf("Read: %d", n)
+	}
+	open := Reader(read)
+	if f := run(t, func(tb testing.TB) { open(tb, "") }); len(f) != 1 || f[0] != "no path" {
+		t.Errorf("Reader of an error: %q", f)
+	}
+	if n := open(t, "abcd"); n != 4 {
+		t.Errorf("Reader: %d", n)
 	}
 }
 

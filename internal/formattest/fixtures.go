@@ -97,6 +97,15 @@ func Read[S any](t testing.TB, read func(path string) (S, error), path string) S
 	return s
 }
 
+// Reader is Read with its read fixed: the open(t, path) of a format's
+// tests, which fails the test when the file does not open.
+func Reader[S any](read func(path string) (S, error)) func(t testing.TB, path string) S {
+	return func(t testing.TB, path string) S {
+		t.Helper()
+		return Read(t, read, path)
+	}
+}
+
 // IDs is id(k) for k from 0 to n-1: the ids of n entries, [] for none.
 func IDs(n int, id func(k int) string) []string {
 	out := []string{}

@@ -25,6 +25,34 @@ func AddFiles(f *testing.F, max int, patterns ...string) {
 	}
 }
 
+// FuzzParse is the fuzz target of a format's parser: sniff looks at every
+// input first (it may say anything of it, but must not panic), then parse
+// reads it, and check is called on each session parse does not refuse.
+func FuzzParse[S any](f *testing.F, sniff func(head []byte) bool, parse func(data []byte) (S, error), check func(t *testing.T, s S)) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sniff(data)
+		s, err := parse(data)
+		if err != nil {
+			return
+		}
+		check(t, s)
+	})
+}
+
+// TreeView is the tree screen's view of a session (model.TreeView).
+type TreeView interface {
+	NearestVisible(n int) int
+	Lines(selected int, home string) []string
+}
+
+// TreeLines are the lines of the tree screen that d (a model.Session) shows
+// at leaf through filter, the row nearest the leaf selected: the drawing
+// every format's fuzz target asks of its sessions.
+func TreeLines[F any, V TreeView](d interface{ NewTreeView(leaf int, filter F) V }, leaf int, filter F, home string) []string {
+	v := d.NewTreeView(leaf, filter)
+	return v.Lines(v.NearestVisible(leaf), home)
+}
+
 // Parsed is what the fuzz checks ask of a format's parsed session. C is the
 // format's context (model.Context), left open so that this package needs
 // no session type.

@@ -25,10 +25,8 @@ const (
 	sidechain = fixtures + "/9e8d7c6b-5a49-4382-9170-6f5e4d3c2b1a.jsonl"
 )
 
-func open(t *testing.T, path string) *Session {
-	t.Helper()
-	return formattest.Read(t, Open, path)
-}
+// open is Open's session of the file at path, or the test's end.
+var open = formattest.Reader(Open)
 
 func idOf(s *Session, i int) string {
 	if i < 0 {

@@ -28,10 +28,8 @@ const (
 	hostile   = fixtures + "/hostile.jsonl"
 )
 
-func open(t testing.TB, path string) *Session {
-	t.Helper()
-	return formattest.Read(t, Open, path)
-}
+// open is Open's session of the file at path, or the test's end.
+var open = formattest.Reader(Open)
 
 func parse(t testing.TB, lines ...string) *Session {
 	t.Helper()

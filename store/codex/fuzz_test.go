@@ -17,15 +17,10 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"type":"message","role":"user","content":[{"type":"input_text","text":"a"}]}` + "\n" +
 		`{"timestamp":"t","type":"event_msg","payload":{"type":"thread_rolled_back","num_turns":1}}` + "\n" +
 		`{"timestamp":"t","type":"event_msg","payload":{"type":"thread_rolled_back","num_turns":1}}`))
-	f.Fuzz(body)
+	formattest.FuzzParse(f, Sniff, Parse, body)
 }
 
-func body(t *testing.T, data []byte) {
-	Sniff(data)
-	s, err := Parse(data)
-	if err != nil {
-		return
-	}
+func body(t *testing.T, s *Session) {
 	d := s.Domain(model.SessionInfo{})
 	formattest.Exercise(t, s, formattest.Readers[model.Context]{
 		ID:   func(i int) string { return s.Entries[i].ID() },
@@ -56,8 +51,7 @@ func body(t *testing.T, data []byte) {
 		Session: func() {
 			_ = s.Stats()
 			_ = s.Info("x.jsonl", 0)
-			v := d.NewTreeView(s.Leaf(), model.FilterAll)
-			_ = v.Lines(v.NearestVisible(s.Leaf()), "/home")
+			_ = formattest.TreeLines(d, s.Leaf(), model.FilterAll, "/home")
 		},
 	})
 }

@@ -1,47 +1,26 @@
 package dhara
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
+
+	"skein/internal/formattest"
 )
 
-// fullDisk mounts a small tmpfs for the test (root only: skipped
-// elsewhere) and returns it.
-func fullDisk(t *testing.T) string {
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=256k"); err != nil {
-		t.Skipf("no tmpfs to fill (%v): the injected faults stand in", err)
-	}
-	t.Cleanup(func() { syscall.Unmount(dir, 0) })
-	return dir
-}
-
-// fill writes a file in dir until the disk is full, then frees pages of
-// it.
+// fill fills the disk dir is on, then frees pages of the filler, and
+// returns its path.
 func fill(t *testing.T, dir string, pages int) string {
 	t.Helper()
 	path := filepath.Join(dir, "filler")
-	f, err := os.Create(path)
+	formattest.FillDisk(t, path)
+	st, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	block := make([]byte, 4096)
-	for {
-		if _, err := f.Write(block); err != nil {
-			if !errors.Is(err, syscall.ENOSPC) {
-				t.Fatal(err)
-			}
-			break
-		}
-	}
-	st, _ := f.Stat()
-	if err := f.Truncate(max(0, st.Size()/4096*4096-int64(pages)*4096)); err != nil {
+	if err := os.Truncate(path, max(0, st.Size()/4096*4096-int64(pages)*4096)); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -51,7 +30,7 @@ func fill(t *testing.T, dir string, pages int) string {
 // either is made or leaves the folder as it was; made again with room, it
 // adds its entry once; doctor reports nothing.
 func TestWritesOnAFullDisk(t *testing.T) {
-	disk := fullDisk(t)
+	disk := formattest.Tmpfs(t, "256k")
 	zeroStillFor(t)
 	for _, c := range faultCases {
 		for _, padded := range []bool{false, true} {

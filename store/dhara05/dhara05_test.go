@@ -31,10 +31,8 @@ const (
 	piFile     = fixtures + "/damaged/pi.jsonl"
 )
 
-func open(t *testing.T, path string) *Session {
-	t.Helper()
-	return formattest.Read(t, Open, path)
-}
+// open is Open's session of the file at path, or the test's end.
+var open = formattest.Reader(Open)
 
 func ids(s *Session, idx []int) []string {
 	return formattest.IDs(len(idx), func(k int) string { return s.Entries[idx[k]].ID })

@@ -18,12 +18,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"type":"entry","id":"a","parentId":"a","role":"assistant","toolCalls":[{"id":1},{"input":[]},7],"content":"x","metadata":{"tokenCount":{"input":"1"},"cost":{}}}`))
 	f.Add([]byte(`{"type":"branch","id":"a","parentId":null,"label":5}` + "\r\n" + `{"type":"entry","id":"a","parentId":"a","role":"tool_result"}`))
 	f.Add([]byte("\xef\xbb\xbf{\"type\":\"meta\",\"model\":{\"thinkingLevel\":null},\"tags\":[1,\"x\"]}\n\n{\"type\":\"entry\",\"id\":\"\\u00e9\",\"role\":\"user\",\"content\":[{\"type\":\"image\",\"data\":1},{\"type\":\"thinking\",\"thinking\":\"t\"}]}"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		Sniff(data)
-		s, err := Parse(data)
-		if err != nil {
-			return
-		}
+	formattest.FuzzParse(f, Sniff, Parse, func(t *testing.T, s *Session) {
 		d := s.Domain(model.SessionInfo{})
 		formattest.Exercise(t, d, formattest.Readers[model.Context]{
 			ID:   func(i int) string { return s.Entries[i].ID },
@@ -40,8 +35,7 @@ func FuzzParse(f *testing.F) {
 			Session: func() {
 				_ = s.Stats()
 				_ = s.Info("x.jsonl", 0)
-				v := d.NewTreeView(s.Leaf(), model.FilterAll)
-				_ = v.Lines(v.NearestVisible(s.Leaf()), "/home")
+				_ = formattest.TreeLines(d, s.Leaf(), model.FilterAll, "/home")
 			},
 		})
 	})
