@@ -170,7 +170,9 @@ func WriteOutput(path string, replace bool, perm fs.FileMode, produce func(w io.
 		os.Remove(tmp)
 		return err
 	}
-	syncDirOf(path)
+	// The new name survives a crash once its folder is synced; where that
+	// fails, the output is there all the same and nothing more can be done.
+	_ = safewrite.SyncDir(filepath.Dir(path))
 	return nil
 }
 
@@ -190,13 +192,4 @@ func OutputMode(path string) fs.FileMode {
 		return 0o600
 	}
 	return 0o600 | fi.Mode().Perm()&0o044
-}
-
-// syncDirOf syncs path's folder, so that the new name survives a crash;
-// where a folder cannot be synced nothing more can be done.
-func syncDirOf(path string) {
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
 }

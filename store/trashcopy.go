@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"skein/internal/filelock"
+	"skein/internal/safewrite"
 	"skein/internal/stamp"
 )
 
@@ -38,7 +39,7 @@ func moveByCopy(src, dst string) error {
 		os.RemoveAll(tmp)
 		return err
 	}
-	syncDirOf(dst)
+	_ = safewrite.SyncDir(filepath.Dir(dst))
 	after, err := stamps(src)
 	if err != nil || !sameStamps(before, after) {
 		os.RemoveAll(dst)
@@ -50,7 +51,7 @@ func moveByCopy(src, dst string) error {
 	if err := removeSource(src, before); err != nil {
 		return err
 	}
-	syncDirOf(src)
+	_ = safewrite.SyncDir(filepath.Dir(src))
 	return nil
 }
 
@@ -178,12 +179,7 @@ func copyTree(src, dst string) error {
 			return err
 		}
 	}
-	d, err := os.Open(dst)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return safewrite.SyncDir(dst)
 }
 
 // copyFile copies src to dst, which it makes (never replacing a file),

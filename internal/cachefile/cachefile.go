@@ -10,8 +10,6 @@
 package cachefile
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +18,8 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+
+	"skein/internal/randid"
 )
 
 // ErrNotRegular is a cache name holding something other than a regular
@@ -103,9 +103,7 @@ func Create(dir, prefix string) (*File, error) {
 	if err := MkdirAll(dir); err != nil {
 		return nil, err
 	}
-	var r [8]byte
-	_, _ = rand.Read(r[:])
-	f, err := os.OpenFile(filepath.Join(dir, prefix+".tmp"+hex.EncodeToString(r[:])), os.O_RDWR|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
+	f, err := os.OpenFile(filepath.Join(dir, prefix+".tmp"+randid.Hex(8)), os.O_RDWR|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
 	if err != nil {
 		return nil, err
 	}

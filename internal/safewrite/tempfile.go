@@ -1,14 +1,13 @@
 package safewrite
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"skein/internal/filelock"
+	"skein/internal/randid"
 )
 
 // The temporary files skein's writers make (a new session, an export):
@@ -88,9 +87,7 @@ func removeIfUnlocked(path string) {
 // .skein-PID-RANDOM.tmp and locked, so that RemoveStaleTemps removes it
 // once its writer is gone. The caller removes or renames it.
 func CreateTemp(dir string, perm os.FileMode) (*os.File, error) {
-	var r [8]byte
-	_, _ = rand.Read(r[:])
-	tmp := filepath.Join(dir, tempPrefix+strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(r[:])+tempSuffix)
+	tmp := filepath.Join(dir, tempPrefix+strconv.Itoa(os.Getpid())+"-"+randid.Hex(8)+tempSuffix)
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return nil, err

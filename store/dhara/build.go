@@ -2,8 +2,6 @@ package dhara
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"strconv"
 	"time"
 
@@ -12,6 +10,7 @@ import (
 	"skein/internal/jsdate"
 	"skein/internal/jsjson"
 	"skein/internal/par"
+	"skein/internal/randid"
 	"skein/model"
 )
 
@@ -136,11 +135,7 @@ func timed(ts string) bool {
 
 // newFolderID is a new session's id and folder name: 16 hex digits, never
 // anything a file says.
-func newFolderID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
+func newFolderID() string { return randid.Hex(8) }
 
 type line struct {
 	id, typ, ts string

@@ -1,7 +1,6 @@
 package dhara
 
 import (
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -69,17 +68,7 @@ func (osFS) RemoveAll(name string) error               { return os.RemoveAll(nam
 
 // SyncDir syncs a folder, so that the names just made or renamed in it
 // stay; a file system that cannot sync a folder is not an error.
-func (osFS) SyncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !dirSyncUnsupported(err) {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	return nil
-}
+func (osFS) SyncDir(dir string) error { return safewrite.SyncDir(dir) }
 
 type osFile struct{ *os.File }
 
@@ -248,28 +237,18 @@ type appended struct {
 }
 
 // appendWhole appends buf to f, whose size was found to be size (and
-// still is: the caller holds the folder's lock and checked), in one write,
-// synced: the space reserved first where the file system can, and on a
-// failure the file truncated back to size, when it is exactly size plus
-// what was written (else another writer appended after it, and cutting
-// would cut its line). The error says when the bytes could not be taken
-// back.
+// still is: the caller holds the folder's lock and checked), as every
+// writer of skein's appends (safewrite.Append): in one write, synced, the
+// space reserved first (through f's Reserve), and on a failure what was
+// written cut off again while it is the file's last bytes (else another
+// writer appended after it, and cutting would cut its line). The error
+// says when the bytes could not be taken back. What it returns takes them
+// back later, when a step of the write after the append fails.
 func appendWhole(f writeFile, size int64, buf []byte) (*appended, error) {
-	if err := f.Reserve(size, int64(len(buf))); err != nil {
+	if err := safewrite.Append(f, size, buf); err != nil {
 		return nil, err
 	}
-	n, err := f.Write(buf)
-	if err == nil {
-		err = f.Sync()
-	}
-	a := &appended{f: f, from: size, n: int64(n), buf: buf}
-	if err != nil {
-		if uerr := a.undo(); uerr != nil {
-			return nil, fmt.Errorf("%w; %v", err, uerr)
-		}
-		return nil, err
-	}
-	return a, nil
+	return &appended{f: f, from: size, n: int64(len(buf)), buf: buf}, nil
 }
 
 // undo takes the bytes appendWhole wrote back (safewrite.TakeBack: at the

@@ -1,8 +1,6 @@
 package dhara
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +10,7 @@ import (
 	"time"
 
 	"skein/internal/jsjson"
+	"skein/internal/randid"
 )
 
 // RefusedError says why nothing was written.
@@ -26,14 +25,10 @@ func isoNow() string { return now().UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // newID draws an id of the kind's prefix that the session does not use.
 func newID(s *Session, kind string) string {
-	for {
-		var b [8]byte
-		_, _ = rand.Read(b[:])
-		id := kind + "_" + hex.EncodeToString(b[:])
-		if _, taken := s.byID.get(id); !taken && !s.hasBranch(id) {
-			return id
-		}
-	}
+	return randid.Fresh(kind+"_", 8, func(id string) bool {
+		_, taken := s.byID.get(id)
+		return taken || s.hasBranch(id)
+	})
 }
 
 func (s *Session) hasBranch(id string) bool {

@@ -1,12 +1,9 @@
 package dhara
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,6 +14,7 @@ import (
 
 	"skein/internal/hugemem"
 	"skein/internal/jsjson"
+	"skein/internal/randid"
 	"skein/model"
 )
 
@@ -348,24 +346,19 @@ const stagingPrefix = ".import-"
 // a live importer holds it whatever its pid means to the process that
 // looks); release gives the lock back.
 func makeStaging(root, id string) (string, func(), error) {
-	for {
-		var r [8]byte
-		_, _ = rand.Read(r[:])
-		tmp := filepath.Join(root, stagingPrefix+id+"-"+strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(r[:]))
-		err := fsys.Mkdir(tmp, 0o700)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return "", nil, err
-		}
-		release := func() {}
-		if d, err := os.Open(tmp); err == nil {
-			_ = tryLockFile(d)
-			release = func() { d.Close() }
-		}
-		return tmp, release, nil
+	var tmp string
+	if _, err := randid.Create(8, func(random string) error {
+		tmp = filepath.Join(root, stagingPrefix+id+"-"+strconv.Itoa(os.Getpid())+"-"+random)
+		return fsys.Mkdir(tmp, 0o700)
+	}); err != nil {
+		return "", nil, err
 	}
+	release := func() {}
+	if d, err := os.Open(tmp); err == nil {
+		_ = tryLockFile(d)
+		release = func() { d.Close() }
+	}
+	return tmp, release, nil
 }
 
 // stagingPID is the importer's pid in a staging folder's name.

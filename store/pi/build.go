@@ -1,8 +1,6 @@
 package pi
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +13,7 @@ import (
 	"skein/internal/jsdate"
 	"skein/internal/jsjson"
 	"skein/internal/par"
+	"skein/internal/randid"
 	"skein/model"
 )
 
@@ -261,15 +260,9 @@ type openCall struct{ id, name string }
 // fresh is a new entry id: 8 hex digits, as pi makes them, unique in the
 // file.
 func (b *piBuilder) fresh() string {
-	for {
-		var r [4]byte
-		_, _ = rand.Read(r[:])
-		id := hex.EncodeToString(r[:])
-		if !b.ids[id] {
-			b.ids[id] = true
-			return id
-		}
-	}
+	id := randid.Fresh("", 4, func(id string) bool { return b.ids[id] })
+	b.ids[id] = true
+	return id
 }
 
 // line appends an entry: type, id, parentId, timestamp, then what body

@@ -139,7 +139,7 @@ func linkUnsupported(err error) bool {
 func syncName(f *os.File, path string) error {
 	err := step("syncdir")
 	if err == nil {
-		err = syncDir(filepath.Dir(path))
+		err = safewrite.SyncDir(filepath.Dir(path))
 	}
 	if err == nil {
 		return nil
@@ -162,18 +162,6 @@ func fill(f *os.File, perm os.FileMode, produce func(*os.File) ([]byte, error)) 
 		return data, err
 	}
 	return data, through(f).Sync()
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	return nil
 }
 
 // renameIfAbsent renames old to new when nothing has the name new.

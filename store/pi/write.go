@@ -1,8 +1,6 @@
 package pi
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"skein/internal/jsjson"
+	"skein/internal/randid"
 	"skein/internal/safewrite"
 	"skein/store"
 )
@@ -33,14 +32,10 @@ func isoNow() string { return now().UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // newID draws an 8-hex-digit id that the session does not use, as pi does.
 func newID(s *Session) string {
-	for {
-		var b [4]byte
-		_, _ = rand.Read(b[:])
-		id := hex.EncodeToString(b[:])
-		if _, taken := s.Index(id); !taken {
-			return id
-		}
-	}
+	return randid.Fresh("", 4, func(id string) bool {
+		_, taken := s.Index(id)
+		return taken
+	})
 }
 
 // OnWait has the write call f once, when it starts to wait for a last line

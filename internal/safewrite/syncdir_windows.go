@@ -1,0 +1,4 @@
+package safewrite
+
+// dirSyncUnsupported: Windows syncs no folder; a rename stands without.
+func dirSyncUnsupported(error) bool { return true }
