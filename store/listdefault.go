@@ -99,7 +99,7 @@ func filesStamp(files []string) (st []int64, settled bool) {
 }
 
 // stampStateVersion starts a state listByStamp keeps.
-const stampStateVersion = 'D'
+const stampStateVersion = 'E'
 
 func encodeStampState(in Info, st []int64) []byte {
 	e := stamp.Codec{B: []byte{stampStateVersion}}

@@ -29,7 +29,9 @@ func (s *Session) Info(dir string, mtimeMs float64) model.SessionInfo {
 		e := &s.Entries[i]
 		switch e.Type {
 		case TypeMessage:
-			info.MessageCount++
+			if !Synthetic(e) {
+				info.MessageCount++
+			}
 			if t := jsdate.Parse(e.Timestamp); t > modified {
 				modified = t
 			}
@@ -37,7 +39,9 @@ func (s *Session) Info(dir string, mtimeMs float64) model.SessionInfo {
 				first = firstText(e.Raw)
 			}
 		case TypeToolResult:
-			info.MessageCount++
+			if !Synthetic(e) {
+				info.MessageCount++
+			}
 		}
 	}
 	info.FirstMessage = first
@@ -56,6 +60,15 @@ func (s *Session) Info(dir string, mtimeMs float64) model.SessionInfo {
 		}
 	}
 	return info
+}
+
+// Synthetic reports whether entry e is one skein made on import: a result
+// because Dhara wants one for every call and the source recorded none, or
+// a copy of what a compaction keeps (Codex's replacement history). It is
+// in the context but no message of the conversation, and is not counted
+// as one.
+func Synthetic(e *Entry) bool {
+	return string(jscan.Member(e.Raw, "synthetic")) == "true"
 }
 
 // ListInfo is the list record of the session folder dir without building
@@ -95,6 +108,9 @@ func ListInfo(dir string, mtimeMs float64) (model.SessionInfo, error) {
 		if total.first == nil {
 			total.first = sc.first
 		}
+	}
+	if branches == 0 && total.entries > 0 {
+		branches = 1 // the one branch a session without a tree is read as
 	}
 	if f.Archive != nil || total.modelChanges > 0 && branches > 1 {
 		full := Parse(f)
@@ -136,7 +152,7 @@ func (sc *listScan) scan(data []byte) {
 		if isBlank(line) {
 			continue
 		}
-		var typ, role, ts, mdl []byte
+		var typ, role, ts, mdl, synthetic []byte
 		it := jscan.Object(line)
 		for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
 			switch it.Name(k) {
@@ -148,6 +164,8 @@ func (sc *listScan) scan(data []byte) {
 				ts = v
 			case "model":
 				mdl = v
+			case "synthetic":
+				synthetic = v
 			}
 		}
 		if it.Err() != nil {
@@ -156,7 +174,9 @@ func (sc *listScan) scan(data []byte) {
 		sc.entries++
 		switch string(typ) {
 		case `"message"`:
-			sc.messages++
+			if string(synthetic) != "true" {
+				sc.messages++
+			}
 			if t, ok := jscan.StringShared(ts); ok {
 				sc.modified = max(sc.modified, jsdate.Parse(t))
 			}
@@ -164,7 +184,9 @@ func (sc *listScan) scan(data []byte) {
 				sc.first = line
 			}
 		case `"tool_result"`:
-			sc.messages++
+			if string(synthetic) != "true" {
+				sc.messages++
+			}
 		case `"model_change"`:
 			sc.modelChanges++
 			if m, ok := jscan.String(mdl); ok && m != "" {
