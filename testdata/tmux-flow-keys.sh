@@ -171,7 +171,7 @@ for size in 80x24 120x40; do
   wait_for "Compaction summary" 20 >/dev/null
   t send-keys -t skein C-s
   wait_for "written" 20 >/dev/null
-  one_branch() { sleep 0.5; shows "· 1 branch ·" && shows "Forked one  /home/you" && shows "[mine]" && shows "◂ leaf"; }
+  one_branch() { sleep 0.5; shows "· 1 branch" && shows "Forked one  /home/you" && shows "[mine]" && shows "◂ leaf"; }
   check "$size: the compaction follows the leaf: 1 branch, the name and label kept (4; was 2 branches)" one_branch
   t send-keys -t skein q
   wait_for "sort: modified" >/dev/null
