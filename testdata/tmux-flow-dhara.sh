@@ -143,7 +143,7 @@ cp "$b/entries.jsonl" "$work/entries.before"
 t send-keys -t skein c
 wait_for "Keep about" 20 >/dev/null
 # - keeps fewer tokens until there is something to summarize.
-keep() { screen | grep -o 'Keep about [0-9]* tokens' | head -1; }
+keep() { screen | grep -o 'Keep about [0-9.k]* tokens' | head -1; }
 for _ in $(seq 20); do
   shows "Compact the branch?" && break
   was=$(keep)

@@ -162,11 +162,11 @@ for size in 80x24 120x40; do
   check "$size: c names the entry and appends at the leaf (4)" wait_for "The end of the branch the agent resumes"
   for _ in $(seq 12); do
     shows "Compact the branch?" && break
-    was=$(screen | grep -o 'Keep about [0-9]* tokens' | head -1)
+    was=$(screen | grep -o 'Keep about [0-9.k]* tokens' | head -1)
     t send-keys -t skein -
-    for _ in $(seq 30); do [ "$(screen | grep -o 'Keep about [0-9]* tokens' | head -1)" != "$was" ] && break; sleep 0.1; done
+    for _ in $(seq 30); do [ "$(screen | grep -o 'Keep about [0-9.k]* tokens' | head -1)" != "$was" ] && break; sleep 0.1; done
   done
-  check "$size: - keeps fewer until there is a plan, the context one figure (4)" wait_for "Context: 39124 tokens"
+  check "$size: - keeps fewer until there is a plan, the context one figure (4)" wait_for "Context: 39k tokens"
   t send-keys -t skein Enter
   wait_for "Compaction summary" 20 >/dev/null
   t send-keys -t skein C-s

@@ -172,7 +172,7 @@ func TestFlowFork(t *testing.T) {
 func compactToReview(t *testing.T, tm *teatest.TestModel) {
 	t.Helper()
 	tm.Type("c")
-	waitFor(t, tm, "Keep about 20000 tokens")
+	waitFor(t, tm, "Keep about 20k tokens")
 	for range 11 {
 		tm.Type("-")
 	}
