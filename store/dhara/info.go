@@ -50,6 +50,7 @@ func (s *Session) Info(dir string, mtimeMs float64) model.SessionInfo {
 	}
 	info.Modified = modifiedOf(modified, s.Meta, mtimeMs)
 	info.Model = s.Meta.Model
+	info.ImportedFrom = s.Meta.ImportedFrom
 	if s.leaf >= 0 {
 		for _, i := range s.Path(s.leaf) {
 			if s.Entries[i].Type == TypeModelChange {
@@ -117,7 +118,7 @@ func ListInfo(dir string, mtimeMs float64) (model.SessionInfo, error) {
 		return full.Info(dir, mtimeMs), nil
 	}
 	info := model.SessionInfo{Path: dir, Format: "dhara", ID: s.Meta.ID, Cwd: s.Meta.Cwd, Name: s.Meta.Title,
-		Entries: total.entries, Branches: branches, MessageCount: total.messages, Model: s.Meta.Model}
+		Entries: total.entries, Branches: branches, MessageCount: total.messages, Model: s.Meta.Model, ImportedFrom: s.Meta.ImportedFrom}
 	if info.ID == "" {
 		info.ID = filepath.Base(dir)
 	}
