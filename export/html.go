@@ -322,12 +322,15 @@ func (w *htmlWriter) head(p *page) {
 		fact("Created", time.UnixMilli(int64(s.Info.Created)).In(w.loc).Format("2006-01-02 15:04:05 MST"))
 	}
 	if len(p.branches) > 0 {
-		// The session's messages as its stats and the screens count them,
-		// not the lines of its pages (a compaction's summary is one).
-		fact("Messages", strconv.Itoa(s.Stats().Messages))
-	}
-	if len(p.branches) > 1 {
-		fact("Branches", strconv.Itoa(len(p.branches)))
+		// The session's messages and branches as its stats and the screens
+		// count them, not the lines of its pages (a compaction's summary is
+		// one) nor the paths it draws (a sub-agent's is one; two Dhara
+		// branches at one entry are one).
+		st := s.Stats()
+		fact("Messages", strconv.Itoa(st.Messages))
+		if st.Leaves > 1 {
+			fact("Branches", strconv.Itoa(st.Leaves))
+		}
 	}
 	w.raw("</ul>\n</header>\n")
 	if len(p.branches) < 2 {

@@ -47,8 +47,8 @@ func Branches(s *model.Session, all bool) []Branch {
 	for _, i := range out[0].Path {
 		shown[i] = true
 	}
-	for i := range s.Len() {
-		if len(s.Children(i)) > 0 || i == leaf {
+	for _, i := range s.BranchEnds() {
+		if i == leaf {
 			continue
 		}
 		path := s.Path(i)

@@ -32,6 +32,9 @@ type SessionInfo struct {
 	Entries  int
 	Branches int
 	Model    string
+	// ImportedFrom is the format of the session skein imported this one
+	// from ("codex"), "" for none.
+	ImportedFrom string
 }
 
 // AppendJSON appends the record as `skein session list --json` prints it:

@@ -52,6 +52,23 @@ func (s *Session) Roots() []int {
 	return s.tree().Roots()
 }
 
+// BranchEnds are the entries where the paths worth showing end, one per
+// branch: by default every entry with no children. A format whose tree
+// holds records that hang off the conversation (Claude Code's progress
+// lines) says which ends are branches.
+func (s *Session) BranchEnds() []int {
+	if x, ok := s.Source.(interface{ BranchEnds() []int }); ok {
+		return x.BranchEnds()
+	}
+	var out []int
+	for i := range s.Len() {
+		if len(s.Children(i)) == 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // Index finds an entry by its id: by default the first entry with that id.
 func (s *Session) Index(id string) (int, bool) {
 	if x, ok := s.Source.(interface{ Index(string) (int, bool) }); ok {

@@ -99,7 +99,7 @@ func filesStamp(files []string) (st []int64, settled bool) {
 }
 
 // stampStateVersion starts a state listByStamp keeps.
-const stampStateVersion = 'D'
+const stampStateVersion = 'E'
 
 func encodeStampState(in Info, st []int64) []byte {
 	e := stamp.Codec{B: []byte{stampStateVersion}}
@@ -126,6 +126,7 @@ func EncodeInfoContent(e *stamp.Codec, in *Info) {
 	e.Int(int64(in.Entries))
 	e.Int(int64(in.Branches))
 	e.Str(in.Model)
+	e.Str(in.ImportedFrom)
 }
 
 // DecodeInfoContent reads what EncodeInfoContent wrote into in (d.Bad
@@ -136,6 +137,7 @@ func DecodeInfoContent(d *stamp.Codec, in *Info) {
 	in.FirstMessage = d.ReadStr()
 	in.Entries, in.Branches = int(d.ReadInt()), int(d.ReadInt())
 	in.Model = d.ReadStr()
+	in.ImportedFrom = d.ReadStr()
 }
 
 func decodeStampState(b []byte) (Info, []int64, bool) {

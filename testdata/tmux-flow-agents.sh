@@ -85,9 +85,9 @@ focused() { screen | grep -F "▌" | grep -qF -- "$1"; }
 tree_at() {
   local want=$1 n=${1%/*}
   t send-keys -t skein g
-  wait_for "tree · 1/${want#*/}" >/dev/null
+  wait_for "tree · row 1 of ${want#*/}" >/dev/null
   for _ in $(seq $((n - 1))); do t send-keys -t skein j; done
-  wait_for "tree · $want" >/dev/null
+  wait_for "tree · row $n of ${want#*/}" >/dev/null
 }
 
 # Every run: no model, no agent's folder from the environment, the trash and
@@ -147,7 +147,7 @@ check "the list counts pi's 19, the Claude and the Codex sessions ($total)" wait
 check "the sub-agent's file is not a session of its own" lacks "Run the test suite"
 open "/init"
 check "Enter opens the Claude session" wait_for "/init  /path/to/Demo  anthropic/claude-sonnet-4-20250514"
-check "the tree holds its $(wc -l < "$claude_file") lines as 21 entries (a reply's lines merged)" wait_for "tree · 21/21"
+check "the tree holds its $(wc -l < "$claude_file") lines as 21 entries (a reply's lines merged)" wait_for "tree · row 21 of 21"
 check "the tree shows a reply of three tool uses, on three lines, as one entry" shows "• assistant: → Bash ls -la, → Glob *, → Glob .*"
 check "the tree shows a reply's text and its call as one entry" shows "• assistant: I'll analyze the codebase and crea"
 check "the tree shows the refused Write's result as an error" shows "• ← error: Claude requested permissions to writ"
@@ -166,7 +166,7 @@ check "a Glob's result text is shown" follows "│  ← Glob · 2025-09-03 00:47
 to_list
 open "what is current"
 check "Enter opens the Codex session" wait_for "what is current repository about? summarize purpuse and exp…  /Users/Nikita_Levyankov/"
-check "its tree shows the prompt and the calls" wait_for "tree · 12/12"
+check "its tree shows the prompt and the calls" wait_for "tree · row 12 of 12"
 check "its tree shows a function_call" shows "• assistant: → shell bash -lc ls"
 check "its tree shows the call's output next, its text (not Codex's JSON of it)" follows "• assistant: → shell bash -lc ls" '• ← _bmad'
 check "its tree shows the encrypted reasoning" shows "• assistant: (reasoning, encrypted)"
@@ -179,7 +179,7 @@ check "the function_call_output is under its call" below "│  → shell bash -l
 check "the output's text is shown (not Codex's JSON of it)" follows "│  ← shell · 2026-01-02 16:39:49" '│  _bmad'
 to_list
 open "Open the synthetic"
-check "Enter opens the legacy bare Codex file" wait_for "tree · 2/2"
+check "Enter opens the legacy bare Codex file" wait_for "tree · row 2 of 2"
 legacy() { wait_for "│  Open the synthetic legacy session." && shows "│  The synthetic legacy session is open."; }
 check "its prompt and answer are shown" legacy
 to_list
@@ -219,9 +219,9 @@ search zsh "… <shell>zsh</shell>" "what is current repository about? summarize
 session -d -s skein -x 120 -y 40 "$skein_env HOME=$home $work/skein; sleep 300"
 wait_for "/init" 20 >/dev/null
 open "/init"
-wait_for "tree · 21/21" >/dev/null
+wait_for "tree · row 21 of 21" >/dev/null
 t send-keys -t skein k
-wait_for "tree · 20/21" >/dev/null
+wait_for "tree · row 20 of 21" >/dev/null
 t send-keys -t skein '?'
 unavailable() {
   wait_for "skein · keys" && shows "f fork here (unavailable)" && shows "c compact (unavailable)" &&
@@ -248,7 +248,7 @@ refused c compaction "claude"
 check "the Claude log and every file under ~/.claude and ~/.codex are unchanged" unchanged
 to_list
 open "what is current"
-wait_for "tree · 12/12" >/dev/null
+wait_for "tree · row 12 of 12" >/dev/null
 refused f fork "codex"
 refused R renaming "codex"
 check "the Codex rollout and every file under ~/.claude and ~/.codex are unchanged" unchanged
@@ -260,10 +260,10 @@ session -d -s skein -x 80 -y 24 "$skein_env HOME=$home $work/skein; sleep 300"
 wait_for "Health endpoint" 20 >/dev/null
 open "/init"
 small() {
-  wait_for "/init  /path/to/Demo" && wait_for "tree · 21/21" &&
+  wait_for "/init  /path/to/Demo" && wait_for "tree · row 21 of 21" &&
     wait_for "• assistant: The directory appears to be empty. This is a completely new/empty" &&
     wait_for "• ← error: Claude requested permissions to write to /path/to/Demo/CLAUDE.md" &&
-    wait_for "messages · 21/21" && wait_for "will need to be filled in once you start building the project."
+    wait_for "messages · 21 of 21" && wait_for "will need to be filled in once you start building the project."
 }
 check "at 80x24 the Claude session opens with its tree and messages" small
 t kill-session -t skein 2>/dev/null
@@ -310,7 +310,7 @@ to_list
 pick "/init"
 for _ in 1 2; do wait_for "Claude Code · ${claude_log:0:8}" 2 && break; t send-keys -t skein j; done
 t send-keys -t skein Enter
-wait_for "tree · 21/21" >/dev/null
+wait_for "tree · row 21 of 21" >/dev/null
 t send-keys -t skein f
 wait_re "claude.*read-only" >/dev/null
 t send-keys -t skein y

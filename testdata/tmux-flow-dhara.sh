@@ -79,7 +79,7 @@ wait_for "Health endpoint" >/dev/null
 open "Paginate GET /orders"
 small_tree() {
   wait_for "Paginate GET /orders  /srv/work/shopfront" && wait_for "├⊟ • user: Keep the cursor" &&
-    wait_for "│  └─ assistant: Alternative: an opaque cursor" && wait_for "messages · 6/6" &&
+    wait_for "│  └─ assistant: Alternative: an opaque cursor" && wait_for "messages · 6 of 6" &&
     wait_for "Documented cursor pagination in README.md under \"Listing orders\"."
 }
 check "at 80x24 the Dhara session opens with its tree and messages" small_tree
@@ -90,7 +90,7 @@ b="$store/branched"
 session -d -s skein -x 120 -y 40 "$skein_env HOME=$home $work/skein; sleep 120"
 wait_for "Paginate GET /orders" >/dev/null
 open "Paginate GET /orders"
-wait_for "tree · 6/11" >/dev/null
+wait_for "tree · row 6 of 11" >/dev/null
 t send-keys -t skein '?'
 session_help() { wait_for "skein · keys" && shows "f fork here" && shows "c compact" && shows "L label" && shows "R rename"; }
 check "? in a session shows fork, compact, label, rename" session_help
@@ -98,7 +98,7 @@ t send-keys -t skein Escape
 wait_gone "skein · keys" >/dev/null
 # Fork at "user: Now document it in the README." (one up from the leaf).
 t send-keys -t skein k
-wait_for "tree · 5/11" >/dev/null
+wait_for "tree · row 5 of 11" >/dev/null
 jq -r '.branches[].id' "$b/tree.json" > "$work/branches.before"
 t send-keys -t skein f
 check "f asks to fork at the selected entry" wait_for "Fork at: user: Now document it in the README."
@@ -111,7 +111,7 @@ forked_on_disk() {
     jq -e --arg id "$fork_id" '.branches[] | select(.id == $id) | .parentBranchId == "branch_3c9e1a7f05b2d468" and .entryIds[-1] == "msg_9d1f3b5c7e8a0f2b"' "$b/tree.json" >/dev/null
 }
 check "tree.json has one more branch, its parentBranchId set, ending at the entry" forked_on_disk
-check "the fork is the path shown (5 messages)" wait_for "messages · 5/5"
+check "the fork is the path shown (5 messages)" wait_for "messages · 5 of 5"
 # Label the selected entry.
 t send-keys -t skein L
 wait_for "An empty label clears it." >/dev/null
@@ -143,7 +143,7 @@ cp "$b/entries.jsonl" "$work/entries.before"
 t send-keys -t skein c
 wait_for "Keep about" 20 >/dev/null
 # - keeps fewer tokens until there is something to summarize.
-keep() { screen | grep -o 'Keep about [0-9]* tokens' | head -1; }
+keep() { screen | grep -o 'Keep about [0-9.k]* tokens' | head -1; }
 for _ in $(seq 20); do
   shows "Compact the branch?" && break
   was=$(keep)

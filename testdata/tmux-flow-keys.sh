@@ -41,21 +41,21 @@ for size in 80x24 120x40; do
   wait_for "messages ·" >/dev/null
   t send-keys -t skein Tab
   t send-keys -t skein G
-  check "$size: Tab G puts the marker on the last message" settled "messages · 24/24"
+  check "$size: Tab G puts the marker on the last message" settled "messages · 21 of 21"
   t send-keys -t skein j
-  check "$size: j at the end keeps it there (was 17/24)" settled "messages · 24/24"
+  check "$size: j at the end keeps it there (was 17/24)" settled "messages · 21 of 21"
   t send-keys -t skein Down
-  check "$size: Down too" settled "messages · 24/24"
+  check "$size: Down too" settled "messages · 21 of 21"
   to_list
   open "Why does the header"
   wait_for "messages ·" >/dev/null
   t send-keys -t skein Tab
   t send-keys -t skein g n n
-  check "$size: g n n: 3/5" settled "messages · 3/5"
+  check "$size: g n n: 3/5" settled "messages · 3 of 5"
   t send-keys -t skein j
   # All five fit at 120x40: j goes on to the next; at 80x24 it scrolls a
   # line and the marker stays on its message, partly shown.
-  onward() { sleep 0.5; shows "messages · 4/5" || { [ "$w" -lt 120 ] && shows "messages · 3/5"; }; }
+  onward() { sleep 0.5; shows "messages · 4 of 5" || { [ "$w" -lt 120 ] && shows "messages · 3 of 5"; }; }
   check "$size: then j keeps it or moves it on (was 1/5)" onward
 
   # 2. Keys typed at once: f and y in one write to the terminal fork.
@@ -162,16 +162,16 @@ for size in 80x24 120x40; do
   check "$size: c names the entry and appends at the leaf (4)" wait_for "The end of the branch the agent resumes"
   for _ in $(seq 12); do
     shows "Compact the branch?" && break
-    was=$(screen | grep -o 'Keep about [0-9]* tokens' | head -1)
+    was=$(screen | grep -o 'Keep about [0-9.k]* tokens' | head -1)
     t send-keys -t skein -
-    for _ in $(seq 30); do [ "$(screen | grep -o 'Keep about [0-9]* tokens' | head -1)" != "$was" ] && break; sleep 0.1; done
+    for _ in $(seq 30); do [ "$(screen | grep -o 'Keep about [0-9.k]* tokens' | head -1)" != "$was" ] && break; sleep 0.1; done
   done
-  check "$size: - keeps fewer until there is a plan, the context one figure (4)" wait_for "Context: 39124 tokens"
+  check "$size: - keeps fewer until there is a plan, the context one figure (4)" wait_for "Context: 39k tokens"
   t send-keys -t skein Enter
   wait_for "Compaction summary" 20 >/dev/null
   t send-keys -t skein C-s
   wait_for "written" 20 >/dev/null
-  one_branch() { sleep 0.5; shows "· 1 branch ·" && shows "Forked one  /home/you" && shows "[mine]" && shows "◂ leaf"; }
+  one_branch() { sleep 0.5; shows "· 1 branch" && shows "Forked one  /home/you" && shows "[mine]" && shows "◂ leaf"; }
   check "$size: the compaction follows the leaf: 1 branch, the name and label kept (4; was 2 branches)" one_branch
   t send-keys -t skein q
   wait_for "sort: modified" >/dev/null

@@ -14,7 +14,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"skein/export"
-	"skein/internal/jsjson"
 	"skein/internal/sanitize"
 	"skein/model"
 	"skein/store"
@@ -386,7 +385,7 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) Dialog {
 	if p == nil {
 		body := c.where(home) + s.NothingToCompact(c.leaf, c.keep) + ", as pi would say."
 		if c.pathTokens > 0 {
-			body += " Context: " + jsjson.FormatNumber(c.pathTokens) + " tokens (as pi counts them: the last reply's usage, and an estimate of what followed)."
+			body += " Context: " + transcript.Tokens(c.pathTokens) + " tokens (as pi counts them: the last reply's usage, and an estimate of what followed)."
 		}
 		body += "\n\nKeep about " + keepTokens(c.keep) + " (- fewer, + more)."
 		d = confirmDialog("Nothing to compact", body, func(string) tea.Cmd {
@@ -405,7 +404,7 @@ func (c *compaction) planDialog(home string, start func() tea.Cmd) Dialog {
 		fmt.Fprintf(&b, ", and the first %d messages of a turn too long to keep (a split turn: its start is summarized apart)", len(p.TurnPrefixMessages))
 	}
 	fmt.Fprintf(&b, ".\nKeep from: %s\n\n", entryLine(c.view, p.FirstKeptEntry, home))
-	fmt.Fprintf(&b, "Context: %s tokens (as pi counts them: the last reply's usage, and an estimate of what followed). Kept: about %d, estimated from their text, plus the summary.\n", jsjson.FormatNumber(p.TokensBefore), kept)
+	fmt.Fprintf(&b, "Context: %s tokens (as pi counts them: the last reply's usage, and an estimate of what followed). Kept: about %s, estimated from their text, plus the summary.\n", transcript.Tokens(p.TokensBefore), transcript.Tokens(float64(kept)))
 	if p.PreviousCompaction >= 0 {
 		b.WriteString("The previous compaction's summary is carried forward.\n")
 	}
@@ -538,7 +537,7 @@ func keepTokens(k float64) string {
 	if k == 1 {
 		return "1 token"
 	}
-	return jsjson.FormatNumber(k) + " tokens"
+	return transcript.Tokens(k) + " tokens"
 }
 
 // importFirstDialog offers, for a session of a format skein only reads, to

@@ -145,14 +145,14 @@ func TestCompactionPlanKeysEachCount(t *testing.T) {
 	m := loaded(t, 120, 40, true, storeCopy(t))
 	openFixture(t, m, "Health endpoint")
 	run(m, press(m, "c"))
-	if dlg(m) == nil || !strings.Contains(dlg(m).body, "Keep about 20000 tokens") {
+	if dlg(m) == nil || !strings.Contains(dlg(m).body, "Keep about 20k tokens") {
 		t.Fatalf("plan dialog: %+v", dlg(m))
 	}
 	cmds := []tea.Cmd{press(m, "-"), press(m, "-"), press(m, "-")}
 	for k := len(cmds) - 1; k >= 0; k-- {
 		run(m, cmds[k])
 	}
-	if dlg(m) == nil || !strings.Contains(dlg(m).body, "Keep about 2500 tokens") {
+	if dlg(m) == nil || !strings.Contains(dlg(m).body, "Keep about 2.5k tokens") {
 		t.Fatalf("after three presses: %+v", dlg(m))
 	}
 	late := press(m, "+")
@@ -171,7 +171,7 @@ func TestCompactFromTheTUI(t *testing.T) {
 	path := m.session.info.Path
 	before, _ := os.ReadFile(path)
 	run(m, press(m, "c"))
-	if dlg(m) == nil || !strings.Contains(dlg(m).body, "Keep about 20000 tokens") {
+	if dlg(m) == nil || !strings.Contains(dlg(m).body, "Keep about 20k tokens") {
 		t.Fatalf("plan dialog: %+v", dlg(m))
 	}
 	for i := 0; i < 11; i++ { // down to a budget that summarizes something

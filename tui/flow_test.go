@@ -115,7 +115,7 @@ func TestFlowWalkTree(t *testing.T) {
 	tm := openHealthSession(t)
 	// To the top of the tree: the path is the first message alone.
 	keys(tm, tea.KeyPressMsg{Code: 'g', Text: "g"})
-	waitFor(t, tm, "1/9")
+	waitFor(t, tm, "1 of 9")
 	keys(tm, tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
 	// The model and thinking changes before it, then the first message.
@@ -172,7 +172,7 @@ func TestFlowFork(t *testing.T) {
 func compactToReview(t *testing.T, tm *teatest.TestModel) {
 	t.Helper()
 	tm.Type("c")
-	waitFor(t, tm, "Keep about 20000 tokens")
+	waitFor(t, tm, "Keep about 20k tokens")
 	for range 11 {
 		tm.Type("-")
 	}

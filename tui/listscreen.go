@@ -969,7 +969,15 @@ func (l *listScreen) viewRows(w int) string {
 		if r.forks > 0 {
 			suffix = fmt.Sprintf(" (+%d fork", r.forks) + map[bool]string{true: "s", false: ""}[r.forks > 1] + ")"
 		}
-		if from := l.imports[in.Path]; from != "" {
+		from := l.imports[in.Path]
+		if from == "" && in.ImportedFrom != "" {
+			// An import of an earlier run: its folder says where from.
+			from = in.ImportedFrom
+			if b := store.ForFormat(store.Format(from)); b.Format() == store.Format(from) {
+				from = b.Wording().Agent
+			}
+		}
+		if from != "" {
 			// The agent named where the column has room for it.
 			long := " (import of a " + from + " session)"
 			if titleW-ansi.StringWidth(suffix+long) >= 12 {

@@ -26,6 +26,7 @@ type msgPane struct {
 	expanded map[int]bool // entries whose tool calls and results are expanded
 
 	items      []transcript.Item
+	upTo       []int32 // per item: the messages up to it, itself included
 	summarized int
 	cache      map[renderKey][]string
 	opts       *transcript.Options
@@ -89,6 +90,7 @@ type builtPath struct {
 	ctx        model.Context // the context at leaf (not the history)
 	summarized int
 	items      []transcript.Item
+	upTo       []int32 // per item: the messages up to it, itself included
 }
 
 func buildPath(s *model.Session, leaf int, history bool) builtPath {
@@ -103,12 +105,22 @@ func buildPath(s *model.Session, leaf int, history bool) builtPath {
 		shown = s.BuildHistory(leaf)
 	}
 	b.items = transcript.Items(s, shown, leaf)
+	b.upTo = make([]int32, len(b.items))
+	n := int32(0)
+	for k, it := range b.items {
+		// A message as the header and the stats count them: a message
+		// entry's message, not a summary, a separator or an omission.
+		if !it.Separator && !it.Omitted && it.Message.Kind == model.KindMessage && s.Entry(it.Entry).Kind == model.EntryMessage {
+			n++
+		}
+		b.upTo[k] = n
+	}
 	return b
 }
 
 // take shows a built path.
 func (m *msgPane) take(b builtPath) {
-	m.leaf, m.ctx, m.summarized, m.items = b.leaf, b.ctx, b.summarized, b.items
+	m.leaf, m.ctx, m.summarized, m.items, m.upTo = b.leaf, b.ctx, b.summarized, b.items, b.upTo
 	m.focus = len(m.items) - 1
 }
 
@@ -375,8 +387,14 @@ func (m *msgPane) View() string {
 	if m.history {
 		title += " · full history"
 	}
-	if n := len(m.items); n > 0 {
-		title += fmt.Sprintf(" · %d/%d", m.focus+1, n)
+	if n := len(m.upTo); n > 0 && m.upTo[n-1] > 0 && m.focus >= 0 && m.focus < n {
+		// Messages, as the header counts them: of this branch, or of the
+		// context where a compaction summarized the earlier ones.
+		where := "on this branch"
+		if m.summarized > 0 && !m.history {
+			where = "in the context"
+		}
+		title += fmt.Sprintf(" · %d of %d %s", max(m.upTo[m.focus], 1), m.upTo[n-1], where)
 	}
 	if m.fresh > 0 {
 		title += fmt.Sprintf(" · ↓ %d new (G)", m.fresh)

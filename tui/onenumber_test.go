@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"regexp"
+	"skein/model"
+	"strings"
 	"testing"
 )
 
@@ -23,5 +26,40 @@ func TestTokensReadTheSameEverywhere(t *testing.T) {
 	stats := regexp.MustCompile(`tokens +([0-9.]+[kM]?) in`).FindStringSubmatch(plain(m))
 	if header == nil || stats == nil || header[1] != stats[1] {
 		t.Errorf("input tokens: %q in the header, %q in the stats:\n%s", header, stats, plain(m))
+	}
+}
+
+// Each count on the session screen names what it counts, and a count of
+// messages is of messages: the header's are the session's (the list's
+// msgs, the stats'), the messages pane's are the message entries of the
+// branch shown, and no third position ("entry 26 of 27") stands beside
+// the panes' own.
+func TestSessionScreenCountsOneThingEach(t *testing.T) {
+	dir, err := CopyDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	m := loaded(t, 120, 40, true, dir)
+	openFixture(t, m, "Rate limiting")
+	ss := m.session
+	onPath := 0
+	for _, i := range ss.s.Path(ss.msgs.leaf) {
+		if ss.s.Entry(i).Kind == model.EntryMessage {
+			onPath++
+		}
+	}
+	v := plain(m)
+	for _, want := range []string{
+		fmt.Sprintf("%d messages ·", ss.s.Stats().Messages),
+		fmt.Sprintf("messages · %d of %d on this branch", onPath, onPath),
+		"tree · row ",
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "entry ") && strings.Contains(v, " on this branch ·") {
+		t.Errorf("a third position on the screen:\n%s", v)
 	}
 }

@@ -615,8 +615,8 @@ func (ss *sessionScreen) help() ([]key.Binding, [][]key.Binding) {
 	return unavailable(ss.keys, b, short), unavailableRows(ss.keys, b, full)
 }
 
-// header is two lines: name, folder, model and thinking; totals and the
-// selection's place in its branch.
+// header is two lines: name, folder, model and thinking; the
+// session's totals.
 func (ss *sessionScreen) header() string {
 	st := ss.styles
 	name := ss.info.Name
@@ -640,9 +640,11 @@ func (ss *sessionScreen) header() string {
 	default:
 		line1 += st.Muted.Render("  " + transcript.OneLine(ss.hdrModel) + " · thinking " + transcript.OneLine(ss.hdrThinking))
 		s := ss.stats
-		line2 = st.Muted.Render(fmt.Sprintf("%s · %s in · %s out · $%.2f · %s · entry %d of %d on this branch",
+		// The session's totals, as the list, the preview, the stats and the
+		// exports count them; where the selection is, each pane says.
+		line2 = st.Muted.Render(fmt.Sprintf("%s · %s in · %s out · $%.2f · %s",
 			transcript.Count(s.Messages, "message", "messages"), transcript.Tokens(s.TokensIn), transcript.Tokens(s.TokensOut), s.Cost,
-			transcript.Count(s.Leaves, "branch", "branches"), ss.pos, ss.posTotal))
+			transcript.Count(s.Leaves, "branch", "branches")))
 		if n := len(ss.s.Problems()); n > 0 {
 			line2 = st.Warning.Render("⚠ "+transcript.Count(n, "problem", "problems")+" in this file (! lists them) · ") + line2
 		}

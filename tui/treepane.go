@@ -227,7 +227,7 @@ func (t *treePane) View() string {
 		title += " [" + f.String() + "]"
 	}
 	if n := len(t.view.Rows); n > 0 {
-		title += " · " + itoa(t.cursor+1) + "/" + itoa(n)
+		title += " · row " + itoa(t.cursor+1) + " of " + itoa(n)
 	}
 	if t.laying != 0 {
 		title += " · laying out…"

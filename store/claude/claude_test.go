@@ -336,19 +336,19 @@ func TestSubagents(t *testing.T) {
 		roots   map[string]string // agent root -> its parent
 		leaf    string
 		context []string
-		count   int // Info's MessageCount: the main conversation's
+		count   int // Info's MessageCount: the main conversation's and the sub-agents', as the stats count
 		files   []string
 	}{
 		{"2.1: subagents/ with meta.json, and toolUseResult.agentId", subagents,
 			map[string]string{"web1": "m-a1", "jobs2": "m-a1"}, map[string]string{"w-u1": "m-a1", "j-u1": "m-a1"},
-			"m-a2", []string{"m-u1", "m-a1", "m-r1", "m-r2", "m-a2"}, 5,
+			"m-a2", []string{"m-u1", "m-a1", "m-r1", "m-r2", "m-a2"}, 11,
 			[]string{"7d1c0e2f-5a6b-4c7d-8e9f-a0b1c2d3e4f5/subagents/agent-jobs2.jsonl", "7d1c0e2f-5a6b-4c7d-8e9f-a0b1c2d3e4f5/subagents/agent-web1.jsonl"}},
 		{"2.0: agent-*.jsonl beside the session (the real sample), the result line's agentId", beside,
 			map[string]string{"test-hash-123": "p-a1"}, map[string]string{"a1111111-1111-4111-a111-111111111111": "p-a1"},
-			"p-a2", []string{"p-u1", "p-a1", "p-r1", "p-a2"}, 4, []string{"agent-test-hash-123.jsonl"}},
+			"p-a2", []string{"p-u1", "p-a1", "p-r1", "p-a2"}, 6, []string{"agent-test-hash-123.jsonl"}},
 		{"1.0: a sidechain in the session's file, by its prompt", sidechain,
 			map[string]string{"": "o-a1"}, map[string]string{"s-u1": "o-a1"},
-			"o-a2", []string{"o-u1", "o-a1", "o-r1", "o-a2"}, 4, nil},
+			"o-a2", []string{"o-u1", "o-a1", "o-r1", "o-a2"}, 8, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -431,7 +431,7 @@ func TestInfo(t *testing.T) {
 		{rewind, formattest.Record{ID: "0b7c1d2e-3f40-4a51-8b62-7c83d94ea5f6", Cwd: "/home/ana/src/skein", Name: "Table tests for main", Created: "2026-03-02T10:00:01.000Z", Modified: "2026-03-02T10:07:02.000Z",
 			FirstMessage: "List the Go files and explain main.go", Model: "claude-opus-4-5-20251101", MessageCount: 16, Entries: 31, Branches: 2}},
 		{subagents, formattest.Record{ID: "7d1c0e2f-5a6b-4c7d-8e9f-a0b1c2d3e4f5", Cwd: "/workspace/example-app", Created: "2026-06-15T10:00:01.000Z", Modified: "2026-06-15T10:00:11.000Z",
-			FirstMessage: "Survey the repository with two agents, one per module.", Model: "claude-sonnet-4-5-20250929", MessageCount: 5, Entries: 11, Branches: 1}},
+			FirstMessage: "Survey the repository with two agents, one per module.", Model: "claude-sonnet-4-5-20250929", MessageCount: 11, Entries: 11, Branches: 1}},
 	}
 	for _, tt := range tests {
 		s := open(t, tt.path)

@@ -33,9 +33,9 @@ func (s *Session) IDOf(path string) string {
 //   - Name: Name().
 //   - Created, Modified: the earliest and the latest timestamp of the
 //     session's file (NaN, and mtimeMs, when none can be read).
-//   - MessageCount: the messages of the main conversation, every branch
-//     (a reply split over lines is one; each tool result is one), not the
-//     sub-agents'.
+//   - MessageCount: the messages of every branch and every sub-agent, as
+//     the stats count them (a reply split over lines is one; each tool
+//     result is one).
 //   - FirstMessage: the text of the first user message of the main
 //     conversation that the user typed: not a tool result, a meta line
 //     (isMeta), a compact summary, or a slash command or its output;
@@ -81,10 +81,13 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	first, command := "", ""
 	for k := range s.Entries {
 		e := &s.Entries[k]
-		if e.kind != model.EntryMessage || e.Agent >= 0 {
+		if e.kind != model.EntryMessage {
 			continue
 		}
 		info.MessageCount++
+		if e.Agent >= 0 {
+			continue
+		}
 		if e.role == model.RoleUser && first == "" && !e.meta {
 			msg := s.Message(model.ContextMessage{Entry: k})
 			text := strings.TrimSpace(msg.Text(" "))

@@ -10,22 +10,53 @@ import (
 // A sub-agent is not a branch, nor is a record that hangs off the chain
 // (a progress line, a file-history snapshot).
 func (s *Session) tips() int {
+	n := 0
+	s.ends(func(k int, main bool) {
+		if main {
+			n++
+		}
+	})
+	return n
+}
+
+// BranchEnds are the ends of the paths worth showing: each branch's tip,
+// then each sub-agent's last entry; not the records that hang off the
+// chain.
+func (s *Session) BranchEnds() []int {
+	var out, agents []int
+	s.ends(func(k int, main bool) {
+		if main {
+			out = append(out, k)
+		} else {
+			agents = append(agents, k)
+		}
+	})
+	return append(out, agents...)
+}
+
+// ends calls f with each tip of the main conversation (main) and each end
+// of a sub-agent's, in entry order.
+func (s *Session) ends(f func(k int, main bool)) {
 	has := make([]bool, len(s.Entries))
 	for k := range s.Entries {
-		if !s.onMain(k) {
+		if !s.onMain(k) && !s.onAgent(k) {
 			continue
 		}
 		for p := s.parent[k]; p >= 0 && !has[p]; p = s.parent[p] {
 			has[p] = true
 		}
 	}
-	n := 0
 	for k := range s.Entries {
-		if s.onMain(k) && !has[k] {
-			n++
+		if !has[k] && (s.onMain(k) || s.onAgent(k)) {
+			f(k, s.onMain(k))
 		}
 	}
-	return n
+}
+
+// onAgent reports whether entry k is a turn of a sub-agent's conversation.
+func (s *Session) onAgent(k int) bool {
+	e := &s.Entries[k]
+	return e.Agent >= 0 && (e.kind == model.EntryMessage || e.kind == model.EntryCompaction)
 }
 
 // replyUsage is the usage object of a reply's last line that has one.

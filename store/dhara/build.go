@@ -416,7 +416,8 @@ func (b *builder) entry(i int) {
 		// written again after it.
 		for _, m := range model.KeptIn(*b.pre[i].ctx, i) {
 			msg := s.Message(m)
-			typ, fields := TypeMessage, []Field{{Key: "role", Value: b.quoted(msg.Role)}, {Key: "content", Value: contentJSON(msg.Blocks)}}
+			// Marked synthetic: a copy, not a message of the conversation.
+			typ, fields := TypeMessage, []Field{{Key: "role", Value: b.quoted(msg.Role)}, {Key: "content", Value: contentJSON(msg.Blocks)}, {Key: "synthetic", Value: []byte("true")}}
 			if msg.Role != model.RoleUser && msg.Role != model.RoleAssistant {
 				typ, fields = TypeSystem, fields[1:]
 			}

@@ -29,7 +29,9 @@ func (s *Session) Info(dir string, mtimeMs float64) model.SessionInfo {
 		e := &s.Entries[i]
 		switch e.Type {
 		case TypeMessage:
-			info.MessageCount++
+			if !Synthetic(e) {
+				info.MessageCount++
+			}
 			if t := jsdate.Parse(e.Timestamp); t > modified {
 				modified = t
 			}
@@ -37,7 +39,9 @@ func (s *Session) Info(dir string, mtimeMs float64) model.SessionInfo {
 				first = firstText(e.Raw)
 			}
 		case TypeToolResult:
-			info.MessageCount++
+			if !Synthetic(e) {
+				info.MessageCount++
+			}
 		}
 	}
 	info.FirstMessage = first
@@ -46,6 +50,7 @@ func (s *Session) Info(dir string, mtimeMs float64) model.SessionInfo {
 	}
 	info.Modified = modifiedOf(modified, s.Meta, mtimeMs)
 	info.Model = s.Meta.Model
+	info.ImportedFrom = s.Meta.ImportedFrom
 	if s.leaf >= 0 {
 		for _, i := range s.Path(s.leaf) {
 			if s.Entries[i].Type == TypeModelChange {
@@ -56,6 +61,15 @@ func (s *Session) Info(dir string, mtimeMs float64) model.SessionInfo {
 		}
 	}
 	return info
+}
+
+// Synthetic reports whether entry e is one skein made on import: a result
+// because Dhara wants one for every call and the source recorded none, or
+// a copy of what a compaction keeps (Codex's replacement history). It is
+// in the context but no message of the conversation, and is not counted
+// as one.
+func Synthetic(e *Entry) bool {
+	return string(jscan.Member(e.Raw, "synthetic")) == "true"
 }
 
 // ListInfo is the list record of the session folder dir without building
@@ -96,12 +110,15 @@ func ListInfo(dir string, mtimeMs float64) (model.SessionInfo, error) {
 			total.first = sc.first
 		}
 	}
+	if branches == 0 && total.entries > 0 {
+		branches = 1 // the one branch a session without a tree is read as
+	}
 	if f.Archive != nil || total.modelChanges > 0 && branches > 1 {
 		full := Parse(f)
 		return full.Info(dir, mtimeMs), nil
 	}
 	info := model.SessionInfo{Path: dir, Format: "dhara", ID: s.Meta.ID, Cwd: s.Meta.Cwd, Name: s.Meta.Title,
-		Entries: total.entries, Branches: branches, MessageCount: total.messages, Model: s.Meta.Model}
+		Entries: total.entries, Branches: branches, MessageCount: total.messages, Model: s.Meta.Model, ImportedFrom: s.Meta.ImportedFrom}
 	if info.ID == "" {
 		info.ID = filepath.Base(dir)
 	}
@@ -136,7 +153,7 @@ func (sc *listScan) scan(data []byte) {
 		if isBlank(line) {
 			continue
 		}
-		var typ, role, ts, mdl []byte
+		var typ, role, ts, mdl, synthetic []byte
 		it := jscan.Object(line)
 		for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
 			switch it.Name(k) {
@@ -148,6 +165,8 @@ func (sc *listScan) scan(data []byte) {
 				ts = v
 			case "model":
 				mdl = v
+			case "synthetic":
+				synthetic = v
 			}
 		}
 		if it.Err() != nil {
@@ -156,7 +175,9 @@ func (sc *listScan) scan(data []byte) {
 		sc.entries++
 		switch string(typ) {
 		case `"message"`:
-			sc.messages++
+			if string(synthetic) != "true" {
+				sc.messages++
+			}
 			if t, ok := jscan.StringShared(ts); ok {
 				sc.modified = max(sc.modified, jsdate.Parse(t))
 			}
@@ -164,7 +185,9 @@ func (sc *listScan) scan(data []byte) {
 				sc.first = line
 			}
 		case `"tool_result"`:
-			sc.messages++
+			if string(synthetic) != "true" {
+				sc.messages++
+			}
 		case `"model_change"`:
 			sc.modelChanges++
 			if m, ok := jscan.String(mdl); ok && m != "" {

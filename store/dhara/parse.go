@@ -55,6 +55,7 @@ type Meta struct {
 	ID, Title, CreatedAt, UpdatedAt string
 	Provider, Model, FormatVersion  string
 	Cwd                             string
+	ImportedFrom                    string // importedFrom.format: the source's format when skein imported it
 	Raw                             []byte // the file as read, nil when absent
 }
 
@@ -207,6 +208,8 @@ func parseMeta(data []byte, diags *[]model.Diagnostic) Meta {
 			m.FormatVersion = s
 		case "cwd":
 			m.Cwd = s
+		case "importedFrom":
+			m.ImportedFrom, _ = jscan.String(jscan.Member(v, "format"))
 		}
 		return true
 	})

@@ -42,6 +42,9 @@ func (s *Session) Stats() model.Stats {
 		e := &s.Entries[i]
 		switch e.Type {
 		case TypeMessage, TypeToolResult:
+			if Synthetic(e) {
+				break
+			}
 			d.AddMessage(e.Role)
 			if e.Role == model.RoleAssistant {
 				msg := s.MessageHead(model.ContextMessage{Entry: i})

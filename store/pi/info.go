@@ -4,7 +4,9 @@ package pi
 
 import (
 	"bytes"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,7 +50,10 @@ type ScanState struct {
 	// The last entry's id, a model change's modelId and the last assistant
 	// message's model, as raw JSON ("" for none).
 	PrevID, LatestModel, AssistantModel string
-	HasAssistant                        bool
+	// Tips are the ids (raw JSON, one a line) of the entries no entry
+	// follows yet, but for the last entry: the other branches' leaves.
+	Tips         string
+	HasAssistant bool
 }
 
 // Feed scans whole lines (a partial last line is scanned as it is: the
@@ -68,6 +73,17 @@ func (st *ScanState) Feed(data []byte) error {
 		headerTime = st.HeaderTime
 	}
 	prevID, latestModel := []byte(st.PrevID), []byte(st.LatestModel)
+	// The leaves are counted as pi's tree has them: an entry is one until
+	// another names it as its parent. An entry that follows the last one,
+	// the usual case, takes its place; only a jump back (a branch) needs
+	// the set of the other leaves.
+	var tips map[string]bool
+	if st.Tips != "" {
+		tips = map[string]bool{}
+		for _, id := range strings.Split(st.Tips, "\n") {
+			tips[id] = true
+		}
+	}
 	if st.PrevID == "" {
 		prevID = nil
 	}
@@ -80,6 +96,7 @@ func (st *ScanState) Feed(data []byte) error {
 		st.LastActivity, st.HasActivity = lastActivity, !math.IsNaN(lastActivity)
 		st.HeaderTime, st.HasHeaderTime = headerTime, !math.IsNaN(headerTime)
 		st.PrevID, st.LatestModel = string(prevID), string(latestModel)
+		st.Tips = strings.Join(slices.Sorted(maps.Keys(tips)), "\n")
 		if latestAssistant != nil {
 			assistantModel, hasAssistant = modelOf(latestAssistant), true
 		}
@@ -143,8 +160,14 @@ func (st *ScanState) Feed(data []byte) error {
 		if err := it.Err(); err != nil && err != jscan.ErrNotObject {
 			continue
 		}
-		if info.Entries > 0 && !bytes.Equal(parentID, prevID) {
-			info.Branches++
+		if !bytes.Equal(parentID, prevID) {
+			if prevID != nil {
+				if tips == nil {
+					tips = map[string]bool{}
+				}
+				tips[string(prevID)] = true
+			}
+			delete(tips, string(parentID))
 		}
 		prevID = id
 		info.Entries++
@@ -231,7 +254,10 @@ func (st *ScanState) Result(mtimeMs float64) (Info, error) {
 		info.FirstMessage = "(no messages)"
 	}
 	if info.Entries > 0 {
-		info.Branches++
+		info.Branches = 1 + strings.Count(st.Tips, "\n")
+		if st.Tips != "" {
+			info.Branches++
+		}
 	}
 	model := st.LatestModel
 	if st.HasAssistant {

@@ -222,7 +222,7 @@ func finishScan(st ScanState, f *os.File, scanned, size int64, mtimeMs float64) 
 }
 
 // stateVersion starts an encoded piListState; another is read as none.
-const stateVersion = 3
+const stateVersion = 4
 
 // encodeState writes ps compactly (gob spent more time on its type
 // descriptions than on the records).
@@ -241,6 +241,7 @@ func encodeState(ps piListState) []byte {
 	e.Str(st.PrevID)
 	e.Str(st.LatestModel)
 	e.Str(st.AssistantModel)
+	e.Str(st.Tips)
 	in := &st.Info
 	e.Str(in.Path)
 	e.Str(in.Format)
@@ -275,7 +276,7 @@ func decodeState(b []byte, ps *piListState) bool {
 	f := d.ReadBools(4)
 	st.Header, st.HasActivity, st.HasHeaderTime, st.HasAssistant = f[0], f[1], f[2], f[3]
 	st.LastActivity, st.HeaderTime = d.ReadFloat(), d.ReadFloat()
-	st.PrevID, st.LatestModel, st.AssistantModel = d.ReadStr(), d.ReadStr(), d.ReadStr()
+	st.PrevID, st.LatestModel, st.AssistantModel, st.Tips = d.ReadStr(), d.ReadStr(), d.ReadStr(), d.ReadStr()
 	in := &st.Info
 	in.Path, in.Format, in.ID = d.ReadStr(), d.ReadStr(), d.ReadStr()
 	idJSON := d.ReadStr()
