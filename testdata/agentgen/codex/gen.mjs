@@ -80,13 +80,16 @@ async function runScenario(sc) {
     RUST_LOG: "error",
   };
   const steps = [];
-  let id = null;
+  const ids = {}; // session name (step.as, default "main") -> id
+  const known = new Set();
   try {
     for (const [i, st] of sc.steps.entries()) {
       replies.length = 0;
       replies.push(...st.replies);
       const first = requests.length;
-      const args = ["exec", "--skip-git-repo-check", ...(st.resume ? ["resume", id] : []), ...(st.args ?? []), st.prompt];
+      const sub = st.resume ? ["resume", ids[st.resume]] : st.fork ? ["fork", ids[st.fork]] : [];
+      if (sub.length && !sub[1]) throw new Error(`step ${i}: no session ${st.resume ?? st.fork} yet`);
+      const args = ["exec", "--skip-git-repo-check", ...sub, ...(st.args ?? []), st.prompt];
       const { code, stdout, stderr } = await run(process.execPath, [codexJs, ...args], { cwd: dirs.proj, env });
       writeFileSync(join(root, `step${i}.stdout`), stdout);
       writeFileSync(join(root, `step${i}.stderr`), stderr);
@@ -95,11 +98,14 @@ async function runScenario(sc) {
       if (made.some((r) => r.reply?.unscripted)) throw new Error(`step ${i}: an unscripted request; see ${log}`);
       if ((code !== 0) !== Boolean(st.fails)) throw new Error(`step ${i}: exit ${code}; see ${root}/step${i}.stderr`);
       const rollouts = listRollouts(dirs.codex);
-      if (i === 0) {
-        if (rollouts.length !== 1) throw new Error(`step 0 wrote ${rollouts.length} rollouts`);
-        id = JSON.parse(readFileSync(rollouts[0], "utf8").split("\n")[0]).payload.id;
-      }
+      const fresh = rollouts.filter((f) => !known.has(f));
+      fresh.forEach((f) => known.add(f));
+      if (!st.resume) {
+        if (fresh.length !== 1) throw new Error(`step ${i} wrote ${fresh.length} new rollouts`);
+        ids[st.as ?? "main"] = JSON.parse(readFileSync(fresh[0], "utf8").split("\n")[0]).payload.id;
+      } else if (fresh.length) throw new Error(`step ${i}: a resume wrote ${fresh.length} new rollouts`);
       steps.push({
+        session: st.resume ?? st.as ?? "main",
         args: args.map((a) => sanitize(a, root)),
         exit: code,
         requests: made.map((r) => r.n),

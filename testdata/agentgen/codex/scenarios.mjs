@@ -10,7 +10,99 @@ export const scenarios = [
     files: { "README.md": "# demo\n" },
     steps: [
       { prompt: "Say hello.", replies: [{ items: [say("Hello! How can I help with this project?")], usage: usage(1200, 0, 12) }] },
-      { resume: true, prompt: "What did I ask you before?", replies: [{ items: [say("You asked me to say hello.")], usage: usage(1260, 1152, 9) }] },
+      { resume: "main", prompt: "What did I ask you before?", replies: [{ items: [say("You asked me to say hello.")], usage: usage(1260, 1152, 9) }] },
+    ],
+  },
+  {
+    name: "parallel",
+    about: "three exec_command calls in one response, finishing out of order (the first sleeps), one of them failing (exit 1); the outputs go back in the next request; then a resume",
+    files: { "a.txt": "alpha\n", "b.txt": "bravo\n" },
+    steps: [
+      {
+        prompt: "Show me a.txt, b.txt and c.txt.",
+        replies: [
+          {
+            items: [
+              say("I'll read the three files at once."),
+              call("call_par_a", "sleep 0.8; cat a.txt"),
+              call("call_par_b", "cat b.txt"),
+              call("call_par_c", "cat c.txt"),
+            ],
+            usage: usage(2400, 0, 95),
+          },
+          { items: [say("a.txt holds `alpha`, b.txt holds `bravo`, and c.txt does not exist.")], usage: usage(2700, 2304, 22) },
+        ],
+      },
+      { resume: "main", prompt: "Which file was missing?", replies: [{ items: [say("c.txt was missing.")], usage: usage(2760, 2688, 6) }] },
+    ],
+  },
+  {
+    name: "tool-errors",
+    about: "calls that fail in different ways, all in one response: a command exiting 3, a command not found, an unknown tool, arguments that are not JSON; then a resume",
+    files: {},
+    steps: [
+      {
+        prompt: "Try these commands.",
+        replies: [
+          {
+            items: [
+              call("call_err_exit", "echo to stderr >&2; exit 3"),
+              call("call_err_nf", "no-such-command --flag"),
+              { type: "function_call", name: "no_such_tool", call_id: "call_err_tool", arguments: "{}" },
+              { type: "function_call", name: "exec_command", call_id: "call_err_args", arguments: "{not json" },
+            ],
+            usage: usage(2000, 0, 80),
+          },
+          { items: [say("All four calls failed, each in its own way.")], usage: usage(2500, 1920, 11) },
+        ],
+      },
+      { resume: "main", prompt: "Why did the first fail?", replies: [{ items: [say("It exited with status 3.")], usage: usage(2560, 2432, 8) }] },
+    ],
+  },
+  {
+    name: "server-errors",
+    about: "a plain turn; a resume answered by HTTP 400 with an OpenAI error body (the message real rollouts hold); a resume answered by text then response.failed; a resume that works, whose request shows what the failed turns left in the context",
+    files: {},
+    steps: [
+      { prompt: "Hello?", replies: [{ items: [say("Hello.")], usage: usage(1000, 0, 3) }] },
+      {
+        resume: "main",
+        prompt: "Hello again?",
+        fails: true,
+        replies: [{ status: 400, error: { message: "'developer' is not one of ['system', 'assistant', 'user', 'function'] - 'messages.0.role'", type: "invalid_request_error", param: null, code: null } }],
+      },
+      {
+        resume: "main",
+        prompt: "Are you there?",
+        fails: true,
+        replies: [{ items: [say("I was about to answer when")], failed: { code: "server_error", message: "The server had an error while processing your request." } }],
+      },
+      { resume: "main", prompt: "Last try.", replies: [{ items: [say("I am here.")], usage: usage(1100, 960, 4) }] },
+    ],
+  },
+  {
+    name: "reasoning",
+    about: "a reasoning item (summary, raw reasoning text, encrypted content) before a call, another before the answer; then a resume",
+    files: { "notes.md": "remember the milk\n" },
+    steps: [
+      {
+        prompt: "What is in notes.md?",
+        replies: [
+          { items: [think("**Reading the notes**\n\nThe user wants the contents of notes.md.", "I should cat the file."), call("call_rs_cat", "cat notes.md")], usage: usage(1500, 0, 60, 40) },
+          { items: [think("**Answering**\n\nThe file has one line."), say("notes.md says: remember the milk.")], usage: usage(1700, 1408, 30, 18) },
+        ],
+      },
+      { resume: "main", prompt: "Thanks. Anything else in it?", replies: [{ items: [think("**Checking**"), say("No, just that one line.")], usage: usage(1800, 1664, 20, 10) }] },
+    ],
+  },
+  {
+    name: "resume-twice",
+    about: "a turn, a resume, and a resume of that resume (resume-1-request.json, then resume-request.json)",
+    files: {},
+    steps: [
+      { prompt: "Count: one.", replies: [{ items: [say("one")], usage: usage(1000, 0, 1) }] },
+      { resume: "main", prompt: "Count: two.", replies: [{ items: [say("two")], usage: usage(1020, 896, 1) }] },
+      { resume: "main", prompt: "Count: three.", replies: [{ items: [say("three")], usage: usage(1040, 1024, 1) }] },
     ],
   },
 ];
