@@ -18,13 +18,18 @@ for (const name of readdirSync(fx).sort()) {
   const { steps } = JSON.parse(readFileSync(join(dir, "steps.json"), "utf8"));
   const resumes = steps.map((s, i) => ({ s, i })).filter(({ s }) => s.args[2] === "resume" || s.args[2] === "fork");
   resumes.forEach(({ s, i }, k) => {
-    const file = k === resumes.length - 1 ? "resume-request.json" : `resume-${k + 1}-request.json`;
+    const kind = s.args[2];
+    const same = resumes.filter((r) => r.s.args[2] === kind);
+    const nth = same.findIndex((r) => r.i === i);
+    const file = nth === same.length - 1 ? `${kind}-request.json` : `${kind}-${nth + 1}-request.json`;
     if (!existsSync(join(dir, file))) return;
     const req = JSON.parse(readFileSync(join(dir, file), "utf8"));
-    // The rollout as it was before this step: same session, previous step's count.
-    const prev = steps.slice(0, i).reverse().find((p) => p.session === s.session);
-    const [path, lines] = Object.entries(prev.rollouts).find(([p]) => p.includes(s.args[3]));
-    const rows = readFileSync(join(dir, "codex-home", path), "utf8").split("\n").filter(Boolean).slice(0, lines).map((l) => JSON.parse(l));
+    // The rollout as it was before this step: for a resume, the session's
+    // file at the previous step's count; for a fork, the source's file.
+    const target = s.args[3];
+    const prev = steps.slice(0, i).reverse().find((p) => Object.keys(p.rollouts).some((f) => f.includes(target)));
+    const [path, lines] = Object.entries(prev.rollouts).find(([p]) => p.includes(target));
+    const rows = history(dir, path, lines);
     const meta = rows[0].payload;
     const items = rows.filter((r) => r.type === "response_item").map((r) => {
       const p = { ...r.payload };
@@ -48,6 +53,18 @@ for (const name of readdirSync(fx).sort()) {
 }
 console.log(`${checks - bad} passed, ${bad} failed`);
 process.exit(bad ? 1 : 0);
+
+// history is a rollout's lines up to count, a fork's preceded by its source's
+// lines before forked_from_ordinal_exclusive (a fork copies none of them).
+function history(dir, path, count = Infinity) {
+  const rows = readFileSync(join(dir, "codex-home", path), "utf8").split("\n").filter(Boolean).slice(0, count).map((l) => JSON.parse(l));
+  const meta = rows[0].payload;
+  if (!meta.forked_from_id) return rows;
+  const src = readdirSync(dirname(join(dir, "codex-home", path))).find((f) => f.includes(meta.forked_from_id));
+  if (!src) throw new Error(`${path}: its source ${meta.forked_from_id} is not beside it`);
+  const before = history(dir, join(dirname(path), src)).filter((r) => r.ordinal < meta.forked_from_ordinal_exclusive);
+  return [rows[0], ...before.slice(1), ...rows.slice(1)];
+}
 
 // stripPlan drops the two update_plan sections Codex leaves out of the
 // instructions it sends when the update_plan tool is not offered (codex exec).

@@ -6,7 +6,8 @@
 //   codex-home/sessions/...  the rollouts as Codex wrote them (sandbox paths
 //                            replaced by /sandbox; nothing else touched)
 //   resume-request.json      the body of the first request of the last resume
-//                            (resume-<i>-request.json for earlier ones)
+//                            (resume-<i>-request.json for earlier ones;
+//                            fork-request.json likewise for `exec fork`)
 //   usage.json               the usage the fake server reported, per request
 //   steps.json               each run: its arguments, exit status, the
 //                            requests it made and the rollout's line count
@@ -66,7 +67,7 @@ async function runScenario(sc) {
     requests.push(r);
     appendFileSync(log, JSON.stringify(r) + "\n");
   });
-  writeFileSync(join(dirs.codex, "config.toml"), config(server.port, sc.config ?? ""));
+  writeFileSync(join(dirs.codex, "config.toml"), config(server.port, sc.config ?? "", sc.provider ?? {}));
   const env = {
     PATH: "/usr/local/bin:/usr/bin:/bin",
     HOME: dirs.home,
@@ -106,6 +107,7 @@ async function runScenario(sc) {
       } else if (fresh.length) throw new Error(`step ${i}: a resume wrote ${fresh.length} new rollouts`);
       steps.push({
         session: st.resume ?? st.as ?? "main",
+        ...(st.fork ? { from: st.fork } : {}),
         args: args.map((a) => sanitize(a, root)),
         exit: code,
         requests: made.map((r) => r.n),
@@ -123,11 +125,13 @@ async function runScenario(sc) {
     mkdirSync(dirname(to), { recursive: true });
     writeFileSync(to, sanitize(readFileSync(f, "utf8"), root));
   }
-  const resumes = steps.map((s, i) => (sc.steps[i].resume ? s.requests[0] : null)).filter((n) => n != null);
-  resumes.forEach((n, k) => {
-    const name = k === resumes.length - 1 ? "resume-request.json" : `resume-${k + 1}-request.json`;
-    writeFileSync(join(out, name), sanitize(JSON.stringify(requests[n - 1].body, null, 2), root) + "\n");
-  });
+  for (const kind of ["resume", "fork"]) {
+    const at = sc.steps.map((st, i) => (st[kind] ? steps[i].requests[0] : null)).filter((n) => n != null);
+    at.forEach((n, k) => {
+      const name = k === at.length - 1 ? `${kind}-request.json` : `${kind}-${k + 1}-request.json`;
+      writeFileSync(join(out, name), sanitize(JSON.stringify(requests[n - 1].body, null, 2), root) + "\n");
+    });
+  }
   const used = requests.filter((r) => r.reply && r.reply !== "404").map((r) => ({
     request: r.n,
     step: steps.findIndex((s) => s.requests.includes(r.n)),
@@ -138,7 +142,8 @@ async function runScenario(sc) {
   writeFileSync(join(out, "steps.json"), JSON.stringify({ scenario: sc.name, about: sc.about, steps }, null, 2) + "\n");
 }
 
-function config(port, extra) {
+function config(port, extra, provider) {
+  const p = { request_max_retries: 0, stream_max_retries: 0, ...provider };
   return `model = "gpt-fake"
 model_provider = "fake"
 approval_policy = "never"
@@ -149,8 +154,8 @@ name = "Fake"
 base_url = "http://127.0.0.1:${port}/v1"
 env_key = "FAKE_API_KEY"
 wire_api = "responses"
-request_max_retries = 0
-stream_max_retries = 0
+request_max_retries = ${p.request_max_retries}
+stream_max_retries = ${p.stream_max_retries}
 `;
 }
 

@@ -105,4 +105,37 @@ export const scenarios = [
       { resume: "main", prompt: "Count: three.", replies: [{ items: [say("three")], usage: usage(1040, 1024, 1) }] },
     ],
   },
+  {
+    name: "fork",
+    about: "a turn with a call, `codex exec fork` of it into a new session (fork-request.json), then a resume of the fork",
+    files: { "x.txt": "x marks the spot\n" },
+    steps: [
+      {
+        prompt: "Read x.txt.",
+        replies: [
+          { items: [call("call_fk_cat", "cat x.txt")], usage: usage(1500, 0, 20) },
+          { items: [say("x.txt says: x marks the spot.")], usage: usage(1600, 1408, 9) },
+        ],
+      },
+      { fork: "main", as: "fork", prompt: "In this fork: what did the file say?", replies: [{ items: [say("It said: x marks the spot.")], usage: usage(1650, 1536, 8) }] },
+      { resume: "fork", prompt: "And still in the fork?", replies: [{ items: [say("Still: x marks the spot.")], usage: usage(1700, 1664, 6) }] },
+    ],
+  },
+  {
+    name: "retry",
+    about: "stream_max_retries = 1: the first response fails (response.failed, server_error) and Codex retries once, which works; what the rollout records of the retry",
+    config: "",
+    provider: { stream_max_retries: 1, request_max_retries: 1 },
+    files: {},
+    steps: [
+      {
+        prompt: "Hi.",
+        replies: [
+          { items: [], failed: { code: "server_error", message: "The server had an error while processing your request." } },
+          { items: [say("Hi there.")], usage: usage(1000, 0, 3) },
+        ],
+      },
+      { resume: "main", prompt: "Again.", replies: [{ status: 500, error: { message: "Internal error", type: "server_error", param: null, code: null } }, { items: [say("Again, hi.")], usage: usage(1050, 896, 3) }] },
+    ],
+  },
 ];
