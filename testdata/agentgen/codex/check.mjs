@@ -4,7 +4,8 @@
 // internal_chat_message_metadata_passthrough dropped, preceded by one
 // developer message holding the base instructions (session_meta's
 // base_instructions.text, less the update_plan sections, under an id we cannot
-// derive), followed by what the resume turn adds (its user message). Prints
+// derive), followed by what the resume turn adds (its user message). A
+// `compacted` line's replacement_history replaces the items before it. Prints
 // what differs. Run: node check.mjs
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join, dirname } from "node:path";
@@ -31,8 +32,13 @@ for (const name of readdirSync(fx).sort()) {
     const [path, lines] = Object.entries(prev.rollouts).find(([p]) => p.includes(target));
     const rows = history(dir, path, lines);
     const meta = rows[0].payload;
-    const items = rows.filter((r) => r.type === "response_item").map((r) => {
-      const p = { ...r.payload };
+    let items = [];
+    for (const r of rows) {
+      if (r.type === "response_item") items.push(r.payload);
+      else if (r.type === "compacted" && r.payload.replacement_history) items = [...r.payload.replacement_history];
+    }
+    items = items.map((it) => {
+      const p = { ...it };
       delete p.internal_chat_message_metadata_passthrough;
       return p;
     });

@@ -8,6 +8,7 @@
 //   resume-request.json      the body of the first request of the last resume
 //                            (resume-<i>-request.json for earlier ones;
 //                            fork-request.json likewise for `exec fork`)
+//   compaction-request.json  the request that asked for a compaction summary
 //   usage.json               the usage the fake server reported, per request
 //   steps.json               each run: its arguments, exit status, the
 //                            requests it made and the rollout's line count
@@ -132,8 +133,14 @@ async function runScenario(sc) {
       writeFileSync(join(out, name), sanitize(JSON.stringify(requests[n - 1].body, null, 2), root) + "\n");
     });
   }
+  const compactions = requests.filter((r) => kindOf(r) === "compaction");
+  compactions.forEach((r, k) => {
+    const name = k === compactions.length - 1 ? "compaction-request.json" : `compaction-${k + 1}-request.json`;
+    writeFileSync(join(out, name), sanitize(JSON.stringify(r.body, null, 2), root) + "\n");
+  });
   const used = requests.filter((r) => r.reply && r.reply !== "404").map((r) => ({
     request: r.n,
+    kind: kindOf(r),
     step: steps.findIndex((s) => s.requests.includes(r.n)),
     response: r.reply.status ? { status: r.reply.status } : { id: `resp_${String(r.n).padStart(4, "0")}`, status: r.reply.failed ? "failed" : "completed" },
     usage: r.reply.usage ?? null,
@@ -157,6 +164,16 @@ wire_api = "responses"
 request_max_retries = ${p.request_max_retries}
 stream_max_retries = ${p.stream_max_retries}
 `;
+}
+
+// kindOf is the request_kind Codex puts in its x-codex-turn-metadata header:
+// "turn", or "compaction" for the request that asks for a summary.
+function kindOf(r) {
+  try {
+    return JSON.parse(r.headers["x-codex-turn-metadata"]).request_kind ?? null;
+  } catch {
+    return null;
+  }
 }
 
 function sanitize(s, root) {

@@ -138,4 +138,22 @@ export const scenarios = [
       { resume: "main", prompt: "Again.", replies: [{ status: 500, error: { message: "Internal error", type: "server_error", param: null, code: null } }, { items: [say("Again, hi.")], usage: usage(1050, 896, 3) }] },
     ],
   },
+  {
+    name: "compact",
+    about: "model_auto_compact_token_limit = 3000 and a first turn reporting 5000 input tokens: the resume compacts before its turn (the summary comes from the fake server), then a resume after the compaction",
+    config: "model_auto_compact_token_limit = 3000\n",
+    files: {},
+    steps: [
+      { prompt: "Tell me a long story.", replies: [{ items: [say("Once upon a time there was a parser.")], usage: usage(5000, 0, 900) }] },
+      {
+        resume: "main",
+        prompt: "And then?",
+        replies: [
+          { items: [say("SUMMARY: the user asked for a long story; the assistant began one about a parser.")], usage: usage(5200, 4096, 40) },
+          { items: [say("And then the parser met a lexer.")], usage: usage(800, 0, 10) },
+        ],
+      },
+      { resume: "main", prompt: "The end?", replies: [{ items: [say("The end.")], usage: usage(850, 768, 3) }] },
+    ],
+  },
 ];
