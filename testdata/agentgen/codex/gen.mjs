@@ -102,10 +102,15 @@ async function runScenario(sc) {
       const rollouts = listRollouts(dirs.codex);
       const fresh = rollouts.filter((f) => !known.has(f));
       fresh.forEach((f) => known.add(f));
+      // A sub-agent writes a rollout of its own (parent_thread_id in its
+      // session_meta); the session a step starts is the one without.
+      const metas = fresh.map((f) => JSON.parse(readFileSync(f, "utf8").split("\n")[0]).payload);
+      const own = metas.filter((m) => !m.parent_thread_id);
+      if (metas.length > own.length && !sc.subagents) throw new Error(`step ${i}: an unexpected sub-agent rollout`);
       if (!st.resume) {
-        if (fresh.length !== 1) throw new Error(`step ${i} wrote ${fresh.length} new rollouts`);
-        ids[st.as ?? "main"] = JSON.parse(readFileSync(fresh[0], "utf8").split("\n")[0]).payload.id;
-      } else if (fresh.length) throw new Error(`step ${i}: a resume wrote ${fresh.length} new rollouts`);
+        if (own.length !== 1) throw new Error(`step ${i} started ${own.length} sessions`);
+        ids[st.as ?? "main"] = own[0].id;
+      } else if (own.length) throw new Error(`step ${i}: a resume started ${own.length} new sessions`);
       steps.push({
         session: st.resume ?? st.as ?? "main",
         ...(st.fork ? { from: st.fork } : {}),
@@ -141,6 +146,8 @@ async function runScenario(sc) {
   const used = requests.filter((r) => r.reply && r.reply !== "404").map((r) => ({
     request: r.n,
     kind: kindOf(r),
+    agent: r.agent,
+    thread: r.headers["thread-id"] ?? null,
     step: steps.findIndex((s) => s.requests.includes(r.n)),
     response: r.reply.status ? { status: r.reply.status } : { id: `resp_${String(r.n).padStart(4, "0")}`, status: r.reply.failed ? "failed" : "completed" },
     usage: r.reply.usage ?? null,

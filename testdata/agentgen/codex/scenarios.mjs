@@ -156,4 +156,36 @@ export const scenarios = [
       { resume: "main", prompt: "The end?", replies: [{ items: [say("The end.")], usage: usage(850, 768, 3) }] },
     ],
   },
+  {
+    name: "subagent",
+    about: "spawn_agent (multi_agent_v1) starts a sub-agent that runs a command and answers; wait_agent waits for it; then a resume of the parent",
+    subagents: true,
+    files: { "x.txt": "hello from x\n" },
+    steps: [
+      {
+        prompt: "Ask a helper to read x.txt.",
+        replies: [
+          { items: [{ type: "function_call", namespace: "multi_agent_v1", name: "spawn_agent", call_id: "call_spawn", arguments: JSON.stringify({ message: "Read x.txt and tell me what it says." }) }], usage: usage(3000, 0, 30) },
+          { agent: "sub", items: [call("call_sub_cat", "cat x.txt")], usage: usage(2000, 0, 15) },
+          { agent: "sub", items: [say("x.txt says: hello from x")], usage: usage(2100, 1920, 9) },
+          { items: (body) => [{ type: "function_call", namespace: "multi_agent_v1", name: "wait_agent", call_id: "call_wait", arguments: JSON.stringify({ targets: [spawnedId(body)], timeout_ms: 30000 }) }], usage: usage(3100, 2944, 20) },
+          { items: [say("The helper says x.txt holds: hello from x")], usage: usage(3200, 3072, 12) },
+        ],
+      },
+      { resume: "main", prompt: "What did the helper find?", replies: [{ items: [say("That x.txt says hello from x.")], usage: usage(3300, 3200, 9) }] },
+    ],
+  },
 ];
+
+// spawnedId is the agent id in the output of the spawn_agent call.
+function spawnedId(body) {
+  const out = body.input.find((i) => i.type === "function_call_output" && i.call_id === "call_spawn");
+  if (!out) return "missing";
+  const text = typeof out.output === "string" ? out.output : JSON.stringify(out.output);
+  try {
+    const o = JSON.parse(text);
+    return o.agent_id ?? o.id ?? text;
+  } catch {
+    return text;
+  }
+}

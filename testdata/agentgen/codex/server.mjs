@@ -25,7 +25,9 @@ export const usage = (input, cached, output, reasoning = 0) => ({
 });
 
 // start serves replies in order: each request to /v1/responses takes the
-// next one. A reply is { items, usage } (a completed response), { status,
+// next one meant for its agent (a reply's agent: "root", the default, or
+// "sub" for any sub-agent), and items may be a function of the request body
+// (to answer with an id Codex chose, such as a spawned agent's). A reply is { items, usage } (a completed response), { status,
 // error } (an HTTP error with an OpenAI error body), or { failed, items,
 // usage } (items, then response.failed with that error). onRequest gets
 // { n, method, url, headers, body } for every request, whatever its path.
@@ -48,12 +50,23 @@ export function start(replies, onRequest) {
         res.end(JSON.stringify({ error: { message: "not found", type: "invalid_request_error", code: null, param: null } }));
         return;
       }
-      const reply = replies.shift() ?? { items: [say("(the script has no reply for this request)")], usage: usage(1, 0, 1), unscripted: true };
-      onRequest({ ...r, reply });
+      const agent = agentOf(headers);
+      const at = replies.findIndex((x) => (x.agent ?? "root") === (agent === "/root" ? "root" : "sub"));
+      let reply = at >= 0 ? replies.splice(at, 1)[0] : { items: [say("(the script has no reply for this request)")], usage: usage(1, 0, 1), unscripted: true };
+      if (typeof reply.items === "function") reply = { ...reply, items: reply.items(body) };
+      onRequest({ ...r, agent: agent === "/root" ? "root" : "sub", reply });
       answer(res, reply, n);
     });
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ port: server.address().port, close: () => new Promise((r) => server.close(r)) })));
+}
+
+// agentOf tells the session's own agent from a sub-agent: Codex sends the
+// root session's id as session-id and the requesting agent's thread as
+// thread-id (agent_name in x-codex-turn-metadata is "/root" for both with
+// multi_agent_v1).
+function agentOf(headers) {
+  return !headers["thread-id"] || headers["thread-id"] === headers["session-id"] ? "/root" : "sub";
 }
 
 function answer(res, reply, n) {
