@@ -6,8 +6,8 @@ import { say, call, think, usage } from "./server.mjs";
 export const scenarios = [
   {
     name: "plain",
-    about: "one plain turn (text only), then a resume with another plain turn",
-    files: { "README.md": "# demo\n" },
+    about: "one plain turn (text only) in a project with an AGENTS.md, then a resume with another plain turn",
+    files: { "README.md": "# demo\n", "AGENTS.md": "# Rules\n\nAnswer in one short sentence.\n" },
     steps: [
       { prompt: "Say hello.", replies: [{ items: [say("Hello! How can I help with this project?")], usage: usage(1200, 0, 12) }] },
       { resume: "main", prompt: "What did I ask you before?", replies: [{ items: [say("You asked me to say hello.")], usage: usage(1260, 1152, 9) }] },
