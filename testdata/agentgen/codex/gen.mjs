@@ -16,10 +16,10 @@
 //                            resume began)
 // Run: npm ci && node gen.mjs [scenario...]
 import { spawn } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync, readFileSync, readdirSync, statSync, appendFileSync, existsSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync, readFileSync, readdirSync, appendFileSync, existsSync } from "node:fs";
 import { join, dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { start, say, call, think, usage } from "./server.mjs";
+import { start } from "./server.mjs";
 import { scenarios } from "./scenarios.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
