@@ -22,7 +22,7 @@
 import { rmSync, mkdirSync, writeFileSync, readFileSync, existsSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Sandbox, walk, sha, script, text, thinking, tool } from "./lib.mjs";
+import { Sandbox, walk, sha, script, text, thinking, tool, readJSONL, matchRequestLog } from "./lib.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fixtures = join(here, "fixtures");
@@ -175,6 +175,64 @@ scenarios.subagent = {
   },
 };
 
+// 10. subagent-two: two Agent calls in one reply, in the foreground, running
+// at once; each sub-agent runs a command; then a resume.
+scenarios["subagent-two"] = {
+  respond: script(
+    [
+      { content: [text("Two sub-agents, one per file."), tool("Agent", { description: "Read one", prompt: "SUBTASK-A: print one.txt with cat and report it.", subagent_type: "general-purpose", run_in_background: false }), tool("Agent", { description: "Read two", prompt: "SUBTASK-B: print two.txt with cat and report it.", subagent_type: "general-purpose", run_in_background: false })] },
+      { content: [text("one.txt holds 1 and two.txt holds 2.")] },
+      { content: [text("Sub-agent A read 1, sub-agent B read 2.")] },
+    ],
+    {
+      byMarker: {
+        "SUBTASK-A": [
+          { content: [tool("Bash", { command: "sleep 0.8; cat one.txt", description: "Print one.txt" })] },
+          { content: [text("one.txt holds 1.")] },
+        ],
+        "SUBTASK-B": [
+          { content: [tool("Bash", { command: "cat two.txt", description: "Print two.txt" })] },
+          { content: [text("two.txt holds 2.")] },
+        ],
+      },
+    },
+  ),
+  files: { "one.txt": "1\n", "two.txt": "2\n" },
+  async steps(s) {
+    const a = await s.run("first", "Have two sub-agents read one.txt and two.txt.");
+    const b = await s.run("resume", "What did each sub-agent read?", ["--resume", a.sessionId]);
+    return { resume: b };
+  },
+};
+
+// 11. subagent-background: an Agent call left to its default, the
+// background; print mode waits for it and the parent is told when it is
+// done; then a resume.
+scenarios["subagent-background"] = {
+  respond: script(
+    [
+      { content: [tool("Agent", { description: "Count in background", prompt: "SUBTASK-BG: count the files with ls | wc -l.", subagent_type: "general-purpose" })] },
+      { content: [text("The count runs in the background.")] },
+      { content: [text("The background count says 2 files.")] },
+      { content: [text("The background sub-agent counted 2 files.")] },
+    ],
+    {
+      byMarker: {
+        "SUBTASK-BG": [
+          { content: [tool("Bash", { command: "sleep 0.5; ls | wc -l", description: "Count files" })] },
+          { content: [text("2 files.")] },
+        ],
+      },
+    },
+  ),
+  files: { "one.txt": "1\n", "two.txt": "2\n" },
+  async steps(s) {
+    const a = await s.run("first", "Count the files with a background sub-agent.");
+    const b = await s.run("resume", "What did the background sub-agent find?", ["--resume", a.sessionId]);
+    return { resume: b };
+  },
+};
+
 // "@/" in a tool input stands for the project folder.
 function bindProject(respond, project) {
   return (body, ctx) => {
@@ -212,6 +270,12 @@ async function runScenario(name) {
   const stored = existsSync(dotclaude) ? walk(dotclaude).filter((p) => !/^(backups|plugins)\//.test(p)) : [];
   for (const rel of stored) put(s.sanitize(join("home", ".claude", rel)), readFileSync(join(dotclaude, rel), "utf8"));
   const reqs = s.server.requests;
+  // Before any path is replaced: which api-request entry of the log each
+  // request the server got is (see matchRequestLog).
+  const entries = stored.filter((p) => p.endsWith(".jsonl")).flatMap((p) => readJSONL(join(dotclaude, p)));
+  const messageReqs = reqs.filter((r) => r.path === "/v1/messages");
+  const logged = matchRequestLog(entries, messageReqs);
+  messageReqs.forEach((r, i) => (r.loggedAs = logged[i]));
   put("requests.jsonl", reqs.map((r) => JSON.stringify(cutTools(r)) + "\n").join(""));
   const main = (run) => run && run.requests.find((r) => r.purpose === "main");
   if (marks && marks.resume) put("resume-request.json", JSON.stringify(main(marks.resume).body, null, 2) + "\n");

@@ -138,3 +138,38 @@ export function isCompaction(body) {
 export const text = (t) => ({ type: "text", text: t });
 export const thinking = (t) => ({ type: "thinking", thinking: t });
 export const tool = (name, input) => ({ type: "tool_use", name, input });
+
+// Claude Code 2.1.332 logs each request it sends as an `api-request` entry:
+// `base` (the id of an earlier api-request), `keep` (how many of its messages
+// this one keeps) and `tail` (the hashes of the rest), a hash being the
+// sha256 of the message as JSON with its keys sorted and cache_control left
+// out (`api-request-blob` entries hold the messages no transcript entry
+// holds). Returns, per request the server got, the id of the api-request
+// entry whose hash list equals its messages', or null.
+const sortKeys = (v) => (Array.isArray(v) ? v.map(sortKeys) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().filter((k) => k !== "cache_control").map((k) => [k, sortKeys(v[k])])) : v);
+export const messageHash = (m) => createHash("sha256").update(JSON.stringify(sortKeys(m))).digest("hex");
+// The logged form of a message and the one on the wire may differ in one
+// way: a content string on the one side is one text block on the other.
+const wrap = (m) => (typeof m.content === "string" ? { ...m, content: [{ type: "text", text: m.content }] } : m);
+export function matchRequestLog(entries, requests) {
+  const byId = new Map();
+  const lists = [];
+  for (const e of entries) {
+    if (e.type !== "api-request") continue;
+    const base = e.base ? byId.get(e.base) : [];
+    const list = [...(base || []).slice(0, e.keep || 0), ...e.tail];
+    byId.set(e.id, list);
+    lists.push([e.id, list.join(",")]);
+  }
+  return requests.map((r) => {
+    const hashes = (r.body.messages || []).map((m) => {
+      const h = messageHash(m), w = messageHash(wrap(m));
+      return lists.some(([, l]) => l.includes(h)) ? h : w;
+    });
+    const hit = lists.find(([, l]) => l === hashes.join(","));
+    if (hit) return { id: hit[0] };
+    // No whole match: which of its messages some logged request holds.
+    const known = new Set(lists.flatMap(([, l]) => l.split(",")));
+    return { id: null, messagesFound: hashes.map((h) => known.has(h)) };
+  });
+}
