@@ -286,7 +286,8 @@ async function runScenario(name) {
     console.error(`${name}: FAILED after ${secs}s: ${failure.message}`);
     return false;
   }
-  console.log(`${name}: ${s.runs.length} runs, ${reqs.length} requests, ${stored.length} files, ${secs}s`);
+  const unlogged = messageReqs.filter((r) => !r.loggedAs.id).map((r) => `${r.seq}(${r.purpose})`);
+  console.log(`${name}: ${s.runs.length} runs, ${reqs.length} requests, ${stored.length} files, ${secs}s${unlogged.length ? "; not in the api-request log: " + unlogged.join(" ") : ""}`);
   return true;
 }
 

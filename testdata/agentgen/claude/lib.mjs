@@ -30,6 +30,7 @@ export class Sandbox {
     rmSync(this.root, { recursive: true, force: true });
     mkdirSync(this.home, { recursive: true });
     mkdirSync(this.project, { recursive: true });
+    mkdirSync(join(this.root, "tmp"), { recursive: true });
     for (const [p, text] of Object.entries(files)) {
       mkdirSync(dirname(join(this.project, p)), { recursive: true });
       writeFileSync(join(this.project, p), text);
@@ -45,6 +46,9 @@ export class Sandbox {
       LANG: "C.UTF-8",
       TZ: "UTC",
       SHELL: "/bin/bash",
+      // Claude Code keeps task outputs and shell snapshots under
+      // $CLAUDE_CODE_TMPDIR/claude-<uid>/ (default /tmp): inside the sandbox.
+      CLAUDE_CODE_TMPDIR: join(this.root, "tmp"),
       ANTHROPIC_BASE_URL: `http://127.0.0.1:${this.server.port}`,
       ANTHROPIC_API_KEY: "test",
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
