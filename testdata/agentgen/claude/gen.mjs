@@ -233,6 +233,23 @@ scenarios["subagent-background"] = {
   },
 };
 
+// 12. api-error: the first request is refused (529 overloaded, which Claude
+// Code retries), a later one fails for good (400); then a resume.
+scenarios["api-error"] = {
+  respond: script([
+    { status: 529, error: { type: "overloaded_error", message: "Overloaded" } },
+    { content: [text("Answered after a retry.")] },
+    ...Array.from({ length: 6 }, () => ({ status: 400, error: { type: "invalid_request_error", message: "fake: this request is refused" } })),
+    { content: [text("The earlier request was refused; this one works.")] },
+  ]),
+  async steps(s) {
+    const a = await s.run("first", "Say something.");
+    await s.run("refused", "Say something else.", ["--resume", a.sessionId], { allowError: true });
+    const c = await s.run("resume", "Try again.", ["--resume", a.sessionId]);
+    return { resume: c };
+  },
+};
+
 // "@/" in a tool input stands for the project folder.
 function bindProject(respond, project) {
   return (body, ctx) => {
@@ -277,7 +294,7 @@ async function runScenario(name) {
   const logged = matchRequestLog(entries, messageReqs);
   messageReqs.forEach((r, i) => (r.loggedAs = logged[i]));
   put("requests.jsonl", reqs.map((r) => JSON.stringify(cutTools(r)) + "\n").join(""));
-  const main = (run) => run && run.requests.find((r) => r.purpose === "main");
+  const main = (run) => run && run.requests.find((r) => r.purpose === "main" || r.purpose === "extra");
   if (marks && marks.resume) put("resume-request.json", JSON.stringify(main(marks.resume).body, null, 2) + "\n");
   put("usage.json", JSON.stringify(s.server.replies, null, 2) + "\n");
   put("runs.json", JSON.stringify(s.runs.map((r) => ({ label: r.label, args: r.args, code: r.code, sessionId: r.result && r.result.session_id, requests: r.requests, ms: r.ms, result: r.result, stderr: r.stderr, stdout: r.stdout })), null, 2) + "\n");

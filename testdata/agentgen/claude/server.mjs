@@ -2,7 +2,8 @@
 // Node's stdlib only. Every request is logged whole (method, path, headers
 // the agent chose, body) in the order it arrived; what to answer to a
 // POST /v1/messages is asked of the scenario's `respond(body, ctx)`, which
-// returns a reply: { content: [blocks], stop_reason?, usage? } where a block
+// returns a reply: { content: [blocks], stop_reason?, usage? } (or
+// { status, error } for an API error answer) where a block
 // is { type: "text", text } | { type: "thinking", thinking, signature? } |
 // { type: "tool_use", name, input, id? }. Ids are made from a counter, so a
 // rerun of the same scenario hands out the same message and tool ids.
@@ -50,6 +51,13 @@ export function startServer({ tag, respond }) {
       const ctx = { n, tag, requests, replies };
       const r = respond(body, ctx);
       entry.purpose = r.purpose || "main";
+      if (r.status) {
+        // A scripted API error: the status and the API's error body.
+        const error = r.error || { type: "api_error", message: "fake server error" };
+        replies.push({ seq: entry.seq, status: r.status, purpose: entry.purpose, error });
+        entry.reply = `error ${r.status}`;
+        return send(res, r.status, { type: "error", error });
+      }
       const id = `msg_${tag}_${String(n).padStart(3, "0")}`;
       const content = r.content.map((b) => {
         if (b.type === "tool_use") return { type: "tool_use", id: b.id || `toolu_${tag}_${String(tools++).padStart(3, "0")}`, name: b.name, input: b.input };
