@@ -244,8 +244,9 @@ func parseMeta(p []byte, line int) Meta {
 				m.Instructions = t
 			}
 		case "base_instructions":
+			m.BaseInstructions, _ = jscan.String(member(v, "text"))
 			if m.Instructions == "" {
-				m.Instructions, _ = jscan.String(member(v, "text"))
+				m.Instructions = m.BaseInstructions
 			}
 		case "source":
 			m.Source, _ = jscan.String(v)

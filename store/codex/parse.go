@@ -74,12 +74,15 @@ type Meta struct {
 	ID, Timestamp, Cwd, Originator, CLIVersion string
 	// Instructions are "instructions" (the user instructions 0.x wrote), or
 	// else base_instructions.text.
-	Instructions  string
-	Source        string // "cli", "exec", "vscode", ... ("" when not a string)
-	ModelProvider string // model_provider
-	ForkedFromID  string // forked_from_id: the session this one was forked from
-	Raw           []byte // the payload (or the header line), nil when none
-	Line          int
+	Instructions string
+	// BaseInstructions are base_instructions.text (0.171.0 and later): the
+	// system prompt, which Codex sends as the history's first message.
+	BaseInstructions string
+	Source           string // "cli", "exec", "vscode", ... ("" when not a string)
+	ModelProvider    string // model_provider
+	ForkedFromID     string // forked_from_id: the session this one was forked from
+	Raw              []byte // the payload (or the header line), nil when none
+	Line             int
 }
 
 // Session is a parsed rollout: a model.Source.
