@@ -18,9 +18,7 @@ const agentgen = "../../testdata/agentgen/codex/fixtures"
 // differs names the resumes whose context skein does not rebuild yet, with
 // why: the test logs their first difference, and fails once one is equal
 // (take it off the list then).
-var differs = map[string]string{
-	"fork/resume-request.json": "a fork's file holds only its own lines: the source's lines below forked_from_ordinal_exclusive are in the source's file, which Parse does not read",
-}
+var differs = map[string]string{}
 
 type agentgenStep struct {
 	Session  string         `json:"session"`
@@ -62,17 +60,17 @@ func TestAgentgenContext(t *testing.T) {
 	}
 }
 
-// agentgenCase is one resume or fork: the request file, and the rollout
-// (path under codex-home, lines) Codex read.
+// agentgenCase is one resume or fork: the request file, the rollout Codex
+// read (its path under codex-home) and every rollout's line count then.
 type agentgenCase struct {
 	file, path string
-	lines      int
+	lines      map[string]int
 }
 
 // agentgenCases are a scenario's resumes and forks, named as gen.mjs names
 // their requests (the last one kind-request.json, the others
-// kind-N-request.json), each with the file it resumed as the step before
-// it left it.
+// kind-N-request.json), each with the files as the step before it left
+// them.
 func agentgenCases(steps []agentgenStep) []agentgenCase {
 	var out []agentgenCase
 	count := map[string]int{}
@@ -95,8 +93,7 @@ func agentgenCases(steps []agentgenStep) []agentgenCase {
 		for j := i - 1; j >= 0; j-- {
 			k := slices.IndexFunc(keys(steps[j].Rollouts), func(p string) bool { return strings.Contains(p, target) })
 			if k >= 0 {
-				p := keys(steps[j].Rollouts)[k]
-				out = append(out, agentgenCase{file, p, steps[j].Rollouts[p]})
+				out = append(out, agentgenCase{file, keys(steps[j].Rollouts)[k], steps[j].Rollouts})
 				break
 			}
 		}
@@ -125,19 +122,26 @@ func read(t testing.TB, path string) []byte {
 // agentgenDiff is the first difference between skein's context and the
 // request's input, or "".
 func agentgenDiff(t *testing.T, dir string, c agentgenCase) string {
-	data := read(t, filepath.Join(dir, "codex-home", c.path))
-	cut := 0
-	for n := 0; n < c.lines; n++ {
-		k := bytes.IndexByte(data[cut:], '\n')
-		if k < 0 {
-			t.Fatalf("%s has fewer than %d lines", c.path, c.lines)
+	// The store as Codex read it: each rollout cut to its lines then.
+	home := t.TempDir()
+	for p, n := range c.lines {
+		data := read(t, filepath.Join(dir, "codex-home", p))
+		cut := 0
+		for range n {
+			k := bytes.IndexByte(data[cut:], '\n')
+			if k < 0 {
+				t.Fatalf("%s has fewer than %d lines", p, n)
+			}
+			cut += k + 1
 		}
-		cut += k + 1
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(home, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(home, p), data[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	s, err := Parse(data[:cut])
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := open(t, filepath.Join(home, c.path))
 	var buf bytes.Buffer
 	if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
 		t.Fatal(err)
@@ -181,4 +185,41 @@ func clip(b []byte) string {
 		return "(none)"
 	}
 	return string(b)
+}
+
+// withoutMember drops only a top-level member, and leaves an item without
+// one as it is.
+func TestWithoutMember(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a":1,"` + passthrough + `":{"x":2},"b":[3]}`: `{"a":1,"b":[3]}`,
+		`{"` + passthrough + `":1}`:                     `{}`,
+		`{"a":{"` + passthrough + `":1}}`:               `{"a":{"` + passthrough + `":1}}`,
+		`{"a":"\"` + passthrough + `\""}`:               `{"a":"\"` + passthrough + `\""}`,
+	} {
+		if got := string(withoutMember([]byte(in), passthrough)); got != want {
+			t.Errorf("%s: %s, want %s", in, got, want)
+		}
+	}
+}
+
+// A 0.171.0 fork whose source is not in the store has its own items only.
+func TestForkWithoutSource(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rollout-2026-12-06T12-45-49-01a24b63-9e7e-7223-a811-294820dfa5ee.jsonl")
+	data := `{"timestamp":"2026-12-06T12:45:49.618Z","ordinal":19,"type":"session_meta","payload":{"id":"01a24b63-9e7e-7223-a811-294820dfa5ee","forked_from_id":"01a24b63-97b1-7162-973d-c7d9330af151","forked_from_ordinal_exclusive":19,"cwd":"/p"}}
+{"timestamp":"2026-12-06T12:45:49.797Z","ordinal":24,"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, path)
+	if s.Meta.ForkedFromOrdinal != 19 {
+		t.Errorf("ordinal %d", s.Meta.ForkedFromOrdinal)
+	}
+	var buf bytes.Buffer
+	if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"messages":[{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}]}` + "\n"; buf.String() != want {
+		t.Errorf("%s", buf.String())
+	}
 }

@@ -124,44 +124,57 @@ func (s *Session) ReadOnly() string {
 // Codex sends when it resumes there, less the new turn's message. First
 // the base instructions as a developer message, when session_meta stores
 // them (0.171.0 does; Codex sends them under an id of its own, which is
-// not stored, so the message has none). Then Codex's own response items
-// in order: an entry's payload (a bare line whole), a replacement
-// history's item, each less internal_chat_message_metadata_passthrough,
-// which Codex does not send; a compaction without one gives its summary as
-// the user message Codex makes of it (build_compacted_history).
+// not stored, so the message has none); then the history (historyItems).
 func (s *Session) WriteContextJSON(w io.Writer, ctx model.Context) error {
 	return model.WriteMessagesJSON(w, func(add func([]byte)) {
-		if b := s.Meta.BaseInstructions; b != "" && len(ctx.Messages) > 0 {
+		if b := s.Meta.BaseInstructions; b != "" {
 			if s.Meta.Source == "exec" {
 				b = withoutPlan(b)
 			}
 			item := append([]byte(`{"type":"message","role":"developer","content":[{"type":"input_text","text":`), jsjson.AppendString(nil, b)...)
 			add(append(item, "}]}"...))
 		}
-		for _, m := range ctx.Messages {
-			if m.Entry < 0 || m.Entry >= len(s.Entries) {
-				continue
-			}
-			var item []byte
-			e := &s.Entries[m.Entry]
-			switch {
-			case m.Content < 0:
-				item = s.item(m).raw
-			case e.kind == model.EntryCompaction:
-				msg, _ := jscan.String(member(e.Payload, "message"))
-				if msg == "" {
-					msg = "(no summary available)"
-				}
-				item = append([]byte(`{"type":"message","role":"user","content":[{"type":"input_text","text":`), jsjson.AppendString(nil, msg)...)
-				item = append(item, "}]}"...)
-			default:
-				item = e.Payload
-			}
-			if len(item) > 0 {
-				add(withoutMember(item, passthrough))
-			}
-		}
+		s.historyItems(ctx, 0, add)
 	})
+}
+
+// historyItems gives ctx's items as Codex sends them: a fork's source's
+// (forkItems) unless a compaction replaced them, then Codex's own
+// response items in order: an entry's payload (a bare line whole), a
+// replacement history's item, each less
+// internal_chat_message_metadata_passthrough, which Codex does not send; a
+// compaction without one gives its summary as the user message Codex
+// makes of it (build_compacted_history). depth is how many forks deep
+// this session is.
+func (s *Session) historyItems(ctx model.Context, depth int, add func([]byte)) {
+	if ctx.Compaction < 0 {
+		for _, item := range s.forkItems(depth) {
+			add(item)
+		}
+	}
+	for _, m := range ctx.Messages {
+		if m.Entry < 0 || m.Entry >= len(s.Entries) {
+			continue
+		}
+		var item []byte
+		e := &s.Entries[m.Entry]
+		switch {
+		case m.Content < 0:
+			item = s.item(m).raw
+		case e.kind == model.EntryCompaction:
+			msg, _ := jscan.String(member(e.Payload, "message"))
+			if msg == "" {
+				msg = "(no summary available)"
+			}
+			item = append([]byte(`{"type":"message","role":"user","content":[{"type":"input_text","text":`), jsjson.AppendString(nil, msg)...)
+			item = append(item, "}]}"...)
+		default:
+			item = e.Payload
+		}
+		if len(item) > 0 {
+			add(withoutMember(item, passthrough))
+		}
+	}
 }
 
 // passthrough is the member of a 0.171.0 response item that Codex keeps

@@ -223,7 +223,7 @@ func (s *Session) link() {
 }
 
 func parseMeta(p []byte, line int) Meta {
-	m := Meta{Raw: p, Line: line}
+	m := Meta{Raw: p, Line: line, ForkedFromOrdinal: -1}
 	if len(p) == 0 || p[0] != '{' {
 		return m
 	}
@@ -254,6 +254,10 @@ func parseMeta(p []byte, line int) Meta {
 			m.ModelProvider, _ = jscan.String(v)
 		case "forked_from_id":
 			m.ForkedFromID, _ = jscan.String(v)
+		case "forked_from_ordinal_exclusive":
+			if f, ok := jscan.Number(v); ok && f >= 0 && f < 1<<31 && f == math.Trunc(f) {
+				m.ForkedFromOrdinal = int(f)
+			}
 		}
 		return true
 	})
