@@ -1,7 +1,9 @@
 package codex
 
 import (
+	"bytes"
 	"io"
+	"strings"
 
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
@@ -118,34 +120,118 @@ func (s *Session) ReadOnly() string {
 	return "Codex rollouts are read-only in skein (Codex appends to them while it runs): import it first"
 }
 
-// WriteContextJSON writes a context as {"messages": [...]}: Codex's own
-// response items, verbatim, in order: an entry's payload (a bare line
-// whole), a replacement history's item; a compaction without one gives its
-// summary as the user message Codex makes of it (build_compacted_history).
+// WriteContextJSON writes a context as {"messages": [...]}: the input
+// Codex sends when it resumes there, less the new turn's message. First
+// the base instructions as a developer message, when session_meta stores
+// them (0.171.0 does; Codex sends them under an id of its own, which is
+// not stored, so the message has none); then the history (historyItems).
 func (s *Session) WriteContextJSON(w io.Writer, ctx model.Context) error {
 	return model.WriteMessagesJSON(w, func(add func([]byte)) {
-		for _, m := range ctx.Messages {
-			if m.Entry < 0 || m.Entry >= len(s.Entries) {
-				continue
+		if b := s.Meta.BaseInstructions; b != "" {
+			if s.Meta.Source == "exec" {
+				b = withoutPlan(b)
 			}
-			var item []byte
-			e := &s.Entries[m.Entry]
-			switch {
-			case m.Content < 0:
-				item = s.item(m).raw
-			case e.kind == model.EntryCompaction:
-				msg, _ := jscan.String(member(e.Payload, "message"))
-				if msg == "" {
-					msg = "(no summary available)"
-				}
-				item = append([]byte(`{"type":"message","role":"user","content":[{"type":"input_text","text":`), jsjson.AppendString(nil, msg)...)
-				item = append(item, "}]}"...)
-			default:
-				item = e.Payload
-			}
-			if len(item) > 0 {
-				add(item)
-			}
+			item := append([]byte(`{"type":"message","role":"developer","content":[{"type":"input_text","text":`), jsjson.AppendString(nil, b)...)
+			add(append(item, "}]}"...))
 		}
+		s.historyItems(ctx, 0, add)
 	})
+}
+
+// historyItems gives ctx's items as Codex sends them: a fork's source's
+// (forkItems) unless a compaction replaced them, then Codex's own
+// response items in order: an entry's payload (a bare line whole), a
+// replacement history's item, each less
+// internal_chat_message_metadata_passthrough, which Codex does not send; a
+// compaction without one gives its summary as the user message Codex
+// makes of it (build_compacted_history). depth is how many forks deep
+// this session is.
+func (s *Session) historyItems(ctx model.Context, depth int, add func([]byte)) {
+	if ctx.Compaction < 0 {
+		for _, item := range s.forkItems(depth) {
+			add(item)
+		}
+	}
+	for _, m := range ctx.Messages {
+		if m.Entry < 0 || m.Entry >= len(s.Entries) {
+			continue
+		}
+		var item []byte
+		e := &s.Entries[m.Entry]
+		switch {
+		case m.Content < 0:
+			item = s.item(m).raw
+		case e.kind == model.EntryCompaction:
+			msg, _ := jscan.String(member(e.Payload, "message"))
+			if msg == "" {
+				msg = "(no summary available)"
+			}
+			item = append([]byte(`{"type":"message","role":"user","content":[{"type":"input_text","text":`), jsjson.AppendString(nil, msg)...)
+			item = append(item, "}]}"...)
+		default:
+			item = e.Payload
+		}
+		if len(item) > 0 {
+			add(withoutMember(item, passthrough))
+		}
+	}
+}
+
+// passthrough is the member of a 0.171.0 response item that Codex keeps
+// for itself: its turn, time and the kinds of its parts.
+const passthrough = "internal_chat_message_metadata_passthrough"
+
+// withoutMember is the object item less its members named key: item itself
+// when it has none (the bytes hold no such key), else a copy of the
+// others, as they were written.
+func withoutMember(item []byte, key string) []byte {
+	if !bytes.Contains(item, []byte(`"`+key+`"`)) {
+		return item
+	}
+	out := make([]byte, 0, len(item))
+	out = append(out, '{')
+	found := false
+	jscan.Fields(item, func(k, v []byte) bool {
+		if jscan.KeyIs(k, key) {
+			found = true
+			return true
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, k...)
+		out = append(out, ':')
+		out = append(out, v...)
+		return true
+	})
+	if !found {
+		return item
+	}
+	return append(out, '}')
+}
+
+// withoutPlan is the base instructions as codex exec sends them: less the
+// sections "## Planning" (up to the next "## " heading) and
+// "## `update_plan`" (up to the next heading of any level), which hold
+// for the update_plan tool that exec does not offer, and with no run of
+// more than one blank line left where they were.
+func withoutPlan(text string) string {
+	if i := strings.Index(text, "## Planning\n"); i >= 0 {
+		rest := text[i+len("## Planning\n"):]
+		if j := strings.Index(rest, "\n## "); j >= 0 {
+			text = text[:i] + rest[j+1:]
+		}
+	}
+	if i := strings.Index(text, "## `update_plan`\n"); i >= 0 {
+		rest := text[i+len("## `update_plan`\n"):]
+		j := strings.Index(rest, "\n#")
+		if j < 0 {
+			j = len(rest)
+		}
+		text = text[:i] + rest[j:]
+	}
+	for strings.Contains(text, "\n\n\n") {
+		text = strings.ReplaceAll(text, "\n\n\n", "\n\n")
+	}
+	return text
 }

@@ -223,7 +223,7 @@ func (s *Session) link() {
 }
 
 func parseMeta(p []byte, line int) Meta {
-	m := Meta{Raw: p, Line: line}
+	m := Meta{Raw: p, Line: line, ForkedFromOrdinal: -1}
 	if len(p) == 0 || p[0] != '{' {
 		return m
 	}
@@ -244,8 +244,9 @@ func parseMeta(p []byte, line int) Meta {
 				m.Instructions = t
 			}
 		case "base_instructions":
+			m.BaseInstructions, _ = jscan.String(member(v, "text"))
 			if m.Instructions == "" {
-				m.Instructions, _ = jscan.String(member(v, "text"))
+				m.Instructions = m.BaseInstructions
 			}
 		case "source":
 			m.Source, _ = jscan.String(v)
@@ -253,6 +254,10 @@ func parseMeta(p []byte, line int) Meta {
 			m.ModelProvider, _ = jscan.String(v)
 		case "forked_from_id":
 			m.ForkedFromID, _ = jscan.String(v)
+		case "forked_from_ordinal_exclusive":
+			if f, ok := jscan.Number(v); ok && f >= 0 && f < 1<<31 && f == math.Trunc(f) {
+				m.ForkedFromOrdinal = int(f)
+			}
 		}
 		return true
 	})

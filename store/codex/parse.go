@@ -74,12 +74,19 @@ type Meta struct {
 	ID, Timestamp, Cwd, Originator, CLIVersion string
 	// Instructions are "instructions" (the user instructions 0.x wrote), or
 	// else base_instructions.text.
-	Instructions  string
-	Source        string // "cli", "exec", "vscode", ... ("" when not a string)
-	ModelProvider string // model_provider
-	ForkedFromID  string // forked_from_id: the session this one was forked from
-	Raw           []byte // the payload (or the header line), nil when none
-	Line          int
+	Instructions string
+	// BaseInstructions are base_instructions.text (0.171.0 and later): the
+	// system prompt, which Codex sends as the history's first message.
+	BaseInstructions string
+	Source           string // "cli", "exec", "vscode", ... ("" when not a string)
+	ModelProvider    string // model_provider
+	ForkedFromID     string // forked_from_id: the session this one was forked from
+	// ForkedFromOrdinal is forked_from_ordinal_exclusive (0.171.0): the
+	// fork's history starts with its source's lines below that ordinal,
+	// which its file does not copy; -1 when absent.
+	ForkedFromOrdinal int
+	Raw               []byte // the payload (or the header line), nil when none
+	Line              int
 }
 
 // Session is a parsed rollout: a model.Source.
@@ -115,6 +122,13 @@ type Session struct {
 	// fixed, so what it keeps is too.
 	compMu    sync.Mutex
 	compCache map[int32][]elem
+
+	// path is the file Open read ("" for Parse's bytes); fork is, for a
+	// fork that copies nothing (Meta.ForkedFromOrdinal), the items its
+	// source's history gives, read from the source's file on first use.
+	path     string
+	forkOnce sync.Once
+	fork     [][]byte
 }
 
 // Strings read with jscan.StringShared share the line's memory. That is

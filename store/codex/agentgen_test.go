@@ -1,0 +1,225 @@
+package codex
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The rollouts Codex 0.171.0 wrote and the requests it sent when it
+// resumed or forked them (testdata/agentgen/codex/README.md).
+const agentgen = "../../testdata/agentgen/codex/fixtures"
+
+// differs names the resumes whose context skein does not rebuild yet, with
+// why: the test logs their first difference, and fails once one is equal
+// (take it off the list then).
+var differs = map[string]string{}
+
+type agentgenStep struct {
+	Session  string         `json:"session"`
+	Args     []string       `json:"args"`
+	Rollouts map[string]int `json:"rollouts"`
+}
+
+// TestAgentgenContext checks that the context skein builds at the end of a
+// rollout, cut to the lines it had when a resume (or fork) began, is the
+// input Codex sent in that resume's first request, less the user message
+// the resume added. The base instructions' message id is Codex's own
+// (msg_<uuid v5> of nothing we can derive), so neither side's is compared.
+func TestAgentgenContext(t *testing.T) {
+	scenarios, err := os.ReadDir(agentgen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range scenarios {
+		dir := filepath.Join(agentgen, sc.Name())
+		var steps struct{ Steps []agentgenStep }
+		if err := json.Unmarshal(read(t, filepath.Join(dir, "steps.json")), &steps); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range agentgenCases(steps.Steps) {
+			name := sc.Name() + "/" + c.file
+			t.Run(name, func(t *testing.T) {
+				diff := agentgenDiff(t, dir, c)
+				why, known := differs[name]
+				switch {
+				case diff == "" && known:
+					t.Errorf("now equal: take it off differs (%s)", why)
+				case diff != "" && known:
+					t.Logf("differs (%s): %s", why, diff)
+				case diff != "":
+					t.Error(diff)
+				}
+			})
+		}
+	}
+}
+
+// agentgenCase is one resume or fork: the request file, the rollout Codex
+// read (its path under codex-home) and every rollout's line count then.
+type agentgenCase struct {
+	file, path string
+	lines      map[string]int
+}
+
+// agentgenCases are a scenario's resumes and forks, named as gen.mjs names
+// their requests (the last one kind-request.json, the others
+// kind-N-request.json), each with the files as the step before it left
+// them.
+func agentgenCases(steps []agentgenStep) []agentgenCase {
+	var out []agentgenCase
+	count := map[string]int{}
+	for _, s := range steps {
+		if len(s.Args) > 3 {
+			count[s.Args[2]]++
+		}
+	}
+	seen := map[string]int{}
+	for i, s := range steps {
+		if len(s.Args) < 4 || (s.Args[2] != "resume" && s.Args[2] != "fork") {
+			continue
+		}
+		kind, target := s.Args[2], s.Args[3]
+		seen[kind]++
+		file := kind + "-request.json"
+		if seen[kind] < count[kind] {
+			file = fmt.Sprintf("%s-%d-request.json", kind, seen[kind])
+		}
+		for j := i - 1; j >= 0; j-- {
+			k := slices.IndexFunc(keys(steps[j].Rollouts), func(p string) bool { return strings.Contains(p, target) })
+			if k >= 0 {
+				out = append(out, agentgenCase{file, keys(steps[j].Rollouts)[k], steps[j].Rollouts})
+				break
+			}
+		}
+	}
+	return out
+}
+
+func keys(m map[string]int) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func read(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// agentgenDiff is the first difference between skein's context and the
+// request's input, or "".
+func agentgenDiff(t *testing.T, dir string, c agentgenCase) string {
+	// The store as Codex read it: each rollout cut to its lines then.
+	home := t.TempDir()
+	for p, n := range c.lines {
+		data := read(t, filepath.Join(dir, "codex-home", p))
+		cut := 0
+		for range n {
+			k := bytes.IndexByte(data[cut:], '\n')
+			if k < 0 {
+				t.Fatalf("%s has fewer than %d lines", p, n)
+			}
+			cut += k + 1
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(home, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(home, p), data[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := open(t, filepath.Join(home, c.path))
+	var buf bytes.Buffer
+	if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ Messages []map[string]any }
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatalf("context JSON: %v", err)
+	}
+	var req struct{ Input []map[string]any }
+	if err := json.Unmarshal(read(t, filepath.Join(dir, c.file)), &req); err != nil {
+		t.Fatal(err)
+	}
+	want := req.Input[:len(req.Input)-1] // less the resume's own user message
+	baseID := func(items []map[string]any) {
+		if len(items) > 0 && items[0]["role"] == "developer" {
+			delete(items[0], "id")
+		}
+	}
+	baseID(want)
+	baseID(got.Messages)
+	for k := range max(len(want), len(got.Messages)) {
+		var w, g []byte
+		if k < len(want) {
+			w, _ = json.Marshal(want[k])
+		}
+		if k < len(got.Messages) {
+			g, _ = json.Marshal(got.Messages[k])
+		}
+		if !bytes.Equal(w, g) {
+			return fmt.Sprintf("item %d of %d (skein has %d):\n  want %s\n  got  %s", k, len(want), len(got.Messages), clip(w), clip(g))
+		}
+	}
+	return ""
+}
+
+func clip(b []byte) string {
+	if len(b) > 400 {
+		return string(b[:400]) + "…"
+	}
+	if b == nil {
+		return "(none)"
+	}
+	return string(b)
+}
+
+// withoutMember drops only a top-level member, and leaves an item without
+// one as it is.
+func TestWithoutMember(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a":1,"` + passthrough + `":{"x":2},"b":[3]}`: `{"a":1,"b":[3]}`,
+		`{"` + passthrough + `":1}`:                     `{}`,
+		`{"a":{"` + passthrough + `":1}}`:               `{"a":{"` + passthrough + `":1}}`,
+		`{"a":"\"` + passthrough + `\""}`:               `{"a":"\"` + passthrough + `\""}`,
+	} {
+		if got := string(withoutMember([]byte(in), passthrough)); got != want {
+			t.Errorf("%s: %s, want %s", in, got, want)
+		}
+	}
+}
+
+// A 0.171.0 fork whose source is not in the store has its own items only.
+func TestForkWithoutSource(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rollout-2026-12-06T12-45-49-01a24b63-9e7e-7223-a811-294820dfa5ee.jsonl")
+	data := `{"timestamp":"2026-12-06T12:45:49.618Z","ordinal":19,"type":"session_meta","payload":{"id":"01a24b63-9e7e-7223-a811-294820dfa5ee","forked_from_id":"01a24b63-97b1-7162-973d-c7d9330af151","forked_from_ordinal_exclusive":19,"cwd":"/p"}}
+{"timestamp":"2026-12-06T12:45:49.797Z","ordinal":24,"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, path)
+	if s.Meta.ForkedFromOrdinal != 19 {
+		t.Errorf("ordinal %d", s.Meta.ForkedFromOrdinal)
+	}
+	var buf bytes.Buffer
+	if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"messages":[{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}]}` + "\n"; buf.String() != want {
+		t.Errorf("%s", buf.String())
+	}
+}
