@@ -4,22 +4,31 @@ import (
 	"fmt"
 	"os"
 	"regexp"
-	"skein/model"
 	"strings"
 	"testing"
+
+	"skein/model"
 )
+
+// demoSession opens the demo session titled title at 120x40, in a copy of
+// the demo that goes when the test ends.
+func demoSession(t *testing.T, title string) *Model {
+	t.Helper()
+	dir, err := CopyDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	m := loaded(t, 120, 40, true, dir)
+	openFixture(t, m, title)
+	return m
+}
 
 // One number reads the same wherever it stands: the input tokens of a
 // session in its header ("53k in") are what its stats say, not 52.6k
 // beside 53k.
 func TestTokensReadTheSameEverywhere(t *testing.T) {
-	dir, err := CopyDemo()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	m := loaded(t, 120, 40, true, dir)
-	openFixture(t, m, "Rate limiting")
+	m := demoSession(t, "Rate limiting")
 	in := regexp.MustCompile(`([0-9.]+[kM]?) in`)
 	header := in.FindStringSubmatch(plain(m))
 	run(m, press(m, "S"))
@@ -35,13 +44,7 @@ func TestTokensReadTheSameEverywhere(t *testing.T) {
 // branch shown, and no third position ("entry 26 of 27") stands beside
 // the panes' own.
 func TestSessionScreenCountsOneThingEach(t *testing.T) {
-	dir, err := CopyDemo()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	m := loaded(t, 120, 40, true, dir)
-	openFixture(t, m, "Rate limiting")
+	m := demoSession(t, "Rate limiting")
 	ss := m.session
 	onPath := 0
 	for _, i := range ss.s.Path(ss.msgs.leaf) {

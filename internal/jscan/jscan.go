@@ -873,3 +873,15 @@ func skipValidString(data []byte, i int) int {
 		}
 	}
 }
+
+// AppendMember appends the member k:v (raw JSON, as Fields gives them) to
+// an object being written into out: a comma first unless out holds only
+// its opening brace.
+func AppendMember(out, k, v []byte) []byte {
+	if len(out) > 1 {
+		out = append(out, ',')
+	}
+	out = append(out, k...)
+	out = append(out, ':')
+	return append(out, v...)
+}

@@ -196,12 +196,7 @@ func withoutMember(item []byte, key string) []byte {
 			found = true
 			return true
 		}
-		if len(out) > 1 {
-			out = append(out, ',')
-		}
-		out = append(out, k...)
-		out = append(out, ':')
-		out = append(out, v...)
+		out = jscan.AppendMember(out, k, v)
 		return true
 	})
 	if !found {

@@ -57,12 +57,7 @@ func setMember(obj []byte, key string, val []byte) ([]byte, error) {
 			}
 			found, v = true, val
 		}
-		if len(out) > 1 {
-			out = append(out, ',')
-		}
-		out = append(out, k...)
-		out = append(out, ':')
-		out = append(out, v...)
+		out = jscan.AppendMember(out, k, v)
 		return true
 	})
 	if err != nil {
