@@ -288,12 +288,13 @@ pick "/init"
 two_rows() {
   local deadline=$((SECONDS + 10))
   while [ $SECONDS -lt $deadline ]; do
-    [ "$(screen | grep -cE '^/init +(Claude|Dhara) +/path/to/Demo ')" -eq 2 ] && return 0
+    screen | grep -qE '^/init +Claude +/path/to/Demo ' &&
+      screen | grep -qE '^/init \(import\) +Dhara +/path/to/Demo ' && return 0
     sleep 0.1
   done
   return 1
 }
-check "the filter /init lists two rows titled /init in /path/to/Demo: the Claude session and the imported one" two_rows
+check "the filter /init lists two rows titled /init in /path/to/Demo: the Claude session and the imported one, marked so in a later run" two_rows
 # The imported one's row: its preview names its id.
 for _ in 1 2; do wait_for "Dhara · ${id:0:8}" 2 && break; t send-keys -t skein j; done
 check "the imported session is listed (its agent and id in the preview)" wait_for "Dhara · ${id:0:8}"
