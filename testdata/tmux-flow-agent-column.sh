@@ -50,7 +50,7 @@ check "the column titles name the agent" shows "session                        a
 check "a Claude Code session's row says Claude" shows " Claude /path/to/Demo"
 check "a pi session's row says pi" wait_for "Cache: Redis vs SQLite         pi     /home/dev/webapp"
 check "the Codex original says Codex" screen_re "^List the files\. +Codex "
-check "its Dhara import says Dhara" screen_re "^List the files\. +Dhara "
+check "its Dhara import says Dhara" screen_re "^List the files\. \(import\) +Dhara "
 pick "Cache: Redis"
 check "the preview names the agent" wait_for "│ pi · 019cb3ff"
 t send-keys -t skein Escape
