@@ -68,9 +68,7 @@ func (s *Session) Info(dir string, mtimeMs float64) model.SessionInfo {
 // a copy of what a compaction keeps (Codex's replacement history). It is
 // in the context but no message of the conversation, and is not counted
 // as one.
-func Synthetic(e *Entry) bool {
-	return string(jscan.Member(e.Raw, "synthetic")) == "true"
-}
+func Synthetic(e *Entry) bool { return e.synthetic }
 
 // ListInfo is the list record of the session folder dir without building
 // the session: the lines scanned for what the record counts, in parallel

@@ -93,6 +93,9 @@ type Entry struct {
 	hash     uint64 // idHash(ID), made while the line is parsed
 	code     entryType
 	idPlain  bool // ID is written in JSON as it is, between quotes
+	// synthetic: "synthetic": true, an entry skein made on import
+	// (Synthetic).
+	synthetic bool
 }
 
 // File is the name of the file the entry's line is in.
@@ -595,6 +598,9 @@ func parseEntry(e *Entry, line []byte) error {
 	it := jscan.Object(line)
 	for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
 		if !jscan.IsString(v) {
+			if string(v) == "true" && it.Name(k) == "synthetic" {
+				e.synthetic = true
+			}
 			continue
 		}
 		var dst *string
