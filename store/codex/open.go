@@ -53,12 +53,18 @@ func (s *Session) forkItems(depth int) [][]byte {
 		if err != nil {
 			return
 		}
-		whole, err := Parse(data)
+		// The source's own fork ordinal is in its session_meta, its first
+		// line: read that alone, not the whole rollout.
+		head := data
+		if k := bytes.IndexByte(data, '\n'); k >= 0 {
+			head = data[:k+1]
+		}
+		first, err := Parse(head)
 		if err != nil {
 			return
 		}
 		cut := 0
-		for n := m.ForkedFromOrdinal - max(whole.Meta.ForkedFromOrdinal, 0); n > 0 && cut < len(data); n-- {
+		for n := m.ForkedFromOrdinal - max(first.Meta.ForkedFromOrdinal, 0); n > 0 && cut < len(data); n-- {
 			k := bytes.IndexByte(data[cut:], '\n')
 			if k < 0 {
 				cut = len(data)
