@@ -12,8 +12,17 @@ import (
 )
 
 // The rollouts Codex 0.171.0 wrote and the requests it sent when it
-// resumed or forked them (testdata/agentgen/codex/README.md).
-const agentgen = "../../testdata/agentgen/codex/fixtures"
+// resumed or forked them (testdata/agentgen/codex/README.md): the
+// committed ones, or those a cross-check run just made with a fresh seed
+// (AGENTGEN_OUT, testdata/agentgen/crosscheck.sh).
+var agentgen = agentgenDir()
+
+func agentgenDir() string {
+	if d := os.Getenv("AGENTGEN_OUT"); d != "" {
+		return filepath.Join(d, "codex")
+	}
+	return "../../testdata/agentgen/codex/fixtures"
+}
 
 // differs names the resumes whose context skein does not rebuild yet, with
 // why: the test logs their first difference, and fails once one is equal

@@ -23,9 +23,10 @@ import { rmSync, mkdirSync, writeFileSync, readFileSync, existsSync } from "node
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Sandbox, walk, sha, script, text, thinking, tool, readJSONL, matchRequestLog } from "./lib.mjs";
+import { sleeps, outDir, seed } from "../seed.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const fixtures = join(here, "fixtures");
+const fixtures = outDir("claude", join(here, "fixtures"));
 const tmp = process.env.AGENTGEN_TMP || "/tmp/skein-agentgen-claude";
 
 const scenarios = {};
@@ -62,7 +63,7 @@ scenarios.parallel = {
 // times, so that they finish in another order than they were called.
 scenarios["parallel-bash"] = {
   respond: script([
-    { content: [tool("Bash", { command: "sleep 1.5; echo slow", description: "Slow echo" }), tool("Bash", { command: "sleep 0.1; echo fast", description: "Fast echo" }), tool("Bash", { command: "sleep 0.7; echo middle", description: "Middle echo" })] },
+    { content: bashTrio(sleeps([1.5, 0.1, 0.7])) },
     { content: [text("fast, middle, slow.")] },
     { content: [text("They were called slow, fast, middle.")] },
   ]),
@@ -72,6 +73,13 @@ scenarios["parallel-bash"] = {
     return { resume: b };
   },
 };
+
+// bashTrio is the three calls of parallel-bash, each sleeping its time (a
+// fresh seed shuffles them); named by speed as the committed fixture has it.
+function bashTrio(times) {
+  const name = (t) => (t >= 1 ? "slow" : t <= 0.2 ? "fast" : "middle");
+  return times.map((t) => tool("Bash", { command: `sleep ${t}; echo ${name(t)}`, description: `${name(t)[0].toUpperCase()}${name(t).slice(1)} echo` }));
+}
 
 // 4. parallel-error: a batch where some calls fail (a missing file, a command
 // exiting 3) beside some that succeed.

@@ -8,6 +8,7 @@
 // { type: "tool_use", name, input, id? }. Ids are made from a counter, so a
 // rerun of the same scenario hands out the same message and tool ids.
 import { createServer } from "node:http";
+import * as seeded from "../seed.mjs";
 
 const defaultUsage = (n) => ({
   input_tokens: 100 + n,
@@ -61,11 +62,12 @@ export function startServer({ tag, respond }) {
       const id = `msg_${tag}_${String(n).padStart(3, "0")}`;
       const content = r.content.map((b) => {
         if (b.type === "tool_use") return { type: "tool_use", id: b.id || `toolu_${tag}_${String(tools++).padStart(3, "0")}`, name: b.name, input: b.input };
-        if (b.type === "thinking") return { type: "thinking", thinking: b.thinking, signature: b.signature || `sig_${tag}_${n}` };
+        if (b.type === "thinking") return { type: "thinking", thinking: seeded.text(b.thinking), signature: b.signature || `sig_${tag}_${n}` };
+        if (b.type === "text" && entry.purpose !== "compact") return { ...b, text: seeded.text(b.text) };
         return b;
       });
       const stop_reason = r.stop_reason || (content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn");
-      const usage = { ...defaultUsage(n), ...(r.usage || {}) };
+      const usage = Object.fromEntries(Object.entries({ ...defaultUsage(n), ...(r.usage || {}) }).map(([k, v]) => [k, seeded.count(v)]));
       const model = body && body.model || "claude-sonnet-4-6";
       replies.push({ seq: entry.seq, id, model, purpose: entry.purpose, stop_reason, usage });
       entry.reply = id;

@@ -16,6 +16,7 @@
 //                            resume began)
 // Run: npm ci && node gen.mjs [scenario...]
 import { spawn } from "node:child_process";
+import { outDir } from "../seed.mjs";
 import { mkdirSync, rmSync, writeFileSync, readFileSync, readdirSync, appendFileSync, existsSync } from "node:fs";
 import { join, dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -123,7 +124,7 @@ async function runScenario(sc) {
   } finally {
     await server.close();
   }
-  const out = join(here, "fixtures", sc.name);
+  const out = join(outDir("codex", join(here, "fixtures")), sc.name);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   for (const f of listFiles(dirs.codex).filter((f) => /^(sessions\/|archived_sessions\/|session_index\.jsonl$|history\.jsonl$)/.test(relative(dirs.codex, f)))) {

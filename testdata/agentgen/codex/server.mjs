@@ -5,6 +5,7 @@
 // or a response.failed event. Every request is logged, body and all.
 // Node's stdlib only.
 import http from "node:http";
+import * as seeded from "../seed.mjs";
 
 // Reply specs the scenarios use. Items are Responses API output items; the
 // server adds ids where they are missing.
@@ -54,6 +55,7 @@ export function start(replies, onRequest) {
       const at = replies.findIndex((x) => (x.agent ?? "root") === (agent === "/root" ? "root" : "sub"));
       let reply = at >= 0 ? replies.splice(at, 1)[0] : { items: [say("(the script has no reply for this request)")], usage: usage(1, 0, 1), unscripted: true };
       if (typeof reply.items === "function") reply = { ...reply, items: reply.items(body) };
+      if (seeded.seed != null && !reply.unscripted) reply = vary(reply);
       onRequest({ ...r, agent: agent === "/root" ? "root" : "sub", reply });
       answer(res, reply, n);
     });
@@ -128,4 +130,16 @@ function pieces(text) {
   const out = [];
   for (let i = 0; i < words.length; i += 4) out.push(words.slice(i, i + 4).join(""));
   return out.length ? out : [""];
+}
+
+// vary is a reply as a fresh seed changes it (../seed.mjs): a word added to
+// each text the model says, its usage figures moved (the cached tokens kept
+// below the input, the total their sum).
+function vary(reply) {
+  const items = reply.items?.map((it) => (it.type === "message" ? { ...it, content: it.content.map((c) => (c.type === "output_text" ? { ...c, text: seeded.text(c.text) } : c)) } : it));
+  const u = reply.usage;
+  if (!u) return { ...reply, items };
+  const input = seeded.count(u.input_tokens);
+  const cached = Math.min(seeded.count(u.input_tokens_details?.cached_tokens ?? 0), input);
+  return { ...reply, items, usage: usage(input, cached, seeded.count(u.output_tokens), seeded.count(u.output_tokens_details?.reasoning_tokens ?? 0)) };
 }
