@@ -205,5 +205,19 @@ for size in 80x24 120x40; do
   rm -rf "$codex_home/.dhara"
 done
 
+# Below 40x12 only a notice is drawn, and keys do nothing unseen: at 30x10 q
+# used to leave the session for the list without anyone seeing it.
+session -d -s skein -x 100 -y 30 -c "$work" "env -u NO_COLOR HOME=$home TERM=xterm-256color $work/skein --demo; sleep 60"
+wait_for "Rate limiting" >/dev/null
+open "Rate limiting"
+wait_for "messages ·" >/dev/null
+t resize-window -t skein -x 30 -y 10
+check "30x10: the notice" wait_for "too small"
+t send-keys -t skein q j Enter
+sleep 0.5
+t resize-window -t skein -x 100 -y 30
+check "30x10: q, j and Enter did nothing unseen; back at 100x30, the session" wait_for "messages ·"
+t kill-session -t skein 2>/dev/null
+
 echo "tmux-flow-keys: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -25,6 +25,9 @@ import (
 type Options struct {
 	Roots []string // where to look for sessions
 	Demo  bool     // the roots are the bundled demo
+	// Trash, when set, is where a delete moves sessions instead of the
+	// user's trash: the demo's own, removed with its copy.
+	Trash string
 	// DemoLooked are the folders skein looked in and found no session in,
 	// when that is why the demo opened (nil: it was asked for).
 	DemoLooked []string
@@ -361,6 +364,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, k.ForceQuit) {
 		return tea.Quit
 	}
+	if m.tooSmall() {
+		// The screens are not drawn: a key would act where nobody sees it
+		// (q would leave a session unseen). Only ctrl+c does anything.
+		return nil
+	}
 	if m.errText != "" {
 		m.errText = "" // the key that dismisses an error does nothing else
 		return nil
@@ -583,7 +591,11 @@ func (m *Model) goOnWithCopy(g *goOn) tea.Cmd {
 	return nil
 }
 
-func (m *Model) env() store.Env { return appEnv(m.opts.Home) }
+func (m *Model) env() store.Env {
+	e := appEnv(m.opts.Home)
+	e.Trash = m.opts.Trash
+	return e
+}
 
 // appEnv is the store's Env as the UI uses it: the process's, with the
 // UI's home folder when one is set.
@@ -627,8 +639,8 @@ func (m *Model) View() tea.View {
 	case m.width == 0:
 		content = ""
 	case m.tooSmall():
-		notice := fmt.Sprintf("skein: the terminal is too small (%dx%d; %dx%d at least)", m.width, m.height, minWidth, minHeight)
-		for _, shorter := range []string{fmt.Sprintf("terminal too small (%dx%d)", minWidth, minHeight), "terminal too small", "too small"} {
+		notice := fmt.Sprintf("skein: the terminal is too small (%dx%d; %dx%d at least; ctrl+c quits)", m.width, m.height, minWidth, minHeight)
+		for _, shorter := range []string{fmt.Sprintf("skein: terminal too small (%dx%d; ctrl+c quits)", minWidth, minHeight), fmt.Sprintf("terminal too small (%dx%d)", minWidth, minHeight), "terminal too small", "too small"} {
 			if ansi.StringWidth(notice) <= m.width {
 				break
 			}

@@ -141,3 +141,27 @@ func TestGoldenSizes(t *testing.T) {
 }
 
 func plainOf(v string) string { return ansi.Strip(v) }
+
+// TestKeysDoNothingWhileTooSmall: below the smallest size the screens are
+// not drawn, so a key must not act on them unseen (at 30x10 `q` used to
+// leave the session for the list, and Enter to open one).
+func TestKeysDoNothingWhileTooSmall(t *testing.T) {
+	m := loaded(t, 120, 40, true, fixtureStore)
+	run(m, press(m, "enter"))
+	if m.screen != screenSession || m.session == nil || m.session.s == nil {
+		t.Fatalf("the first session did not open")
+	}
+	m.Update(tea.WindowSizeMsg{Width: 30, Height: 10})
+	press(m, "q", "esc", "j", "f")
+	if m.screen != screenSession || len(m.dialogs) > 0 {
+		t.Fatalf("keys acted while the terminal was too small: screen %v, %d dialogs", m.screen, len(m.dialogs))
+	}
+	if cmd := press(m, "ctrl+c"); cmd == nil {
+		t.Fatalf("ctrl+c does not quit while the terminal is too small")
+	}
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	press(m, "q")
+	if m.screen != screenList {
+		t.Fatalf("q does not go back once the terminal is large enough again")
+	}
+}
