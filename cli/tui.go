@@ -49,22 +49,31 @@ func tuiOptions(paths []string, demo bool, env store.Env) (tui.Options, func(), 
 		}
 	}
 	cleanup := func() {}
+	trash := ""
 	if demo {
 		dir, err := tui.CopyDemo()
 		if err != nil {
 			return tui.Options{}, cleanup, fail(1, "cannot set up the demo: %v", err)
 		}
-		cleanup = func() { os.RemoveAll(dir) }
+		// The demo's deletes go to a trash of its own, thrown away with
+		// the copy: the demo says its changes are, and its sessions have
+		// no business in the user's trash.
+		trash, err = os.MkdirTemp("", "skein-demo-trash-")
+		if err != nil {
+			os.RemoveAll(dir)
+			return tui.Options{}, cleanup, fail(1, "cannot set up the demo: %v", err)
+		}
+		cleanup = func() { os.RemoveAll(dir); os.RemoveAll(trash) }
 		// A closed terminal ends skein without running deferred calls.
 		hup := make(chan os.Signal, 1)
 		signal.Notify(hup, syscall.SIGHUP)
 		go func() {
 			<-hup
-			os.RemoveAll(dir)
+			cleanup()
 			os.Exit(129)
 		}()
 		roots = []string{dir}
 	}
 	cwd, _ := os.Getwd()
-	return tui.Options{Roots: roots, Demo: demo, DemoLooked: looked, Home: env.Home, Cwd: cwd, Open: open, TextIndex: textIndexDir(env)}, cleanup, nil
+	return tui.Options{Roots: roots, Demo: demo, DemoLooked: looked, Home: env.Home, Cwd: cwd, Open: open, TextIndex: textIndexDir(env), Trash: trash}, cleanup, nil
 }

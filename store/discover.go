@@ -23,6 +23,9 @@ type Env struct {
 	PiSessionDir   string // PI_CODING_AGENT_SESSION_DIR
 	DharaHome      string // DHARA_HOME
 	WorkingDirPath string
+	// Trash, when set, is the only trash a delete moves sessions to (the
+	// demo's own, thrown away with it), not the user's.
+	Trash string
 }
 
 // OSEnv reads the process environment.

@@ -26,6 +26,7 @@ type Trashed struct {
 // then removed (moveByCopy); a file that cannot be moved stays where it is. Only a session
 // file moves: a folder, a file that is not a pi session, or a symbolic link
 // is refused (a link would go to the trash while its session stayed).
+// env.Trash, when set, is the one trash used (the demo's).
 func Trash(path string, env Env) (Trashed, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -39,7 +40,9 @@ func Trash(path string, env Env) (Trashed, error) {
 		home = filepath.Join(env.Home, ".local", "share")
 	}
 	dirs := []string{filepath.Join(home, "Trash")}
-	if top := trashFS.MountTop(abs); top != "" {
+	if env.Trash != "" {
+		dirs = []string{env.Trash}
+	} else if top := trashFS.MountTop(abs); top != "" {
 		dirs = append(dirs, filepath.Join(top, ".Trash-"+strconv.Itoa(os.Getuid())))
 	}
 	var errs []error

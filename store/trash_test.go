@@ -136,3 +136,24 @@ func TestTrashLongNames(t *testing.T) {
 		}
 	}
 }
+
+// TestTrashIntoTheEnvsTrash: a trash named by the environment (the demo's
+// own) is the one used; the user's stays untouched.
+func TestTrashIntoTheEnvsTrash(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
+	src := filepath.Join(home, "sessions", "s.jsonl")
+	os.MkdirAll(filepath.Dir(src), 0o755)
+	os.WriteFile(src, []byte(header), 0o644)
+	own := filepath.Join(home, "demo-trash")
+	tr, err := store.Trash(src, store.Env{Home: home, Trash: own})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(tr.File) != filepath.Join(own, "files") {
+		t.Errorf("trashed to %s, not into %s", tr.File, own)
+	}
+	if _, err := os.Stat(filepath.Join(home, "data", "Trash")); !os.IsNotExist(err) {
+		t.Errorf("the user's trash was written to (%v)", err)
+	}
+}

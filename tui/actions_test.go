@@ -823,3 +823,24 @@ func openSynth(t *testing.T, size int64) *Model {
 	run(m, press(m, "enter"))
 	return m
 }
+
+// TestDeleteGoesToTheTrashTheOptionsName: the demo runs with a trash of its
+// own (Options.Trash); a delete there must not reach the user's trash.
+func TestDeleteGoesToTheTrashTheOptionsName(t *testing.T) {
+	root := storeCopy(t)
+	m := loaded(t, 120, 40, true, root)
+	m.opts.Trash = filepath.Join(t.TempDir(), "demo-trash")
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	path := m.list.selectedPath()
+	press(m, "d")
+	accept(t, m, "y")
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatal("the session was not deleted")
+	}
+	if got, _ := filepath.Glob(filepath.Join(m.opts.Trash, "files", "*")); len(got) != 1 {
+		t.Errorf("the demo's trash holds %v", got)
+	}
+	if got, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_DATA_HOME"), "Trash", "files", "*")); len(got) != 0 {
+		t.Errorf("the user's trash holds %v", got)
+	}
+}
