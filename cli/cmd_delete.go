@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"skein/internal/sanitize"
-	"skein/store"
 	"skein/workflow"
 )
 
@@ -25,7 +24,7 @@ func (c *cli) delete(argv []string) error {
 	if err != nil {
 		return err
 	}
-	path, err := store.Resolve(ref, c.env.DefaultRoots())
+	path, err := c.resolve(ref)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"skein/internal/sanitize"
-	"skein/store"
 	"skein/workflow"
 )
 
@@ -23,7 +22,7 @@ func (c *cli) label(argv []string) error {
 	if len(a.pos) < 2 || len(a.pos) > 3 {
 		return usagef("label needs REF ID [TEXT] (no TEXT clears the label)")
 	}
-	path, err := store.Resolve(a.pos[0], c.env.DefaultRoots())
+	path, err := c.resolve(a.pos[0])
 	if err != nil {
 		return err
 	}

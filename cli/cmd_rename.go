@@ -23,7 +23,7 @@ func (c *cli) rename(argv []string) error {
 	if len(a.pos) != 2 {
 		return usagef("rename needs REF NAME")
 	}
-	path, err := store.Resolve(a.pos[0], c.env.DefaultRoots())
+	path, err := c.resolve(a.pos[0])
 	if err != nil {
 		return err
 	}

@@ -61,7 +61,17 @@ func (c *cli) files(paths []string) ([]string, []store.Problem, error) {
 		}
 	}
 	files, err := store.Discover(paths)
+	if os.Getenv("SKEIN_INDEX") != "off" {
+		store.RememberRoots(c.env, paths)
+	}
 	return files, store.Problems(err, false), nil
+}
+
+// resolve finds the session a REF names: a path, or an id (or a unique
+// prefix of one) under the default folders, else under the folders named
+// to earlier commands (so that an id `session list DIR` printed works).
+func (c *cli) resolve(ref string) (string, error) {
+	return store.ResolveAnywhere(ref, c.env.DefaultRoots(), c.env)
 }
 
 // progress shows a scanning count on stderr when it is a terminal.
@@ -97,7 +107,7 @@ func (c *cli) pathArgs(argv []string) (*args, []string, []store.Problem, error) 
 // open resolves REF and reads the session; mapped, for a command that only
 // reads and exits (see store.OpenMapped).
 func (c *cli) open(ref string, mapped bool) (*model.Session, string, error) {
-	path, err := store.Resolve(ref, c.env.DefaultRoots())
+	path, err := c.resolve(ref)
 	if err != nil {
 		return nil, "", err
 	}
