@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"skein/internal/safewrite"
 	"sort"
 	"strings"
 	"sync"
@@ -107,6 +108,13 @@ func (f *faultFS) Rename(from, to string) error {
 		return &os.LinkError{Op: "rename", Old: from, New: to, Err: syscall.EIO}
 	}
 	return os.Rename(from, to)
+}
+
+func (f *faultFS) RenameNew(from, to string) error {
+	if _, fails := f.do("rename " + keyName(from) + " " + keyName(to)); fails {
+		return &os.LinkError{Op: "rename", Old: from, New: to, Err: syscall.EIO}
+	}
+	return safewrite.RenameNoReplace(from, to)
 }
 
 func (f *faultFS) Link(from, to string) error {

@@ -20,6 +20,10 @@ import (
 type fileSystem interface {
 	OpenFile(name string, flag int, perm fs.FileMode) (writeFile, error)
 	Rename(from, to string) error
+	// RenameNew gives from the name to, which must not exist: a new
+	// session folder never replaces one (as a plain rename replaces an
+	// empty folder).
+	RenameNew(from, to string) error
 	// Link gives the file from a second name; it never replaces one.
 	Link(from, to string) error
 	Mkdir(name string, perm fs.FileMode) error
@@ -61,6 +65,7 @@ func (osFS) OpenFile(name string, flag int, perm fs.FileMode) (writeFile, error)
 }
 
 func (osFS) Rename(from, to string) error              { return os.Rename(from, to) }
+func (osFS) RenameNew(from, to string) error           { return safewrite.RenameNoReplace(from, to) }
 func (osFS) Link(from, to string) error                { return os.Link(from, to) }
 func (osFS) Mkdir(name string, perm fs.FileMode) error { return os.Mkdir(name, perm) }
 func (osFS) Remove(name string) error                  { return os.Remove(name) }

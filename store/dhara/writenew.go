@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -326,7 +327,10 @@ func writeNewFolder(root, id string, write func(tmp string) error) (string, erro
 	if err := syncDir(tmp); err != nil {
 		return "", err
 	}
-	if err := fsys.Rename(tmp, dir); err != nil {
+	if err := fsys.RenameNew(tmp, dir); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return "", fmt.Errorf("%s exists", dir)
+		}
 		return "", err
 	}
 	ok = true

@@ -116,7 +116,7 @@ func writeNamed(dir, path string, perm os.FileMode, produce func(*os.File) ([]by
 		if !linkUnsupported(err) {
 			return err
 		}
-		if err := renameNoReplace(tmp, path); err != nil {
+		if err := safewrite.RenameNoReplace(tmp, path); err != nil {
 			if errors.Is(err, os.ErrExist) {
 				return fmt.Errorf("%s exists already", path)
 			}
@@ -162,14 +162,4 @@ func fill(f *os.File, perm os.FileMode, produce func(*os.File) ([]byte, error)) 
 		return data, err
 	}
 	return data, through(f).Sync()
-}
-
-// renameIfAbsent renames old to new when nothing has the name new.
-func renameIfAbsent(old, new string) error {
-	if _, err := os.Lstat(new); err == nil {
-		return &os.LinkError{Op: "rename", Old: old, New: new, Err: os.ErrExist}
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return os.Rename(old, new)
 }

@@ -45,17 +45,3 @@ func linkUnnamed(f *os.File, path string) error {
 	}
 	return &os.LinkError{Op: "link", Old: proc, New: path, Err: err}
 }
-
-// renameNoReplace gives a file a new name that must not exist: the kernel
-// refuses (EEXIST) rather than replace one. A file system without the flag
-// gets a look first, which leaves a moment for another file to appear.
-func renameNoReplace(old, new string) error {
-	err := unix.Renameat2(unix.AT_FDCWD, old, unix.AT_FDCWD, new, unix.RENAME_NOREPLACE)
-	if err == nil {
-		return nil
-	}
-	if !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOSYS) {
-		return &os.LinkError{Op: "rename", Old: old, New: new, Err: err}
-	}
-	return renameIfAbsent(old, new)
-}

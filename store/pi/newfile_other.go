@@ -14,6 +14,3 @@ var openUnnamed = func(dir string) (*os.File, error) { return nil, errors.ErrUns
 func unnamedUnsupported(err error) bool { return errors.Is(err, errors.ErrUnsupported) }
 
 func linkUnnamed(*os.File, string) error { return errNoLink }
-
-// renameNoReplace: without a rename that refuses to replace, a look first.
-func renameNoReplace(old, new string) error { return renameIfAbsent(old, new) }
