@@ -102,6 +102,8 @@ func (s *Session) classify(e *Entry, lastModel *string, types map[string]string)
 		*lastModel = m
 	case TypeCompacted:
 		e.kind = model.EntryCompaction
+	case TypeTokenUsageRecord:
+		e.kind = model.EntryUsage
 	case "":
 		// An old file's {"record_type":"state"} marker, or a line of no type.
 		e.typ, _ = jscan.String(member(e.Payload, "record_type"))
@@ -190,6 +192,8 @@ func (s *Session) link() {
 			}
 		case TypeCompacted:
 			s.tokensBefore[int32(i)] = lastContext
+		case TypeTokenUsageRecord:
+			s.records = true
 		}
 		if e.kind == model.EntryMessage {
 			switch e.ItemType {
