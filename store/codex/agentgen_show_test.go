@@ -45,6 +45,16 @@ func TestAgentgenShow(t *testing.T) {
 		if err := json.Unmarshal(read(t, filepath.Join(dir, "usage.json")), &usage); err != nil {
 			t.Fatal(err)
 		}
+		var steps struct{ Steps []struct{ Exit int } }
+		if err := json.Unmarshal(read(t, filepath.Join(dir, "steps.json")), &steps); err != nil {
+			t.Fatal(err)
+		}
+		failed, errors := 0, 0
+		for _, st := range steps.Steps {
+			if st.Exit != 0 {
+				failed++
+			}
+		}
 		paths, err := filepath.Glob(filepath.Join(dir, "codex-home/sessions/*/*/*/rollout-*.jsonl"))
 		if err != nil || len(paths) == 0 {
 			t.Fatalf("%s: no rollouts (%v)", sc.Name(), err)
@@ -69,10 +79,17 @@ func TestAgentgenShow(t *testing.T) {
 						want.AddUsage(model.UsageTotals{TokensIn: u.Usage.InputTokens - cached, CacheRead: cached, TokensOut: u.Usage.OutputTokens})
 					}
 				}
-				if got := s.Stats().UsageTotals; got != want {
+				st := s.Stats()
+				if got := st.UsageTotals; got != want {
 					t.Errorf("tokens %+v, the server reported %+v", got, want)
 				}
+				errors += st.Errors
+				checkErrors(t, s, st.Errors)
 			})
+		}
+		// codex exec exits 1 when its turn fails, and only then.
+		if errors != failed {
+			t.Errorf("%s: %d errors counted, %d turns failed", sc.Name(), errors, failed)
 		}
 	}
 	if n < 12 {
@@ -108,5 +125,40 @@ func checkPairs(t *testing.T, s *Session) {
 	}
 	if len(open) > 0 {
 		t.Errorf("calls without a result: %v", open)
+	}
+}
+
+// checkErrors checks that the session's n errors are messages of the
+// history at the leaf, each an assistant's with its error's text, and none
+// in the context (Codex does not send them), where they show as omitted.
+func checkErrors(t *testing.T, s *Session, n int) {
+	t.Helper()
+	shown := 0
+	for _, m := range s.BuildHistory(s.Leaf()).Messages {
+		if msg := s.Message(m); msg.Error != "" {
+			shown++
+			if msg.Role != model.RoleAssistant || msg.StopReason != "error" || msg.Model == "" {
+				t.Errorf("error message %+v", msg)
+			}
+		}
+	}
+	if shown != n {
+		t.Errorf("%d errors in the history, %d counted", shown, n)
+	}
+	d := dom(s)
+	ctx := d.BuildContext(s.Leaf())
+	omitted := 0
+	for k := range ctx.Entries {
+		if d.Omitted(ctx, k) {
+			omitted++
+		}
+	}
+	for _, m := range ctx.Messages {
+		if s.Message(m).Error != "" {
+			t.Errorf("an error in the context: %s", s.Entries[m.Entry].ID())
+		}
+	}
+	if omitted != n {
+		t.Errorf("%d entries shown as omitted from the context, want the %d errors", omitted, n)
 	}
 }

@@ -424,7 +424,8 @@ func TestCompaction(t *testing.T) {
 }
 
 // Events repeat response items (user_message, agent_message,
-// agent_reasoning): they are entries, never messages.
+// agent_reasoning): they are entries, never messages (only a failed
+// turn's error is one: TestErrorEvent).
 func TestEventsNotDuplicated(t *testing.T) {
 	for _, p := range []string{sample, compacted} {
 		s := open(t, p)

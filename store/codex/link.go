@@ -91,6 +91,9 @@ func (s *Session) classify(e *Entry, lastModel *string, types map[string]string)
 			e.kind = model.EntryTitle
 		default:
 			e.kind = model.EntryCustom
+			if isFailure(e) {
+				e.kind, e.role = model.EntryMessage, model.RoleAssistant
+			}
 		}
 	case TypeTurnContext:
 		m, _ := jscan.String(member(e.Payload, "model"))
@@ -108,6 +111,36 @@ func (s *Session) classify(e *Entry, lastModel *string, types map[string]string)
 		// An old file's {"record_type":"state"} marker, or a line of no type.
 		e.typ, _ = jscan.String(member(e.Payload, "record_type"))
 	}
+}
+
+// isFailure reports whether an event says a turn failed: an error event
+// (the older versions' {"type":"error","message":...}), or a task_complete
+// with an error (0.171.0's, which writes no error event: {"error":
+// {"message", "codex_error_info"}}). Either is the reply the user got, so
+// it is an assistant's message, which Codex does not send back.
+func isFailure(e *Entry) bool {
+	switch e.ItemType {
+	case "error":
+		return true
+	case "task_complete":
+		v := member(e.Payload, "error")
+		return len(v) > 0 && v[0] == '{'
+	}
+	return false
+}
+
+// failureText is what a failure event says: an error event's message, a
+// task_complete's error's message, as Codex wrote them (a 4xx answer's
+// body whole).
+func failureText(e *Entry) string {
+	v := member(e.Payload, "message")
+	if e.ItemType == "task_complete" {
+		v = member(member(e.Payload, "error"), "message")
+	}
+	if t, ok := jscan.String(v); ok && t != "" {
+		return t
+	}
+	return "(error: no message)"
 }
 
 // member is an object's member, nil when v is not an object.
@@ -207,7 +240,7 @@ func (s *Session) link() {
 						Msg: fmt.Sprintf("%s for call_id %q, which no call before it has (Codex drops such an output from its prompts)", e.ItemType, e.CallID)})
 				}
 			}
-			if e.role == model.RoleAssistant {
+			if e.role == model.RoleAssistant && e.Type == TypeResponseItem {
 				lastAssistant = int32(i)
 			}
 		}

@@ -76,6 +76,9 @@ func (s *Session) Stats() model.Stats {
 		switch {
 		case e.kind == model.EntryMessage:
 			d.AddMessage(e.role)
+			if e.Type == TypeEventMsg {
+				d.Errors++ // a failed turn's error (isFailure)
+			}
 			if e.role == model.RoleAssistant && isCall(e.ItemType) {
 				st.Tool(&d, toolName(ritem{raw: e.Payload, itemType: e.ItemType}))
 			}

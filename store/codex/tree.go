@@ -34,6 +34,8 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 					}
 				}
 				switch {
+				case msg.Error != "":
+					parts = append(parts, model.Part{Text: "error: " + model.OneLine(msg.Error), Role: "error"})
 				case len(thinking) > 0:
 					parts = append(parts, model.Part{Text: "(thinking) " + model.OneLine(strings.Join(thinking, " ")), Role: "muted"})
 				case encrypted:
