@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"skein/model"
@@ -85,6 +87,7 @@ func TestAgentgenShow(t *testing.T) {
 				}
 				errors += st.Errors
 				checkErrors(t, s, st.Errors)
+				checkInjected(t, s, st)
 			})
 		}
 		// codex exec exits 1 when its turn fails, and only then.
@@ -160,5 +163,48 @@ func checkErrors(t *testing.T, s *Session, n int) {
 	}
 	if omitted != n {
 		t.Errorf("%d entries shown as omitted from the context, want the %d errors", omitted, n)
+	}
+}
+
+// checkInjected checks that the user messages Codex injected are marked as
+// its context, and only those: 0.171.0 names each part of a message it
+// writes (content_item_kinds: "user.text" for the user's words,
+// "agents_md.instructions", "environments.environment_context",
+// "multi_agent.subagent_notification"... for its own). The user's
+// messages are the stats' user messages, and the first is the list's.
+func checkInjected(t *testing.T, s *Session, st model.Stats) {
+	t.Helper()
+	users, first := 0, ""
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if e.Type != TypeResponseItem || e.ItemType != "message" || e.Role != "user" {
+			continue
+		}
+		var kinds []string
+		raw := member(member(e.Payload, passthrough), "content_item_kinds")
+		if err := json.Unmarshal(raw, &kinds); err != nil || len(kinds) == 0 {
+			t.Fatalf("%s: content_item_kinds %s: %v", e.ID(), raw, err)
+		}
+		msg := s.Message(model.ContextMessage{Entry: i})
+		words := slices.Contains(kinds, "user.text")
+		if msg.Injected == words {
+			t.Errorf("%s %v: injected %v", e.ID(), kinds, msg.Injected)
+		}
+		if words {
+			users++
+			if first == "" {
+				first = msg.Text(" ")
+			}
+		}
+		tree := partsText(s.TreeText(i, ""))
+		if strings.HasPrefix(tree, "user: (context) ") == words {
+			t.Errorf("%s %v: tree text %q", e.ID(), kinds, clip([]byte(tree)))
+		}
+	}
+	if st.UserMessages != users {
+		t.Errorf("%d user messages counted, Codex wrote %d of the user's", st.UserMessages, users)
+	}
+	if info := s.Info("x.jsonl", 0); info.FirstMessage != first || first == "" {
+		t.Errorf("first message %q, want %q", info.FirstMessage, first)
 	}
 }

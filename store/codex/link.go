@@ -516,6 +516,13 @@ func contextual(blocks []model.Block) bool {
 	return false
 }
 
+// injected reports whether entry i is a user message Codex injected
+// (contextual): the agent's context, not the user's words.
+func (s *Session) injected(i int) bool {
+	e := &s.Entries[i]
+	return e.ItemType == "message" && e.Role == "user" && contextual(blocksOf(member(e.Payload, "content")))
+}
+
 // cutSummaryPrefix is text without Codex's summary prefix, and whether it
 // had it: as Codex writes it (with two spaces before "assist"), or with
 // one, as tools that copied it write it.

@@ -75,7 +75,11 @@ func (s *Session) Stats() model.Stats {
 		d := st.Begin(t)
 		switch {
 		case e.kind == model.EntryMessage:
-			d.AddMessage(e.role)
+			if e.role == model.RoleUser && s.injected(i) {
+				d.AddMessage("") // a message, not one of the user's
+			} else {
+				d.AddMessage(e.role)
+			}
 			if e.Type == TypeEventMsg {
 				d.Errors++ // a failed turn's error (isFailure)
 			}
