@@ -416,6 +416,9 @@ func (w *htmlWriter) message(msg *model.Message) {
 	switch msg.Role {
 	case model.RoleUser, model.RoleAssistant, model.RoleCustom, model.RoleSystem:
 		cls = msg.Role
+		if msg.Injected {
+			cls = "context" // the agent's, not the user's words
+		}
 	case model.RoleToolResult:
 		cls = "result"
 	case model.RoleBashExecution:
@@ -452,9 +455,13 @@ func (w *htmlWriter) message(msg *model.Message) {
 		w.result(msg)
 	default:
 		w.raw("<div class=\"h\"><b>")
-		w.inline(msg.Role)
+		role, added := msg.Role, ""
+		if msg.Injected {
+			role, added = "context", "added by the agent"
+		}
+		w.inline(role)
 		w.raw("</b>")
-		for _, x := range [...]string{msg.CustomType, msg.Model} {
+		for _, x := range [...]string{added, msg.CustomType, msg.Model} {
 			if x != "" {
 				w.raw(" <span>")
 				w.inline(x)

@@ -129,6 +129,9 @@ func writeMessages(bw *bufio.Writer, s *model.Session, leaf int, path []int, loc
 		}
 		msg := s.Message(m)
 		head := msg.Role
+		if msg.Injected {
+			head = "context · added by the agent" // not the user's words
+		}
 		switch msg.Role {
 		case model.RoleCompactionSummary:
 			fmt.Fprintf(bw, "> **Compaction.** The messages before this point were summarized:\n>\n")

@@ -66,6 +66,14 @@ func (s *Session) setModel(ctx *model.Context, leaf int) {
 	}
 }
 
+// Omitted reports whether projected entry k is a message Codex does not
+// send when it resumes: a failed turn's error (isFailure), or a system
+// message. The screens show it where it stood, marked as not sent.
+func (s *Session) Omitted(ctx model.Context, k int) bool {
+	pe := ctx.Entries[k]
+	return pe.N == 0 && s.Entries[pe.Entry].kind == model.EntryMessage
+}
+
 // BuildHistory is what the user saw along the path: every message entry,
 // and each compaction as its summary, in place.
 func (s *Session) BuildHistory(leaf int) model.Context {

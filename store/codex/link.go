@@ -91,6 +91,9 @@ func (s *Session) classify(e *Entry, lastModel *string, types map[string]string)
 			e.kind = model.EntryTitle
 		default:
 			e.kind = model.EntryCustom
+			if isFailure(e) {
+				e.kind, e.role = model.EntryMessage, model.RoleAssistant
+			}
 		}
 	case TypeTurnContext:
 		m, _ := jscan.String(member(e.Payload, "model"))
@@ -102,10 +105,42 @@ func (s *Session) classify(e *Entry, lastModel *string, types map[string]string)
 		*lastModel = m
 	case TypeCompacted:
 		e.kind = model.EntryCompaction
+	case TypeTokenUsageRecord:
+		e.kind = model.EntryUsage
 	case "":
 		// An old file's {"record_type":"state"} marker, or a line of no type.
 		e.typ, _ = jscan.String(member(e.Payload, "record_type"))
 	}
+}
+
+// isFailure reports whether an event says a turn failed: an error event
+// (the older versions' {"type":"error","message":...}), or a task_complete
+// with an error (0.171.0's, which writes no error event: {"error":
+// {"message", "codex_error_info"}}). Either is the reply the user got, so
+// it is an assistant's message, which Codex does not send back.
+func isFailure(e *Entry) bool {
+	switch e.ItemType {
+	case "error":
+		return true
+	case "task_complete":
+		v := member(e.Payload, "error")
+		return len(v) > 0 && v[0] == '{'
+	}
+	return false
+}
+
+// failureText is what a failure event says: an error event's message, a
+// task_complete's error's message, as Codex wrote them (a 4xx answer's
+// body whole).
+func failureText(e *Entry) string {
+	v := member(e.Payload, "message")
+	if e.ItemType == "task_complete" {
+		v = member(member(e.Payload, "error"), "message")
+	}
+	if t, ok := jscan.String(v); ok && t != "" {
+		return t
+	}
+	return "(error: no message)"
 }
 
 // member is an object's member, nil when v is not an object.
@@ -190,6 +225,8 @@ func (s *Session) link() {
 			}
 		case TypeCompacted:
 			s.tokensBefore[int32(i)] = lastContext
+		case TypeTokenUsageRecord:
+			s.records = true
 		}
 		if e.kind == model.EntryMessage {
 			switch e.ItemType {
@@ -203,7 +240,7 @@ func (s *Session) link() {
 						Msg: fmt.Sprintf("%s for call_id %q, which no call before it has (Codex drops such an output from its prompts)", e.ItemType, e.CallID)})
 				}
 			}
-			if e.role == model.RoleAssistant {
+			if e.role == model.RoleAssistant && e.Type == TypeResponseItem {
 				lastAssistant = int32(i)
 			}
 		}
@@ -477,6 +514,13 @@ func contextual(blocks []model.Block) bool {
 		}
 	}
 	return false
+}
+
+// injected reports whether entry i is a user message Codex injected
+// (contextual): the agent's context, not the user's words.
+func (s *Session) injected(i int) bool {
+	e := &s.Entries[i]
+	return e.ItemType == "message" && e.Role == "user" && contextual(blocksOf(member(e.Payload, "content")))
 }
 
 // cutSummaryPrefix is text without Codex's summary prefix, and whether it

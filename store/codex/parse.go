@@ -35,6 +35,9 @@ const (
 	TypeEventMsg     = "event_msg"
 	TypeTurnContext  = "turn_context"
 	TypeCompacted    = "compacted"
+	// TypeTokenUsageRecord (0.171.0) is one completed response's usage:
+	// one line per response, compaction requests included.
+	TypeTokenUsageRecord = "token_usage_record"
 )
 
 // ErrNotSession is Parse's error for bytes with no Codex line in them.
@@ -109,6 +112,9 @@ type Session struct {
 	calls  map[string]int32
 	counts []count
 	usage  map[int32]int32
+	// records is whether the file has token_usage_record lines, whose
+	// usage the stats add up rather than the counts' running totals.
+	records bool
 	// keep is, for a thread_rolled_back entry whose cut falls inside what
 	// its parent's replay gives, how many context messages it keeps.
 	keep map[int32]int32
@@ -243,7 +249,7 @@ func parseChunk(p par.Part, out []Entry) (int, []model.Diagnostic, []count) {
 var names = map[string]string{}
 
 func init() {
-	for _, n := range []string{TypeSessionMeta, TypeResponseItem, TypeEventMsg, TypeTurnContext, TypeCompacted,
+	for _, n := range []string{TypeSessionMeta, TypeResponseItem, TypeEventMsg, TypeTurnContext, TypeCompacted, TypeTokenUsageRecord,
 		"user", "assistant", "developer", "system", "token_count", "user_message", "agent_message",
 		"agent_reasoning", "turn_aborted", "task_started", "task_complete", "turn_started", "turn_complete",
 		"context_compacted", "thread_rolled_back", "thread_name_updated", "shell", "exec_command",

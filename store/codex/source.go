@@ -171,6 +171,14 @@ func (s *Session) message(m model.ContextMessage, content bool) model.Message {
 		}
 		return msg
 	}
+	if e.Type == TypeEventMsg {
+		// A failed turn: the error is the reply.
+		msg.Role, msg.StopReason, msg.Error = model.RoleAssistant, "error", failureText(e)
+		if tc := s.inForce[m.Entry]; tc >= 0 {
+			msg.Model, msg.Provider = s.tcModel[tc], s.Meta.ModelProvider
+		}
+		return msg
+	}
 	it := s.item(m)
 	msg.Role = e.role
 	if m.Content < 0 {

@@ -50,24 +50,21 @@ func (t tokens) usage() *model.Usage {
 }
 
 // Stats are the session's totals over every entry of every branch: the
-// message entries by role, the calls by tool, and the usage the
-// token_count events report. Codex writes each count as the session's
-// running total (total_token_usage), and repeats it unchanged after a
-// tool's output: each count adds what its total grew by (a total that
-// fell, as a new process starts from zero, adds itself), to the model of
-// the turn context in force (session_meta's provider/that model). Input
-// tokens count the cached ones, which are cache reads here.
+// message entries by role, the calls by tool, and the usage, to the model
+// of the turn context in force (session_meta's provider/that model).
+// Codex 0.171.0 writes a token_usage_record for each completed response:
+// its usage is what the model reported, and the stats add those up. Older
+// files have only token_count events, each the session's running total
+// (total_token_usage), repeated unchanged after a tool's output: each
+// count adds what its total grew by (a total that fell, as a new process
+// starts from zero, adds itself). The records are preferred because a
+// fork's running totals start at its source's: adding them up would count
+// the source's usage again in the fork.
 func (s *Session) Stats() model.Stats {
 	st := model.NewStatsTally()
-	key := func(m string) string {
-		if m == "" {
-			return "(unknown model)"
-		}
-		return s.Meta.ModelProvider + "/" + m
-	}
 	for i := range s.Entries {
 		if s.Entries[i].Type == TypeTurnContext {
-			st.Model(key(s.tcModel[int32(i)]))
+			st.Model(s.modelKey(s.tcModel[int32(i)]))
 		}
 	}
 	st.Leaves = s.Tips()
@@ -78,13 +75,26 @@ func (s *Session) Stats() model.Stats {
 		d := st.Begin(t)
 		switch {
 		case e.kind == model.EntryMessage:
-			d.AddMessage(e.role)
+			if e.role == model.RoleUser && s.injected(i) {
+				d.AddMessage("") // a message, not one of the user's
+			} else {
+				d.AddMessage(e.role)
+			}
+			if e.Type == TypeEventMsg {
+				d.Errors++ // a failed turn's error (isFailure)
+			}
 			if e.role == model.RoleAssistant && isCall(e.ItemType) {
 				st.Tool(&d, toolName(ritem{raw: e.Payload, itemType: e.ItemType}))
 			}
 		case e.kind == model.EntryCompaction:
 			st.Compactions++
-		case e.kind == model.EntryUsage:
+		case e.kind == model.EntryUsage && e.Type == TypeTokenUsageRecord:
+			u := tokensOf(member(e.Payload, "usage"))
+			if !u.complete() {
+				st.Incomplete++
+			}
+			s.addUsage(st, &d, i, tokens{in: u.in, cached: u.cached, out: u.out})
+		case e.kind == model.EntryUsage && !s.records:
 			c, ok := s.countAt(i)
 			if !ok || !c.info {
 				break
@@ -101,19 +111,35 @@ func (s *Session) Stats() model.Stats {
 				delta = cur
 			}
 			last = cur
-			ut := model.UsageTotals{TokensIn: max(delta.in-delta.cached, 0), CacheRead: max(delta.cached, 0), TokensOut: max(delta.out, 0)}
-			if ut.Tokens() > 0 {
-				m := ""
-				if tc := s.inForce[i]; tc >= 0 {
-					m = s.tcModel[tc]
-				}
-				st.Usage(&d, key(m), ut)
-			}
+			s.addUsage(st, &d, i, delta)
 		}
 		st.End(t, d)
 	}
 	// Done leaves out no model here: a row is made only for tokens.
 	return st.Done(s.contextSeries())
+}
+
+// addUsage adds tokens t to the stats, for the model of the turn context
+// in force at entry i. Input tokens count the cached ones, which are cache
+// reads here.
+func (s *Session) addUsage(st *model.StatsTally, d *model.Totals, i int, t tokens) {
+	ut := model.UsageTotals{TokensIn: max(t.in-t.cached, 0), CacheRead: max(t.cached, 0), TokensOut: max(t.out, 0)}
+	if ut.Tokens() == 0 {
+		return
+	}
+	m := ""
+	if tc := s.inForce[i]; tc >= 0 {
+		m = s.tcModel[tc]
+	}
+	st.Usage(d, s.modelKey(m), ut)
+}
+
+// modelKey is a model's provider/model, the session's provider.
+func (s *Session) modelKey(m string) string {
+	if m == "" {
+		return "(unknown model)"
+	}
+	return s.Meta.ModelProvider + "/" + m
 }
 
 func isCall(itemType string) bool {

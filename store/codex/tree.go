@@ -21,7 +21,12 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 		msg := s.Message(model.ContextMessage{Entry: i})
 		switch e.role {
 		case model.RoleUser, model.RoleAssistant:
-			parts, hasText, hasCalls := model.ReplyParts([]model.Part{{Text: e.role + ": ", Role: e.role}}, &msg, home)
+			head := []model.Part{{Text: e.role + ": ", Role: e.role}}
+			if msg.Injected {
+				// The AGENTS.md instructions, the environment: Codex's.
+				head = append(head, model.Part{Text: "(context) ", Role: "dim"})
+			}
+			parts, hasText, hasCalls := model.ReplyParts(head, &msg, home)
 			if !hasText && !hasCalls {
 				var thinking []string
 				encrypted := false
@@ -34,6 +39,8 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 					}
 				}
 				switch {
+				case msg.Error != "":
+					parts = append(parts, model.Part{Text: "error: " + model.OneLine(msg.Error), Role: "error"})
 				case len(thinking) > 0:
 					parts = append(parts, model.Part{Text: "(thinking) " + model.OneLine(strings.Join(thinking, " ")), Role: "muted"})
 				case encrypted:

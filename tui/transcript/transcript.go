@@ -277,7 +277,8 @@ func RenderItem(s *model.Session, it Item, o *Options) string {
 }
 
 // renderOmitted renders an entry a context edit left out of the model's
-// context: dimmed, its role and first line.
+// context, or a message the agent does not send: dimmed, its role and
+// first line (an error's in the error style).
 func renderOmitted(s *model.Session, it Item, o *Options) string {
 	e := s.Entry(it.Entry)
 	msg := s.EntryMessage(it.Entry)
@@ -293,11 +294,17 @@ func renderOmitted(s *model.Session, it Item, o *Options) string {
 	if text == "" {
 		text = Sanitize(msg.Summary)
 	}
+	lst := o.Styles.Dim.Italic(true)
+	if text == "" && msg.Error != "" {
+		// A failed turn's error, which the agent does not send back: the
+		// reply the user got, so said as an error.
+		text, lst = "error: "+Sanitize(msg.Error), o.Styles.Error
+	}
 	line := OneLine(text)
 	if o.Width > 0 && len(line) > 0 {
 		line = ansi.Truncate(line, max(10, o.Width), "…")
 	}
-	return o.style(o.Styles.Dim, head) + "\n" + o.style(o.Styles.Dim.Italic(true), line)
+	return o.style(o.Styles.Dim, head) + "\n" + o.style(lst, line)
 }
 
 // system renders a system prompt message collapsed to one line (how much
