@@ -315,6 +315,8 @@ func (s *Session) link() {
 	prevConv := map[int32]int32{}   // group -> its last turn so far
 	lastWithID := map[int32]int32{} // file -> the last entry with a uuid
 	leading := map[int32][]int32{}  // file -> records before its first entry with a uuid
+	batchTail := map[int32]int32{}  // a reply -> the last of its tool results hung so far
+	batch := int32(-1)              // the reply the current line's results answer, -1
 	for k := range s.Entries {
 		e := &s.Entries[k]
 		i := e.first
@@ -363,6 +365,12 @@ func (s *Session) link() {
 				s.lineDiag(i, true, "%s: a root here", missing)
 			}
 		}
+		if e.piece == 0 {
+			p, batch = s.inBatch(p, batchTail)
+		}
+		if batch >= 0 && (e.role == model.RoleToolResult || e.piece == pieceRest && len(l.results) > 0) {
+			batchTail[batch] = int32(k)
+		}
 		s.parent[k] = p
 		if l.uuid != "" {
 			lastWithID[l.file] = int32(k)
@@ -382,6 +390,24 @@ func (s *Session) link() {
 	s.attachAgents()
 	s.cutCycles()
 	s.findLeaf(lineEntry, lastLine)
+}
+
+// inBatch is where a line's first tool result hangs, whose parentUuid
+// names p: Claude Code 2.1 writes each result of a reply's parallel calls
+// as its own line whose parent is the block holding its call, in the order
+// the tools finished, and goes on from the last of them; on resume it sends
+// them all, in file order, in one user message (testdata/agentgen/claude,
+// findings 1 and 2). So a result whose parent is a reply hangs under the
+// reply's last result so far, and the batch is one chain, not a branch for
+// each result. batch is the reply, -1 when p is not one.
+func (s *Session) inBatch(p int32, tail map[int32]int32) (parent, batch int32) {
+	if p < 0 || s.Entries[p].role != model.RoleAssistant {
+		return p, -1
+	}
+	if t, ok := tail[p]; ok {
+		return t, p
+	}
+	return p, p
 }
 
 // follows reports whether line i comes after reply r on its chain, a few
