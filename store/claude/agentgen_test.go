@@ -145,6 +145,55 @@ func (f *agentgenFixture) parse(t *testing.T, p, id string) *Session {
 	return s
 }
 
+// TestAgentgenContext checks that the context skein builds at the leaf of
+// a session, cut to the lines Claude Code had written when it sent a main
+// request, is that request's messages, normalized as the README's "What
+// skein's context leaves out" says (agentgenNormal). Every main request
+// that Claude Code logged in the session is checked, the resume's among
+// them; the compaction's own summary request is not logged, and a
+// sub-agent's requests are its file's.
+func TestAgentgenContext(t *testing.T) {
+	for _, name := range agentgenScenarios(t) {
+		f := readAgentgen(t, name)
+		attached := f.rendered()
+		for _, r := range f.requests {
+			if r.Purpose != "main" || r.LoggedAs == nil {
+				continue
+			}
+			p := f.fileOf(r.LoggedAs.ID)
+			if p == "" {
+				t.Errorf("%s: request %d: no file logs %s", name, r.Seq, r.LoggedAs.ID)
+				continue
+			}
+			label := fmt.Sprintf("%s/%d", name, r.Seq)
+			if r.Seq == f.resume {
+				label += "-resume"
+			}
+			t.Run(label, func(t *testing.T) {
+				s := f.parse(t, p, r.LoggedAs.ID)
+				var buf bytes.Buffer
+				if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
+					t.Fatal(err)
+				}
+				var got struct{ Messages []map[string]any }
+				if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+					t.Fatalf("context JSON: %v\n%s", err, buf.Bytes())
+				}
+				diff := messagesDiff(agentgenNormal(r.Body.Messages, attached), agentgenNormal(got.Messages, attached))
+				why, known := differs[label]
+				switch {
+				case diff == "" && known:
+					t.Errorf("now equal: take it off differs (%s)", why)
+				case diff != "" && known:
+					t.Logf("differs (%s): %s", why, diff)
+				case diff != "":
+					t.Error(diff)
+				}
+			})
+		}
+	}
+}
+
 // fileOf is the session file that logs the api-request id, "".
 func (f *agentgenFixture) fileOf(id string) string {
 	for _, p := range f.sessionFiles() {
@@ -153,6 +202,113 @@ func (f *agentgenFixture) fileOf(id string) string {
 		}
 	}
 	return ""
+}
+
+// rendered are the texts Claude Code made of the fixture's attachment
+// records (their rendered[].content), which it sends and skein does not.
+func (f *agentgenFixture) rendered() map[string]bool {
+	out := map[string]bool{}
+	for p, data := range f.files {
+		if !strings.HasSuffix(p, ".jsonl") {
+			continue
+		}
+		for _, ln := range bytes.Split(data, []byte{'\n'}) {
+			var rec struct {
+				Type     string
+				Rendered []struct{ Content string }
+			}
+			if json.Unmarshal(ln, &rec) != nil || rec.Type != "attachment" {
+				continue
+			}
+			for _, r := range rec.Rendered {
+				out[r.Content] = true
+			}
+		}
+	}
+	return out
+}
+
+// agentgenNormal is a list of messages as the test compares them: no
+// system message (the environment and the listings Claude Code makes of
+// attachments), no cache_control, a string content as its one text
+// block, no text block that is an attachment's rendered text (with or
+// without the line end Claude Code adds where it merges two user
+// messages), and no user message left empty by that.
+func agentgenNormal(msgs []map[string]any, attached map[string]bool) []map[string]any {
+	var out []map[string]any
+	for _, m := range msgs {
+		if m["role"] == "system" {
+			continue
+		}
+		m = dropCacheControl(m).(map[string]any)
+		blocks, ok := m["content"].([]any)
+		if s, isStr := m["content"].(string); isStr {
+			blocks, ok = []any{map[string]any{"type": "text", "text": s}}, true
+		}
+		if ok {
+			var kept []any
+			for _, b := range blocks {
+				bm, _ := b.(map[string]any)
+				if t, isText := bm["text"].(string); isText && bm["type"] == "text" && (attached[t] || attached[strings.TrimSuffix(t, "\n")]) {
+					continue
+				}
+				kept = append(kept, b)
+			}
+			if len(kept) == 0 && m["role"] == "user" {
+				continue
+			}
+			m["content"] = kept
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func dropCacheControl(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range x {
+			if k != "cache_control" {
+				out[k] = dropCacheControl(e)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = dropCacheControl(e)
+		}
+		return out
+	}
+	return v
+}
+
+// messagesDiff is the first message that differs, "" for none.
+func messagesDiff(want, got []map[string]any) string {
+	for k := range max(len(want), len(got)) {
+		var w, g []byte
+		if k < len(want) {
+			w, _ = json.Marshal(want[k])
+		}
+		if k < len(got) {
+			g, _ = json.Marshal(got[k])
+		}
+		if !bytes.Equal(w, g) {
+			return fmt.Sprintf("message %d of %d (skein has %d):\n  want %s\n  got  %s", k, len(want), len(got), clip(w), clip(g))
+		}
+	}
+	return ""
+}
+
+func clip(b []byte) string {
+	if b == nil {
+		return "(none)"
+	}
+	if len(b) > 600 {
+		return string(b[:600]) + "…"
+	}
+	return string(b)
 }
 
 // TestAgentgenTree checks every session Claude Code wrote (none of them
