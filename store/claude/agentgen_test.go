@@ -110,7 +110,8 @@ func (f *agentgenFixture) sessionFiles() []string {
 // parse is the session of file p as Claude Code read it when it sent the
 // request logged as id: p cut before the api-request line Claude Code
 // wrote for it (every line before that was written before the request
-// was sent), with the session's sub-agents' files. "" for id: p whole.
+// was sent), with the session's sub-agents' files (none for a sub-agent's
+// file). "" for id: p whole.
 func (f *agentgenFixture) parse(t *testing.T, p, id string) *Session {
 	t.Helper()
 	data := f.files[p]
@@ -133,7 +134,7 @@ func (f *agentgenFixture) parse(t *testing.T, p, id string) *Session {
 	stem := strings.TrimSuffix(p, ".jsonl") + "/"
 	var agents []AgentFile
 	for q, b := range f.files {
-		if strings.HasPrefix(q, stem) && strings.HasSuffix(q, ".jsonl") {
+		if !IsAgentFileName(filepath.Base(p)) && strings.HasPrefix(q, stem) && strings.HasSuffix(q, ".jsonl") {
 			agents = append(agents, AgentFile{Name: strings.TrimPrefix(q, filepath.Dir(p)+"/"), Data: b,
 				Meta: f.files[strings.TrimSuffix(q, ".jsonl")+".meta.json"]})
 		}
@@ -146,18 +147,18 @@ func (f *agentgenFixture) parse(t *testing.T, p, id string) *Session {
 }
 
 // TestAgentgenContext checks that the context skein builds at the leaf of
-// a session, cut to the lines Claude Code had written when it sent a main
-// request, is that request's messages, normalized as the README's "What
-// skein's context leaves out" says (agentgenNormal). Every main request
-// that Claude Code logged in the session is checked, the resume's among
-// them; the compaction's own summary request is not logged, and a
-// sub-agent's requests are its file's.
+// a log, cut to the lines Claude Code had written when it sent a request,
+// is that request's messages, normalized as the README's "What skein's
+// context leaves out" says (agentgenNormal). Every request Claude Code
+// logged is checked: the main conversation's in its session file (the
+// resume's among them), a sub-agent's in the agent's file, read alone.
+// The compaction's own summary request is not logged.
 func TestAgentgenContext(t *testing.T) {
 	for _, name := range agentgenScenarios(t) {
 		f := readAgentgen(t, name)
 		attached := f.rendered()
 		for _, r := range f.requests {
-			if r.Purpose != "main" || r.LoggedAs == nil {
+			if r.LoggedAs == nil || r.LoggedAs.ID == "" {
 				continue
 			}
 			p := f.fileOf(r.LoggedAs.ID)
@@ -194,9 +195,10 @@ func TestAgentgenContext(t *testing.T) {
 	}
 }
 
-// fileOf is the session file that logs the api-request id, "".
+// fileOf is the file (a session's or a sub-agent's) that logs the
+// api-request id, "".
 func (f *agentgenFixture) fileOf(id string) string {
-	for _, p := range f.sessionFiles() {
+	for p := range f.files {
 		if bytes.Contains(f.files[p], []byte(`"type":"api-request","sessionId":`)) && bytes.Contains(f.files[p], []byte(`"id":"`+id+`"`)) {
 			return p
 		}
