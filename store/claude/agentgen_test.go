@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -366,4 +367,61 @@ func unanswered(s *Session, leaf int) string {
 		return fmt.Sprintf("call %s has no result on the path", id)
 	}
 	return ""
+}
+
+// TestAgentgenTokens checks each session's tokens are the usage the fake
+// server reported for the replies of the runs that wrote it (runs.json):
+// the main conversation's and its sub-agents' (every purpose but
+// "compact": the compaction's summary reply is not in the log, only the
+// summary Claude Code made of it). Every block line of one reply carries
+// the whole usage (finding 3), and a fork's copies of its source's
+// replies were paid for by the source, so each reply counts once, in the
+// session that asked for it.
+func TestAgentgenTokens(t *testing.T) {
+	for _, name := range agentgenScenarios(t) {
+		f := readAgentgen(t, name)
+		var runs []struct {
+			SessionID string
+			Requests  []int
+		}
+		if err := json.Unmarshal(read(t, filepath.Join(f.dir, "runs.json")), &runs); err != nil {
+			t.Fatal(err)
+		}
+		var usage []struct {
+			Seq     int
+			Purpose string
+			Usage   struct {
+				Input      float64 `json:"input_tokens"`
+				Output     float64 `json:"output_tokens"`
+				CacheRead  float64 `json:"cache_read_input_tokens"`
+				CacheWrite float64 `json:"cache_creation_input_tokens"`
+			}
+		}
+		if err := json.Unmarshal(read(t, filepath.Join(f.dir, "usage.json")), &usage); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range f.sessionFiles() {
+			t.Run(name+"/"+filepath.Base(p), func(t *testing.T) {
+				id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+				var want [4]float64
+				for _, r := range runs {
+					if r.SessionID != id {
+						continue
+					}
+					for _, u := range usage {
+						if u.Purpose != "compact" && slices.Contains(r.Requests, u.Seq) {
+							want[0] += u.Usage.Input
+							want[1] += u.Usage.Output
+							want[2] += u.Usage.CacheRead
+							want[3] += u.Usage.CacheWrite
+						}
+					}
+				}
+				st := f.parse(t, p, "").Stats()
+				if got := [4]float64{st.TokensIn, st.TokensOut, st.CacheRead, st.CacheWrite}; got != want {
+					t.Errorf("tokens in, out, cache read, cache write: %v, want %v", got, want)
+				}
+			})
+		}
+	}
 }
