@@ -315,7 +315,8 @@ func clip(b []byte) string {
 }
 
 // TestAgentgenTree checks every session Claude Code wrote (none of them
-// rewound) is one branch, in the list and in the stats, and that on the
+// rewound) is one branch, in the list and in the stats, has no problem
+// for doctor to report, and that on the
 // path to its leaf every tool call is answered before the next reply:
 // parallel calls' results, each a line whose parent is its call's block,
 // are one chain in file order (findings 1 and 2), not a branch each.
@@ -336,6 +337,9 @@ func TestAgentgenTree(t *testing.T) {
 				}
 				if why := unanswered(s, s.Leaf()); why != "" {
 					t.Error(why)
+				}
+				if len(s.Diagnostics) != 0 {
+					t.Errorf("doctor would report %v", s.Diagnostics)
 				}
 			})
 		}

@@ -68,6 +68,10 @@ type Session struct {
 	agentFiles []AgentFile
 	parent     []int32
 	byUUID     map[string]int32 // uuid -> its (first) line
+	// copies are the lines of a sub-agent's file whose uuid a line of
+	// another file has (a compaction's agent copies the conversation it
+	// summarizes): each file's uuids are its own. nil when there is none.
+	copies map[fileUUID]int32
 	lineEntry  []int32          // by line: the entry it is (the last piece of one that holds several), -1 for a line left out
 	leaf       int
 	allSide    bool // the session's file has no main-conversation line (an agent's file read alone): its sidechain is the conversation
@@ -84,6 +88,11 @@ type call struct {
 	entry int32
 	name  string
 	input []byte
+}
+
+type fileUUID struct {
+	file int32
+	uuid string
 }
 
 type replyKey struct {
@@ -122,13 +131,20 @@ func (s *Session) link() {
 		if l.uuid == "" {
 			continue
 		}
-		if j, ok := byUUID[l.uuid]; ok {
-			l.flags |= flagSkip
-			where := "line " + strconv.Itoa(int(L[j].no))
-			if L[j].file != L[i].file {
-				where = s.fileName(L[j].file) + ":" + strconv.Itoa(int(L[j].no))
+		j, ok := byUUID[l.uuid]
+		if ok && L[j].file != l.file {
+			key := fileUUID{l.file, l.uuid}
+			if j, ok = s.copies[key]; !ok {
+				if s.copies == nil {
+					s.copies = map[fileUUID]int32{}
+				}
+				s.copies[key] = int32(i)
+				continue
 			}
-			s.lineDiag(int32(i), true, "uuid %q repeats %s's: this line is left out", l.uuid, where)
+		}
+		if ok {
+			l.flags |= flagSkip
+			s.lineDiag(int32(i), true, "uuid %q repeats line %d's: this line is left out", l.uuid, L[j].no)
 			continue
 		}
 		byUUID[l.uuid] = int32(i)
@@ -227,7 +243,7 @@ func (s *Session) link() {
 				replies[key] = e
 			}
 		case l.typ == TypeUser && l.has(flagCompactSummary):
-			if p, ok := byUUID[l.parent]; ok && lineEntry[p] >= 0 && L[p].typ == TypeSystem && L[p].subtype == SubtypeCompactBoundary &&
+			if p, ok := s.lineOf(int32(i), l.parent); ok && lineEntry[p] >= 0 && L[p].typ == TypeSystem && L[p].subtype == SubtypeCompactBoundary &&
 				!s.Entries[lineEntry[p]].hasSummary && !merged[p] {
 				b := lineEntry[p]
 				s.Entries[b].hasSummary = true
@@ -289,7 +305,7 @@ func (s *Session) link() {
 			}
 			node[j] = -4 // visiting
 			chain = append(chain, j)
-			p, ok := byUUID[L[j].parent]
+			p, ok := s.lineOf(j, L[j].parent)
 			if !ok || lineEntry[p] == lineEntry[j] || node[p] == -4 {
 				res = lineEntry[j]
 				break
@@ -338,14 +354,14 @@ func (s *Session) link() {
 				missing = fmt.Sprintf("parent %q is not in the file", l.parent)
 			}
 		case l.typ == TypeSystem && l.subtype == SubtypeCompactBoundary && l.logical != "":
-			if j, ok := byUUID[l.logical]; ok {
+			if j, ok := s.lineOf(i, l.logical); ok {
 				if q := nodeOf(j); q >= 0 && q != int32(k) {
 					p = q
 				}
 			}
 		case l.uuid == "":
 			if id := recordTarget(l); id != "" {
-				if j, ok := byUUID[id]; ok && L[j].file == l.file {
+				if j, ok := s.lineOf(i, id); ok && L[j].file == l.file {
 					p = nodeOf(j)
 				}
 			}
@@ -430,13 +446,20 @@ func (s *Session) follows(i, r int32) bool {
 }
 
 // lineOf is the line whose uuid is id, for line i's parent: most parents
-// are one of the few lines before, found without the map.
+// are one of the few lines before, found without the map; else its own
+// file's copy of id, else the line that has it first.
 func (s *Session) lineOf(i int32, id string) (int32, bool) {
 	if id == "" {
 		return 0, false
 	}
+	file := s.lines[i].file
 	for j := i - 1; j >= 0 && j >= i-4; j-- {
-		if l := &s.lines[j]; l.uuid == id && l.flags&flagSkip == 0 {
+		if l := &s.lines[j]; l.uuid == id && l.flags&flagSkip == 0 && l.file == file {
+			return j, true
+		}
+	}
+	if s.copies != nil {
+		if j, ok := s.copies[fileUUID{file, id}]; ok {
 			return j, true
 		}
 	}
