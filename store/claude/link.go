@@ -68,13 +68,14 @@ type Session struct {
 	agentFiles []AgentFile
 	parent     []int32
 	byUUID     map[string]int32 // uuid -> its (first) line
+	lineEntry  []int32          // by line: the entry it is (the last piece of one that holds several), -1 for a line left out
+	leaf       int
+	allSide    bool // the session's file has no main-conversation line (an agent's file read alone): its sidechain is the conversation
+
 	// copies are the lines of a sub-agent's file whose uuid a line of
 	// another file has (a compaction's agent copies the conversation it
 	// summarizes): each file's uuids are its own. nil when there is none.
 	copies map[fileUUID]int32
-	lineEntry  []int32          // by line: the entry it is (the last piece of one that holds several), -1 for a line left out
-	leaf       int
-	allSide    bool // the session's file has no main-conversation line (an agent's file read alone): its sidechain is the conversation
 
 	callsOnce sync.Once
 	calls     map[string]call // tool_use id -> the call
