@@ -429,3 +429,20 @@ func TestAgentgenTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentgenFork: the fork's list record names its source's file, the
+// source's names none (finding 8: the fork's copies of the source's
+// replies keep its id as requestSessionId).
+func TestAgentgenFork(t *testing.T) {
+	f := readAgentgen(t, "fork")
+	dir := "home/.claude/projects/-sandbox-project/"
+	for file, want := range map[string]string{
+		"1bc2d6f3-4f23-4caf-9a47-ab5bd35f9d92.jsonl": dir + "12c7b0d9-467e-47d7-9e9d-ac225bf4091c.jsonl",
+		"12c7b0d9-467e-47d7-9e9d-ac225bf4091c.jsonl": "",
+	} {
+		info := f.parse(t, dir+file, "").Info(dir+file, 0)
+		if info.ParentSession != want || info.HasParent != (want != "") {
+			t.Errorf("%s: parent %q (%v), want %q", file, info.ParentSession, info.HasParent, want)
+		}
+	}
+}
