@@ -37,7 +37,9 @@ func TestParallelThenRewind(t *testing.T) {
 	result := func(id string) string {
 		return `{"role":"user","content":[{"type":"tool_result","tool_use_id":"` + id + `","content":"ok"}]}`
 	}
-	text := func(role, t string) string { return `{"id":"msg_` + t + `","role":"` + role + `","content":"` + t + `"}` }
+	text := func(role, t string) string {
+		return `{"id":"msg_` + t + `","role":"` + role + `","content":"` + t + `"}`
+	}
 	add("u1", "", "user", text("user", "go"))
 	add("a1", "u1", "assistant", use("x"))
 	add("a2", "a1", "assistant", use("y"))
