@@ -182,3 +182,48 @@ func TestInfoContentRoundTrip(t *testing.T) {
 		t.Error("a state cut short reads as good")
 	}
 }
+
+// A record's parent session (a Claude Code fork's source) is kept in the
+// state listByStamp keeps: the list read again from it still has it.
+func TestStampStateKeepsParent(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "-sandbox-project")
+	src := filepath.Join("..", "testdata", "agentgen", "claude", "fixtures", "fork", "home", ".claude", "projects", "-sandbox-project")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"12c7b0d9-467e-47d7-9e9d-ac225bf4091c.jsonl", "1bc2d6f3-4f23-4caf-9a47-ab5bd35f9d92.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := stamp.NowNs
+	stamp.NowNs = func() int64 { return now() + 10*stamp.Slack } // every stamp settled
+	t.Cleanup(func() { stamp.NowNs = now })
+	fork := filepath.Join(dir, "1bc2d6f3-4f23-4caf-9a47-ab5bd35f9d92.jsonl")
+	want := filepath.Join(dir, "12c7b0d9-467e-47d7-9e9d-ac225bf4091c.jsonl")
+	b := store.FindBackend(fork)
+	_, first, state, err := store.ListBy(b, fork, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if state == nil {
+		t.Fatal("no state kept")
+	}
+	reads := store.FullReads.Load()
+	_, again, _, err := store.ListBy(b, fork, state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if store.FullReads.Load() != reads {
+		t.Error("the fork was read again")
+	}
+	for _, in := range []store.Info{first, again} {
+		if in.ParentSession != want || !in.HasParent {
+			t.Errorf("parent %q (%v), want %q", in.ParentSession, in.HasParent, want)
+		}
+	}
+}

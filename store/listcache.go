@@ -68,7 +68,7 @@ func listBy(b Backend, cached bool, path string, state, buf []byte) ([]byte, Inf
 // formatTag starts a kept state whose format was found by the file's
 // content: the format's name follows (a byte of its length), then the
 // backend's own state. No backend's state starts with it (pi's starts with
-// stateVersion, Dhara's and the read-only formats' with 'E').
+// stateVersion, Dhara's and the read-only formats' with stampStateVersion).
 const formatTag = 'F'
 
 func tag(f Format, state []byte) []byte {

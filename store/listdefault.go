@@ -98,8 +98,11 @@ func filesStamp(files []string) (st []int64, settled bool) {
 	return st, settled
 }
 
-// stampStateVersion starts a state listByStamp keeps.
-const stampStateVersion = 'E'
+// stampStateVersion starts a state listByStamp keeps. 'G' (after 'E'; 'F'
+// is formatTag): the record's parent session is kept, and every record
+// kept before, whose Claude Code branches counted each result of parallel
+// calls as one, is read again.
+const stampStateVersion = 'G'
 
 func encodeStampState(in Info, st []int64) []byte {
 	e := stamp.Codec{B: []byte{stampStateVersion}}
@@ -111,6 +114,8 @@ func encodeStampState(in Info, st []int64) []byte {
 	e.Str(in.ID)
 	e.Str(in.Cwd)
 	e.Str(in.Name)
+	e.Str(in.ParentSession)
+	e.Bools(in.HasParent)
 	EncodeInfoContent(&e, &in)
 	return e.B
 }
@@ -155,6 +160,7 @@ func decodeStampState(b []byte) (Info, []int64, bool) {
 		st[i] = d.ReadInt()
 	}
 	in.Format, in.ID, in.Cwd, in.Name = d.ReadStr(), d.ReadStr(), d.ReadStr(), d.ReadStr()
+	in.ParentSession, in.HasParent = d.ReadStr(), d.ReadBools(1)[0]
 	DecodeInfoContent(&d, &in)
 	return in, st, !d.Bad && len(d.B) == 0
 }

@@ -253,22 +253,41 @@ func TestTree(t *testing.T) {
 	if err := s.WriteContextJSON(&buf, ctx); err != nil {
 		t.Fatal(err)
 	}
-	var got struct{ Messages []json.RawMessage }
+	// The API's shape: the summary and the prompt after it are one user
+	// message, as Claude Code merges the user messages in a row (the
+	// summary's text ending in a line end where it meets the prompt's).
+	var sum0 string
+	if err := json.Unmarshal(jsonMember(t, s.Lines(formattest.Index(t, s, "cb"))[1], "message", "content"), &sum0); err != nil {
+		t.Fatal(err)
+	}
+	wantJSON, _ := json.Marshal(map[string]any{"messages": []any{
+		map[string]any{"role": "user", "content": []any{
+			map[string]any{"type": "text", "text": sum0 + "\n"},
+			map[string]any{"type": "text", "text": "Run the tests again; here is the failure."},
+			map[string]any{"type": "image", "source": map[string]any{"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
+		}},
+		map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "All tests pass now."}}},
+	}})
+	var got any
 	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	wantLines := [][]byte{}
-	for _, id := range []string{"cb", "u5", "a6"} {
-		wantLines = append(wantLines, s.Lines(formattest.Index(t, s, id))...)
+	if g, _ := json.Marshal(got); !bytes.Equal(g, wantJSON) {
+		t.Errorf("context JSON:\n%s\nwant\n%s", g, wantJSON)
 	}
-	if len(got.Messages) != len(wantLines) {
-		t.Fatalf("%d lines in the context JSON, want %d", len(got.Messages), len(wantLines))
-	}
-	for k := range wantLines {
-		if !bytes.Equal(got.Messages[k], wantLines[k]) {
-			t.Errorf("context line %d is not the line verbatim:\n%s\n%s", k, got.Messages[k], wantLines[k])
+}
+
+// jsonMember is the member at path of a JSON object.
+func jsonMember(t *testing.T, raw []byte, path ...string) []byte {
+	t.Helper()
+	for _, k := range path {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
 		}
+		raw = m[k]
 	}
+	return raw
 }
 
 // TestRecords: records skein does not model are kept, each an entry with

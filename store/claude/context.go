@@ -1,8 +1,9 @@
 package claude
 
 import (
-	"io"
+	"slices"
 
+	"skein/internal/jscan"
 	"skein/model"
 )
 
@@ -24,8 +25,10 @@ func (s *Session) conversation(path []int, leaf int) []int {
 // BuildContext is what Claude Code sends when it resumes at leaf: the
 // conversation's path from its newest compaction on (the compact summary
 // as the first message, as Claude Code's chain starts again at the
-// boundary), every message after it but those shown and never sent
-// (isVisibleInTranscriptOnly). Records (attachments, progress, system
+// boundary, then the messages the compaction kept: its preserved
+// segment), every message after it but those shown and never sent
+// (isVisibleInTranscriptOnly) and the errors Claude Code wrote in place of
+// a reply (isApiErrorMessage). Records (attachments, progress, system
 // lines, file-history snapshots) give no message: skein does not rebuild
 // what Claude Code makes of some of them for the model (FORMAT.md).
 func (s *Session) BuildContext(leaf int) model.Context {
@@ -47,8 +50,11 @@ func (s *Session) BuildContext(leaf int) model.Context {
 		switch {
 		case i == ctx.Compaction && e.hasSummary:
 			ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary})
-			pe.N = 1
-		case e.kind == model.EntryMessage && !e.excluded:
+			for _, k := range s.preserved(i) {
+				ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: k})
+			}
+			pe.N = len(ctx.Messages) - pe.First
+		case e.kind == model.EntryMessage && !e.excluded && !s.lines[e.first].has(flagAPIError):
 			ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: i})
 			pe.N = 1
 		}
@@ -56,6 +62,37 @@ func (s *Session) BuildContext(leaf int) model.Context {
 	}
 	ctx.Model = s.modelRef(conv)
 	return ctx
+}
+
+// preserved are the message entries a compaction kept verbatim, in order:
+// its boundary's compactMetadata.preservedSegment names the first and the
+// last (headUuid, tailUuid), and the entries between them are the chain
+// from the one to the other. None when the segment is absent or its chain
+// is broken.
+func (s *Session) preserved(c int) []int {
+	seg := jscan.Member(jscan.Member(s.lines[s.Entries[c].first].raw, "compactMetadata"), "preservedSegment")
+	head, ok1 := jscan.String(jscan.Member(seg, "headUuid"))
+	tail, ok2 := jscan.String(jscan.Member(seg, "tailUuid"))
+	if !ok1 || !ok2 {
+		return nil
+	}
+	h, ok1 := s.Index(head)
+	k, ok2 := s.Index(tail)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	var out []int
+	for steps := 0; k >= 0 && steps < len(s.Entries); steps++ {
+		if e := &s.Entries[k]; e.kind == model.EntryMessage && !e.excluded {
+			out = append(out, k)
+		}
+		if k == h {
+			slices.Reverse(out)
+			return out
+		}
+		k = int(s.parent[k])
+	}
+	return nil
 }
 
 // BuildHistory is what the user saw on the path to leaf: every message of
@@ -122,25 +159,4 @@ func (s *Session) Summarized(leaf int, ctx model.Context) int {
 // why model.Session plans no compaction of it).
 func (s *Session) ReadOnly() string {
 	return "Claude Code sessions are read-only in skein: import it first (skein session import --format claude) to compact, label or fork it"
-}
-
-// WriteContextJSON writes a context as {"messages": [...]}: the lines of
-// the entries that give its messages, verbatim, in order (every line of a
-// reply split over several; a compaction's boundary and summary; a line
-// that holds several tool results once).
-func (s *Session) WriteContextJSON(w io.Writer, ctx model.Context) error {
-	return model.WriteMessagesJSON(w, func(add func([]byte)) {
-		written := int32(-1)
-		for _, pe := range ctx.Entries {
-			if pe.N == 0 || pe.Entry < 0 || pe.Entry >= len(s.Entries) {
-				continue
-			}
-			for j := s.Entries[pe.Entry].first; j >= 0; j = s.next[j] {
-				if j != written {
-					add(s.lines[j].raw)
-					written = j
-				}
-			}
-		}
-	})
 }

@@ -44,9 +44,14 @@ func (s *Session) IDOf(path string) string {
 //   - Entries: Len(); Branches: the tips of the main conversation (tips).
 //   - Model: the model of the last reply on the path to the leaf that
 //     names one, else of the last reply of the file.
+//   - ParentSession: for a fork (--fork-session), its source's file beside
+//     it, named by ForkOf.
 func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	info := model.SessionInfo{Path: path, Format: Format, ID: s.IDOf(path), Cwd: s.Cwd(), Name: s.Name(),
 		Entries: len(s.Entries), Branches: s.tips()}
+	if src := s.ForkOf(); src != "" {
+		info.ParentSession, info.HasParent = filepath.Join(filepath.Dir(path), src+".jsonl"), true
+	}
 	created, modified := math.Inf(1), math.Inf(-1)
 	// Claude Code's timestamps (toISOString's 2026-03-01T10:00:00.000Z)
 	// sort as strings: only the first and last of them need reading.
@@ -123,6 +128,26 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 		info.Model = jsonString(ref.ModelID)
 	}
 	return info
+}
+
+// ForkOf is the id of the session a fork was made from, "" when the
+// session is none: Claude Code's --fork-session copies its source's
+// conversation into a new file, and the copied lines keep the source's id
+// as requestSessionId (testdata/agentgen/claude, finding 8). An id that
+// could not be a file's name beside the fork's is none.
+func (s *Session) ForkOf() string {
+	for i := range s.lines {
+		l := &s.lines[i]
+		if l.file != 0 || !l.has(flagCopied) {
+			continue
+		}
+		id, _ := jscan.String(jscan.Member(l.raw, "requestSessionId"))
+		if id == "" || id == "." || id == ".." || strings.ContainsAny(id, `/\`) {
+			return ""
+		}
+		return id
+	}
+	return ""
 }
 
 // commandOutput reports whether a user message's text is what Claude Code

@@ -72,6 +72,11 @@ type Session struct {
 	leaf       int
 	allSide    bool // the session's file has no main-conversation line (an agent's file read alone): its sidechain is the conversation
 
+	// copies are the lines of a sub-agent's file whose uuid a line of
+	// another file has (a compaction's agent copies the conversation it
+	// summarizes): each file's uuids are its own. nil when there is none.
+	copies map[fileUUID]int32
+
 	callsOnce sync.Once
 	calls     map[string]call // tool_use id -> the call
 
@@ -84,6 +89,11 @@ type call struct {
 	entry int32
 	name  string
 	input []byte
+}
+
+type fileUUID struct {
+	file int32
+	uuid string
 }
 
 type replyKey struct {
@@ -122,13 +132,20 @@ func (s *Session) link() {
 		if l.uuid == "" {
 			continue
 		}
-		if j, ok := byUUID[l.uuid]; ok {
-			l.flags |= flagSkip
-			where := "line " + strconv.Itoa(int(L[j].no))
-			if L[j].file != L[i].file {
-				where = s.fileName(L[j].file) + ":" + strconv.Itoa(int(L[j].no))
+		j, ok := byUUID[l.uuid]
+		if ok && L[j].file != l.file {
+			key := fileUUID{l.file, l.uuid}
+			if j, ok = s.copies[key]; !ok {
+				if s.copies == nil {
+					s.copies = map[fileUUID]int32{}
+				}
+				s.copies[key] = int32(i)
+				continue
 			}
-			s.lineDiag(int32(i), true, "uuid %q repeats %s's: this line is left out", l.uuid, where)
+		}
+		if ok {
+			l.flags |= flagSkip
+			s.lineDiag(int32(i), true, "uuid %q repeats line %d's: this line is left out", l.uuid, L[j].no)
 			continue
 		}
 		byUUID[l.uuid] = int32(i)
@@ -227,7 +244,7 @@ func (s *Session) link() {
 				replies[key] = e
 			}
 		case l.typ == TypeUser && l.has(flagCompactSummary):
-			if p, ok := byUUID[l.parent]; ok && lineEntry[p] >= 0 && L[p].typ == TypeSystem && L[p].subtype == SubtypeCompactBoundary &&
+			if p, ok := s.lineOf(int32(i), l.parent); ok && lineEntry[p] >= 0 && L[p].typ == TypeSystem && L[p].subtype == SubtypeCompactBoundary &&
 				!s.Entries[lineEntry[p]].hasSummary && !merged[p] {
 				b := lineEntry[p]
 				s.Entries[b].hasSummary = true
@@ -289,7 +306,7 @@ func (s *Session) link() {
 			}
 			node[j] = -4 // visiting
 			chain = append(chain, j)
-			p, ok := byUUID[L[j].parent]
+			p, ok := s.lineOf(j, L[j].parent)
 			if !ok || lineEntry[p] == lineEntry[j] || node[p] == -4 {
 				res = lineEntry[j]
 				break
@@ -315,6 +332,8 @@ func (s *Session) link() {
 	prevConv := map[int32]int32{}   // group -> its last turn so far
 	lastWithID := map[int32]int32{} // file -> the last entry with a uuid
 	leading := map[int32][]int32{}  // file -> records before its first entry with a uuid
+	batchTail := map[int32]int32{}  // a reply -> the last of its tool results hung so far
+	batch := int32(-1)              // the reply the current line's results answer, -1
 	for k := range s.Entries {
 		e := &s.Entries[k]
 		i := e.first
@@ -336,14 +355,14 @@ func (s *Session) link() {
 				missing = fmt.Sprintf("parent %q is not in the file", l.parent)
 			}
 		case l.typ == TypeSystem && l.subtype == SubtypeCompactBoundary && l.logical != "":
-			if j, ok := byUUID[l.logical]; ok {
+			if j, ok := s.lineOf(i, l.logical); ok {
 				if q := nodeOf(j); q >= 0 && q != int32(k) {
 					p = q
 				}
 			}
 		case l.uuid == "":
 			if id := recordTarget(l); id != "" {
-				if j, ok := byUUID[id]; ok && L[j].file == l.file {
+				if j, ok := s.lineOf(i, id); ok && L[j].file == l.file {
 					p = nodeOf(j)
 				}
 			}
@@ -362,6 +381,12 @@ func (s *Session) link() {
 			} else {
 				s.lineDiag(i, true, "%s: a root here", missing)
 			}
+		}
+		if e.piece == 0 {
+			p, batch = s.inBatch(p, batchTail)
+		}
+		if batch >= 0 && (e.role == model.RoleToolResult || e.piece == pieceRest && len(l.results) > 0) {
+			batchTail[batch] = int32(k)
 		}
 		s.parent[k] = p
 		if l.uuid != "" {
@@ -384,6 +409,24 @@ func (s *Session) link() {
 	s.findLeaf(lineEntry, lastLine)
 }
 
+// inBatch is where a line's first tool result hangs, whose parentUuid
+// names p: Claude Code 2.1 writes each result of a reply's parallel calls
+// as its own line whose parent is the block holding its call, in the order
+// the tools finished, and goes on from the last of them; on resume it sends
+// them all, in file order, in one user message (testdata/agentgen/claude,
+// findings 1 and 2). So a result whose parent is a reply hangs under the
+// reply's last result so far, and the batch is one chain, not a branch for
+// each result. batch is the reply, -1 when p is not one.
+func (s *Session) inBatch(p int32, tail map[int32]int32) (parent, batch int32) {
+	if p < 0 || s.Entries[p].role != model.RoleAssistant {
+		return p, -1
+	}
+	if t, ok := tail[p]; ok {
+		return t, p
+	}
+	return p, p
+}
+
 // follows reports whether line i comes after reply r on its chain, a few
 // lines up at most: the reply's previous line, or a tool result of it
 // written before the reply's next block. A line with the same message.id
@@ -404,13 +447,20 @@ func (s *Session) follows(i, r int32) bool {
 }
 
 // lineOf is the line whose uuid is id, for line i's parent: most parents
-// are one of the few lines before, found without the map.
+// are one of the few lines before, found without the map; else its own
+// file's copy of id, else the line that has it first.
 func (s *Session) lineOf(i int32, id string) (int32, bool) {
 	if id == "" {
 		return 0, false
 	}
+	file := s.lines[i].file
 	for j := i - 1; j >= 0 && j >= i-4; j-- {
-		if l := &s.lines[j]; l.uuid == id && l.flags&flagSkip == 0 {
+		if l := &s.lines[j]; l.uuid == id && l.flags&flagSkip == 0 && l.file == file {
+			return j, true
+		}
+	}
+	if s.copies != nil {
+		if j, ok := s.copies[fileUUID{file, id}]; ok {
 			return j, true
 		}
 	}
@@ -447,36 +497,6 @@ func (s *Session) fileName(file int32) string {
 	return s.agentFiles[file-1].Name
 }
 
-// groupSidechains sets each entry's agent; the sidechains of the session's
-// file that name no agent (Claude Code 1.0) are an agent for each chain,
-// found from its root.
-func (s *Session) groupSidechains(group []int32) {
-	pendingRoot := map[int32]int32{} // root entry -> agent
-	for k := range s.Entries {
-		e := &s.Entries[k]
-		g := group[e.first]
-		if g != groupPending {
-			e.Agent = int(g)
-			continue
-		}
-		r := int32(k)
-		for steps := 0; steps < len(s.Entries); steps++ {
-			p := s.parent[r]
-			if p < 0 || group[s.Entries[p].first] != groupPending {
-				break
-			}
-			r = p
-		}
-		a, ok := pendingRoot[r]
-		if !ok {
-			s.Agents = append(s.Agents, Agent{Call: -1})
-			a = int32(len(s.Agents) - 1)
-			pendingRoot[r] = a
-		}
-		e.Agent = int(a)
-	}
-}
-
 // cutCycles breaks every cycle of parents where the walk from the earliest
 // entry in it closes it, and reports it.
 func (s *Session) cutCycles() {
@@ -484,137 +504,6 @@ func (s *Session) cutCycles() {
 		e := &s.Entries[k]
 		s.diag(s.lines[e.first].file, int32(e.Line), false, "parent of %q makes a cycle: a root here", e.ID)
 	})
-}
-
-// attachAgents finds the call that started each agent and hangs the
-// agent's roots under the entry holding it: by the agent file's
-// meta.json toolUseId; else by a tool result whose toolUseResult.agentId
-// (or, Claude Code 2.0, whose line's own agentId) names the agent; else,
-// for a sidechain that names no agent, by its first prompt, the prompt of
-// a Task or Agent call not yet matched.
-func (s *Session) attachAgents() {
-	if len(s.Agents) == 0 {
-		return
-	}
-	for k := range s.Entries {
-		if a := s.Entries[k].Agent; a >= 0 && s.parent[k] < 0 {
-			s.Agents[a].Roots = append(s.Agents[a].Roots, k)
-		}
-	}
-	calls := s.callIndex()
-	byAgentID := map[string]string{}
-	weak := map[string]string{}
-	for k := range s.Entries {
-		e := &s.Entries[k]
-		if e.role != model.RoleToolResult || e.piece != 0 {
-			continue
-		}
-		l := &s.lines[e.first]
-		if tur := jscan.Member(l.raw, "toolUseResult"); len(tur) > 0 && tur[0] == '{' {
-			if id, ok := jscan.String(jscan.Member(tur, "agentId")); ok && id != "" {
-				if _, dup := byAgentID[id]; !dup {
-					byAgentID[id] = e.ToolCallID
-				}
-			}
-		}
-		if l.agentID != "" && l.file == 0 && !l.has(flagSidechain) {
-			if _, dup := weak[l.agentID]; !dup {
-				weak[l.agentID] = e.ToolCallID
-			}
-		}
-	}
-	used := map[string]bool{}
-	for a := range s.Agents {
-		ag := &s.Agents[a]
-		if f := s.agentFile(ag.File); f != nil && len(f.Meta) > 0 {
-			if id, ok := jscan.String(jscan.Member(f.Meta, "toolUseId")); ok && id != "" {
-				ag.CallID = id
-			}
-		}
-		if ag.CallID == "" && ag.ID != "" {
-			if id, ok := byAgentID[ag.ID]; ok {
-				ag.CallID = id
-			} else if id, ok := weak[ag.ID]; ok {
-				ag.CallID = id
-			}
-		}
-		if c, ok := calls[ag.CallID]; ok && ag.CallID != "" && s.Entries[c.entry].Agent != a {
-			ag.Call = int(c.entry)
-			used[ag.CallID] = true
-		}
-	}
-	s.matchPrompts(calls, used)
-	for a := range s.Agents {
-		ag := &s.Agents[a]
-		if ag.Call < 0 {
-			continue
-		}
-		for _, r := range ag.Roots {
-			s.parent[r] = int32(ag.Call)
-		}
-	}
-}
-
-// matchPrompts finds the calls of the agents still without one, Claude
-// Code 1.0's sidechains: the first Task or Agent call not yet matched
-// whose input.prompt is the agent's first prompt.
-func (s *Session) matchPrompts(calls map[string]call, used map[string]bool) {
-	unmatched := false
-	for a := range s.Agents {
-		unmatched = unmatched || s.Agents[a].Call < 0 && len(s.Agents[a].Roots) > 0
-	}
-	if !unmatched {
-		return
-	}
-	open := map[string][]string{} // prompt -> the calls not yet matched, in file order
-	for k := range s.Entries {
-		if s.Entries[k].role != model.RoleAssistant {
-			continue
-		}
-		for _, c := range s.callsOf(k) {
-			if (c.Name == "Task" || c.Name == "Agent") && !used[c.ID] {
-				if p, ok := jscan.String(jscan.Member(c.Input, "prompt")); ok && p != "" {
-					open[p] = append(open[p], c.ID)
-				}
-			}
-		}
-	}
-	for a := range s.Agents {
-		ag := &s.Agents[a]
-		if ag.Call >= 0 || len(ag.Roots) == 0 {
-			continue
-		}
-		prompt := ""
-		for _, r := range ag.Roots {
-			if s.Entries[r].role == model.RoleUser {
-				m := s.message(r, true)
-				prompt = m.Text("\n")
-				break
-			}
-		}
-		list := open[prompt]
-		for j, id := range list {
-			c := calls[id]
-			if s.Entries[c.entry].Agent == a {
-				continue
-			}
-			ag.CallID, ag.Call = id, int(c.entry)
-			open[prompt] = append(list[:j:j], list[j+1:]...)
-			break
-		}
-	}
-}
-
-func (s *Session) agentFile(name string) *AgentFile {
-	if name == "" {
-		return nil
-	}
-	for i := range s.agentFiles {
-		if s.agentFiles[i].Name == name {
-			return &s.agentFiles[i]
-		}
-	}
-	return nil
 }
 
 // callIndex is every tool call of the assistant entries by its id (the

@@ -47,6 +47,7 @@ const (
 	flagMessageBad  // a user or assistant line whose message is not an object
 	flagOther       // a user line's content holds more than tool results
 	flagSkip        // a line left out (a uuid an earlier line has)
+	flagCopied      // a fork's copy of its source's line: requestSessionId names another session
 )
 
 // line is one JSON line as parsed: the members the tree, the list and the
@@ -258,6 +259,7 @@ func parseChunk(p par.Part, out []line, fileName string) (int, []model.Diagnosti
 func parseLine(l *line, raw []byte) error {
 	l.raw = raw
 	var content []byte
+	var requestSession string
 	hasMessage := false
 	it := jscan.Object(raw)
 	for k, v, mid, mcontent, ok := it.NextWith2("id", "content"); ok; k, v, mid, mcontent, ok = it.NextWith2("id", "content") {
@@ -286,6 +288,8 @@ func parseLine(l *line, raw []byte) error {
 			dst = &l.cwd
 		case "agentId":
 			dst = &l.agentID
+		case "requestSessionId":
+			dst = &requestSession
 		case "isSidechain":
 			l.flags = setFlag(l.flags, flagSidechain, v)
 		case "isMeta":
@@ -321,6 +325,9 @@ func parseLine(l *line, raw []byte) error {
 	}
 	if (l.typ == TypeUser || l.typ == TypeAssistant) && !hasMessage {
 		l.flags |= flagMessageBad
+	}
+	if requestSession != "" && requestSession != l.sessionID {
+		l.flags |= flagCopied
 	}
 	if l.typ == TypeUser {
 		switch {

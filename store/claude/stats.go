@@ -73,8 +73,9 @@ func (s *Session) replyUsage(k int) []byte {
 // Stats are the session's totals over every entry of every branch and
 // every sub-agent: the messages by role, the tool calls (tool_use blocks),
 // the usage of each reply (its last line's message.usage: input, output,
-// cache reads and writes; Claude Code records no cost) by model, the
-// compactions, and the context's size along the path to the leaf.
+// cache reads and writes; Claude Code records no cost) by model, but not
+// of the replies a fork copied from its source (the source's requests),
+// the compactions, and the context's size along the path to the leaf.
 func (s *Session) Stats() model.Stats {
 	st := model.NewStatsTally()
 	times, order := model.ByTime(len(s.Entries), func(i int) string { return s.Entries[i].Timestamp })
@@ -99,7 +100,9 @@ func (s *Session) Stats() model.Stats {
 					key = Provider + "/" + msg.Model
 					st.Model(key)
 				}
-				if u := msg.Usage; u != nil {
+				// A fork's copy of its source's reply was paid for
+				// in the source (testdata/agentgen/claude, finding 8).
+				if u := msg.Usage; u != nil && !s.lines[e.first].has(flagCopied) {
 					if incomplete(s.replyUsage(i)) {
 						st.Incomplete++
 					}
