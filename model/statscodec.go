@@ -20,7 +20,7 @@ import (
 // statsCodecVersion starts the bytes: a change of what they hold, or of
 // how a session's stats are counted, changes it, and older bytes are then
 // not read (the session is read again).
-const statsCodecVersion = 2 // 2: Codex counts its errors, and its usage by token_usage_record
+const statsCodecVersion = 3 // 2: Codex counts its errors, and its usage by token_usage_record; 3: Claude Code's parallel results are one branch, a fork's copies count no usage
 
 // ErrStatsCodec says bytes are not a session's stats of this version and
 // time zone: the session must be read again.

@@ -14,7 +14,16 @@ import (
 
 // The sessions Claude Code 2.1.332 wrote and the requests it sent
 // (testdata/agentgen/claude/README.md).
-const agentgen = "../../testdata/agentgen/claude/fixtures"
+var agentgen = agentgenDir()
+
+// agentgenDir is the committed fixtures, or those a cross-check run just
+// made with a fresh seed (AGENTGEN_OUT, testdata/agentgen/crosscheck.sh).
+func agentgenDir() string {
+	if d := os.Getenv("AGENTGEN_OUT"); d != "" {
+		return filepath.Join(d, "claude")
+	}
+	return "../../testdata/agentgen/claude/fixtures"
+}
 
 // differs names the requests whose messages skein does not rebuild yet,
 // with why: the test logs their first difference, and fails once one is
@@ -436,9 +445,21 @@ func TestAgentgenTokens(t *testing.T) {
 func TestAgentgenFork(t *testing.T) {
 	f := readAgentgen(t, "fork")
 	dir := "home/.claude/projects/-sandbox-project/"
+	// The two sessions' ids, from the runs (a fresh seed makes new ones).
+	var runs []struct{ Label, SessionID string }
+	if err := json.Unmarshal(read(t, filepath.Join(f.dir, "runs.json")), &runs); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{}
+	for _, r := range runs {
+		ids[r.Label] = r.SessionID
+	}
+	if ids["first"] == "" || ids["fork"] == "" || ids["first"] == ids["fork"] {
+		t.Fatalf("runs.json: %v", ids)
+	}
 	for file, want := range map[string]string{
-		"1bc2d6f3-4f23-4caf-9a47-ab5bd35f9d92.jsonl": dir + "12c7b0d9-467e-47d7-9e9d-ac225bf4091c.jsonl",
-		"12c7b0d9-467e-47d7-9e9d-ac225bf4091c.jsonl": "",
+		ids["fork"] + ".jsonl":  dir + ids["first"] + ".jsonl",
+		ids["first"] + ".jsonl": "",
 	} {
 		info := f.parse(t, dir+file, "").Info(dir+file, 0)
 		if info.ParentSession != want || info.HasParent != (want != "") {
