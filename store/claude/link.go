@@ -333,6 +333,10 @@ func (s *Session) link() {
 	lastWithID := map[int32]int32{} // file -> the last entry with a uuid
 	leading := map[int32][]int32{}  // file -> records before its first entry with a uuid
 	batchTail := map[int32]int32{}  // a reply -> the last of its tool results hung so far
+	batchOf := make([]int32, ne)    // a tool result -> the reply whose batch it is in, -1
+	for k := range batchOf {
+		batchOf[k] = -1
+	}
 	batch := int32(-1)              // the reply the current line's results answer, -1
 	for k := range s.Entries {
 		e := &s.Entries[k]
@@ -383,10 +387,11 @@ func (s *Session) link() {
 			}
 		}
 		if e.piece == 0 {
-			p, batch = s.inBatch(p, batchTail)
+			p, batch = s.inBatch(p, e.ToolCallID, batchTail, batchOf)
 		}
 		if batch >= 0 && (e.role == model.RoleToolResult || e.piece == pieceRest && len(l.results) > 0) {
 			batchTail[batch] = int32(k)
+			batchOf[k] = batch
 		}
 		s.parent[k] = p
 		if l.uuid != "" {
@@ -416,15 +421,40 @@ func (s *Session) link() {
 // them all, in file order, in one user message (testdata/agentgen/claude,
 // findings 1 and 2). So a result whose parent is a reply hangs under the
 // reply's last result so far, and the batch is one chain, not a branch for
-// each result. batch is the reply, -1 when p is not one.
-func (s *Session) inBatch(p int32, tail map[int32]int32) (parent, batch int32) {
-	if p < 0 || s.Entries[p].role != model.RoleAssistant {
+// each result. Claude Code 2.1.9x also writes a reply's next block while
+// its tools run, after the results already in (the block's parent is the
+// last result written): a result whose parent resolves to a result of the
+// same batch (and answers a call of that reply) joins the batch too. batch
+// is the reply, -1 when p is neither.
+func (s *Session) inBatch(p int32, callID string, tail map[int32]int32, batchOf []int32) (parent, batch int32) {
+	var r int32
+	switch {
+	case p < 0:
+		return p, -1
+	case s.Entries[p].role == model.RoleAssistant:
+		r = p
+	case batchOf[p] >= 0 && s.makesCall(batchOf[p], callID):
+		r = batchOf[p]
+	default:
 		return p, -1
 	}
-	if t, ok := tail[p]; ok {
-		return t, p
+	if t, ok := tail[r]; ok {
+		return t, r
 	}
-	return p, p
+	return r, r
+}
+
+// makesCall reports whether reply r makes the tool call id.
+func (s *Session) makesCall(r int32, id string) bool {
+	if id == "" {
+		return false
+	}
+	for _, c := range s.callsOf(int(r)) {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // follows reports whether line i comes after reply r on its chain, a few
@@ -432,13 +462,18 @@ func (s *Session) inBatch(p int32, tail map[int32]int32) (parent, batch int32) {
 // written before the reply's next block. A line with the same message.id
 // elsewhere (after a compaction, on another branch) starts a reply of its
 // own.
+//
+// Claude Code 2.1.9x sometimes writes a reply's blocks out of their chain's
+// order (a tool_use block whose parent, the block before it, comes a line
+// later): a later line of the same message.id on the way is walked through.
 func (s *Session) follows(i, r int32) bool {
 	j, ok := s.lineOf(i, s.lines[i].parent)
 	for steps := 0; ok && steps < 8; steps++ {
 		if s.lineEntry[j] == r {
 			return true
 		}
-		if s.lineEntry[j] < 0 || s.lines[j].parent == "" {
+		later := j > i && s.lines[j].typ == TypeAssistant && s.lines[j].msgID == s.lines[i].msgID && s.lines[j].file == s.lines[i].file
+		if s.lineEntry[j] < 0 && !later || s.lines[j].parent == "" {
 			return false
 		}
 		j, ok = s.lineOf(j, s.lines[j].parent)
