@@ -337,7 +337,7 @@ func (s *Session) link() {
 	for k := range batchOf {
 		batchOf[k] = -1
 	}
-	batch := int32(-1)              // the reply the current line's results answer, -1
+	batch := int32(-1) // the reply the current line's results answer, -1
 	for k := range s.Entries {
 		e := &s.Entries[k]
 		i := e.first
