@@ -107,7 +107,7 @@ func (s *Session) Stats() model.Stats {
 				if tc := s.inForce[i]; tc >= 0 {
 					m = s.tcModel[tc]
 				}
-				st.Usage(&d, key(m), ut)
+				st.PricedUsage(&d, key(m), m, ut) // Codex records no cost
 			}
 		}
 		st.End(t, d)
