@@ -84,11 +84,12 @@ type StatsGroups struct {
 	// Unpriced are the sessions with usage no price covers (their cost is
 	// n/a, or partly so), and UnpricedModels the models of that usage, in
 	// order of first use; Tabled are the sessions whose cost is the price
-	// table's, the others' being what their agent recorded.
-	Unpriced, Tabled int
-	UnpricedModels   []string
-	rows             []*StatsRow
-	index            map[string]*StatsRow
+	// table's, Recorded those with a usage or a cost their agent recorded
+	// (the rest have no usage at all).
+	Unpriced, Tabled, Recorded int
+	UnpricedModels             []string
+	rows                       []*StatsRow
+	index                      map[string]*StatsRow
 }
 
 // NewStatsGroups is an empty grouping by by.
@@ -132,6 +133,8 @@ func (g *StatsGroups) Add(ss *SessionStats) {
 	st := &ss.Stats
 	if st.TableCost {
 		g.Tabled++
+	} else if st.Tokens() > 0 || st.Cost != 0 {
+		g.Recorded++
 	}
 	if st.Unpriced > 0 {
 		g.Unpriced++
@@ -236,7 +239,8 @@ func (g *StatsGroups) Total() Totals {
 
 // Coverage says which sessions the cost covers, for the line under a
 // table: how many are priced and which models have no price, how many
-// were priced from the price table and how many as their agent recorded;
+// were priced from the price table and how many as their agent recorded
+// (a session with no usage is neither);
 // "" when every cost is one its agent recorded.
 //
 //	cost: 39 of 40 sessions priced, 1 n/a (no price for openai/gpt-9);
@@ -257,8 +261,8 @@ func (g *StatsGroups) Coverage() string {
 			from = src + ", " + t.Date
 		}
 		s += fmt.Sprintf("; %d from the price table (%s)", g.Tabled, from)
-		if n := g.Sessions - g.Tabled; n > 0 {
-			s += fmt.Sprintf(", %d as their agent recorded", n)
+		if g.Recorded > 0 {
+			s += fmt.Sprintf(", %d as their agent recorded", g.Recorded)
 		}
 	}
 	return s

@@ -102,7 +102,8 @@ func valid(s string) string { return string(utf8js.AppendValid(nil, []byte(s))) 
 //	       by model: {sessions, cost, tokens, input, output, cacheRead,
 //	       cacheWrite, incompleteSessions}
 //	       then in both: {unpricedSessions, unpricedModels,
-//	       pricedFromTable, priceTable: {source, commit, date, file}}
+//	       pricedFromTable, costRecorded, priceTable: {source, commit,
+//	       date, file}}
 //
 // sessions counts each session once, however many rows it is in;
 // incompleteSessions are those with a usage pi cannot add (counted as 0).
@@ -143,12 +144,13 @@ func (g *StatsGroups) totalJSON() any {
 
 // pricingJSON says which sessions the total's cost covers: those with
 // usage no price covers (unpricedSessions, and the models of that usage),
-// those priced from the price table (pricedFromTable), the others' cost
-// being what their agent recorded, and the table.
+// those priced from the price table (pricedFromTable), those whose usage
+// or cost is what their agent recorded (costRecorded), and the table.
 type pricingJSON struct {
 	UnpricedSessions int      `json:"unpricedSessions"`
 	UnpricedModels   []string `json:"unpricedModels"`
 	PricedFromTable  int      `json:"pricedFromTable"`
+	CostRecorded     int      `json:"costRecorded"`
 	PriceTable       struct {
 		Source string  `json:"source"`
 		Commit string  `json:"commit"`
@@ -158,7 +160,7 @@ type pricingJSON struct {
 }
 
 func (g *StatsGroups) pricing() pricingJSON {
-	p := pricingJSON{UnpricedSessions: g.Unpriced, PricedFromTable: g.Tabled, UnpricedModels: []string{}}
+	p := pricingJSON{UnpricedSessions: g.Unpriced, PricedFromTable: g.Tabled, CostRecorded: g.Recorded, UnpricedModels: []string{}}
 	for _, m := range g.UnpricedModels {
 		p.UnpricedModels = append(p.UnpricedModels, valid(m))
 	}
