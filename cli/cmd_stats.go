@@ -270,6 +270,9 @@ func writeStatsTable(w io.Writer, g *model.StatsGroups, home string, width int) 
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
+	if c := g.Coverage(); c != "" {
+		fmt.Fprintf(w, "\n%s\n", sanitize.Line(c))
+	}
 	if g.Incomplete > 0 {
 		fmt.Fprintf(w, "\n%s a usage with a number or its cost missing, counted as 0 (pi's own totals fail on it)\n",
 			transcript.Count(g.Incomplete, "session has", "sessions have"))

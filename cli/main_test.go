@@ -26,7 +26,8 @@ func skein(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("HOME", home)
-	t.Setenv("XDG_CACHE_HOME", "") // the index goes under the test's HOME
+	t.Setenv("XDG_CACHE_HOME", "")  // the index goes under the test's HOME
+	t.Setenv("XDG_CONFIG_HOME", "") // no price table of the user's
 	t.Setenv("PI_CODING_AGENT_DIR", "")
 	t.Setenv("PI_CODING_AGENT_SESSION_DIR", "")
 	var out, errb bytes.Buffer

@@ -45,6 +45,9 @@ func Run(argv []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			store.UseCache(nil)
 		}()
 	}
+	// The user's price table, when there is one, for Claude Code's and
+	// Codex's costs.
+	defer usePrices(pricesPath(store.OSEnv()), stderr)()
 	err := dispatch(argv, stdin, stdout, stderr)
 	if err == nil {
 		return 0

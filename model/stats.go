@@ -15,6 +15,11 @@ const ActiveGapCap = 5 * time.Minute
 type UsageTotals struct {
 	TokensIn, TokensOut, CacheRead, CacheWrite float64
 	Cost                                       float64
+	// Unpriced are the tokens of the usage no price covers: a model the
+	// price table does not name, for an agent that records no cost. Their
+	// cost is not known, and Cost leaves them out: it shows as "n/a", never
+	// as $0.00 (CostText).
+	Unpriced float64
 }
 
 // Tokens is pi's total of a usage: input, output, cache reads and writes.
@@ -27,6 +32,20 @@ func (u *UsageTotals) AddUsage(v UsageTotals) {
 	u.CacheRead += v.CacheRead
 	u.CacheWrite += v.CacheWrite
 	u.Cost += v.Cost
+	u.Unpriced += v.Unpriced
+}
+
+// CostText is a cost as the screens and tables write it: cost's text of
+// the dollars, "n/a" when none of the usage could be priced, and the
+// dollars "+ n/a" when only part of it was.
+func CostText(u UsageTotals, cost func(float64) string) string {
+	switch {
+	case u.Unpriced > 0 && u.Cost == 0:
+		return "n/a"
+	case u.Unpriced > 0:
+		return cost(u.Cost) + " + n/a"
+	}
+	return cost(u.Cost)
 }
 
 // Totals are what stats count and add up, the same for a session, a day of
@@ -119,6 +138,9 @@ type Stats struct {
 	Days []DayTotals
 	// Context is the context's size along the active branch.
 	Context []ContextPoint
+	// TableCost says the cost is the price table's (PricedUsage), not one
+	// the agent recorded.
+	TableCost bool
 	// Incomplete counts usage records with a number missing (no cost, a
 	// field that is not a number): counted as 0 here, where pi's totals
 	// throw or come out NaN.

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"skein/internal/prices"
 	"skein/internal/stamp"
 )
 
@@ -20,10 +21,10 @@ import (
 // statsCodecVersion starts the bytes: a change of what they hold, or of
 // how a session's stats are counted, changes it, and older bytes are then
 // not read (the session is read again).
-const statsCodecVersion = 3 // 2: Codex counts its errors, and its usage by token_usage_record; 3: Claude Code's parallel results are one branch, a fork's copies count no usage
+const statsCodecVersion = 4 // 2: Codex counts its errors, and its usage by token_usage_record; 3: Claude Code's parallel results are one branch, a fork's copies count no usage; 4: usage priced from the price table
 
-// ErrStatsCodec says bytes are not a session's stats of this version and
-// time zone: the session must be read again.
+// ErrStatsCodec says bytes are not a session's stats of this version, time
+// zone and price table: the session must be read again.
 var ErrStatsCodec = errors.New("not a session's stats of this version")
 
 // AppendBinary appends ss's bytes to b.
@@ -31,6 +32,7 @@ func (ss *SessionStats) AppendBinary(b []byte) []byte {
 	e := stamp.Codec{B: b}
 	e.Int(statsCodecVersion)
 	e.Int(int64(statsZone()))
+	e.Int(int64(prices.Current().Hash())) // a cost is the table's it was priced with
 	for _, s := range []string{ss.Path, ss.Format, ss.ID, ss.Name, ss.Cwd, ss.Title} {
 		e.Str(s)
 	}
@@ -43,6 +45,7 @@ func (ss *SessionStats) AppendBinary(b []byte) []byte {
 	for _, n := range []int{st.Compactions, st.BranchSummaries, st.Labels, st.Leaves, st.Incomplete} {
 		e.Int(int64(n))
 	}
+	e.Bools(st.TableCost)
 	keys := make([]string, 0, len(st.Virtual))
 	for k := range st.Virtual {
 		keys = append(keys, k)
@@ -78,7 +81,7 @@ func (ss *SessionStats) AppendBinary(b []byte) []byte {
 // damaged).
 func DecodeSessionStats(b []byte) (*SessionStats, error) {
 	d := stamp.Codec{B: b}
-	if d.ReadInt() != statsCodecVersion || uint64(d.ReadInt()) != statsZone() || d.Bad {
+	if d.ReadInt() != statsCodecVersion || uint64(d.ReadInt()) != statsZone() || uint64(d.ReadInt()) != prices.Current().Hash() || d.Bad {
 		return nil, ErrStatsCodec
 	}
 	ss := &SessionStats{}
@@ -94,6 +97,7 @@ func DecodeSessionStats(b []byte) (*SessionStats, error) {
 	for _, n := range []*int{&st.Compactions, &st.BranchSummaries, &st.Labels, &st.Leaves, &st.Incomplete} {
 		*n = int(d.ReadInt())
 	}
+	st.TableCost = d.ReadBools(1)[0]
 	if n, ok := readLen(&d); ok {
 		st.Virtual = make(map[string]bool, n)
 		for range n {
@@ -149,13 +153,13 @@ func readLen(d *stamp.Codec) (int, bool) {
 }
 
 func encodeUsage(e *stamp.Codec, u *UsageTotals) {
-	for _, f := range []float64{u.TokensIn, u.TokensOut, u.CacheRead, u.CacheWrite, u.Cost} {
+	for _, f := range []float64{u.TokensIn, u.TokensOut, u.CacheRead, u.CacheWrite, u.Cost, u.Unpriced} {
 		e.Float(f)
 	}
 }
 
 func decodeUsage(d *stamp.Codec, u *UsageTotals) {
-	for _, f := range []*float64{&u.TokensIn, &u.TokensOut, &u.CacheRead, &u.CacheWrite, &u.Cost} {
+	for _, f := range []*float64{&u.TokensIn, &u.TokensOut, &u.CacheRead, &u.CacheWrite, &u.Cost, &u.Unpriced} {
 		*f = d.ReadFloat()
 	}
 }

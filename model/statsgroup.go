@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"skein/internal/prices"
 	"skein/internal/sanitize"
 )
 
@@ -80,8 +81,15 @@ type StatsGroups struct {
 	By         StatsBy
 	Sessions   int // the sessions added, each once however many rows it has
 	Incomplete int // sessions with a usage pi cannot add
-	rows       []*StatsRow
-	index      map[string]*StatsRow
+	// Unpriced are the sessions with usage no price covers (their cost is
+	// n/a, or partly so), and UnpricedModels the models of that usage, in
+	// order of first use; Tabled are the sessions whose cost is the price
+	// table's, Recorded those with a usage or a cost their agent recorded
+	// (the rest have no usage at all).
+	Unpriced, Tabled, Recorded int
+	UnpricedModels             []string
+	rows                       []*StatsRow
+	index                      map[string]*StatsRow
 }
 
 // NewStatsGroups is an empty grouping by by.
@@ -123,6 +131,19 @@ func (g *StatsGroups) Add(ss *SessionStats) {
 		g.Incomplete++
 	}
 	st := &ss.Stats
+	if st.TableCost {
+		g.Tabled++
+	} else if st.Tokens() > 0 || st.Cost != 0 {
+		g.Recorded++
+	}
+	if st.Unpriced > 0 {
+		g.Unpriced++
+		for _, m := range st.ByModel {
+			if m.Unpriced > 0 && !slices.Contains(g.UnpricedModels, m.Key) {
+				g.UnpricedModels = append(g.UnpricedModels, m.Key)
+			}
+		}
+	}
 	switch g.By {
 	case StatsBySession:
 		r := &StatsRow{Key: ss.Path, Session: ss, Sessions: 1, Totals: st.Totals, Models: st.ByModel, Tools: st.Tools, Last: st.Last}
@@ -216,6 +237,37 @@ func (g *StatsGroups) Total() Totals {
 	return total
 }
 
+// Coverage says which sessions the cost covers, for the line under a
+// table: how many are priced and which models have no price, how many
+// were priced from the price table and how many as their agent recorded
+// (a session with no usage is neither);
+// "" when every cost is one its agent recorded.
+//
+//	cost: 39 of 40 sessions priced, 1 n/a (no price for openai/gpt-9);
+//	7 from the price table (models.dev, 2026-07-02), 33 as their agent recorded
+func (g *StatsGroups) Coverage() string {
+	if g.Unpriced == 0 && g.Tabled == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("cost: %d of %d sessions priced", g.Sessions-g.Unpriced, g.Sessions)
+	if g.Unpriced > 0 {
+		s += fmt.Sprintf(", %d n/a (no price for %s)", g.Unpriced, strings.Join(g.UnpricedModels, ", "))
+	}
+	if g.Tabled > 0 {
+		t := prices.Current()
+		from := t.Path
+		if from == "" {
+			src, _, _ := strings.Cut(t.Source, ",")
+			from = src + ", " + t.Date
+		}
+		s += fmt.Sprintf("; %d from the price table (%s)", g.Tabled, from)
+		if g.Recorded > 0 {
+			s += fmt.Sprintf(", %d as their agent recorded", g.Recorded)
+		}
+	}
+	return s
+}
+
 // Table lays the rows out in the table's order, their cells written by f.
 func (g *StatsGroups) Table(f StatsText) StatsTable {
 	var t StatsTable
@@ -243,7 +295,7 @@ func (g *StatsGroups) Table(f StatsText) StatsTable {
 		t.Right = append(t.Right, false)
 	}
 	usage := func(u Totals) []string {
-		cols := []string{f.Tokens(u.TokensIn), f.Tokens(u.TokensOut), f.Tokens(u.CacheRead), f.Tokens(u.CacheWrite), f.Cost(u.Cost)}
+		cols := []string{f.Tokens(u.TokensIn), f.Tokens(u.TokensOut), f.Tokens(u.CacheRead), f.Tokens(u.CacheWrite), CostText(u.UsageTotals, f.Cost)}
 		if g.By == StatsByModel {
 			return cols
 		}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"skein/internal/jsdate"
+	"skein/internal/prices"
 	"skein/internal/utf8js"
 )
 
@@ -26,32 +27,45 @@ type totalsJSON struct {
 	ToolResults       int        `json:"toolResults"`
 	TotalMessages     int        `json:"totalMessages"`
 	Tokens            tokensJSON `json:"tokens"`
-	Cost              jsNumber   `json:"cost"`
+	Cost              *jsNumber  `json:"cost"`
+	UnpricedTokens    jsNumber   `json:"unpricedTokens,omitempty"`
 	Errors            int        `json:"errors"`
 	Aborts            int        `json:"aborts"`
 	ActiveMs          int64      `json:"activeMs"`
 }
 
 func totalsOf(t Totals) totalsJSON {
-	return totalsJSON{t.UserMessages, t.AssistantMessages, t.ToolCalls, t.ToolResults, t.Messages, tokensOf(t.UsageTotals), jsNumber(t.Cost), t.Errors, t.Aborts, t.Active.Milliseconds()}
+	return totalsJSON{t.UserMessages, t.AssistantMessages, t.ToolCalls, t.ToolResults, t.Messages, tokensOf(t.UsageTotals), costOf(t.UsageTotals), jsNumber(t.Unpriced), t.Errors, t.Aborts, t.Active.Milliseconds()}
+}
+
+// costOf is a cost as JSON: null where the screens say "n/a" (usage no
+// price covers, and nothing priced), else the dollars priced, which
+// unpricedTokens then says are part of the cost only.
+func costOf(u UsageTotals) *jsNumber {
+	if u.Unpriced > 0 && u.Cost == 0 {
+		return nil
+	}
+	c := jsNumber(u.Cost)
+	return &c
 }
 
 // modelJSON is an entry of pi's getUsageCostBreakdown ({key, cost,
 // tokens}), with the tokens' parts after it.
 type modelJSON struct {
-	Key        string   `json:"key"`
-	Cost       jsNumber `json:"cost"`
-	Tokens     jsNumber `json:"tokens"`
-	Input      jsNumber `json:"input"`
-	Output     jsNumber `json:"output"`
-	CacheRead  jsNumber `json:"cacheRead"`
-	CacheWrite jsNumber `json:"cacheWrite"`
+	Key            string    `json:"key"`
+	Cost           *jsNumber `json:"cost"`
+	Tokens         jsNumber  `json:"tokens"`
+	Input          jsNumber  `json:"input"`
+	Output         jsNumber  `json:"output"`
+	CacheRead      jsNumber  `json:"cacheRead"`
+	CacheWrite     jsNumber  `json:"cacheWrite"`
+	UnpricedTokens jsNumber  `json:"unpricedTokens,omitempty"`
 }
 
 func modelsOf(ms []ModelUsage) []modelJSON {
 	out := make([]modelJSON, len(ms))
 	for i, m := range ms {
-		out[i] = modelJSON{valid(m.Key), jsNumber(m.Cost), jsNumber(m.Tokens()), jsNumber(m.TokensIn), jsNumber(m.TokensOut), jsNumber(m.CacheRead), jsNumber(m.CacheWrite)}
+		out[i] = modelJSON{valid(m.Key), costOf(m.UsageTotals), jsNumber(m.Tokens()), jsNumber(m.TokensIn), jsNumber(m.TokensOut), jsNumber(m.CacheRead), jsNumber(m.CacheWrite), jsNumber(m.Unpriced)}
 	}
 	return out
 }
@@ -87,9 +101,15 @@ func valid(s string) string { return string(utf8js.AppendValid(nil, []byte(s))) 
 //	total: {sessions, ...the totals, incompleteSessions}
 //	       by model: {sessions, cost, tokens, input, output, cacheRead,
 //	       cacheWrite, incompleteSessions}
+//	       then in both: {unpricedSessions, unpricedModels,
+//	       pricedFromTable, costRecorded, priceTable: {source, commit,
+//	       date, file}}
 //
 // sessions counts each session once, however many rows it is in;
 // incompleteSessions are those with a usage pi cannot add (counted as 0).
+// A cost is null where the screens say "n/a" (usage of a model the price
+// table does not price, and nothing priced), and unpricedTokens (left out
+// when 0) counts the tokens a cost leaves out.
 func (g *StatsGroups) JSON() any {
 	return struct {
 		Rows  []any `json:"rows"`
@@ -102,21 +122,55 @@ func (g *StatsGroups) totalJSON() any {
 	if g.By == StatsByModel {
 		m := modelsOf([]ModelUsage{{UsageTotals: t.UsageTotals}})[0]
 		return struct {
-			Sessions           int      `json:"sessions"`
-			Cost               jsNumber `json:"cost"`
-			Tokens             jsNumber `json:"tokens"`
-			Input              jsNumber `json:"input"`
-			Output             jsNumber `json:"output"`
-			CacheRead          jsNumber `json:"cacheRead"`
-			CacheWrite         jsNumber `json:"cacheWrite"`
-			IncompleteSessions int      `json:"incompleteSessions"`
-		}{g.Sessions, m.Cost, m.Tokens, m.Input, m.Output, m.CacheRead, m.CacheWrite, g.Incomplete}
+			Sessions           int       `json:"sessions"`
+			Cost               *jsNumber `json:"cost"`
+			Tokens             jsNumber  `json:"tokens"`
+			Input              jsNumber  `json:"input"`
+			Output             jsNumber  `json:"output"`
+			CacheRead          jsNumber  `json:"cacheRead"`
+			CacheWrite         jsNumber  `json:"cacheWrite"`
+			UnpricedTokens     jsNumber  `json:"unpricedTokens,omitempty"`
+			IncompleteSessions int       `json:"incompleteSessions"`
+			pricingJSON
+		}{g.Sessions, m.Cost, m.Tokens, m.Input, m.Output, m.CacheRead, m.CacheWrite, m.UnpricedTokens, g.Incomplete, g.pricing()}
 	}
 	return struct {
 		Sessions int `json:"sessions"`
 		totalsJSON
 		IncompleteSessions int `json:"incompleteSessions"`
-	}{g.Sessions, totalsOf(t), g.Incomplete}
+		pricingJSON
+	}{g.Sessions, totalsOf(t), g.Incomplete, g.pricing()}
+}
+
+// pricingJSON says which sessions the total's cost covers: those with
+// usage no price covers (unpricedSessions, and the models of that usage),
+// those priced from the price table (pricedFromTable), those whose usage
+// or cost is what their agent recorded (costRecorded), and the table.
+type pricingJSON struct {
+	UnpricedSessions int      `json:"unpricedSessions"`
+	UnpricedModels   []string `json:"unpricedModels"`
+	PricedFromTable  int      `json:"pricedFromTable"`
+	CostRecorded     int      `json:"costRecorded"`
+	PriceTable       struct {
+		Source string  `json:"source"`
+		Commit string  `json:"commit"`
+		Date   string  `json:"date"`
+		File   *string `json:"file"`
+	} `json:"priceTable"`
+}
+
+func (g *StatsGroups) pricing() pricingJSON {
+	p := pricingJSON{UnpricedSessions: g.Unpriced, PricedFromTable: g.Tabled, CostRecorded: g.Recorded, UnpricedModels: []string{}}
+	for _, m := range g.UnpricedModels {
+		p.UnpricedModels = append(p.UnpricedModels, valid(m))
+	}
+	t := prices.Current()
+	p.PriceTable.Source, p.PriceTable.Commit, p.PriceTable.Date = valid(t.Source), valid(t.Commit), valid(t.Date)
+	if t.Path != "" {
+		f := valid(t.Path)
+		p.PriceTable.File = &f
+	}
+	return p
 }
 
 // rowsJSON is the rows as `stats --json` writes them, in the table's order:

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"skein/internal/prices"
 )
 
 // A StatsTally adds a session's entries up into Stats, one entry at a time:
@@ -75,6 +77,32 @@ func (t *StatsTally) Usage(d *Totals, key string, u UsageTotals) {
 		t.ByModel = append(t.ByModel, ModelUsage{Key: key})
 	}
 	t.ByModel[k].AddUsage(u)
+}
+
+// PricedUsage is Usage for an agent that records tokens but no cost: the
+// usage of one reply (one request) is priced by its model, modelID as the
+// agent wrote it, from the price table in use. Each request is priced by
+// itself, so that a context tier applies to the requests over it. A model
+// the table does not price leaves the cost unknown: its tokens count as
+// Unpriced, never as a cost of $0.00.
+func (t *StatsTally) PricedUsage(d *Totals, key, modelID string, u UsageTotals) {
+	t.TableCost = true
+	t.Usage(d, key, PriceUsage(modelID, u))
+}
+
+// PriceUsage is u with its cost from the price table in use, or its
+// tokens Unpriced when the table has no price for the model.
+func PriceUsage(modelID string, u UsageTotals) UsageTotals {
+	u.Cost, u.Unpriced = 0, 0
+	if u.Tokens() == 0 {
+		return u
+	}
+	if p, _, ok := prices.Current().Lookup(modelID); ok && modelID != "" {
+		u.Cost = p.Cost(u.TokensIn, u.TokensOut, u.CacheRead, u.CacheWrite)
+	} else {
+		u.Unpriced = u.Tokens()
+	}
+	return u
 }
 
 // End adds the totals of the entry at time ms to the session's and its

@@ -1052,8 +1052,8 @@ func (l *listScreen) viewPreview(w, h int) string {
 		s := pv.stats
 		add(fmt.Sprintf("%d messages · %d tool calls", s.Messages, s.ToolCalls))
 		add(fmt.Sprintf("tokens %s in · %s out", transcript.Tokens(s.TokensIn), transcript.Tokens(s.TokensOut)))
-		if s.Cost > 0 {
-			add(fmt.Sprintf("cost $%.2f", s.Cost))
+		if s.Cost > 0 || s.Unpriced > 0 {
+			add("cost " + model.CostText(s.UsageTotals, dollars))
 		}
 		if len(s.Models) > 0 {
 			add("models " + truncate(transcript.OneLine(strings.Join(s.Models, ", ")), w-9))

@@ -642,8 +642,8 @@ func (ss *sessionScreen) header() string {
 		s := ss.stats
 		// The session's totals, as the list, the preview, the stats and the
 		// exports count them; where the selection is, each pane says.
-		line2 = st.Muted.Render(fmt.Sprintf("%s · %s in · %s out · $%.2f · %s",
-			transcript.Count(s.Messages, "message", "messages"), transcript.Tokens(s.TokensIn), transcript.Tokens(s.TokensOut), s.Cost,
+		line2 = st.Muted.Render(fmt.Sprintf("%s · %s in · %s out · %s · %s",
+			transcript.Count(s.Messages, "message", "messages"), transcript.Tokens(s.TokensIn), transcript.Tokens(s.TokensOut), model.CostText(s.UsageTotals, dollars),
 			transcript.Count(s.Leaves, "branch", "branches")))
 		if n := len(ss.s.Problems()); n > 0 {
 			line2 = st.Warning.Render("⚠ "+transcript.Count(n, "problem", "problems")+" in this file (! lists them) · ") + line2

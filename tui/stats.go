@@ -194,7 +194,7 @@ func (v *statsView) lines(st theme.Styles, w, h int) []string {
 	}
 	field("tokens", transcript.Tokens(s.TokensIn)+" in", transcript.Tokens(s.TokensOut)+" out")
 	field("cache", transcript.Tokens(s.CacheRead)+" read", transcript.Tokens(s.CacheWrite)+" write")
-	field("cost", transcript.Cost(s.Cost), transcript.Tokens(s.Tokens())+" tokens in all")
+	field("cost", model.CostText(s.UsageTotals, transcript.Cost), transcript.Tokens(s.Tokens())+" tokens in all")
 	field("messages", fmt.Sprint(s.Messages), fmt.Sprintf("%d user", s.UserMessages), fmt.Sprintf("%d assistant", s.AssistantMessages),
 		transcript.Count(s.ToolResults, "tool result", "tool results"))
 	field("turns", transcript.Count(s.ToolCalls, "tool call", "tool calls"), transcript.Count(s.Errors, "error", "errors"),
@@ -214,7 +214,7 @@ func (v *statsView) lines(st theme.Styles, w, h int) []string {
 		}
 		kw = min(kw, max(8, w-17))
 		for _, m := range s.ByModel {
-			out = append(out, pad(truncate(transcript.OneLine(m.Key), kw), kw)+fmt.Sprintf("  %6s  %s", transcript.Tokens(m.Tokens()), transcript.Cost(m.Cost)))
+			out = append(out, pad(truncate(transcript.OneLine(m.Key), kw), kw)+fmt.Sprintf("  %6s  %s", transcript.Tokens(m.Tokens()), model.CostText(m.UsageTotals, transcript.Cost)))
 		}
 	}
 	if len(s.Tools) > 0 {
@@ -388,3 +388,7 @@ func wrapParts(parts []string, sep string, w int, styled string) []string {
 // footerHint is the view's keys and scroll position, which the screen's
 // footer shows while the view is open.
 func (v *statsView) footerHint() string { return v.footer }
+
+// dollars is a cost as the session's header and the list's preview write
+// it: to the cent, a cost under half a cent as $0.00.
+func dollars(c float64) string { return fmt.Sprintf("$%.2f", c) }

@@ -73,9 +73,10 @@ func (s *Session) replyUsage(k int) []byte {
 // Stats are the session's totals over every entry of every branch and
 // every sub-agent: the messages by role, the tool calls (tool_use blocks),
 // the usage of each reply (its last line's message.usage: input, output,
-// cache reads and writes; Claude Code records no cost) by model, but not
-// of the replies a fork copied from its source (the source's requests),
-// the compactions, and the context's size along the path to the leaf.
+// cache reads and writes; Claude Code records no cost, so each reply is
+// priced from the price table) by model, but not of the replies a fork
+// copied from its source (the source's requests), the compactions, and
+// the context's size along the path to the leaf.
 func (s *Session) Stats() model.Stats {
 	st := model.NewStatsTally()
 	times, order := model.ByTime(len(s.Entries), func(i int) string { return s.Entries[i].Timestamp })
@@ -106,7 +107,7 @@ func (s *Session) Stats() model.Stats {
 					if incomplete(s.replyUsage(i)) {
 						st.Incomplete++
 					}
-					st.Usage(d, key, model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite})
+					st.PricedUsage(d, key, msg.Model, model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite})
 				}
 			}
 		}

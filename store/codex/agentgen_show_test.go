@@ -82,7 +82,9 @@ func TestAgentgenShow(t *testing.T) {
 					}
 				}
 				st := s.Stats()
-				if got := st.UsageTotals; got != want {
+				got := st.UsageTotals
+				got.Cost, got.Unpriced = 0, 0 // the price table's part: agentgen_cost_test.go
+				if got != want {
 					t.Errorf("tokens %+v, the server reported %+v", got, want)
 				}
 				errors += st.Errors

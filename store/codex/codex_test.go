@@ -565,6 +565,11 @@ func TestStats(t *testing.T) {
 		{Key: "openai/gpt-5-codex", UsageTotals: model.UsageTotals{TokensIn: 6324, CacheRead: 10176, TokensOut: 255}},
 		{Key: "openai/gpt-5.1-codex", UsageTotals: model.UsageTotals{TokensIn: 188, CacheRead: 512, TokensOut: 10}},
 	}
+	// Each model's usage is priced at its own price (the table's figures
+	// are agentgen_cost_test.go's to check).
+	for i := range want {
+		want[i].UsageTotals = model.PriceUsage(strings.TrimPrefix(want[i].Key, "openai/"), want[i].UsageTotals)
+	}
 	if !slices.Equal(c.ByModel, want) || c.Compactions != 2 || len(c.Models) != 2 {
 		t.Errorf("by model %+v, compactions %d", c.ByModel, c.Compactions)
 	}

@@ -131,7 +131,7 @@ func (s *Session) addUsage(st *model.StatsTally, d *model.Totals, i int, t token
 	if tc := s.inForce[i]; tc >= 0 {
 		m = s.tcModel[tc]
 	}
-	st.Usage(d, s.modelKey(m), ut)
+	st.PricedUsage(d, s.modelKey(m), m, ut) // Codex records no cost
 }
 
 // modelKey is a model's provider/model, the session's provider.
