@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"skein/store"
 	"strings"
 )
 
@@ -157,19 +158,40 @@ func wrap(text string, width int) []string {
 	return lines
 }
 
+// refParagraph says what a REF and a PATH are, with every agent's folder:
+// the formats say where their agents keep sessions
+// (store.Wording.Folders), wrapped at 74 columns.
+func refParagraph() string {
+	f := store.AgentFolders()
+	if len(f) > 1 {
+		f[len(f)-1] = "and " + f[len(f)-1]
+	}
+	text := "REF is a session file, or a session id or unique id prefix among the " +
+		"sessions found (and in the folders named to earlier commands). PATHs " +
+		"(files or folders, searched recursively) replace the default store, " +
+		"every agent's folder: " + strings.Join(f, ", ") + "."
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > 74 {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
 // usageText is what --help prints.
 func usageText() string {
 	return `skein: find, read and work on coding agents' sessions
 
 Usage:
 ` + commandList("  ") + `
-REF is a session file, or a session id or unique id prefix among the
-sessions found. PATHs (files or folders, searched recursively) replace the
-default store, every agent's folder: pi's (~/.pi/agent/sessions, or
-$PI_CODING_AGENT_SESSION_DIR, or pi's settings.json sessionDir), Dhara's
-(~/.dhara/sessions, or $DHARA_HOME/sessions), Claude Code's
-(~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects) and Codex's
-(~/.codex/sessions, or $CODEX_HOME/sessions).
+` + refParagraph() + `
 
 Exit status: 0 ok, 1 not found, not a session or problems found, 2 usage.
 `

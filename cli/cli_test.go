@@ -36,9 +36,10 @@ func TestREADMEListsTheCommands(t *testing.T) {
 // that an agent whose folder is added to the default store cannot be left
 // out of what a newcomer reads.
 func TestHelpNamesEveryAgentsFolder(t *testing.T) {
-	t.Setenv("CLAUDE_CONFIG_DIR", "")
-	t.Setenv("CODEX_HOME", "")
-	t.Setenv("DHARA_HOME", "")
+	// Every agent's folder variable unset, so that its default is named.
+	for _, v := range []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "DHARA_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "QWEN_HOME"} {
+		t.Setenv(v, "")
+	}
 	roots := store.Env{Home: "~", WorkingDirPath: t.TempDir()}.DefaultRoots()
 	if len(roots) < 4 {
 		t.Fatalf("default roots: %q", roots)

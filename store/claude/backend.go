@@ -20,7 +20,7 @@ func init() {
 
 func (backend) Format() store.Format { return store.FormatClaude }
 func (backend) Wording() store.Wording {
-	return store.Wording{Agent: "Claude Code", Kind: "a Claude Code log"}
+	return store.Wording{Agent: "Claude Code", Kind: "a Claude Code log", Folders: "~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects"}
 }
 func (backend) ImportFormat() string { return "claude" }
 

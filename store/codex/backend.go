@@ -20,7 +20,7 @@ func init() {
 
 func (backend) Format() store.Format { return store.FormatCodex }
 func (backend) Wording() store.Wording {
-	return store.Wording{Agent: "Codex", Kind: "a Codex rollout"}
+	return store.Wording{Agent: "Codex", Kind: "a Codex rollout", Folders: "~/.codex/sessions, or $CODEX_HOME/sessions"}
 }
 func (backend) ImportFormat() string { return "codex" }
 

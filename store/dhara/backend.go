@@ -29,11 +29,12 @@ var sessionFolderFiles = []string{MetaFile, TreeFile, EntriesFile, ArchiveFile}
 func (backend) Format() store.Format { return store.FormatDhara }
 func (backend) Wording() store.Wording {
 	return store.Wording{
-		Agent:  "Dhara",
-		Kind:   "a Dhara session folder",
-		Fork:   "A new branch of this session will hold the %d entries from the first to this one; tree.json gets it, no entry is written, and the agent resumes on it.",
-		Rename: "The title in the session's meta.json. An empty name clears it.",
-		Delete: "The session's folder moves to the trash with all its branches (a desktop can restore it).",
+		Agent:   "Dhara",
+		Kind:    "a Dhara session folder",
+		Folders: "~/.dhara/sessions, or $DHARA_HOME/sessions",
+		Fork:    "A new branch of this session will hold the %d entries from the first to this one; tree.json gets it, no entry is written, and the agent resumes on it.",
+		Rename:  "The title in the session's meta.json. An empty name clears it.",
+		Delete:  "The session's folder moves to the trash with all its branches (a desktop can restore it).",
 	}
 }
 

@@ -17,11 +17,12 @@ type backend struct{}
 func init() { store.RegisterFallback(backend{}) }
 
 var wording = store.Wording{
-	Agent:  "pi",
-	Kind:   "a pi session",
-	Fork:   "A new session beside this one will hold the %d entries from the first to this one, copied byte for byte, with their labels. This session is not touched.",
-	Rename: "pi shows this name in its session list. An empty name clears it.",
-	Delete: "The file moves to the trash (a desktop can restore it). Its forks stay.",
+	Agent:   "pi",
+	Kind:    "a pi session",
+	Folders: "~/.pi/agent/sessions, or $PI_CODING_AGENT_SESSION_DIR, or pi's settings.json sessionDir",
+	Fork:    "A new session beside this one will hold the %d entries from the first to this one, copied byte for byte, with their labels. This session is not touched.",
+	Rename:  "pi shows this name in its session list. An empty name clears it.",
+	Delete:  "The file moves to the trash (a desktop can restore it). Its forks stay.",
 }
 
 func (backend) Format() store.Format    { return store.FormatPi }
