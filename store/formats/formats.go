@@ -10,5 +10,6 @@ import (
 	_ "skein/store/codex"   // Codex CLI's rollouts
 	_ "skein/store/dhara"   // the second seed's session folders
 	_ "skein/store/dhara05" // the real Dhara agent's one-file sessions
+	_ "skein/store/gemini"  // Gemini CLI's chat files
 	_ "skein/store/pi"      // pi's session files, and any file no format claims
 )

@@ -1,0 +1,92 @@
+package gemini
+
+import (
+	"path/filepath"
+	"testing"
+
+	"skein/internal/formattest"
+	"skein/model"
+)
+
+// FuzzParse feeds damaged chat files to every reader: none may panic or
+// loop, the tree stays a forest, and what is written is JSON.
+func FuzzParse(f *testing.F) {
+	formattest.AddFiles(f, 64<<10, filepath.Join(agentgen, "*", "home", ".gemini", "tmp", "*", "chats", "*.jsonl"))
+	f.Add([]byte(`{"sessionId":"s","projectHash":"p"}` + "\n" +
+		`{"id":"a","type":"user","content":"hi"}` + "\n" +
+		`{"id":"b","type":"gemini","content":"","toolCalls":[{"id":"c","name":"n","args":{},"result":"r"}]}` + "\n" +
+		`{"$rewindTo":"b"}` + "\n" + `{"id":"d","type":"gemini","content":[{"text":"x","thought":true}]}` + "\n" +
+		`{"$set":{"messages":[{"id":"e","type":"user","content":[{"functionResponse":{"id":"c","name":"n","response":{"error":"x"}}}]}]}}` + "\n" +
+		`not json` + "\n" + `{"$rewindTo":"zz"}` + "\n" + `{"other":1}`))
+	f.Add([]byte(`{"sessionId":"s","projectHash":"p","messages":[{"id":"a","type":"user","content":[{"text":"hi"}]}]}`))
+	formattest.FuzzParse(f, Sniff, Parse, body)
+}
+
+func body(t *testing.T, s *Session) {
+	d := s.Domain(model.SessionInfo{})
+	formattest.Exercise(t, d, formattest.Readers[model.Context]{
+		ID:   func(i int) string { return s.Entry(i).ID },
+		Path: d.Path,
+		Entry: func(i int) {
+			_ = d.EntryMessage(i)
+			_ = s.Detail(i)
+		},
+		Leaves: func() []int {
+			var leaves []int
+			for _, leaf := range []int{s.Leaf(), s.Len() / 2} {
+				if leaf >= 0 {
+					leaves = append(leaves, leaf)
+				}
+			}
+			return leaves
+		},
+		Context: func(leaf int, ctx model.Context) {
+			for _, m := range ctx.Messages {
+				_ = d.MessageTokens(m)
+				_ = d.MessageHead(m)
+			}
+		},
+		Session: func() {
+			_ = s.Stats()
+			_ = s.Info("x.jsonl", 0)
+			_ = formattest.TreeLines(d, s.Leaf(), model.FilterAll, "/home")
+		},
+	})
+}
+
+// A line that is no record is a diagnostic, never a panic, and the rest
+// is read.
+func TestBadLine(t *testing.T) {
+	s, err := Parse([]byte(`{"sessionId":"s","projectHash":"p"}` + "\n{broken\n" + `{"id":"a","type":"user","content":"hi"}` + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Diagnostics) != 1 || s.Diagnostics[0].Line != 2 {
+		t.Errorf("diagnostics %v", s.Diagnostics)
+	}
+	if s.Len() != 1 || s.Leaf() != 0 {
+		t.Errorf("%d entries, leaf %d", s.Len(), s.Leaf())
+	}
+}
+
+// A rewind cuts the conversation there and what follows is a branch
+// from the message before it.
+func TestRewind(t *testing.T) {
+	s, err := Parse([]byte(`{"sessionId":"s","projectHash":"p"}
+{"id":"a","type":"user","content":"one"}
+{"id":"b","type":"gemini","content":"two"}
+{"id":"c","type":"user","content":"three"}
+{"$rewindTo":"c"}
+{"id":"d","type":"user","content":"three again"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Parent(3) != 1 || s.tips() != 2 || s.Leaf() != 3 {
+		t.Errorf("parent %d, %d tips, leaf %d", s.Parent(3), s.tips(), s.Leaf())
+	}
+	ctx := s.BuildContext(s.Leaf())
+	if len(ctx.Messages) != 3 {
+		t.Errorf("context %v", ctx.Messages)
+	}
+}
