@@ -48,15 +48,13 @@ func (backend) FolderFiles() []string           { return sessionFolderFiles }
 // ~/.dhara/sessions).
 func (backend) Roots(e store.Env) []string { return []string{e.DharaSessionRoot()} }
 
-// Claims a folder: pi's sessions are files, and every .jsonl path is pi's
-// (or another file format's). One stat: the screens ask a record's
-// backend by its format (ForFormat), never by its path.
+// Claims a folder that holds a Dhara session (IsSession: an
+// entries.jsonl, else a meta.json of Dhara's): pi's sessions are files,
+// every .jsonl path is pi's (or another file format's), and another
+// format's sessions may be folders too (Copilot CLI's). The screens ask a
+// record's backend by its format (ForFormat), never by its path.
 func (backend) Claims(path string) bool {
-	if strings.HasSuffix(path, ".jsonl") {
-		return false
-	}
-	fi, err := os.Stat(path)
-	return err == nil && fi.IsDir()
+	return !strings.HasSuffix(path, ".jsonl") && IsSession(path)
 }
 
 // No Resume: the real Dhara agent reads only its own one-file sessions

@@ -19,7 +19,7 @@ func init() {
 
 func (backend) Format() store.Format { return Format }
 func (backend) Wording() store.Wording {
-	return store.Wording{Agent: "Gemini CLI", Kind: "a Gemini CLI chat"}
+	return store.Wording{Agent: "Gemini CLI", Kind: "a Gemini CLI chat", Folders: "~/.gemini/tmp, or $GEMINI_CLI_HOME/.gemini/tmp"}
 }
 func (backend) ImportFormat() string { return "gemini" }
 

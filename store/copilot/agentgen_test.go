@@ -1,0 +1,121 @@
+package copilot
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// systemRebuilt names the resumes whose system prompt Copilot made anew
+// rather than read from the log, with why: the test checks that the
+// stored one differs (take the resume off the list once it does not) and
+// compares the rest.
+var systemRebuilt = map[string]string{
+	"compact/resume-request.json": "after a compaction Copilot's prompt lists the checkpoint it wrote; the resume sends that prompt and only then logs it as a new system.message",
+}
+
+type agentgenSteps struct {
+	Session string
+	Steps   []struct {
+		Args   []string
+		Events map[string]int
+	}
+}
+
+// TestAgentgenContext checks that the context skein builds at the end of
+// a session's events, cut to the lines they had when a resume began, is
+// the messages Copilot CLI sent in that resume's first request, less the
+// user message the resume added: the same JSON values, the system prompt
+// and the tool calls' argument strings included.
+func TestAgentgenContext(t *testing.T) {
+	for _, sc := range scenarios(t) {
+		dir := filepath.Join(fixturesDir, sc)
+		var steps agentgenSteps
+		readJSON(t, filepath.Join(dir, "steps.json"), &steps)
+		var resumes []int
+		for k, st := range steps.Steps {
+			if len(st.Args) > 0 && strings.HasPrefix(st.Args[0], "--resume=") {
+				resumes = append(resumes, k)
+			}
+		}
+		for n, k := range resumes {
+			file := "resume-request.json"
+			if n < len(resumes)-1 {
+				file = fmt.Sprintf("resume-%d-request.json", n+1)
+			}
+			t.Run(sc+"/"+file, func(t *testing.T) {
+				lines := steps.Steps[k-1].Events[steps.Session]
+				_, rebuilt := systemRebuilt[sc+"/"+file]
+				if diff := agentgenDiff(t, scenarioFolder(t, sc), filepath.Join(dir, file), lines, rebuilt); diff != "" {
+					t.Error(diff)
+				}
+			})
+		}
+	}
+}
+
+// agentgenDiff is the first difference between the context skein writes
+// for the session's first lines events and the request's messages less
+// the last; "" when they are equal.
+func agentgenDiff(t *testing.T, folder, request string, lines int, rebuilt bool) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(folder, EventsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := data
+	for k, n := 0, 0; k < len(data); k++ {
+		if data[k] == '\n' {
+			if n++; n == lines {
+				cut = data[:k+1]
+				break
+			}
+		}
+	}
+	s, err := Parse(cut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
+		t.Fatal(err)
+	}
+	var got, want struct{ Messages []any }
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatalf("%v: %s", err, buf.Bytes())
+	}
+	readJSON(t, request, &want)
+	if len(want.Messages) == 0 {
+		t.Fatal("no messages in the request")
+	}
+	want.Messages = want.Messages[:len(want.Messages)-1]
+	if rebuilt {
+		if len(got.Messages) == 0 || len(want.Messages) == 0 {
+			return "no system message"
+		}
+		if reflect.DeepEqual(got.Messages[0], want.Messages[0]) {
+			return "the system prompt is now the stored one: take the resume off systemRebuilt"
+		}
+		got.Messages, want.Messages = got.Messages[1:], want.Messages[1:]
+	}
+	for k := range max(len(got.Messages), len(want.Messages)) {
+		var g, w any
+		if k < len(got.Messages) {
+			g = got.Messages[k]
+		}
+		if k < len(want.Messages) {
+			w = want.Messages[k]
+		}
+		if !reflect.DeepEqual(g, w) {
+			gj, _ := json.Marshal(g)
+			wj, _ := json.Marshal(w)
+			return fmt.Sprintf("message %d of %d (want %d):\n got %.400s\nwant %.400s", k, len(got.Messages), len(want.Messages), gj, wj)
+		}
+	}
+	return ""
+}
