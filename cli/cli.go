@@ -2,6 +2,7 @@ package cli
 
 import (
 	"skein/store"
+	"skein/store/convert"
 	"strings"
 )
 
@@ -14,6 +15,13 @@ type command struct {
 	args    string   // its arguments and flags; "\n" wraps them
 	help    string   // what it does
 	run     func(c *cli, argv []string) error
+}
+
+// helpText is the command's help with the lists that depend on the formats
+// registered filled in when it is printed (a format's package registers
+// itself after this package's variables are made).
+func (c *command) helpText() string {
+	return strings.ReplaceAll(c.help, "{import formats}", strings.Join(convert.Formats(), ", "))
 }
 
 // commands are the command line's, in --help's order. The TUI and
@@ -87,7 +95,7 @@ func commandList(indent string) string {
 		if c.args != "" {
 			usage += " " + c.args
 		}
-		entry(usage, c.help)
+		entry(usage, c.helpText())
 	}
 	entry("skein --version", "")
 	return b.String()
@@ -102,7 +110,7 @@ func (c *command) usage() string {
 		b.WriteString(" " + strings.ReplaceAll(c.args, "\n", "\n       "))
 	}
 	b.WriteString("\n\n")
-	for _, l := range wrap(c.help, 76) {
+	for _, l := range wrap(c.helpText(), 76) {
 		b.WriteString("  " + l + "\n")
 	}
 	if len(c.aliases) > 0 {

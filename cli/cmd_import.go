@@ -14,7 +14,7 @@ import (
 var importCommand = command{
 	name: "session import",
 	args: "--file F [--format X] [--to T] [--out D]\n[--cwd D] [--json]",
-	help: "a new session in store T (dhara or pi) from file or Dhara folder F of format X (" + strings.Join(convert.Formats, ", ") + "; guessed when left out); --out D: into D; --cwd D: its cwd when F names none; the same bytes again say where they went",
+	help: "a new session in store T (dhara or pi) from file or Dhara folder F of format X ({import formats}; guessed when left out); --out D: into D; --cwd D: its cwd when F names none; the same bytes again say where they went",
 	run:  (*cli).importSession,
 }
 
@@ -35,8 +35,8 @@ func (c *cli) importSession(argv []string) error {
 		return usagef("--to %s: skein imports into %s", to, strings.Join(convert.Targets, " or "))
 	}
 	format := a.get("format")
-	if a.has("format") && !slices.Contains(convert.Formats, format) {
-		return fail(1, "no importer for the format %q (formats: %s)", format, strings.Join(convert.Formats, ", "))
+	if a.has("format") && !slices.Contains(convert.Formats(), format) {
+		return fail(1, "no importer for the format %q (formats: %s)", format, strings.Join(convert.Formats(), ", "))
 	}
 	env := c.env
 	results, skipped, err := convert.ImportFileSkipping(file, convert.Options{Format: format, To: to, Out: a.get("out"), Cwd: a.get("cwd"), Env: env})

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"skein/store"
 	"skein/store/dhara"
 )
 
@@ -30,6 +31,28 @@ func isDharaFolder(dir string) bool {
 		}
 	}
 	return false
+}
+
+// folderSessionFile is the file that holds the session of a folder of a
+// read-only format whose sessions are folders (store.Folders and
+// store.Importable: Copilot CLI's), its first file that is there; false
+// for any other folder.
+func folderSessionFile(dir string) (string, bool) {
+	b, err := store.Find(dir)
+	if err != nil {
+		return "", false
+	}
+	fo, ok := b.(store.Folders)
+	if _, imp := store.Importer(b); !ok || !imp || !fo.IsSessionFolder(dir) {
+		return "", false
+	}
+	for _, name := range fo.FolderFiles() {
+		p := filepath.Join(dir, name)
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 // folderFormat checks a folder named as an import's source: only a Dhara

@@ -97,6 +97,16 @@ func ImportFileSkipping(path string, o Options) (_ []Result, skipped []Skipped, 
 		return nil, nil, err
 	}
 	folder := st.IsDir()
+	if folder && !isDharaFolder(path) {
+		// Another agent's session folder (Copilot CLI's) is read through
+		// its own files, as the format's backend reads it.
+		if f, ok := folderSessionFile(path); ok {
+			path, folder = f, false
+			if st, err = os.Stat(path); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
 	if !folder && !st.Mode().IsRegular() {
 		return nil, nil, errors.New("not a regular file")
 	}
@@ -116,8 +126,8 @@ func ImportFileSkipping(path string, o Options) (_ []Result, skipped []Skipped, 
 		}
 		guessed = true
 	}
-	if !slices.Contains(Formats, o.Format) {
-		return nil, nil, fmt.Errorf("no importer for the format %q (formats: %s)", o.Format, strings.Join(Formats, ", "))
+	if !slices.Contains(Formats(), o.Format) {
+		return nil, nil, fmt.Errorf("no importer for the format %q (formats: %s)", o.Format, strings.Join(Formats(), ", "))
 	}
 	// The file's hash is made while it is parsed: each takes a core.
 	var src Source

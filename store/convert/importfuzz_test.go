@@ -107,7 +107,7 @@ func FuzzImport(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		for _, format := range Formats {
+		for _, format := range Formats() {
 			items, _, err := openItems(path, format)
 			if err != nil {
 				continue

@@ -30,9 +30,33 @@ import (
 	"skein/store/pi"
 )
 
-// Formats are the formats `session import --format` names, and what each
-// reads.
-var Formats = []string{"pi", "dhara", "dhara-jsonl", "codex", "claude", "claude-ai", "openai", "chatgpt"}
+// builtin are the formats the converter reads its own way.
+var builtin = []string{"pi", "dhara", "dhara-jsonl", "codex", "claude", "claude-ai", "openai", "chatgpt"}
+
+// Formats are the formats `session import --format` names: the converter's
+// own, then each registered read-only format's (store.Importable), which
+// it reads through the format's backend, so that a new agent's package
+// imports with no change here.
+func Formats() []string {
+	out := slices.Clone(builtin)
+	for _, b := range store.Backends() {
+		if name, ok := store.Importer(b); ok && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// importerNamed is the registered backend whose import format is name, nil
+// for none.
+func importerNamed(name string) store.Backend {
+	for _, b := range store.Backends() {
+		if n, ok := store.Importer(b); ok && n == name {
+			return b
+		}
+	}
+	return nil
+}
 
 // OpenAs reads the file at path as a session of the named import format,
 // whatever its name or folder.
@@ -84,7 +108,10 @@ func OpenAs(path, format string) (*model.Session, error) {
 	case "dhara":
 		return store.Open(path)
 	}
-	return nil, fmt.Errorf("no importer for the format %q (formats: %s)", format, strings.Join(Formats, ", "))
+	if b := importerNamed(format); b != nil {
+		return b.Open(path)
+	}
+	return nil, fmt.Errorf("no importer for the format %q (formats: %s)", format, strings.Join(Formats(), ", "))
 }
 
 // An output (an export) never replaces a session or an export of a format
@@ -117,6 +144,11 @@ func GuessFormat(path string) (string, error) {
 		return "codex", nil
 	case store.FormatClaude:
 		return "claude", nil
+	}
+	if f := store.Detect(head[:n]); f != store.FormatUnknown {
+		if name, ok := store.Importer(store.ForFormat(f)); ok {
+			return name, nil
+		}
 	}
 	return "", ErrUnknownFormat
 }
@@ -152,7 +184,7 @@ func guessJSON(head []byte) string {
 		return ""
 	}
 	for _, k := range jsonKeys {
-		if slices.Contains(Formats, k.format) && k.key.Match(h) {
+		if slices.Contains(builtin, k.format) && k.key.Match(h) {
 			return k.format
 		}
 	}

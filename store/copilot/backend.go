@@ -56,6 +56,9 @@ func (backend) FolderFiles() []string           { return folderFiles }
 // else ~/.copilot/session-state.
 func (backend) Roots(e store.Env) []string { return []string{StateDir(os.Getenv, e.Home)} }
 
+// ImportFormat: skein only reads Copilot CLI's sessions; a write imports first.
+func (backend) ImportFormat() string { return "copilot" }
+
 // Resume: copilot --resume=<id> goes on with a session, in the folder the
 // TUI runs it in (the session's cwd).
 func (backend) Resume(path string) (string, []string) {
