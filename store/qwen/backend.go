@@ -1,0 +1,51 @@
+package qwen
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"skein/store"
+)
+
+// backend is Qwen Code's chats for the store, read-only: Qwen Code
+// appends to them while it runs, without a lock. Each chat is read whole
+// (Open, ListInfo); its session's id is its first record's sessionId,
+// else its name.
+type backend struct{ *store.WholeFile[*Session] }
+
+func init() {
+	store.Register(backend{&store.WholeFile[*Session]{Reader: Open, NotSession: ErrNotSession,
+		ID: func(s *Session, _ string) string { return s.ID }}})
+}
+
+// FormatQwen is the format's name in the list and the indexes.
+const FormatQwen store.Format = Format
+
+func (backend) Format() store.Format { return FormatQwen }
+func (backend) Wording() store.Wording {
+	return store.Wording{Agent: "Qwen Code", Kind: "a Qwen Code chat"}
+}
+
+// Claims a chat in Qwen Code's folder: <uuid>.jsonl in projects/<project>/chats/.
+func (backend) Claims(path string) bool { return IsChatPath(path) }
+
+// Detect: a record with a uuid, a sessionId, a type of Qwen Code's and a
+// mark of its own (IsRecord).
+func (backend) Detect(line []byte, _ bool) bool { return IsRecord(line) }
+
+// Roots is where Qwen Code keeps its chats: $QWEN_RUNTIME_DIR/projects,
+// else $QWEN_HOME/projects, else ~/.qwen/projects.
+func (backend) Roots(e store.Env) []string {
+	return []string{ProjectsDir(os.Getenv, e.Home, func(p string) string { return e.Expand(p, e.WorkingDirPath) })}
+}
+
+// Resume: qwen --resume <sessionId> goes on with a chat (in its project's
+// folder, which the TUI runs it in).
+func (backend) Resume(path string) (string, []string) {
+	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	if s, err := Open(path); err == nil && s.ID != "" {
+		id = s.ID
+	}
+	return "qwen", []string{"--resume", id}
+}

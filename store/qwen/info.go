@@ -1,0 +1,70 @@
+package qwen
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+
+	"skein/internal/jsdate"
+	"skein/model"
+)
+
+// Info is the session's record in the list. path is the file's; mtimeMs
+// its modification time, the last resort for Modified.
+//
+//   - ID: the first record's sessionId, else the file's name less .jsonl
+//     (Qwen Code names the file <sessionId>.jsonl).
+//   - Cwd: the first record's cwd that is not "".
+//   - Name: the last custom_title's customTitle ("" for none).
+//   - Created, Modified: the first and the latest time of any record; the
+//     file's time when none reads.
+//   - MessageCount: the message entries (a tool_result record is one).
+//   - FirstMessage: the first user record's text, "(no messages)" for none.
+//   - Entries: every record read; Branches: the tips of the tree (a
+//     rewind leaves one behind).
+//   - Model: the last assistant record's model.
+func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
+	info := model.SessionInfo{Path: path, Format: Format, ID: s.ID, Cwd: s.cwd(), Name: s.title,
+		Entries: len(s.Entries), Branches: s.Tips()}
+	if info.ID == "" {
+		info.ID = strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	}
+	created, modified := math.Inf(1), math.Inf(-1)
+	first := ""
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if t := jsdate.Parse(e.Timestamp); t == t {
+			created, modified = min(created, t), max(modified, t)
+		}
+		if e.kind != model.EntryMessage {
+			continue
+		}
+		info.MessageCount++
+		if first == "" && e.Type == TypeUser {
+			msg := s.Message(model.ContextMessage{Entry: i})
+			first = strings.TrimSpace(msg.Text(" "))
+		}
+		if e.Type == TypeAssistant && e.Model != "" {
+			info.Model = e.Model
+		}
+	}
+	info.FirstMessage = first
+	if first == "" {
+		info.FirstMessage = "(no messages)"
+	}
+	info.Created, info.Modified = math.NaN(), mtimeMs
+	if !math.IsInf(created, 1) {
+		info.Created, info.Modified = created, modified
+	}
+	return info
+}
+
+// cwd is the first record's cwd that is not "".
+func (s *Session) cwd() string {
+	for i := range s.Entries {
+		if c := s.Entries[i].Cwd; c != "" {
+			return c
+		}
+	}
+	return ""
+}
