@@ -116,10 +116,27 @@ func TestAgentgenChats(t *testing.T) {
 			if len(s.Diagnostics) > 0 {
 				t.Errorf("diagnostics %v", s.Diagnostics)
 			}
-			hist := s.BuildHistory(s.Leaf())
+			// The chat's messages, then each sub-agent's, in order.
 			var msgs []model.Message
-			for _, m := range hist.Messages {
-				msgs = append(msgs, s.Message(m))
+			for i := range s.Entries {
+				if s.Entries[i].kind == model.EntryMessage {
+					msgs = append(msgs, s.Message(model.ContextMessage{Entry: i}))
+				}
+			}
+			for _, a := range s.Agents {
+				if a.Call < 0 || a.CallID == "" {
+					t.Errorf("sub-agent %s: no call", a.Name)
+					continue
+				}
+				first := -1
+				for i := range s.Entries {
+					if s.Entries[i].File > 0 && s.Parent(i) == a.Call {
+						first = i
+					}
+				}
+				if first < 0 {
+					t.Errorf("sub-agent %s not under its call %s", a.Name, a.CallID)
+				}
 			}
 			pairs := model.PairTools(msgs)
 			calls := 0
@@ -193,6 +210,9 @@ func TestAgentgenContext(t *testing.T) {
 				for p, n := range sc.Steps[j-1].Chats {
 					data := read(t, filepath.Join(sc.dir, "qwen-home", p))
 					cut := 0
+					if !strings.HasSuffix(p, ".jsonl") {
+						n, cut = 0, len(data)
+					}
 					for range n {
 						i := bytes.IndexByte(data[cut:], '\n')
 						if i < 0 {
@@ -261,8 +281,28 @@ func sentHistory(msgs []map[string]any) []any {
 	if len(msgs) > 0 && msgs[0]["role"] == "system" {
 		msgs = msgs[1:]
 	}
+	// A new turn's message holds the parts of a user Content the history
+	// ends with (a turn whose request failed) before what Qwen Code adds
+	// to it (the date's reminder): Qwen Code sends them as one message. A
+	// compression's request ends with its instructions, no reminder.
+	var tail []any
 	if len(msgs) > 0 {
+		parts, _ := msgs[len(msgs)-1]["content"].([]any)
+		turn := false
+		for _, p := range parts {
+			if text, _ := p.(map[string]any)["text"].(string); strings.HasPrefix(text, "<system-reminder>") {
+				turn = true
+				break
+			}
+			tail = append(tail, p)
+		}
+		if !turn {
+			tail = nil
+		}
 		msgs = msgs[:len(msgs)-1]
+	}
+	if len(tail) > 0 {
+		msgs = append(msgs, map[string]any{"role": "user", "content": tail})
 	}
 	var out []map[string]any
 	first := true

@@ -49,3 +49,36 @@ func (backend) Resume(path string) (string, []string) {
 	}
 	return "qwen", []string{"--resume", id}
 }
+
+// A sub-agent's transcript belongs to the chat whose call started it, and
+// is shown with it when that chat is there; alone, it is a session of its
+// own (read alone, as Open reads it).
+func (backend) PartName(base string) bool { return IsAgentFileName(base) }
+func (backend) PartOf(path string) error {
+	if c := chatOf(path); IsAgentFileName(filepath.Base(path)) && c != "" && isRegularFile(c) {
+		return &store.PartOfSession{Reason: "a Qwen Code sub-agent's transcript, shown with its session"}
+	}
+	return nil
+}
+
+func isRegularFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// CompanionFiles are what a memo of the chat at path stamps beside it
+// (store.Companions): its sub-agents' folder and the files in it, so that
+// a transcript that grew, or a new one, makes the chat read again.
+func (backend) CompanionFiles(path string) []string {
+	if IsAgentFileName(filepath.Base(path)) {
+		return nil
+	}
+	dir := AgentDir(path)
+	out := []string{dir}
+	if entries, err := os.ReadDir(dir); err == nil {
+		for _, e := range entries {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
+}

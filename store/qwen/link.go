@@ -17,14 +17,42 @@ func (s *Session) link() {
 	n := len(s.Entries)
 	s.parents = make([]int, n)
 	s.calls = map[string]call{}
+	s.byUUID = map[string]int{}
+	uuids := make([]map[string]int, len(s.Agents)+1)
+	for f := range uuids {
+		uuids[f] = map[string]int{}
+	}
+	uuids[0] = s.byUUID
 	for i := range s.Entries {
 		e := &s.Entries[i]
-		if j, ok := s.byUUID[e.UUID]; ok {
+		if j, ok := uuids[e.File][e.UUID]; ok {
 			e.fragment = j
 		} else {
-			s.byUUID[e.UUID] = i
+			uuids[e.File][e.UUID] = i
 		}
 		s.kindOf(e)
+	}
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if e.Type == TypeAssistant && e.fragment < 0 && e.File == 0 {
+			for _, p := range s.parts(i) {
+				if fc := member(p, "functionCall"); fc != nil {
+					if id := str(fc, "id"); id != "" {
+						if _, seen := s.calls[id]; !seen {
+							s.calls[id] = call{entry: i, name: str(fc, "name")}
+						}
+					}
+				}
+			}
+		}
+		if e.Type == TypeSystem && e.Subtype == SubtypeTitle && e.File == 0 {
+			s.title = str(e.Payload, "customTitle")
+		}
+	}
+	for k := range s.Agents {
+		if c, ok := s.calls[s.Agents[k].CallID]; ok {
+			s.Agents[k].Call = c.entry
+		}
 	}
 	for i := range s.Entries {
 		e := &s.Entries[i]
@@ -33,11 +61,15 @@ func (s *Session) link() {
 		case e.fragment >= 0:
 			s.parents[i] = e.fragment
 		case e.HasParent:
-			if j, ok := s.byUUID[e.ParentUUID]; ok {
+			if j, ok := uuids[e.File][e.ParentUUID]; ok {
 				s.parents[i] = j
 			} else {
 				s.Diagnostics = append(s.Diagnostics, model.Diagnostic{Line: e.Line, Msg: "parentUuid " + e.ParentUUID + " is not in the file: a root here (Qwen Code's history stops at it)", Warning: true})
 			}
+		case e.File > 0:
+			// A sub-agent's first record hangs under the call that
+			// started it.
+			s.parents[i] = s.Agents[e.File-1].Call
 		}
 	}
 	s.breakCycles()
@@ -52,30 +84,13 @@ func (s *Session) link() {
 			s.fragments = true
 		}
 	}
-	for i := n - 1; i >= 0; i-- {
+	for i := s.main - 1; i >= 0; i-- {
 		if conversation(&s.Entries[i]) {
 			s.leaf = i
 			if f := s.Entries[i].fragment; f >= 0 {
 				s.leaf = f
 			}
 			break
-		}
-	}
-	for i := range s.Entries {
-		e := &s.Entries[i]
-		if e.Type == TypeAssistant && e.fragment < 0 {
-			for _, p := range s.parts(i) {
-				if fc := member(p, "functionCall"); fc != nil {
-					if id := str(fc, "id"); id != "" {
-						if _, seen := s.calls[id]; !seen {
-							s.calls[id] = call{entry: i, name: str(fc, "name")}
-						}
-					}
-				}
-			}
-		}
-		if e.Type == TypeSystem && e.Subtype == SubtypeTitle {
-			s.title = str(e.Payload, "customTitle")
 		}
 	}
 }
@@ -175,20 +190,31 @@ func (s *Session) parts(i int) [][]byte {
 	return out
 }
 
-// Tips counts the entries no other entry has as its parent: the tree's
-// branches.
+// Tips counts the chat's entries no other entry has as its parent: the
+// tree's branches (a sub-agent's transcript is not one).
 func (s *Session) Tips() int {
-	has := make([]bool, len(s.Entries))
-	for _, p := range s.parents {
-		if p >= 0 {
-			has[p] = true
-		}
-	}
 	n := 0
-	for i, h := range has {
-		if !h && s.Entries[i].fragment < 0 {
-			n++
-		}
-	}
+	s.ends(func(int, bool) { n++ }, false)
 	return n
+}
+
+// BranchEnds are the ends of the paths worth showing: each branch's tip,
+// then each sub-agent's last entry.
+func (s *Session) BranchEnds() []int {
+	var out []int
+	s.ends(func(i int, _ bool) { out = append(out, i) }, false)
+	s.ends(func(i int, _ bool) { out = append(out, i) }, true)
+	return out
+}
+
+// ends calls fn with each entry no entry has as its parent, but a
+// fragment: the chat's, or the sub-agents'.
+func (s *Session) ends(fn func(i int, agent bool), agents bool) {
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if len(s.kids[i]) > 0 || e.fragment >= 0 || (e.File > 0) != agents {
+			continue
+		}
+		fn(i, agents)
+	}
 }

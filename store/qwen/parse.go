@@ -58,6 +58,7 @@ type Entry struct {
 	Cwd        string
 	Message    []byte // the message object, nil when none
 	Payload    []byte // systemPayload, nil when none
+	File       int    // 0 the chat, k the sub-agent k-1's transcript
 	// fragment is the entry a repeated uuid adds its parts to, -1 when the
 	// entry is the first with its uuid.
 	fragment int
@@ -71,12 +72,14 @@ type Session struct {
 	Entries     []Entry
 	Diagnostics []model.Diagnostic
 	ID          string // the first record's sessionId
+	Agents      []Agent
+	main        int // the chat's entries are Entries[:main]
 	parents     []int
 	kids        [][]int
 	rootList    []int
 	fragments   bool // some uuid is repeated
 	leaf        int
-	byUUID      map[string]int
+	byUUID      map[string]int  // the chat's uuids
 	calls       map[string]call // tool call id -> where it is
 	title       string
 	path        string
@@ -88,15 +91,63 @@ type call struct {
 	name  string
 }
 
-// Parse reads a chat as Qwen Code's reader does (jsonl read: every line
-// that parses as JSON; prepareTranscriptRecords: a record without a
+// AgentFile is a sub-agent's transcript read beside its session:
+// subagents/<sessionId>/agent-<agentId>.jsonl in the project's folder,
+// its name (relative to the session's file, for a diagnostic), its bytes,
+// and its .meta.json (toolUseId: the call that started it), nil when none.
+type AgentFile struct {
+	Name string
+	Data []byte
+	Meta []byte
+}
+
+// Agent is a sub-agent of the session: its file, its id and type, and the
+// entry of the call that started it (-1 when not found).
+type Agent struct {
+	Name, ID, Type, CallID string
+	Call                   int
+}
+
+// Parse reads a chat alone (ParseFiles with no sub-agents).
+func Parse(data []byte) (*Session, error) { return ParseFiles(data, nil) }
+
+// ParseFiles reads a chat as Qwen Code's reader does (jsonl read: every
+// line that parses as JSON; prepareTranscriptRecords: a record without a
 // string uuid, a sessionId or a parentUuid that is a string or null is
-// skipped, and so is one of a type it does not know). Each line is an
-// entry; a line that repeats an earlier line's uuid is a fragment of it
-// (its parts are the earlier's too). data must stay unwritten while the
-// session lives. The error is ErrNotSession when no line is Qwen Code's.
-func Parse(data []byte) (*Session, error) {
-	s := &Session{leaf: -1, byUUID: map[string]int{}}
+// skipped, and so is one of a type it does not know), and its sub-agents'
+// transcripts after it. Each line is an entry; a line that repeats an
+// earlier line's uuid in its file is a fragment of it (its parts are the
+// earlier's too). A sub-agent's entries hang under the call that started
+// it. The data must stay unwritten while the session lives. The error is
+// ErrNotSession when no line of the chat is Qwen Code's.
+func ParseFiles(data []byte, agents []AgentFile) (*Session, error) {
+	s := &Session{leaf: -1}
+	s.parseFile(data, 0)
+	if len(s.Entries) == 0 {
+		return nil, ErrNotSession
+	}
+	s.main = len(s.Entries)
+	for k, a := range agents {
+		before := len(s.Diagnostics)
+		at := len(s.Entries)
+		s.parseFile(a.Data, k+1)
+		for d := before; d < len(s.Diagnostics); d++ {
+			s.Diagnostics[d].File = a.Name
+		}
+		ag := Agent{Name: a.Name, Call: -1, CallID: str(a.Meta, "toolUseId"), Type: str(a.Meta, "agentType"), ID: str(a.Meta, "agentId")}
+		if ag.ID == "" && at < len(s.Entries) {
+			ag.ID = str(s.Entries[at].Raw, "agentId")
+		}
+		s.Agents = append(s.Agents, ag)
+	}
+	s.ID = s.Entries[0].SessionID
+	s.link()
+	return s, nil
+}
+
+// parseFile reads one file's lines into entries of file (0 the chat, k
+// the sub-agent k-1).
+func (s *Session) parseFile(data []byte, file int) {
 	data = bytes.TrimPrefix(data, jscan.BOM)
 	no := 0
 	for len(data) > 0 {
@@ -120,14 +171,9 @@ func Parse(data []byte) (*Session, error) {
 			s.Diagnostics = append(s.Diagnostics, model.Diagnostic{Line: no, Msg: "not a Qwen Code record (no uuid, sessionId or known type): skipped"})
 			continue
 		}
+		e.File = file
 		s.Entries = append(s.Entries, e)
 	}
-	if len(s.Entries) == 0 {
-		return nil, ErrNotSession
-	}
-	s.ID = s.Entries[0].SessionID
-	s.link()
-	return s, nil
 }
 
 // parseRecord reads a line's members; false when it is no record Qwen

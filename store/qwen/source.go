@@ -105,7 +105,10 @@ func (s *Session) Message(m model.ContextMessage) model.Message {
 		return msg
 	case e.Type == TypeSystem && e.kind == model.EntryMessage:
 		ev := member(e.Payload, "uiEvent")
-		msg.Error = str(ev, "error")
+		msg.Error = str(ev, "error_message")
+		if msg.Error == "" {
+			msg.Error = str(ev, "error")
+		}
 		if msg.Error == "" {
 			msg.Error = "API error"
 		}
@@ -329,8 +332,23 @@ func (s *Session) summaryOf(i int) string {
 	return texts[0]
 }
 
-// TreeText is entry i's line in the tree.
+// TreeText is entry i's line in the tree; a sub-agent's first entry names
+// the agent.
 func (s *Session) TreeText(i int, home string) []model.Part {
+	parts := s.treeText(i, home)
+	if e := &s.Entries[i]; e.File > 0 {
+		if a := s.Agents[e.File-1]; a.Call >= 0 && s.parents[i] == a.Call {
+			name := "agent"
+			if a.Type != "" {
+				name += " " + model.OneLine(a.Type)
+			}
+			parts = append([]model.Part{{Text: "[" + name + "] ", Role: "label"}}, parts...)
+		}
+	}
+	return parts
+}
+
+func (s *Session) treeText(i int, home string) []model.Part {
 	e := &s.Entries[i]
 	dim := func(t string) []model.Part { return []model.Part{{Text: "[" + model.OneLine(t) + "]", Role: "dim"}} }
 	switch e.kind {
