@@ -78,7 +78,11 @@ func IsAgentFileName(name string) bool {
 // beside <project>/chats/.
 func AgentDir(path string) string {
 	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-	return filepath.Join(filepath.Dir(filepath.Dir(path)), "subagents", id)
+	chats := filepath.Dir(path)
+	if filepath.Base(chats) == "archive" {
+		chats = filepath.Dir(chats) // an archived chat: chats/archive/<sessionId>.jsonl
+	}
+	return filepath.Join(filepath.Dir(chats), "subagents", id)
 }
 
 // AgentPaths are the sub-agents' transcripts of the chat at path, sorted.
@@ -110,12 +114,15 @@ func chatOf(path string) string {
 var sessionFile = regexp.MustCompile(`^[0-9a-fA-F-]{32,36}\.jsonl$`)
 
 // IsChatPath reports whether path is where Qwen Code writes a chat
-// (.../projects/<project>/chats/<uuid>.jsonl) or a sub-agent's transcript
+// (.../projects/<project>/chats/<uuid>.jsonl, or chats/archive/ for an
+// archived one) or a sub-agent's transcript
 // (.../projects/<project>/subagents/<sessionId>/agent-<agentId>.jsonl).
 func IsChatPath(path string) bool {
 	path = filepath.Clean(path)
 	dir, name := filepath.Dir(path), filepath.Base(path)
 	switch {
+	case sessionFile.MatchString(name) && filepath.Base(dir) == "archive" && filepath.Base(filepath.Dir(dir)) == "chats":
+		return filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(dir)))) == "projects"
 	case sessionFile.MatchString(name) && filepath.Base(dir) == "chats":
 		return filepath.Base(filepath.Dir(filepath.Dir(dir))) == "projects"
 	case IsAgentFileName(name) && filepath.Base(filepath.Dir(dir)) == "subagents":
