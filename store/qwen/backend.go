@@ -10,13 +10,11 @@ import (
 
 // backend is Qwen Code's chats for the store, read-only: Qwen Code
 // appends to them while it runs, without a lock. Each chat is read whole
-// (Open, ListInfo); its session's id is its first record's sessionId,
-// else its name.
+// (Open, ListInfo); its session's id is IDOf's.
 type backend struct{ *store.WholeFile[*Session] }
 
 func init() {
-	store.Register(backend{&store.WholeFile[*Session]{Reader: Open, NotSession: ErrNotSession,
-		ID: func(s *Session, _ string) string { return s.ID }}})
+	store.Register(backend{&store.WholeFile[*Session]{Reader: Open, NotSession: ErrNotSession, ID: (*Session).IDOf}})
 }
 
 // FormatQwen is the format's name in the list and the indexes.
@@ -45,7 +43,7 @@ func (backend) Roots(e store.Env) []string {
 func (backend) Resume(path string) (string, []string) {
 	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	if s, err := Open(path); err == nil && s.ID != "" {
-		id = s.ID
+		id = s.ID // a sub-agent's transcript resumes its parent's session
 	}
 	return "qwen", []string{"--resume", id}
 }

@@ -12,8 +12,7 @@ import (
 // Info is the session's record in the list. path is the file's; mtimeMs
 // its modification time, the last resort for Modified.
 //
-//   - ID: the first record's sessionId, else the file's name less .jsonl
-//     (Qwen Code names the file <sessionId>.jsonl).
+//   - ID: IDOf.
 //   - Cwd: the first record's cwd that is not "".
 //   - Name: the last custom_title's customTitle ("" for none).
 //   - Created, Modified: the first and the latest time of any record; the
@@ -24,11 +23,8 @@ import (
 //     rewind leaves one behind).
 //   - Model: the last assistant record's model.
 func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
-	info := model.SessionInfo{Path: path, Format: Format, ID: s.ID, Cwd: s.cwd(), Name: s.title,
+	info := model.SessionInfo{Path: path, Format: Format, ID: s.IDOf(path), Cwd: s.cwd(), Name: s.title,
 		Entries: len(s.Entries), Branches: s.Tips()}
-	if info.ID == "" {
-		info.ID = strings.TrimSuffix(filepath.Base(path), ".jsonl")
-	}
 	created, modified := math.Inf(1), math.Inf(-1)
 	first := ""
 	for i := range s.Entries {
@@ -57,6 +53,18 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 		info.Created, info.Modified = created, modified
 	}
 	return info
+}
+
+// IDOf is the id of the session whose file is at path: the first
+// record's sessionId (Qwen Code names the file <sessionId>.jsonl), but a
+// sub-agent's transcript's name less .jsonl (agent-<agentId>), since its
+// records carry its parent's sessionId; the name when there is no id.
+func (s *Session) IDOf(path string) string {
+	base := filepath.Base(path)
+	if s.ID != "" && !IsAgentFileName(base) {
+		return s.ID
+	}
+	return strings.TrimSuffix(base, ".jsonl")
 }
 
 // cwd is the first record's cwd that is not "".

@@ -403,3 +403,17 @@ func (s *Session) Roots() []int { return s.rootList }
 
 // Children are the entries whose parent is i, in file order.
 func (s *Session) Children(i int) []int { return s.kids[i] }
+
+// TreeHidden marks the records the tree leaves out: the bookkeeping
+// Qwen Code writes around every turn (attribution snapshots, telemetry of
+// tool calls, fragments), which say nothing a message or a result does not.
+// A response's usage, an API error, a compression and a title stay.
+func (s *Session) TreeHidden() []bool {
+	out := make([]bool, len(s.Entries))
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		out[i] = e.fragment >= 0 || e.kind == model.EntryOther && e.Type == TypeSystem &&
+			(e.Subtype == "attribution_snapshot" || e.Subtype == SubtypeTelemetry)
+	}
+	return out
+}
