@@ -28,11 +28,12 @@ import (
 	"skein/store/dhara"
 	"skein/store/dhara05"
 	"skein/store/pi"
+	"skein/store/qwen"
 )
 
 // Formats are the formats `session import --format` names, and what each
 // reads.
-var Formats = []string{"pi", "dhara", "dhara-jsonl", "codex", "claude", "claude-ai", "openai", "chatgpt"}
+var Formats = []string{"pi", "dhara", "dhara-jsonl", "codex", "claude", "qwen", "claude-ai", "openai", "chatgpt"}
 
 // OpenAs reads the file at path as a session of the named import format,
 // whatever its name or folder.
@@ -66,6 +67,12 @@ func OpenAs(path, format string) (*model.Session, error) {
 		return s.Domain(s.Info(path, mtime)), nil
 	case "claude":
 		s, err := claude.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		return s.Domain(s.Info(path, mtime)), nil
+	case "qwen":
+		s, err := qwen.Open(path)
 		if err != nil {
 			return nil, err
 		}
@@ -117,6 +124,8 @@ func GuessFormat(path string) (string, error) {
 		return "codex", nil
 	case store.FormatClaude:
 		return "claude", nil
+	case qwen.FormatQwen:
+		return "qwen", nil
 	}
 	return "", ErrUnknownFormat
 }
@@ -228,7 +237,7 @@ func Imported(root string, src Source) (same, earlier string) {
 // where the same bytes went before (already); it returns the session's
 // folder.
 func ImportSession(s *model.Session, root string) (dir string, already bool, err error) {
-	format := map[store.Format]string{store.FormatClaude: "claude", store.FormatCodex: "codex", store.FormatDhara05: "dhara-jsonl", store.FormatPi: "pi", "openai": "openai"}[store.Format(s.Info.Format)]
+	format := map[store.Format]string{store.FormatClaude: "claude", store.FormatCodex: "codex", store.FormatDhara05: "dhara-jsonl", store.FormatPi: "pi", qwen.FormatQwen: "qwen", "openai": "openai"}[store.Format(s.Info.Format)]
 	src, err := SourceOf(s.Info.Path, format)
 	if err != nil {
 		return "", false, err

@@ -25,6 +25,9 @@ func (backend) Wording() store.Wording {
 	return store.Wording{Agent: "Qwen Code", Kind: "a Qwen Code chat"}
 }
 
+// ImportFormat: a write imports the chat first (store/convert reads it).
+func (backend) ImportFormat() string { return "qwen" }
+
 // Claims a chat in Qwen Code's folder: <uuid>.jsonl in projects/<project>/chats/.
 func (backend) Claims(path string) bool { return IsChatPath(path) }
 

@@ -24,7 +24,9 @@ func (s *Session) pathTo(leaf int) []int {
 // (SessionApiHistoryAccumulator over the path from the root): each
 // record's message in order, but a system record's (none is sent) and a
 // realtime message's; a chat_compression with a compressedHistory
-// replaces what came before with it; a slash command's result that was
+// replaces what came before with it (its first Content, the summary, a
+// message of kind KindCompactionSummary; the others, which it keeps,
+// KindMessage); a slash command's result that was
 // not sent to the model takes back the command's user message. A
 // tool_result gives a context message per function response (its Content
 // -(k+1) for the k-th after the first), all sent as its one Content.
@@ -51,9 +53,13 @@ func (s *Session) BuildContext(leaf int) model.Context {
 				if h := member(e.Payload, "compressedHistory"); len(h) > 0 && h[0] == '[' {
 					run = run[:0]
 					n := 0
-					jscan.Items(h, func([]byte) bool {
+					jscan.Items(h, func(c []byte) bool {
 						n++
-						run = append(run, msg{model.ContextMessage{Entry: i, Kind: model.KindMessage, Content: int32(-n)}, i})
+						kind := model.KindMessage
+						if n == 1 && str(c, "role") == "user" {
+							kind = model.KindCompactionSummary // the summary, as Qwen Code puts it first
+						}
+						run = append(run, msg{model.ContextMessage{Entry: i, Kind: kind, Content: int32(-n)}, i})
 						return true
 					})
 					ctx.Compaction, start = i, k
