@@ -105,13 +105,27 @@ func (s *Session) BuildContext(leaf int) model.Context {
 		pe.N = at - pe.First
 		ctx.Entries = append(ctx.Entries, pe)
 	}
+	s.setModel(&ctx)
+	return ctx
+}
+
+// setModel is the model in force at the context's leaf: the last
+// assistant's on the path, its provider the auth type of the last
+// api_response record before it (none when there is none).
+func (s *Session) setModel(ctx *model.Context) {
 	for k := len(ctx.Path) - 1; k >= 0; k-- {
 		if e := &s.Entries[ctx.Path[k]]; e.Type == TypeAssistant && e.Model != "" {
-			ctx.Model = model.NewModelRef("", e.Model)
-			break
+			provider := ""
+			for j := k - 1; j >= 0; j-- {
+				if p := &s.Entries[ctx.Path[j]]; p.kind == model.EntryUsage {
+					provider = str(member(p.Payload, "uiEvent"), "auth_type")
+					break
+				}
+			}
+			ctx.Model = model.NewModelRef(provider, e.Model)
+			return
 		}
 	}
-	return ctx
 }
 
 // slashTakesBack reports whether slash command record i takes back user
@@ -170,6 +184,7 @@ func (s *Session) BuildHistory(leaf int) model.Context {
 		}
 		ctx.Entries = append(ctx.Entries, pe)
 	}
+	s.setModel(&ctx)
 	return ctx
 }
 

@@ -50,11 +50,21 @@ func (s *Session) Stats() model.Stats {
 			in, _ := jscan.Number(member(ev, "input_token_count"))
 			out, _ := jscan.Number(member(ev, "output_token_count"))
 			cached, _ := jscan.Number(member(ev, "cached_content_token_count"))
-			s.addUsage(st, &d, str(ev, "model"), max(in-cached, 0), cached, out)
+			s.addUsage(st, &d, key(str(ev, "auth_type"), str(ev, "model")), max(in-cached, 0), cached, out)
 		}
 		st.End(t, d)
 	}
 	return st.Done(s.contextSeries())
+}
+
+// key is a model as the stats name it: the auth type Qwen Code reached it
+// through (its provider: openai, anthropic, gemini, qwen-oauth...) and the
+// model, or the model alone when the record names no auth type.
+func key(authType, m string) string {
+	if authType == "" || m == "" {
+		return m
+	}
+	return authType + "/" + m
 }
 
 func (s *Session) addUsage(st *model.StatsTally, d *model.Totals, m string, in, cached, out float64) {
