@@ -183,3 +183,18 @@ func TestNotSession(t *testing.T) {
 		}
 	}
 }
+
+// A line that is not a record is skipped with a diagnostic at its line.
+func TestBadLine(t *testing.T) {
+	s, err := Parse([]byte(`{"uuid":"a","parentUuid":null,"sessionId":"s","type":"user","message":{"role":"user","parts":[{"text":"hi"}]}}
+{"uuid":"b","parentUuid":"a","sessionId":"s","type":"assistant","message":{"role":"model","parts":[{"te
+{"uuid":"c","sessionId":"s","type":"user"}
+{"uuid":"d","parentUuid":"a","sessionId":"s","type":"assistant","message":{"role":"model","parts":[{"text":"ok"}]}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Len() != 2 || len(s.Diagnostics) != 2 || s.Diagnostics[0].Line != 2 || s.Diagnostics[1].Line != 3 || s.Leaf() != 1 {
+		t.Errorf("%d entries, %v, leaf %d", s.Len(), s.Diagnostics, s.Leaf())
+	}
+}
