@@ -35,9 +35,14 @@ func (backend) Claims(path string) bool {
 }
 
 // Detect: every record of a log but a file-history snapshot has a uuid or
-// a sessionId; an old log may start with a summary.
+// a sessionId; an old log may start with a summary. A record with a
+// provenance or a systemPayload is Qwen Code's (store/qwen), whose chats
+// are linked by uuid too.
 func (backend) Detect(line []byte, _ bool) bool {
-	m := store.Members(line, "type", "uuid", "sessionId")
+	m := store.Members(line, "type", "uuid", "sessionId", "provenance", "systemPayload")
+	if m[3].Present || m[4].Present {
+		return false
+	}
 	return m[1].Present || m[2].Present || m[0].Value == "summary"
 }
 

@@ -261,7 +261,14 @@ func Imported(root string, src Source) (same, earlier string) {
 // folder.
 func ImportSession(s *model.Session, root string) (dir string, already bool, err error) {
 	format := map[store.Format]string{store.FormatClaude: "claude", store.FormatCodex: "codex", store.FormatDhara05: "dhara-jsonl", store.FormatPi: "pi", "openai": "openai"}[store.Format(s.Info.Format)]
-	src, err := SourceOf(s.Info.Path, format)
+	if format == "" {
+		format, _ = store.Importer(store.ForFormat(store.Format(s.Info.Format)))
+	}
+	path := s.Info.Path
+	if f, ok := folderSessionFile(path); ok {
+		path = f // a session folder's bytes are its session file's
+	}
+	src, err := SourceOf(path, format)
 	if err != nil {
 		return "", false, err
 	}

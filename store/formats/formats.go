@@ -13,4 +13,5 @@ import (
 	_ "skein/store/dhara05" // the real Dhara agent's one-file sessions
 	_ "skein/store/gemini"  // Gemini CLI's chat files
 	_ "skein/store/pi"      // pi's session files, and any file no format claims
+	_ "skein/store/qwen"    // Qwen Code's chats
 )

@@ -1,0 +1,422 @@
+package qwen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"skein/model"
+	"skein/store"
+)
+
+// The chats Qwen Code 0.24.4 wrote and the requests it sent when it
+// resumed them (testdata/agentgen/qwen/README.md): the committed ones, or
+// those a cross-check run just made with a fresh seed (AGENTGEN_OUT,
+// testdata/agentgen/crosscheck.sh).
+var agentgen = agentgenDir()
+
+func agentgenDir() string {
+	if d := os.Getenv("AGENTGEN_OUT"); d != "" {
+		return filepath.Join(d, "qwen")
+	}
+	return "../../testdata/agentgen/qwen/fixtures"
+}
+
+type agentgenStep struct {
+	Args    []string       `json:"args"`
+	Session string         `json:"session"`
+	Chats   map[string]int `json:"chats"`
+}
+
+type agentgenScenario struct {
+	name, dir string
+	Steps     []agentgenStep
+}
+
+func agentgenScenarios(t *testing.T) []agentgenScenario {
+	t.Helper()
+	entries, err := os.ReadDir(agentgen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []agentgenScenario
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		sc := agentgenScenario{name: e.Name(), dir: filepath.Join(agentgen, e.Name())}
+		if err := json.Unmarshal(read(t, filepath.Join(sc.dir, "steps.json")), &sc); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, sc)
+	}
+	if len(out) == 0 {
+		t.Fatalf("no scenario in %s", agentgen)
+	}
+	return out
+}
+
+func read(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// chatPath is the path of session id's chat under a qwen home.
+func chatPath(t *testing.T, home, id string) string {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(home, "projects", "*", "chats", id+".jsonl"))
+	if len(m) != 1 {
+		t.Fatalf("chat %s: %d files under %s", id, len(m), home)
+	}
+	return m[0]
+}
+
+// TestAgentgenChats checks every chat Qwen Code wrote as the list and the
+// session screen read it: listed by its backend, its record, every tool
+// call followed by its result, one branch (no scenario rewinds), and the
+// tokens of the stats equal to what the fake server reported.
+func TestAgentgenChats(t *testing.T) {
+	b := store.ForFormat(FormatQwen).(backend)
+	for _, sc := range agentgenScenarios(t) {
+		t.Run(sc.name, func(t *testing.T) {
+			last := sc.Steps[len(sc.Steps)-1]
+			home := filepath.Join(sc.dir, "qwen-home")
+			path := chatPath(t, home, sc.Steps[0].Session)
+			if !b.Claims(path) {
+				t.Errorf("not claimed: %s", path)
+			}
+			head := read(t, path)
+			if !Sniff(head) || !b.Detect(bytes.SplitN(head, []byte("\n"), 2)[0], true) {
+				t.Errorf("not detected")
+			}
+			_, info, err := b.ListInfo(path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.ID != last.Session || info.Cwd != "/sandbox/proj" || info.FirstMessage != sc.Steps[0].Args[1] || info.Model != "qwen-fake" || info.MessageCount == 0 {
+				t.Errorf("info %+v", info)
+			}
+			d, err := b.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := Of(d)
+			if s.Tips() != 1 || info.Branches != 1 {
+				t.Errorf("%d branches", s.Tips())
+			}
+			if len(s.Diagnostics) > 0 {
+				t.Errorf("diagnostics %v", s.Diagnostics)
+			}
+			// The chat's messages, then each sub-agent's, in order.
+			var msgs []model.Message
+			for i := range s.Entries {
+				if s.Entries[i].kind == model.EntryMessage {
+					msgs = append(msgs, s.Message(model.ContextMessage{Entry: i}))
+				}
+			}
+			for _, a := range s.Agents {
+				if a.Call < 0 || a.CallID == "" {
+					t.Errorf("sub-agent %s: no call", a.Name)
+					continue
+				}
+				first := -1
+				for i := range s.Entries {
+					if s.Entries[i].File > 0 && s.Parent(i) == a.Call {
+						first = i
+					}
+				}
+				if first < 0 {
+					t.Errorf("sub-agent %s not under its call %s", a.Name, a.CallID)
+				}
+			}
+			pairs := model.PairTools(msgs)
+			calls := 0
+			for _, m := range msgs {
+				for _, c := range m.ToolCalls() {
+					calls++
+					if _, ok := pairs[c.ID]; !ok {
+						t.Errorf("call %s %s has no result", c.ID, c.Name)
+					}
+				}
+			}
+			var usage []struct {
+				Who   string
+				Usage *struct {
+					Prompt     float64 `json:"prompt_tokens"`
+					Completion float64 `json:"completion_tokens"`
+					Details    struct {
+						Cached float64 `json:"cached_tokens"`
+					} `json:"prompt_tokens_details"`
+				}
+			}
+			if err := json.Unmarshal(read(t, filepath.Join(sc.dir, "usage.json")), &usage); err != nil {
+				t.Fatal(err)
+			}
+			var in, cached, out float64
+			for _, u := range usage {
+				if u.Usage != nil {
+					in += u.Usage.Prompt - u.Usage.Details.Cached
+					cached += u.Usage.Details.Cached
+					out += u.Usage.Completion
+				}
+			}
+			st := s.Stats()
+			if st.TokensIn != in || st.CacheRead != cached || st.TokensOut != out {
+				t.Errorf("stats tokens in %v cached %v out %v, server %v %v %v", st.TokensIn, st.CacheRead, st.TokensOut, in, cached, out)
+			}
+			if st.ToolCalls != calls {
+				t.Errorf("stats %d calls, history %d", st.ToolCalls, calls)
+			}
+		})
+	}
+}
+
+// TestAgentgenContext checks that the context skein builds at the end of
+// a chat, cut to the lines it had when a resume began, is the history
+// Qwen Code sent in that resume's first request: skein's Contents turned
+// into OpenAI messages as Qwen Code's converter does (openaiMessages),
+// against the request's messages less the system prompt, the startup
+// context Qwen Code puts before the first user message's parts (its
+// <system-reminder> parts), and the last message (the new turn's).
+func TestAgentgenContext(t *testing.T) {
+	for _, sc := range agentgenScenarios(t) {
+		resumes := 0
+		for _, st := range sc.Steps {
+			if isResume(st.Args) {
+				resumes++
+			}
+		}
+		k := 0
+		for j, st := range sc.Steps {
+			if !isResume(st.Args) {
+				continue
+			}
+			k++
+			file := "resume-request.json"
+			if k < resumes {
+				file = fmt.Sprintf("resume-%d-request.json", k)
+			}
+			t.Run(sc.name+"/"+file, func(t *testing.T) {
+				home := t.TempDir()
+				for p, n := range sc.Steps[j-1].Chats {
+					data := read(t, filepath.Join(sc.dir, "qwen-home", p))
+					cut := 0
+					if !strings.HasSuffix(p, ".jsonl") {
+						n, cut = 0, len(data)
+					}
+					for range n {
+						i := bytes.IndexByte(data[cut:], '\n')
+						if i < 0 {
+							t.Fatalf("%s has fewer than %d lines", p, n)
+						}
+						cut += i + 1
+					}
+					to := filepath.Join(home, p)
+					if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(to, data[:cut], 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				s, err := Open(chatPath(t, home, sc.Steps[0].Session))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var buf bytes.Buffer
+				if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
+					t.Fatal(err)
+				}
+				var got struct{ Messages []map[string]any }
+				if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+					t.Fatalf("context JSON: %v", err)
+				}
+				var req struct{ Messages []map[string]any }
+				if err := json.Unmarshal(read(t, filepath.Join(sc.dir, file)), &req); err != nil {
+					t.Fatal(err)
+				}
+				want := sentHistory(req.Messages)
+				have := normalize(openaiMessages(got.Messages))
+				for i := range max(len(want), len(have)) {
+					var w, g any
+					if i < len(want) {
+						w = want[i]
+					}
+					if i < len(have) {
+						g = have[i]
+					}
+					if !reflect.DeepEqual(w, g) {
+						wj, _ := json.Marshal(w)
+						gj, _ := json.Marshal(g)
+						t.Fatalf("message %d of %d (skein has %d):\n  want %.400s\n  got  %.400s", i, len(want), len(have), wj, gj)
+					}
+				}
+			})
+		}
+	}
+}
+
+func isResume(args []string) bool {
+	for _, a := range args {
+		if a == "--resume" || a == "--continue" {
+			return true
+		}
+	}
+	return false
+}
+
+// sentHistory is a request's messages less the system prompt, the startup
+// context's parts at the head of the first user message, and the new
+// turn's message (the last).
+func sentHistory(msgs []map[string]any) []any {
+	if len(msgs) > 0 && msgs[0]["role"] == "system" {
+		msgs = msgs[1:]
+	}
+	// A new turn's message holds the parts of a user Content the history
+	// ends with (a turn whose request failed) before what Qwen Code adds
+	// to it (the date's reminder): Qwen Code sends them as one message. A
+	// compression's request ends with its instructions, no reminder.
+	var tail []any
+	if len(msgs) > 0 {
+		parts, _ := msgs[len(msgs)-1]["content"].([]any)
+		turn := false
+		for _, p := range parts {
+			if text, _ := p.(map[string]any)["text"].(string); strings.HasPrefix(text, "<system-reminder>") {
+				turn = true
+				break
+			}
+			tail = append(tail, p)
+		}
+		if !turn {
+			tail = nil
+		}
+		msgs = msgs[:len(msgs)-1]
+	}
+	if len(tail) > 0 {
+		msgs = append(msgs, map[string]any{"role": "user", "content": tail})
+	}
+	var out []map[string]any
+	first := true
+	for _, m := range msgs {
+		if first && m["role"] == "user" {
+			first = false
+			parts, _ := m["content"].([]any)
+			for len(parts) > 0 {
+				p, _ := parts[0].(map[string]any)
+				if text, _ := p["text"].(string); !strings.HasPrefix(text, "<system-reminder>") {
+					break
+				}
+				parts = parts[1:]
+			}
+			if len(parts) == 0 {
+				continue
+			}
+			m = map[string]any{"role": "user", "content": parts}
+		}
+		out = append(out, m)
+	}
+	return normalize(out)
+}
+
+// normalize decodes each tool call's arguments, so that two JSON texts of
+// one object compare equal whatever their key order (Qwen Code's
+// JSON.stringify keeps the args' order; Go's decoding does not).
+func normalize(msgs []map[string]any) []any {
+	var out []any
+	for _, m := range msgs {
+		calls, _ := m["tool_calls"].([]any)
+		for _, c := range calls {
+			f, _ := c.(map[string]any)["function"].(map[string]any)
+			if a, ok := f["arguments"].(string); ok {
+				var v any
+				_ = json.Unmarshal([]byte(a), &v)
+				f["arguments"] = v
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// openaiMessages turns Contents into OpenAI Chat messages as Qwen Code
+// 0.24.4's converter does (openaiContentGenerator/converter.ts
+// processContent), for the parts the fixtures hold: a model Content is an
+// assistant message (its texts joined as content, "" when it has only
+// thoughts, null when only calls; tool_calls with their args as JSON;
+// reasoning_content its thoughts joined); a user Content gives a tool
+// message per functionResponse (content its output, else its error, as a
+// text part), then a user message of its text parts.
+func openaiMessages(contents []map[string]any) []map[string]any {
+	var out []map[string]any
+	for _, c := range contents {
+		parts, _ := c["parts"].([]any)
+		if c["role"] == "model" {
+			var text, reasoning string
+			var calls []any
+			for _, p := range parts {
+				p := p.(map[string]any)
+				t, isText := p["text"].(string)
+				switch {
+				case isText && p["thought"] == true:
+					reasoning += t
+				case isText:
+					text += t
+				case p["functionCall"] != nil:
+					fc := p["functionCall"].(map[string]any)
+					args, _ := json.Marshal(fc["args"])
+					if fc["args"] == nil {
+						args = []byte("{}")
+					}
+					calls = append(calls, map[string]any{"id": fc["id"], "type": "function", "function": map[string]any{"name": fc["name"], "arguments": string(args)}})
+				}
+			}
+			if text == "" && reasoning == "" && len(calls) == 0 {
+				continue
+			}
+			m := map[string]any{"role": "assistant", "content": text}
+			if text == "" && reasoning == "" {
+				m["content"] = nil
+			}
+			if len(calls) > 0 {
+				m["tool_calls"] = calls
+			}
+			if reasoning != "" {
+				m["reasoning_content"] = reasoning
+			}
+			out = append(out, m)
+			continue
+		}
+		var texts []any
+		for _, p := range parts {
+			p := p.(map[string]any)
+			if t, ok := p["text"].(string); ok && t != "" && p["thought"] != true {
+				texts = append(texts, map[string]any{"type": "text", "text": t})
+			}
+			if fr, ok := p["functionResponse"].(map[string]any); ok {
+				resp, _ := fr["response"].(map[string]any)
+				text, ok := resp["output"].(string)
+				if !ok {
+					text, _ = resp["error"].(string)
+				}
+				var content any = ""
+				if text != "" {
+					content = []any{map[string]any{"type": "text", "text": text}}
+				}
+				out = append(out, map[string]any{"role": "tool", "tool_call_id": fr["id"], "content": content})
+			}
+		}
+		if len(texts) > 0 {
+			out = append(out, map[string]any{"role": "user", "content": texts})
+		}
+	}
+	return out
+}
