@@ -30,6 +30,14 @@ func (c *cli) doctor(argv []string) error {
 	if err != nil {
 		return err
 	}
+	// A part of another session (a Claude Code sub-agent's log beside its
+	// session) is checked with its session, as the list shows it, unless
+	// it is named itself.
+	named := map[string]bool{}
+	for _, p := range a.pos {
+		named[p] = true
+	}
+	files = slices.DeleteFunc(files, func(f string) bool { return !named[f] && store.IsPart(f) })
 	folders := map[string]string{} // the folders that could not be read, and why
 	paths := slices.Clone(files)
 	for _, p := range unreadable {

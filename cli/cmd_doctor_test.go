@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,5 +15,17 @@ func TestDoctorFindsPisForkOrphan(t *testing.T) {
 	}
 	if !strings.Contains(out, "9 sessions checked, 1 problem") {
 		t.Errorf("summary:\n%s", out)
+	}
+}
+
+// TestDoctorChecksPartsWithTheirSession: the real Claude Code store of
+// testdata/real holds 4 sessions and 3 sub-agent files beside them;
+// doctor on the folder checks 4 sessions (the sub-agents' logs with their
+// sessions, as the list shows them; it said 7 before) and finds nothing
+// wrong (a sub-agent's copies of its parent's entries are no repeats).
+func TestDoctorChecksPartsWithTheirSession(t *testing.T) {
+	out, _, code := skein(t, "doctor", filepath.Join("..", "testdata", "real", "claude"))
+	if code != 0 || !strings.Contains(out, "4 sessions checked, 0 problems") || strings.Contains(out, "warning") || strings.Contains(out, "repeats") {
+		t.Errorf("doctor: exit %d\n%s", code, out)
 	}
 }

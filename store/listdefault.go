@@ -101,8 +101,10 @@ func filesStamp(files []string) (st []int64, settled bool) {
 // stampStateVersion starts a state listByStamp keeps. 'G' (after 'E'; 'F'
 // is formatTag): the record's parent session is kept, and every record
 // kept before, whose Claude Code branches counted each result of parallel
-// calls as one, is read again.
-const stampStateVersion = 'G'
+// calls as one, is read again. 'H': a Claude Code title is never its
+// "[Request interrupted by user]" line, and its reply blocks written out
+// of order are one reply.
+const stampStateVersion = 'H'
 
 func encodeStampState(in Info, st []int64) []byte {
 	e := stamp.Codec{B: []byte{stampStateVersion}}

@@ -38,7 +38,8 @@ func (s *Session) IDOf(path string) string {
 //     result is one).
 //   - FirstMessage: the text of the first user message of the main
 //     conversation that the user typed: not a tool result, a meta line
-//     (isMeta), a compact summary, or a slash command or its output;
+//     (isMeta), a compact summary, a slash command or its output, or the
+//     "[Request interrupted by user…]" line Claude Code writes on Esc;
 //     when there is none, the first slash command as typed ("/init");
 //     "(no messages)" when there is not even one.
 //   - Entries: Len(); Branches: the tips of the main conversation (tips).
@@ -102,7 +103,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 				}
 				continue
 			}
-			if text != "" && !commandOutput(text) {
+			if text != "" && !commandOutput(text) && !strings.HasPrefix(text, "[Request interrupted by user") {
 				first = text
 			}
 		}

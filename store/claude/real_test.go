@@ -2,6 +2,7 @@ package claude
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -31,6 +32,9 @@ func TestRealLogs(t *testing.T) {
 			}
 			if got := s.Info(p, 0).Branches; got != want {
 				t.Errorf("%d branches, want %d", got, want)
+			}
+			if first := s.Info(p, 0).FirstMessage; strings.HasPrefix(first, "[Request interrupted") {
+				t.Errorf("titled by Claude Code's interruption line: %q", first)
 			}
 			if why := unanswered(s, s.Leaf()); why != "" {
 				t.Error(why)
