@@ -9,7 +9,7 @@ import (
 )
 
 // A Claude Code session of a model the price table lacks (agentgen's
-// claude-opus-5-5) costs n/a in the list's preview, the session's header
+// claude-opus-5-5, under a table without it) costs n/a in the list's preview, the session's header
 // and its stats (the total and the model's row), never $0.00; with a table
 // that prices the model, each shows the table's cost.
 func TestUnpricedCostIsNA(t *testing.T) {
@@ -18,7 +18,7 @@ func TestUnpricedCostIsNA(t *testing.T) {
 		table *prices.Table
 		want  string
 	}{
-		{nil, "n/a"},
+		{&prices.Table{Models: map[string]prices.Price{"other": {Input: 1, Output: 1}}}, "n/a"},
 		// Input 4, output 20, cache reads 0.2, writes 5 a million: $0.0403.
 		{&prices.Table{Models: map[string]prices.Price{"claude-opus-5-5": {Input: 4, Output: 20, CacheRead: price(0.2), CacheWrite: price(5)}}}, "$0.04"},
 	} {

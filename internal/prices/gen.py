@@ -31,6 +31,15 @@ def load(root, path):
     return tomllib.loads(p.read_text()) if p.exists() else {}
 
 
+# claude-opus-5-5, Claude Code 2.1.332's default model: the price Claude Code
+# itself charges for it (its total_cost_usd and cost-state lines on every run
+# of testdata/agentgen/claude come to these figures exactly).
+AGENTS_OWN = {
+    "claude-opus-5-5": {"input": 4.0, "output": 20.0, "cacheRead": 0.2, "cacheWrite": 5.0,
+                        "from": "Claude Code 2.1.332's own cost (total_cost_usd)"},
+}
+
+
 def main():
     root = Path(sys.argv[1])
     git = lambda *a: subprocess.run(["git", "-C", str(root), *a], capture_output=True, text=True).stdout.strip()
@@ -50,8 +59,13 @@ def main():
             if tiers:
                 row["tiers"] = sorted(tiers, key=lambda t: t["above"])
             models[name] = row
+    # Models an agent prices itself that models.dev does not list, each
+    # with where its price was read: never a guess.
+    for name, row in AGENTS_OWN.items():
+        if name not in models:
+            models[name] = row
     table = {
-        "source": "models.dev, https://github.com/anomalyco/models.dev (formerly sst/models.dev), MIT License",
+        "source": "models.dev, https://github.com/anomalyco/models.dev (formerly sst/models.dev), MIT License; models it lacks that an agent prices itself say so (\"from\")",
         "commit": commit,
         "date": date,
         "unit": "US dollars per million tokens",

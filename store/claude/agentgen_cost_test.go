@@ -24,7 +24,7 @@ func price(v float64) *float64 { return &v }
 // agentgen request names, per million tokens: what its total_cost_usd and
 // cost-state lines come to on every fixture (input 4, output 20, cache
 // reads 0.20, cache writes 5). models.dev, the table skein ships, has no
-// such model; this test gives it a table that has.
+// such model; the table shipped has it from Claude Code (internal/prices).
 var opus55 = prices.Price{Input: 4, Output: 20, CacheRead: price(0.2), CacheWrite: price(5)}
 
 type agentgenReply struct {
@@ -95,11 +95,20 @@ func TestAgentgenCost(t *testing.T) {
 					}
 				}
 
+				// The table shipped prices claude-opus-5-5 as Claude Code
+				// does (models.dev lacks it: its "from" says where the
+				// price was read).
 				prices.Use(nil)
+				if st := s.Stats(); math.Abs(st.Cost-want) > 1e-12 || st.Unpriced != 0 {
+					t.Errorf("with the table shipped: cost %v, unpriced %v, want %v", st.Cost, st.Unpriced, want)
+				}
+				// A table without the model: n/a, never $0.00.
+				prices.Use(&prices.Table{Models: map[string]prices.Price{"other": opus55}})
 				st = s.Stats()
 				if st.Cost != 0 || st.Unpriced != st.Tokens() || st.Tokens() == 0 || model.CostText(st.UsageTotals, func(float64) string { return "$" }) != "n/a" {
-					t.Errorf("with the table shipped: cost %v, unpriced %v of %v tokens", st.Cost, st.Unpriced, st.Tokens())
+					t.Errorf("with no price for the model: cost %v, unpriced %v of %v tokens", st.Cost, st.Unpriced, st.Tokens())
 				}
+				prices.Use(nil)
 			})
 		}
 	}
