@@ -9,6 +9,7 @@ import (
 	_ "skein/store/claude"   // Claude Code's project logs
 	_ "skein/store/codex"    // Codex CLI's rollouts
 	_ "skein/store/copilot"  // GitHub Copilot CLI's session folders
+	_ "skein/store/cursor"   // Cursor's agent transcripts
 	_ "skein/store/dhara"    // the second seed's session folders
 	_ "skein/store/dhara05"  // the real Dhara agent's one-file sessions
 	_ "skein/store/gemini"   // Gemini CLI's chat files
