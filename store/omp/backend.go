@@ -1,0 +1,63 @@
+// Package omp is oh-my-pi's sessions for the store. oh-my-pi (omp) is a
+// fork of pi that writes pi's session files (version 3) in a folder of its
+// own, ~/.omp/agent/sessions/--<cwd>--/: pi's reader reads them (through
+// the registry: store.Alias), and this package says only what is
+// oh-my-pi's: its folder, its name in the list, its resume command.
+package omp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"skein/store"
+)
+
+// Format is the name of oh-my-pi's records in the list and the indexes.
+const Format store.Format = "omp"
+
+// backend reads oh-my-pi's sessions read-only: omp appends to them while
+// it runs, with no lock of pi's skein could share.
+type backend struct{ store.Alias }
+
+func init() { store.Register(backend{store.Alias{Of: store.FormatPi, Name: Format}}) }
+
+func (backend) Wording() store.Wording {
+	return store.Wording{Agent: "oh-my-pi", Kind: "an oh-my-pi session (pi's format)",
+		Folders: "~/.omp/agent/sessions, or $OMP_CODING_AGENT_DIR/sessions"}
+}
+
+// ImportFormat: a write imports the session first (into a copy skein writes).
+func (backend) ImportFormat() string { return "omp" }
+
+// SessionsDir is where omp keeps its sessions (getSessionsDir):
+// $OMP_CODING_AGENT_DIR/sessions, else ~/.omp/agent/sessions.
+func SessionsDir(getenv func(string) string, home string, expand func(string) string) string {
+	if d := getenv("OMP_CODING_AGENT_DIR"); d != "" {
+		return filepath.Join(expand(d), "sessions")
+	}
+	return filepath.Join(home, ".omp", "agent", "sessions")
+}
+
+func (backend) Roots(e store.Env) []string {
+	return []string{SessionsDir(os.Getenv, e.Home, func(p string) string { return e.Expand(p, e.WorkingDirPath) })}
+}
+
+// Claims a .jsonl file under ~/.omp/agent/sessions/ (or the folder
+// $OMP_CODING_AGENT_DIR names).
+func (backend) Claims(path string) bool {
+	if !strings.HasSuffix(path, ".jsonl") {
+		return false
+	}
+	p := filepath.ToSlash(path)
+	if strings.Contains(p, "/.omp/agent/sessions/") {
+		return true
+	}
+	if d := os.Getenv("OMP_CODING_AGENT_DIR"); d != "" && filepath.IsAbs(d) {
+		return strings.HasPrefix(p, filepath.ToSlash(filepath.Join(d, "sessions"))+"/")
+	}
+	return false
+}
+
+// Resume: omp --session <file> opens that session file (cli/args.ts).
+func (backend) Resume(path string) (string, []string) { return "omp", []string{"--session", path} }
