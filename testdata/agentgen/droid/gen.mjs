@@ -5,7 +5,7 @@
 // API (the custom model's provider "anthropic") that answers from each
 // scenario's script (scenarios.mjs) and logs every request. Per scenario,
 // fixtures/<name>/ gets:
-//   factory-home/sessions/...  the sessions as Droid wrote them (<slug>/<id>.jsonl
+//   home/.factory/sessions/... the sessions as Droid wrote them (<slug>/<id>.jsonl
 //                              and .settings.json; sandbox paths replaced by
 //                              /sandbox, its folder-name form by -sandbox-;
 //                              nothing else touched)
@@ -130,7 +130,7 @@ async function runScenario(sc) {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   for (const f of listSessions(dirs.home)) {
-    const to = join(out, "factory-home", sanitize(relative(join(dirs.home, ".factory"), f), root));
+    const to = join(out, "home", sanitize(relative(dirs.home, f), root));
     mkdirSync(dirname(to), { recursive: true });
     writeFileSync(to, sanitize(readFileSync(f, "utf8"), root));
   }
