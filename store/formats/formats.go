@@ -11,6 +11,7 @@ import (
 	_ "skein/store/copilot" // GitHub Copilot CLI's session folders
 	_ "skein/store/dhara"   // the second seed's session folders
 	_ "skein/store/dhara05" // the real Dhara agent's one-file sessions
+	_ "skein/store/droid"   // Factory Droid's sessions
 	_ "skein/store/gemini"  // Gemini CLI's chat files
 	_ "skein/store/pi"      // pi's session files, and any file no format claims
 	_ "skein/store/qwen"    // Qwen Code's chats
