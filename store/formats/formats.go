@@ -12,6 +12,7 @@ import (
 	_ "skein/store/cursor"   // Cursor's agent transcripts
 	_ "skein/store/dhara"    // the second seed's session folders
 	_ "skein/store/dhara05"  // the real Dhara agent's one-file sessions
+	_ "skein/store/droid"    // Factory Droid's sessions
 	_ "skein/store/gemini"   // Gemini CLI's chat files
 	_ "skein/store/omp"      // oh-my-pi's sessions (pi's format, read through pi's backend)
 	_ "skein/store/openclaw" // OpenClaw's sessions (pi's format, read through pi's backend)
