@@ -12,7 +12,7 @@ import (
 	_ "skein/store/dhara"   // the second seed's session folders
 	_ "skein/store/dhara05" // the real Dhara agent's one-file sessions
 	_ "skein/store/gemini"  // Gemini CLI's chat files
-	_ "skein/store/pi"      // pi's session files, and any file no format claims
 	_ "skein/store/kimi"    // Kimi Code's wire files
+	_ "skein/store/pi"      // pi's session files, and any file no format claims
 	_ "skein/store/qwen"    // Qwen Code's chats
 )
