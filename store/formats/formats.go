@@ -14,6 +14,7 @@ import (
 	_ "skein/store/dhara05"  // the real Dhara agent's one-file sessions
 	_ "skein/store/droid"    // Factory Droid's sessions
 	_ "skein/store/gemini"   // Gemini CLI's chat files
+	_ "skein/store/kimi"     // Kimi Code's wire files
 	_ "skein/store/omp"      // oh-my-pi's sessions (pi's format, read through pi's backend)
 	_ "skein/store/openclaw" // OpenClaw's sessions (pi's format, read through pi's backend)
 	_ "skein/store/pi"       // pi's session files, and any file no format claims
