@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Issue 24: a home holding the sessions of every agent skein reads (pi,
+# Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, Cursor, OpenClaw,
+# oh-my-pi, Factory Droid, Kimi Code; the fixtures the agents wrote where
+# they run here, testdata/agentgen), with the real binary in a real
+# terminal (tmux) at 120x40 and 80x24:
+#   1. every session is listed from the agents' default folders, the list's
+#      count being `session list --json`'s;
+#   2. the a key narrows the list to each agent in turn (the header names
+#      it), and one session of each opens (its messages pane shows);
+#   3. agent:NAME in the / box narrows as a does.
+# Usage: testdata/tmux-flow-every-agent.sh     (exit status 0 when every check holds)
+source "$(dirname "$0")/tmux-lib.sh"
+command -v jq >/dev/null || { echo "FAIL jq is needed"; exit 1; }
+
+home="$work/home"
+fx="$root/testdata/agentgen"
+mkdir -p "$home/.pi/agent/sessions"
+cp -r "$root"/testdata/pi/store/--home-dev-webapp-- "$home/.pi/agent/sessions/"
+cp -r "$fx/claude/fixtures/parallel/home/.claude" "$home/"
+cp -r "$fx/codex/fixtures/plain/codex-home" "$home/.codex"
+cp -r "$fx/gemini/fixtures/plain/home/.gemini" "$home/"
+cp -r "$fx/copilot/fixtures/plain/copilot-home" "$home/.copilot"
+cp -r "$fx/qwen/fixtures/plain/qwen-home" "$home/.qwen"
+cp -r "$fx/droid/fixtures/plain/home/.factory" "$home/"
+cp -r "$fx/kimi/fixtures/plain/kimi-home" "$home/.kimi-code"
+cp -r "$root"/testdata/cursor/cursor-home/.cursor "$home/"
+cp -r "$root"/testdata/openclaw/openclaw-home/.openclaw "$home/"
+cp -r "$root"/testdata/omp/omp-home/.omp "$home/"
+skein_env="env -i PATH=$PATH HOME=$home XDG_CACHE_HOME=$work/cache XDG_DATA_HOME=$work/data TZ=UTC TERM=xterm-256color"
+n=$($skein_env "$work/skein" session list --json | jq length)
+agents=("Claude Code" "Codex" "Copilot CLI" "Cursor" "Factory Droid" "Gemini CLI" "Kimi Code" "oh-my-pi" "OpenClaw" "pi" "Qwen Code")
+
+for size in 120x40 80x24; do
+  w=${size%x*} h=${size#*x}
+  session -d -s skein -x "$w" -y "$h" "$skein_env $work/skein; sleep 300"
+  check "$size: the list shows the $n sessions of ${#agents[@]} agents" wait_for "skein · sessions  $n ·" 20
+  for a in "${agents[@]}"; do
+    t send-keys -t skein a
+    check "$size: a narrows to $a's sessions" wait_for "agent: $a"
+    t send-keys -t skein Enter
+    check "$size: one of $a's sessions opens" wait_for "messages ·" 15
+    t send-keys -t skein q
+    wait_gone "messages ·" >/dev/null
+  done
+  t send-keys -t skein a
+  check "$size: a after the last agent: every session again" wait_for "skein · sessions  $n ·"
+  t kill-session -t skein 2>/dev/null
+done
+
+# 3. agent:NAME in the / box.
+session -d -s skein -x 120 -y 40 "$skein_env $work/skein; sleep 300"
+wait_for "skein · sessions  $n ·" 20 >/dev/null
+for a in gemini kimi droid; do
+  want=$($skein_env "$work/skein" session list --json | jq --arg f "$a" '[.[] | select(.format == $f)] | length')
+  pick "agent:$a"
+  check "/agent:$a lists its $want session(s)" wait_for "skein · sessions  $want of $n"
+  t send-keys -t skein Escape
+  wait_gone "of $n" >/dev/null
+done
+t kill-session -t skein 2>/dev/null
+
+echo "tmux-flow-every-agent: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
