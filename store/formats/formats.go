@@ -7,6 +7,7 @@ package formats
 
 import (
 	_ "skein/store/claude"   // Claude Code's project logs
+	_ "skein/store/cline"    // Cline's sessions (CLI and VS Code extension)
 	_ "skein/store/codex"    // Codex CLI's rollouts
 	_ "skein/store/copilot"  // GitHub Copilot CLI's session folders
 	_ "skein/store/cursor"   // Cursor's agent transcripts

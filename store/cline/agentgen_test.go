@@ -1,0 +1,181 @@
+package cline
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"skein/model"
+)
+
+// agentgen is where Cline CLI 3.0.65 wrote its fixtures
+// (testdata/agentgen/cline), or AGENTGEN_OUT/cline for a fresh run.
+var agentgen = func() string {
+	if d := os.Getenv("AGENTGEN_OUT"); d != "" {
+		return filepath.Join(d, "cline")
+	}
+	return filepath.Join("..", "..", "testdata", "agentgen", "cline", "fixtures")
+}()
+
+// TestAgentgen checks skein against what Cline itself wrote and sent, per
+// scenario: the session opened with its record, every call followed by its
+// result (a sub-agent's too, under its spawn_agent call), one branch, the
+// stats' tokens equal to what the fake server reported, and the context
+// skein builds from the file cut where the resume began equal to the
+// messages of Cline's resume request (less its system prompt and the new
+// prompt).
+func TestAgentgen(t *testing.T) {
+	scenarios, _ := filepath.Glob(filepath.Join(agentgen, "*", "steps.json"))
+	if len(scenarios) == 0 {
+		t.Fatalf("no fixtures in %s", agentgen)
+	}
+	for _, sp := range scenarios {
+		dir := filepath.Dir(sp)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			var steps struct {
+				Steps []struct {
+					Args     []string       `json:"args"`
+					Session  string         `json:"session"`
+					Messages map[string]int `json:"messages"`
+				} `json:"steps"`
+			}
+			readJSON(t, sp, &steps)
+			id := steps.Steps[0].Session
+			path := filepath.Join(dir, "cline-home", "data", "sessions", id, id+MessagesSuffix)
+			if !IsSessionFile(path) {
+				t.Fatalf("%s not claimed", path)
+			}
+			s, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(s.Diagnostics) > 0 {
+				t.Errorf("diagnostics: %v", s.Diagnostics)
+			}
+			info := s.Info(path, 0)
+			if info.ID != id || info.Cwd != "/sandbox/proj" || info.Model != "fake-model" || info.FirstMessage == "(no messages)" || info.Branches != 1 {
+				t.Errorf("info %+v", info)
+			}
+			d := s.Domain(info)
+			// Every call is followed by its result.
+			var msgs []model.Message
+			for i := range s.Entries {
+				ctx := model.ContextMessage{Entry: i}
+				bs := blocks(s.Entries[i].Content)
+				if s.Entries[i].Role == "user" && resultsOnly(bs) {
+					for k := range bs {
+						ctx.Content = int32(-(k + 1))
+						msgs = append(msgs, s.Message(ctx))
+					}
+					continue
+				}
+				msgs = append(msgs, s.Message(ctx))
+			}
+			pairs := model.PairTools(msgs)
+			for _, m := range msgs {
+				for _, c := range m.ToolCalls() {
+					if _, ok := pairs[c.ID]; !ok {
+						t.Errorf("call %s %s has no result", c.ID, c.Name)
+					}
+				}
+			}
+			for k, a := range s.Agents {
+				if a.Call < 0 {
+					t.Errorf("sub-agent %d (%s) not under its call", k, a.Name)
+				}
+			}
+			if got := len(d.Path(s.Leaf())); got != countFile0(s) {
+				t.Errorf("path %d entries, lead has %d", got, countFile0(s))
+			}
+			// Tokens: the stats equal what the server reported.
+			var usage []struct {
+				Usage *struct {
+					Prompt     float64 `json:"prompt_tokens"`
+					Completion float64 `json:"completion_tokens"`
+					Details    *struct {
+						Cached float64 `json:"cached_tokens"`
+					} `json:"prompt_tokens_details"`
+				} `json:"usage"`
+			}
+			readJSON(t, filepath.Join(dir, "usage.json"), &usage)
+			var in, out, cached float64
+			for _, u := range usage {
+				if u.Usage == nil {
+					continue
+				}
+				in += u.Usage.Prompt
+				out += u.Usage.Completion
+				if u.Usage.Details != nil {
+					cached += u.Usage.Details.Cached
+				}
+			}
+			st := s.Stats()
+			if st.TokensIn != in-cached || st.TokensOut != out || st.CacheRead != cached {
+				t.Errorf("stats in %v out %v cache %v; server in %v out %v cache %v", st.TokensIn, st.TokensOut, st.CacheRead, in-cached, out, cached)
+			}
+			// The context at each resume: the file cut where it began.
+			resumes, _ := filepath.Glob(filepath.Join(dir, "resume*-request.json"))
+			k := 0
+			for i := 1; i < len(steps.Steps); i++ {
+				name := "resume-request.json"
+				if k < len(resumes)-1 {
+					name = "resume-" + itoa(k+1) + "-request.json"
+				}
+				k++
+				var req struct {
+					Messages []json.RawMessage `json:"messages"`
+				}
+				readJSON(t, filepath.Join(dir, name), &req)
+				n := steps.Steps[i-1].Messages[id+"/"+id+MessagesSuffix]
+				cut := *s
+				cut.Entries = nil
+				for j := range s.Entries {
+					if s.Entries[j].File == 0 && len(cut.Entries) < n {
+						cut.Entries = append(cut.Entries, s.Entries[j])
+					}
+				}
+				cut.link()
+				got := cut.OpenAIMessages(cut.BuildContext(cut.Leaf()))
+				want := req.Messages[1 : len(req.Messages)-1]
+				t.Logf("%s: %d messages compared", name, len(want))
+				if len(got) != len(want) {
+					t.Fatalf("%s: %d messages, Cline sent %d", name, len(got), len(want))
+				}
+				for j := range want {
+					var w, g any
+					_ = json.Unmarshal(want[j], &w)
+					b, _ := json.Marshal(got[j])
+					_ = json.Unmarshal(b, &g)
+					if !reflect.DeepEqual(g, w) {
+						t.Errorf("%s message %d:\n got %s\nwant %s", name, j, b, want[j])
+					}
+				}
+			}
+		})
+	}
+}
+
+func countFile0(s *Session) int {
+	n := 0
+	for i := range s.Entries {
+		if s.Entries[i].File == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
