@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 
 	"skein/internal/readfile"
@@ -73,6 +74,27 @@ type Folders interface {
 	// FolderFiles are the names of the files of a session folder: live
 	// follow watches them, and their stats make the session's change token.
 	FolderFiles() []string
+}
+
+// FileNamer is a format whose session files are not named *.jsonl (Cline's
+// <id>/<id>.messages.json): Discover, and live follow, take a file that
+// SessionFile names as a session. From the path alone, no IO.
+type FileNamer interface {
+	SessionFile(path string) bool
+}
+
+// isSessionFile reports whether a regular file at path is a session by its
+// name: a .jsonl file (pi's and most agents'), or one a FileNamer names.
+func isSessionFile(path string) bool {
+	if strings.HasSuffix(path, ".jsonl") {
+		return true
+	}
+	for _, b := range Backends() {
+		if n, ok := b.(FileNamer); ok && n.SessionFile(path) {
+			return true
+		}
+	}
+	return false
 }
 
 // ListCacher lists through what the list's index kept of a file: the

@@ -139,7 +139,7 @@ func SessionOf(path string) (string, bool) {
 			return dir, true
 		}
 	}
-	if strings.HasPrefix(base, ".") || !strings.HasSuffix(base, ".jsonl") {
+	if strings.HasPrefix(base, ".") || !isSessionFile(path) {
 		return "", false
 	}
 	return path, true
@@ -175,8 +175,8 @@ func SessionFiles(dir string) []string {
 	return out
 }
 
-// Discover returns the sessions under the roots: pi's files (*.jsonl) and
-// Dhara's session folders. Files named directly are taken as they are,
+// Discover returns the sessions under the roots: session files (*.jsonl,
+// and those a FileNamer names) and session folders (Dhara's, Copilot's). Files named directly are taken as they are,
 // folders are searched recursively, and a
 // folder reached twice through symbolic links is searched once. Roots that do
 // not exist, and folders that cannot be read, are skipped; their errors are
@@ -232,7 +232,7 @@ func Discover(roots []string) ([]string, error) {
 				add(p)
 			case mode.IsDir():
 				walk(p)
-			case mode.IsRegular() && strings.HasSuffix(de.Name(), ".jsonl"):
+			case mode.IsRegular() && isSessionFile(p):
 				add(p)
 			}
 		}

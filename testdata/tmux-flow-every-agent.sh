@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 24: a home holding the sessions of every agent skein reads (pi,
 # Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, Cursor, OpenClaw,
-# oh-my-pi, Factory Droid, Kimi Code; the fixtures the agents wrote where
+# oh-my-pi, Factory Droid, Kimi Code, Cline; the fixtures the agents wrote where
 # they run here, testdata/agentgen), with the real binary in a real
 # terminal (tmux) at 120x40 and 80x24:
 #   1. every session is listed from the agents' default folders, the list's
@@ -24,12 +24,13 @@ cp -r "$fx/copilot/fixtures/plain/copilot-home" "$home/.copilot"
 cp -r "$fx/qwen/fixtures/plain/qwen-home" "$home/.qwen"
 cp -r "$fx/droid/fixtures/plain/home/.factory" "$home/"
 cp -r "$fx/kimi/fixtures/plain/kimi-home" "$home/.kimi-code"
+mkdir -p "$home/.cline" && cp -r "$fx/cline/fixtures/plain/cline-home/data" "$home/.cline/"
 cp -r "$root"/testdata/cursor/cursor-home/.cursor "$home/"
 cp -r "$root"/testdata/openclaw/openclaw-home/.openclaw "$home/"
 cp -r "$root"/testdata/omp/omp-home/.omp "$home/"
 skein_env="env -i PATH=$PATH HOME=$home XDG_CACHE_HOME=$work/cache XDG_DATA_HOME=$work/data TZ=UTC TERM=xterm-256color"
 n=$($skein_env "$work/skein" session list --json | jq length)
-agents=("Claude Code" "Codex" "Copilot CLI" "Cursor" "Factory Droid" "Gemini CLI" "Kimi Code" "oh-my-pi" "OpenClaw" "pi" "Qwen Code")
+agents=("Claude Code" "Cline" "Codex" "Copilot CLI" "Cursor" "Factory Droid" "Gemini CLI" "Kimi Code" "oh-my-pi" "OpenClaw" "pi" "Qwen Code")
 
 for size in 120x40 80x24; do
   w=${size%x*} h=${size#*x}
@@ -51,7 +52,7 @@ done
 # 3. agent:NAME in the / box.
 session -d -s skein -x 120 -y 40 "$skein_env $work/skein; sleep 300"
 wait_for "skein · sessions  $n ·" 20 >/dev/null
-for a in gemini kimi droid; do
+for a in gemini kimi droid cline; do
   want=$($skein_env "$work/skein" session list --json | jq --arg f "$a" '[.[] | select(.format == $f)] | length')
   pick "agent:$a"
   check "/agent:$a lists its $want session(s)" wait_for "skein · sessions  $want of $n"

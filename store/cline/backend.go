@@ -33,6 +33,11 @@ func (backend) Claims(path string) bool {
 	return IsSessionFile(path) || strings.HasSuffix(path, MessagesSuffix) && partOf(path) != ""
 }
 
+// SessionFile: Discover finds a lead's messages file and a task's
+// conversation by their names (store.FileNamer); a sub-agent's messages
+// are a part, shown with their session.
+func (backend) SessionFile(path string) bool { return IsSessionFile(path) }
+
 // Detect: Cline's files are pretty-printed whole-file JSON, whose first
 // line is "{" or "[": nothing to tell them by. They are found by name
 // (Claims).

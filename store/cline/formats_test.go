@@ -15,11 +15,12 @@ import (
 // sub-agent's messages files named: one session (the sub-agent's a part).
 func TestListedAmongAllFormats(t *testing.T) {
 	root := "../../testdata/agentgen/cline/fixtures/subagent/cline-home/data/sessions"
-	// store.Discover walks for *.jsonl files and session folders only, so
-	// it does not find these .json files yet; named, they list.
-	files, _ := filepath.Glob(filepath.Join(root, "*", "*"+cline.MessagesSuffix))
-	if len(files) != 2 {
-		t.Fatalf("%v", files)
+	// Found from the folder as skein finds them under its default roots
+	// (store.FileNamer: they are .json files): the lead's messages file,
+	// not the sub-agent's, which is a part of its session.
+	files, err := store.Discover([]string{root})
+	if err != nil || len(files) != 1 || filepath.Base(files[0]) != filepath.Base(filepath.Dir(files[0]))+cline.MessagesSuffix {
+		t.Fatalf("discovered %v, %v", files, err)
 	}
 	infos, problems := store.List(files, nil)
 	if len(problems) > 0 || len(infos) != 1 || infos[0].Format != cline.Format || store.AgentOf(infos[0]) != "Cline" {
