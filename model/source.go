@@ -209,13 +209,34 @@ func (s *Session) MessageTokens(m ContextMessage) int {
 	return msg.EstimateTokens()
 }
 
-// Stats are the session's usage and activity; none from a format that
-// does not count them.
+// Stats are the session's usage and activity. A format that does not
+// count them (Cursor's transcripts record no usage) gets what its entries
+// say: its messages by role, its tool calls by name, its errors and its
+// branches, so that the stats count what the list and the header count.
 func (s *Session) Stats() Stats {
 	if x, ok := s.Source.(interface{ Stats() Stats }); ok {
 		return x.Stats()
 	}
-	return Stats{}
+	n := s.Len()
+	times, order := ByTime(n, func(i int) string { return s.Entry(i).Timestamp })
+	st := NewStatsTally()
+	st.Leaves = len(s.BranchEnds())
+	st.Walk(times, order, func(i int, d *Totals) {
+		if s.Entry(i).Kind != EntryMessage {
+			return
+		}
+		msg := s.EntryMessage(i)
+		d.AddMessage(msg.Role)
+		for _, b := range msg.Blocks {
+			if b.Type == BlockToolCall {
+				st.Tool(d, b.Call.Name)
+			}
+		}
+		if msg.Role == RoleAssistant && msg.Error != "" {
+			d.Errors++
+		}
+	})
+	return st.Done(nil)
 }
 
 // TreeText is the one-line text the format's agent shows for entry i in

@@ -87,3 +87,14 @@ func TestNothingToCompactReadOnly(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestStatsOfAFormatThatCountsNothing: a format with no Stats of its own
+// (Cursor's transcripts) is counted from its entries, so that its stats
+// say what the list says (0 messages before).
+func TestStatsOfAFormatThatCountsNothing(t *testing.T) {
+	s := &Session{Source: core{parent: []int{-1, 0}}}
+	st := s.Stats()
+	if st.Leaves != 1 || st.Messages != 2 || st.UserMessages != 2 {
+		t.Errorf("%d leaves, %d messages (%d the user's)", st.Leaves, st.Messages, st.UserMessages)
+	}
+}
