@@ -84,6 +84,11 @@ func TestContainerSessions(t *testing.T) {
 	if got, err := store.Discover([]string{db + "#ses_b"}); err != nil || !slices.Equal(got, want[1:]) {
 		t.Errorf("a session named by its path: %v, %v", got, err)
 	}
+	for ref, want := range map[string]string{db + "#ses_a": db + "#ses_a", "ses_b": db + "#ses_b"} {
+		if got, err := store.Resolve(ref, []string{root}); err != nil || got != want {
+			t.Errorf("Resolve(%s) = %s, %v", ref, got, err)
+		}
+	}
 	if f, err := store.Find(db + "#ses_a"); err != nil || f.Format() != "boxes" {
 		t.Errorf("Find: %v, %v", f, err)
 	}

@@ -6,12 +6,13 @@
 package formats
 
 import (
-	_ "skein/store/claude"  // Claude Code's project logs
-	_ "skein/store/codex"   // Codex CLI's rollouts
-	_ "skein/store/copilot" // GitHub Copilot CLI's session folders
-	_ "skein/store/dhara"   // the second seed's session folders
-	_ "skein/store/dhara05" // the real Dhara agent's one-file sessions
-	_ "skein/store/gemini"  // Gemini CLI's chat files
-	_ "skein/store/pi"      // pi's session files, and any file no format claims
-	_ "skein/store/qwen"    // Qwen Code's chats
+	_ "skein/store/claude"   // Claude Code's project logs
+	_ "skein/store/codex"    // Codex CLI's rollouts
+	_ "skein/store/copilot"  // GitHub Copilot CLI's session folders
+	_ "skein/store/dhara"    // the second seed's session folders
+	_ "skein/store/dhara05"  // the real Dhara agent's one-file sessions
+	_ "skein/store/gemini"   // Gemini CLI's chat files
+	_ "skein/store/opencode" // OpenCode's SQLite database
+	_ "skein/store/pi"       // pi's session files, and any file no format claims
+	_ "skein/store/qwen"     // Qwen Code's chats
 )
