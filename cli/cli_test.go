@@ -37,7 +37,7 @@ func TestREADMEListsTheCommands(t *testing.T) {
 // out of what a newcomer reads.
 func TestHelpNamesEveryAgentsFolder(t *testing.T) {
 	// Every agent's folder variable unset, so that its default is named.
-	for _, v := range []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "DHARA_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "QWEN_HOME", "QWEN_RUNTIME_DIR"} {
+	for _, v := range []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "DHARA_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "QWEN_HOME", "QWEN_RUNTIME_DIR", "XDG_DATA_HOME"} {
 		t.Setenv(v, "")
 	}
 	roots := store.Env{Home: "~", WorkingDirPath: t.TempDir()}.DefaultRoots()

@@ -89,7 +89,7 @@ func (backend) Open(path string) (*model.Session, error) { return Open(path) }
 
 // Open reads the session at path (<db>#<id>) from its database.
 func Open(path string) (*model.Session, error) {
-	s, err := read(path)
+	s, err := readSession(path)
 	if err != nil {
 		return nil, err
 	}
@@ -97,8 +97,8 @@ func Open(path string) (*model.Session, error) {
 	return model.NewSession(s, info), nil
 }
 
-// read is the session at path, read from its database.
-func read(path string) (*Session, error) {
+// readSession is the session at path, read from its database.
+func readSession(path string) (*Session, error) {
 	db, id, ok := Split(path)
 	if !ok {
 		return nil, &store.NotSession{Reason: "an OpenCode session is named <folder>/opencode.db#<session id>", Format: Format}
@@ -115,7 +115,7 @@ func read(path string) (*Session, error) {
 }
 
 func (backend) ListInfo(path string, buf []byte) ([]byte, store.Info, error) {
-	s, err := read(path)
+	s, err := readSession(path)
 	if err != nil {
 		return buf, store.Info{}, err
 	}
@@ -123,7 +123,7 @@ func (backend) ListInfo(path string, buf []byte) ([]byte, store.Info, error) {
 }
 
 func (backend) SessionID(path string) (string, error) {
-	s, err := read(path)
+	s, err := readSession(path)
 	if err != nil {
 		return "", err
 	}
