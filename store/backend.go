@@ -97,6 +97,23 @@ func isSessionFile(path string) bool {
 	return false
 }
 
+// Container is a format that keeps many sessions in one file (OpenCode's
+// SQLite database): Discover lists each of them as "<file>#<session id>",
+// which the format's Claims knows from the path alone, and the file's
+// stats (and its companions', ContainerFiles) are every one of its
+// sessions' change token.
+type Container interface {
+	// ContainerName reports whether a file of that name holds sessions
+	// (no IO).
+	ContainerName(base string) bool
+	// Sessions are the paths of the sessions the file at path holds.
+	Sessions(path string) ([]string, error)
+	// ContainerFiles are the files whose stats make the change token of
+	// the session at path (a "<file>#<id>" path): the container and the
+	// files its writer keeps beside it.
+	ContainerFiles(path string) []string
+}
+
 // ListCacher lists through what the list's index kept of a file: the
 // format's change token and whatever lets it read only what changed (pi's
 // files grow; it reads on from where it stopped). Without it a session

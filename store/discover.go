@@ -175,8 +175,21 @@ func SessionFiles(dir string) []string {
 	return out
 }
 
+// containerOf is the format that keeps many sessions in a file of that
+// name (Container), nil for none.
+func containerOf(base string) Container {
+	for _, b := range Backends() {
+		if c, ok := b.(Container); ok && c.ContainerName(base) {
+			return c
+		}
+	}
+	return nil
+}
+
 // Discover returns the sessions under the roots: session files (*.jsonl,
-// and those a FileNamer names) and session folders (Dhara's, Copilot's). Files named directly are taken as they are,
+// and those a FileNamer names), session folders (Dhara's, Copilot's) and
+// each session a container file holds (Container: "<file>#<id>"). Files
+// named directly are taken as they are (a container's sessions listed),
 // folders are searched recursively, and a
 // folder reached twice through symbolic links is searched once. Roots that do
 // not exist, and folders that cannot be read, are skipped; their errors are
@@ -190,6 +203,18 @@ func Discover(roots []string) ([]string, error) {
 		if !seenFiles[p] {
 			seenFiles[p] = true
 			files = append(files, p)
+		}
+	}
+	addContainer := func(p string, c Container) {
+		if c == nil {
+			return
+		}
+		ids, err := c.Sessions(p)
+		if err != nil {
+			errs = append(errs, &fs.PathError{Op: "read", Path: p, Err: err})
+		}
+		for _, id := range ids {
+			add(id)
 		}
 	}
 	var walk func(dir string)
@@ -234,12 +259,17 @@ func Discover(roots []string) ([]string, error) {
 				walk(p)
 			case mode.IsRegular() && isSessionFile(p):
 				add(p)
+			case mode.IsRegular():
+				addContainer(p, containerOf(de.Name()))
 			}
 		}
 	}
 	for _, root := range roots {
 		info, err := os.Stat(root)
+		c := containerOf(filepath.Base(root))
 		switch {
+		case err != nil && claimedContained(root):
+			add(root) // one session of a container, named by its path
 		case errors.Is(err, fs.ErrNotExist):
 			errs = append(errs, err)
 		case err != nil:
@@ -248,12 +278,21 @@ func Discover(roots []string) ([]string, error) {
 			add(root)
 		case info.IsDir():
 			walk(root)
+		case c != nil && info.Mode().IsRegular():
+			addContainer(root, c)
 		default:
 			add(root)
 		}
 	}
 	sort.Strings(files)
 	return files, errors.Join(errs...)
+}
+
+// claimedContained reports whether path names one session of a container
+// (a "<file>#<id>" path its format claims).
+func claimedContained(path string) bool {
+	_, ok := claimedByPath(path).(Container)
+	return ok
 }
 
 // Problems splits an error of Discover into the paths it could not read,

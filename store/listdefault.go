@@ -64,8 +64,12 @@ func cachedInfo(b Backend, path string, state []byte) (Info, bool) {
 }
 
 // StampFiles are the files whose stats make the change token of the
-// session at path: a session folder's files (Folders), else the file.
+// session at path: a session folder's files (Folders), a container's
+// (Container), else the file.
 func StampFiles(b Backend, path string) []string {
+	if c, ok := b.(Container); ok {
+		return c.ContainerFiles(path)
+	}
 	f, ok := b.(Folders)
 	if !ok {
 		return []string{path}

@@ -23,12 +23,16 @@ func (e *NotFoundError) Error() string {
 	return fmt.Sprintf("no session %q (give a file path, or a session id or unique id prefix)", e.Ref)
 }
 
-// Resolve turns a REF into a file path: an existing file, or the session
+// Resolve turns a REF into a file path: an existing file, a session of a
+// container file ("<file>#<id>", as Discover lists it), or the session
 // whose id is ref, or the only one whose id starts with ref, among the
 // sessions under roots. A folder, pipe or device named as a REF is refused
 // at once (*NotRegularError): reading a pipe waits for a writer, and
 // reading /dev/zero never ends.
 func Resolve(ref string, roots []string) (string, error) {
+	if claimedContained(ref) {
+		return ref, nil // one session of a container (Container): its format reads it
+	}
 	st, err := os.Stat(ref)
 	switch {
 	case err == nil && st.Mode().IsRegular():

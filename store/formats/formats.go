@@ -18,6 +18,7 @@ import (
 	_ "skein/store/kimi"     // Kimi Code's wire files
 	_ "skein/store/omp"      // oh-my-pi's sessions (pi's format, read through pi's backend)
 	_ "skein/store/openclaw" // OpenClaw's sessions (pi's format, read through pi's backend)
+	_ "skein/store/opencode" // OpenCode's SQLite database
 	_ "skein/store/pi"       // pi's session files, and any file no format claims
 	_ "skein/store/qwen"     // Qwen Code's chats
 )
