@@ -288,6 +288,21 @@ func Discover(roots []string) ([]string, error) {
 	return files, errors.Join(errs...)
 }
 
+// ContainedIn is the file that holds the session at path when path names
+// one session of a container ("<file>#<id>", OpenCode's database), and the
+// session's format; false for any other path. No IO.
+func ContainedIn(path string) (file string, b Backend, ok bool) {
+	b = claimedByPath(path)
+	c, ok := b.(Container)
+	if !ok {
+		return "", nil, false
+	}
+	if files := c.ContainerFiles(path); len(files) > 0 {
+		return files[0], b, true
+	}
+	return "", nil, false
+}
+
 // claimedContained reports whether path names one session of a container
 // (a "<file>#<id>" path its format claims).
 func claimedContained(path string) bool {

@@ -92,7 +92,20 @@ func ImportFileSkipping(path string, o Options) (_ []Result, skipped []Skipped, 
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
-	st, err := os.Stat(path)
+	// A session a container holds (OpenCode's "<db>#<id>") is no file of
+	// its own: it is read through its format's backend, and its source's
+	// bytes are the container's.
+	container, cb, contained := store.ContainedIn(path)
+	statPath := path
+	guessed := false
+	if contained {
+		statPath = container
+		if o.Format == "" {
+			o.Format, _ = store.Importer(cb)
+			guessed = true
+		}
+	}
+	st, err := os.Stat(statPath)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -113,7 +126,6 @@ func ImportFileSkipping(path string, o Options) (_ []Result, skipped []Skipped, 
 	if !folder && o.Format == "dhara" {
 		return nil, nil, errors.New("a Dhara session is a folder (name the folder that holds its meta.json)")
 	}
-	guessed := false
 	switch {
 	case folder:
 		guessed = o.Format == ""

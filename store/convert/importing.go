@@ -203,7 +203,11 @@ type Source struct {
 
 // SourceOf hashes the file at path.
 func SourceOf(path, format string) (Source, error) {
-	f, err := os.Open(path)
+	file := path
+	if c, _, ok := store.ContainedIn(path); ok {
+		file = c // a container's session: the container's bytes
+	}
+	f, err := os.Open(file)
 	if err != nil {
 		return Source{}, err
 	}

@@ -73,10 +73,12 @@ for (const src of sources) {
     : [`${src}.expect.json`];
   const expect = parts.every((f) => existsSync(f)) ? parts.flatMap((f) => JSON.parse(readFileSync(f, "utf8")).sessions) : null;
   if (expect) check(`${src}: one session per conversation`, sessions.length === expect.length, `${sessions.length} sessions, expected ${expect.length}`);
-  // A Dhara session is a folder: its entries are its text.
-  const srcBytes = statSync(src).isDirectory()
-    ? ["archive.jsonl", "entries.jsonl"].filter((n) => existsSync(join(src, n))).map((n) => readFileSync(join(src, n), "utf8")).join("\n")
-    : readFileSync(src, "utf8");
+  // A Dhara session is a folder: its entries are its text. A session a
+  // container holds ("<db>#<id>", OpenCode's) has the container's bytes.
+  const file = !existsSync(src) && src.includes("#") ? src.slice(0, src.lastIndexOf("#")) : src;
+  const srcBytes = statSync(file).isDirectory()
+    ? ["archive.jsonl", "entries.jsonl"].filter((n) => existsSync(join(file, n))).map((n) => readFileSync(join(file, n), "utf8")).join("\n")
+    : readFileSync(file, "utf8");
   for (const [k, s] of sessions.entries()) {
     const what = `${src}${sessions.length > 1 ? ` #${k}` : ""} -> ${s.path}`;
     let f;
