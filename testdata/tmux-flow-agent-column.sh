@@ -46,9 +46,9 @@ n=$($skein_env HOME="$home" "$work/skein" session list --json | jq length)
 # 1. The agent's column, and the preview.
 session -d -s skein -x 120 -y 40 "$skein_env HOME=$home $work/skein; sleep 300"
 check "the list shows the $n sessions" wait_for "skein · sessions  $n ·" 20
-check "the column titles name the agent" shows "session                        agent  project"
-check "a Claude Code session's row says Claude" shows " Claude /path/to/Demo"
-check "a pi session's row says pi" wait_for "Cache: Redis vs SQLite         pi     /home/dev/webapp"
+check "the column titles name the agent" shows "session                      agent    project"
+check "a Claude Code session's row says Claude" shows " Claude   /path/to/Demo"
+check "a pi session's row says pi" wait_for "Cache: Redis vs SQLite       pi       /home/dev/webapp"
 check "the Codex original says Codex" screen_re "^List the files\. +Codex "
 check "its Dhara import says Dhara" screen_re "^List the files\. \(import\) +Dhara "
 pick "Cache: Redis"
@@ -86,8 +86,8 @@ t send-keys -t skein q
 # 1, 2 at 80x24.
 session -d -s skein -x 80 -y 24 "$skein_env HOME=$home $work/skein; sleep 300"
 check "80x24: the list shows the $n sessions" wait_for "skein · sessions  $n ·" 20
-check "80x24: the agent's column fits" shows "session                         agent  project                   modified  msgs"
-check "80x24: the Claude row says Claude" shows " Claude /path/to/Demo"
+check "80x24: the agent's column fits" shows "session                       agent    project                   modified  msgs"
+check "80x24: the Claude row says Claude" shows " Claude   /path/to/Demo"
 check "80x24: no line wider than 80" no_wider 80
 t send-keys -t skein a
 check "80x24: a narrows to Claude Code's" wait_for "agent: Claude Code"

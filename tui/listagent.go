@@ -13,8 +13,9 @@ import (
 // format's, as skein search takes it). The names come from the formats'
 // wording (store.AgentOf, store.AgentIs): no screen compares a format.
 
-// agentColW is the agent column's width: "Codex", "Dhara", "Claude" fit.
-const agentColW = 6
+// agentColW is the agent column's width: "Codex", "Claude", "Copilot",
+// "Factory", "OpenClaw", "oh-my-pi" fit (the first word of a longer name).
+const agentColW = 8
 
 // agentCell is an agent's name as its column shows it: whole when it fits,
 // else its first word ("Claude" for Claude Code), cut to the width.

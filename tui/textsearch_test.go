@@ -39,7 +39,7 @@ func TestListSearchesTheMessages(t *testing.T) {
 		t.Fatalf("the hit: %+v", h)
 	}
 	view := plain(m)
-	for _, want := range []string{"⌕ Now correlate all the time", "1 more by their messages"} {
+	for _, want := range []string{"⌕ Now correlate all the ti", "1 more by their messages"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("the list lacks %q:\n%s", want, view)
 		}
