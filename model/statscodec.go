@@ -21,7 +21,7 @@ import (
 // statsCodecVersion starts the bytes: a change of what they hold, or of
 // how a session's stats are counted, changes it, and older bytes are then
 // not read (the session is read again).
-const statsCodecVersion = 6 // 6: a format that counts nothing gets its entries' counts; 5: Claude Code's out-of-order reply blocks and results between blocks; 2: Codex counts its errors, and its usage by token_usage_record; 3: Claude Code's parallel results are one branch, a fork's copies count no usage; 4: usage priced from the price table
+const statsCodecVersion = 7 // 7: Gemini CLI's, Copilot CLI's, Kimi Code's and Qwen Code's usage priced; 6: a format that counts nothing gets its entries' counts; 5: Claude Code's out-of-order reply blocks and results between blocks; 2: Codex counts its errors, and its usage by token_usage_record; 3: Claude Code's parallel results are one branch, a fork's copies count no usage; 4: usage priced from the price table
 
 // ErrStatsCodec says bytes are not a session's stats of this version, time
 // zone and price table: the session must be read again.

@@ -101,7 +101,7 @@ func (s *Session) Stats() model.Stats {
 			k := key(tk.model)
 			st.Model(k)
 			if ut := tk.totals(); ut.Tokens() > 0 {
-				st.Usage(&d, k, ut)
+				st.PricedUsage(&d, k, tk.model, ut) // Copilot records no cost
 			}
 		}
 		st.End(t, d)

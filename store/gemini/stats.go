@@ -42,7 +42,7 @@ func (s *Session) Stats() model.Stats {
 					}
 				}
 				if tk := r.Tokens; tk != nil {
-					st.Usage(&d, key(r.Model), model.UsageTotals{TokensIn: max(tk.Input-tk.Cached, 0), CacheRead: tk.Cached, TokensOut: tk.Output + tk.Thoughts})
+					st.PricedUsage(&d, key(r.Model), r.Model, model.UsageTotals{TokensIn: max(tk.Input-tk.Cached, 0), CacheRead: tk.Cached, TokensOut: tk.Output + tk.Thoughts})
 				}
 			}
 		}

@@ -238,7 +238,7 @@ func (s *Session) Stats() model.Stats {
 				st.Model(m)
 				ut := model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
 				if ut.Tokens() > 0 {
-					st.Usage(&d, m, ut)
+					st.PricedUsage(&d, m, m, ut) // Kimi Code records no cost
 				}
 			}
 		}

@@ -74,7 +74,7 @@ func (s *Session) addUsage(st *model.StatsTally, d *model.Totals, m string, in, 
 	st.Model(m)
 	ut := model.UsageTotals{TokensIn: in, CacheRead: cached, TokensOut: out}
 	if ut.Tokens() > 0 {
-		st.Usage(d, m, ut)
+		st.PricedUsage(d, m, m, ut) // Qwen Code records no cost
 	}
 }
 
