@@ -241,7 +241,7 @@ func (s *Session) Stats() Stats {
 
 // TreeText is the one-line text the format's agent shows for entry i in
 // its tree (home shortens paths). By default a message reads as its role,
-// its text and its calls, a tool's result as its first line, and any
+// "(context)" when its agent wrote it, its text and its calls, a tool's result as its first line, and any
 // other entry as its type in brackets.
 func (s *Session) TreeText(i int, home string) []Part {
 	if x, ok := s.Source.(interface{ TreeText(int, string) []Part }); ok {
@@ -255,7 +255,13 @@ func (s *Session) TreeText(i int, home string) []Part {
 	if msg.Role == RoleToolResult {
 		return []Part{ResultPart(&msg)}
 	}
-	parts, hasText, hasCalls := ReplyParts([]Part{{Text: msg.Role + ": ", Role: msg.Role}}, &msg, home)
+	head := []Part{{Text: msg.Role + ": ", Role: msg.Role}}
+	if msg.Injected {
+		// The agent's own context (Gemini CLI's <session_context>), not
+		// the user's words.
+		head = append(head, Part{Text: "(context) ", Role: "dim"})
+	}
+	parts, hasText, hasCalls := ReplyParts(head, &msg, home)
 	if !hasText && !hasCalls {
 		parts = append(parts, Part{Text: "(no text)", Role: "muted"})
 	}

@@ -98,3 +98,25 @@ func TestStatsOfAFormatThatCountsNothing(t *testing.T) {
 		t.Errorf("%d leaves, %d messages (%d the user's)", st.Leaves, st.Messages, st.UserMessages)
 	}
 }
+
+// TestTreeTextMarksInjectedContext: a user message its agent wrote (Gemini
+// CLI's <session_context>) reads as context in the default tree text, not
+// as the user's words.
+func TestTreeTextMarksInjectedContext(t *testing.T) {
+	s := &Session{Source: injected{core{parent: []int{-1}}}}
+	got := ""
+	for _, p := range s.TreeText(0, "") {
+		got += p.Text
+	}
+	if got != "user: (context) hello there" {
+		t.Errorf("%q", got)
+	}
+}
+
+type injected struct{ core }
+
+func (c injected) Message(m ContextMessage) Message {
+	msg := c.core.Message(m)
+	msg.Injected = true
+	return msg
+}
