@@ -95,10 +95,15 @@ func (e Env) DharaSessionRoot() string {
 }
 
 // DefaultRoots are the folders searched when no path is named: each
-// registered format's agent's (Roots), each once.
+// registered format's agent's (Roots), each once, pi's (the fallback's)
+// first.
 func (e Env) DefaultRoots() []string {
 	var out []string
-	for _, b := range Backends() {
+	bs, fb := registered()
+	if fb != nil {
+		bs = append([]Backend{fb}, bs...)
+	}
+	for _, b := range bs {
 		if r, ok := b.(Roots); ok {
 			for _, root := range r.Roots(e) {
 				if !slices.Contains(out, root) {

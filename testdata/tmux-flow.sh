@@ -183,7 +183,7 @@ session -d -s skein -x 120 -y 40 -c "$root" "env HOME=$fresh TERM=xterm-256color
 check "with an empty HOME it opens the demo sessions" wait_for "skein · sessions · demo" 240
 check "the demo has its sessions" wait_for "Rate limiting for"
 check "the demo says changes are thrown away" shows "Demo: changes are thrown away on exit."
-check "the demo says where skein looked" shows "No sessions in ~/.pi/agent/sessions, ~/.dhara/sessions"
+check "the demo says where skein looked" shows "No sessions in ~/.pi/agent/sessions, "
 t send-keys -t skein Enter
 check "a demo session opens" wait_for "messages ·"
 t kill-session -t skein 2>/dev/null
