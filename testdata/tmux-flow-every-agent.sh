@@ -8,7 +8,9 @@
 #      count being `session list --json`'s;
 #   2. the a key narrows the list to each agent in turn (the header names
 #      it), and one session of each opens (its messages pane shows);
-#   3. agent:NAME in the / box narrows as a does.
+#   3. agent:NAME in the / box narrows as a does;
+#   4. every session exports (markdown), and skein search finds a word in
+#      the sessions of every agent that says it.
 # Usage: testdata/tmux-flow-every-agent.sh     (exit status 0 when every check holds)
 source "$(dirname "$0")/tmux-lib.sh"
 command -v jq >/dev/null || { echo "FAIL jq is needed"; exit 1; }
@@ -60,6 +62,13 @@ for a in gemini kimi droid cline; do
   wait_gone "of $n" >/dev/null
 done
 t kill-session -t skein 2>/dev/null
+
+# 4. search and export, on the command line, over every agent's sessions.
+for p in $($skein_env "$work/skein" session list --json | jq -r '.[].path'); do
+  check "export to markdown: ${p#"$home"/}" sh -c "$skein_env $work/skein session export '$p' --format markdown -o $work/export-$RANDOM.md >/dev/null 2>&1"
+done
+agents_hit=$($skein_env "$work/skein" search --json hello | jq -r '.[].path' | sed "s|^$home/||" | cut -d/ -f1 | sort -u | wc -l)
+check "skein search finds hello in the sessions of 7 agents ($agents_hit)" test "$agents_hit" -ge 7
 
 echo "tmux-flow-every-agent: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
