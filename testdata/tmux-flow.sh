@@ -120,7 +120,7 @@ t kill-session -t skein 2>/dev/null
 session -d -s skein -x 120 -y 40 "env -u NO_COLOR -u XDG_CACHE_HOME HOME=$home TERM=xterm-256color $work/skein; sleep 60"
 wait_for "Health endpoint" >/dev/null
 t send-keys -t skein / correlate
-check "/ lists a session by its messages, with the snippet" wait_for "⌕ Now correlate all the time" 20
+check "/ lists a session by its messages, with the snippet" wait_for "⌕ Now correlate all the ti" 20
 check "the text match's count is on the filter line" shows "1 more by their messages"
 t send-keys -t skein Enter
 wait_for "filter: correlate" >/dev/null
