@@ -3,8 +3,10 @@ package formattest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -84,4 +86,36 @@ func Cut(data []byte, n int) (head []byte, ok bool) {
 		end += i + 1
 	}
 	return data[:end], true
+}
+
+// FirstDiff is where the lists want (what the agent sent) and got (what
+// skein built) first differ, by reflect.DeepEqual (on values decoded from
+// JSON: equal JSON), as "what k of len(want) (skein has len(got))" with
+// both elements as JSON clipped to clip bytes, "(none)" past a list's
+// end; "" when the lists are equal.
+func FirstDiff[T any](what string, want, got []T, clip int) string {
+	for k := range max(len(want), len(got)) {
+		var w, g any
+		if k < len(want) {
+			w = want[k]
+		}
+		if k < len(got) {
+			g = got[k]
+		}
+		if !reflect.DeepEqual(w, g) {
+			return fmt.Sprintf("%s %d of %d (skein has %d):\n  want %s\n  got  %s", what, k, len(want), len(got), clipJSON(w, k < len(want), clip), clipJSON(g, k < len(got), clip))
+		}
+	}
+	return ""
+}
+
+func clipJSON(v any, ok bool, clip int) string {
+	if !ok {
+		return "(none)"
+	}
+	b, _ := json.Marshal(v)
+	if len(b) > clip {
+		return string(b[:clip]) + "…"
+	}
+	return string(b)
 }
