@@ -2,22 +2,17 @@ package cline
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/model"
 )
 
 // agentgen is where Cline CLI 3.0.65 wrote its fixtures
 // (testdata/agentgen/cline), or AGENTGEN_OUT/cline for a fresh run.
-var agentgen = func() string {
-	if d := os.Getenv("AGENTGEN_OUT"); d != "" {
-		return filepath.Join(d, "cline")
-	}
-	return filepath.Join("..", "..", "testdata", "agentgen", "cline", "fixtures")
-}()
+var agentgen = formattest.AgentgenDir("cline")
 
 // TestAgentgen checks skein against what Cline itself wrote and sent, per
 // scenario: the session opened with its record, every call followed by its
@@ -169,13 +164,4 @@ func countFile0(s *Session) int {
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
-func readJSON(t *testing.T, path string, v any) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-}
+var readJSON = formattest.ReadJSON

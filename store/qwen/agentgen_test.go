@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -205,19 +204,8 @@ func TestAgentgenContext(t *testing.T) {
 				}
 				want := sentHistory(req.Messages)
 				have := normalize(openaiMessages(got.Messages))
-				for i := range max(len(want), len(have)) {
-					var w, g any
-					if i < len(want) {
-						w = want[i]
-					}
-					if i < len(have) {
-						g = have[i]
-					}
-					if !reflect.DeepEqual(w, g) {
-						wj, _ := json.Marshal(w)
-						gj, _ := json.Marshal(g)
-						t.Fatalf("message %d of %d (skein has %d):\n  want %.400s\n  got  %.400s", i, len(want), len(have), wj, gj)
-					}
+				if diff := formattest.FirstDiff("message", want, have, 400); diff != "" {
+					t.Fatal(diff)
 				}
 			})
 		}
