@@ -119,3 +119,44 @@ func clipJSON(v any, ok bool, clip int) string {
 	}
 	return string(b)
 }
+
+// Put writes data to path, making its folder first, or ends the test: a
+// file of an agent's home rebuilt as it was when a resume began.
+func Put(t testing.TB, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// OpenAIUsage is what the fake server reported in usage.json at path for
+// an agent that speaks OpenAI's chat API: the prompt's tokens less those
+// read from the cache, the cached ones, and the completion's, summed over
+// every reply that has a usage.
+func OpenAIUsage(t testing.TB, path string) (in, cached, out float64) {
+	t.Helper()
+	var usage []struct {
+		Usage *struct {
+			Prompt     float64 `json:"prompt_tokens"`
+			Completion float64 `json:"completion_tokens"`
+			Details    *struct {
+				Cached float64 `json:"cached_tokens"`
+			} `json:"prompt_tokens_details"`
+		} `json:"usage"`
+	}
+	ReadJSON(t, path, &usage)
+	for _, u := range usage {
+		if u.Usage == nil {
+			continue
+		}
+		in += u.Usage.Prompt
+		out += u.Usage.Completion
+		if u.Usage.Details != nil {
+			cached += u.Usage.Details.Cached
+		}
+	}
+	return in - cached, cached, out
+}

@@ -1,6 +1,7 @@
 package formattest
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,3 +45,27 @@ func TestFirstDiff(t *testing.T) {
 		t.Errorf("clipped: %s", d)
 	}
 }
+
+func TestOpenAIUsage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a", "usage.json")
+	Put(t, path, []byte(`[{"usage":{"prompt_tokens":10,"completion_tokens":3,"prompt_tokens_details":{"cached_tokens":4}}},{"who":"x"},{"usage":{"prompt_tokens":5,"completion_tokens":1}}]`))
+	if in, cached, out := OpenAIUsage(t, path); in != 11 || cached != 4 || out != 4 {
+		t.Errorf("in %v cached %v out %v", in, cached, out)
+	}
+}
+
+func TestLeaves(t *testing.T) {
+	for _, c := range []struct {
+		leaf, n int
+		want    string
+	}{{4, 5, "[4 2]"}, {-1, 0, "[0]"}, {-1, 3, "[1]"}} {
+		if got := fmt.Sprint(Leaves(lenLeaf{c.leaf, c.n})()); got != c.want {
+			t.Errorf("leaf %d of %d: %s", c.leaf, c.n, got)
+		}
+	}
+}
+
+type lenLeaf struct{ leaf, n int }
+
+func (s lenLeaf) Leaf() int { return s.leaf }
+func (s lenLeaf) Len() int  { return s.n }

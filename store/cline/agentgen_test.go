@@ -85,30 +85,10 @@ func TestAgentgen(t *testing.T) {
 				t.Errorf("path %d entries, lead has %d", got, countFile0(s))
 			}
 			// Tokens: the stats equal what the server reported.
-			var usage []struct {
-				Usage *struct {
-					Prompt     float64 `json:"prompt_tokens"`
-					Completion float64 `json:"completion_tokens"`
-					Details    *struct {
-						Cached float64 `json:"cached_tokens"`
-					} `json:"prompt_tokens_details"`
-				} `json:"usage"`
-			}
-			readJSON(t, filepath.Join(dir, "usage.json"), &usage)
-			var in, out, cached float64
-			for _, u := range usage {
-				if u.Usage == nil {
-					continue
-				}
-				in += u.Usage.Prompt
-				out += u.Usage.Completion
-				if u.Usage.Details != nil {
-					cached += u.Usage.Details.Cached
-				}
-			}
+			in, cached, out := formattest.OpenAIUsage(t, filepath.Join(dir, "usage.json"))
 			st := s.Stats()
-			if st.TokensIn != in-cached || st.TokensOut != out || st.CacheRead != cached {
-				t.Errorf("stats in %v out %v cache %v; server in %v out %v cache %v", st.TokensIn, st.TokensOut, st.CacheRead, in-cached, out, cached)
+			if st.TokensIn != in || st.TokensOut != out || st.CacheRead != cached {
+				t.Errorf("stats in %v out %v cache %v; server in %v out %v cache %v", st.TokensIn, st.TokensOut, st.CacheRead, in, out, cached)
 			}
 			// The context at each resume: the file cut where it began.
 			resumes, _ := filepath.Glob(filepath.Join(dir, "resume*-request.json"))

@@ -126,12 +126,7 @@ func agentgenDiff(t *testing.T, dir string, c agentgenCase) string {
 		if !ok {
 			t.Fatalf("%s has fewer than %d lines", p, n)
 		}
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(home, p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(home, p), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		formattest.Put(t, filepath.Join(home, p), data)
 	}
 	s := open(t, filepath.Join(home, c.path))
 	var buf bytes.Buffer

@@ -81,12 +81,7 @@ func contextDiff(t *testing.T, sc, file string, before agentgenRun, id string) s
 			t.Fatalf("%s has fewer than %d lines", rel, n)
 		}
 		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		formattest.Put(t, p, data)
 		if IsChatFileName(filepath.Base(rel)) && strings.Contains(rel, id[:8]) {
 			if s, err := Open(p); err == nil && s.Resumable() {
 				main = p

@@ -101,26 +101,7 @@ func TestAgentgenSessions(t *testing.T) {
 					}
 				}
 			}
-			var usage []struct {
-				Usage *struct {
-					Prompt     float64 `json:"prompt_tokens"`
-					Completion float64 `json:"completion_tokens"`
-					Details    struct {
-						Cached float64 `json:"cached_tokens"`
-					} `json:"prompt_tokens_details"`
-				}
-			}
-			if err := json.Unmarshal(read(t, filepath.Join(sc.Dir, "usage.json")), &usage); err != nil {
-				t.Fatal(err)
-			}
-			var in, cached, out float64
-			for _, u := range usage {
-				if u.Usage != nil {
-					in += u.Usage.Prompt - u.Usage.Details.Cached
-					cached += u.Usage.Details.Cached
-					out += u.Usage.Completion
-				}
-			}
+			in, cached, out := formattest.OpenAIUsage(t, filepath.Join(sc.Dir, "usage.json"))
 			st := s.Stats()
 			if st.TokensIn != in || st.CacheRead != cached || st.TokensOut != out {
 				t.Errorf("stats tokens in %v cached %v out %v, server %v %v %v", st.TokensIn, st.CacheRead, st.TokensOut, in, cached, out)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -111,27 +110,7 @@ func TestAgentgenChats(t *testing.T) {
 					}
 				}
 			}
-			var usage []struct {
-				Who   string
-				Usage *struct {
-					Prompt     float64 `json:"prompt_tokens"`
-					Completion float64 `json:"completion_tokens"`
-					Details    struct {
-						Cached float64 `json:"cached_tokens"`
-					} `json:"prompt_tokens_details"`
-				}
-			}
-			if err := json.Unmarshal(read(t, filepath.Join(sc.Dir, "usage.json")), &usage); err != nil {
-				t.Fatal(err)
-			}
-			var in, cached, out float64
-			for _, u := range usage {
-				if u.Usage != nil {
-					in += u.Usage.Prompt - u.Usage.Details.Cached
-					cached += u.Usage.Details.Cached
-					out += u.Usage.Completion
-				}
-			}
+			in, cached, out := formattest.OpenAIUsage(t, filepath.Join(sc.Dir, "usage.json"))
 			st := s.Stats()
 			if st.TokensIn != in || st.CacheRead != cached || st.TokensOut != out {
 				t.Errorf("stats tokens in %v cached %v out %v, server %v %v %v", st.TokensIn, st.CacheRead, st.TokensOut, in, cached, out)
@@ -178,13 +157,7 @@ func TestAgentgenContext(t *testing.T) {
 							t.Fatalf("%s has fewer than %d lines", p, n)
 						}
 					}
-					to := filepath.Join(home, p)
-					if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(to, data, 0o644); err != nil {
-						t.Fatal(err)
-					}
+					formattest.Put(t, filepath.Join(home, p), data)
 				}
 				s, err := Open(chatPath(t, home, sc.Steps[0].Session))
 				if err != nil {
