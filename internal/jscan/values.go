@@ -66,3 +66,20 @@ func TrimBlank(b []byte) []byte {
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' }
+
+// ObjectMember is the member key of v when v is an object (valid JSON, as
+// Member needs), nil when v is anything else or has no such member: for a
+// value read from a record whose shape the format does not promise.
+func ObjectMember(v []byte, key string) []byte {
+	if len(v) == 0 || v[0] != '{' {
+		return nil
+	}
+	return Member(v, key)
+}
+
+// StringMember is v's member key as a string (see ObjectMember), "" when
+// v is no object, has no such member, or it is no string.
+func StringMember(v []byte, key string) string {
+	s, _ := String(ObjectMember(v, key))
+	return s
+}

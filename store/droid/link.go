@@ -36,9 +36,9 @@ func (s *Session) link() {
 			}
 			if e.Role == "assistant" {
 				jscan.Items(e.Content, func(b []byte) bool {
-					if str(b, "type") == "tool_use" {
-						if id := str(b, "id"); id != "" {
-							s.calls[id] = str(b, "name")
+					if jscan.StringMember(b, "type") == "tool_use" {
+						if id := jscan.StringMember(b, "id"); id != "" {
+							s.calls[id] = jscan.StringMember(b, "name")
 						}
 					}
 					return true
@@ -86,7 +86,7 @@ func (s *Session) link() {
 func hasBlock(content []byte, typ string) bool {
 	found := false
 	jscan.Items(content, func(b []byte) bool {
-		found = str(b, "type") == typ
+		found = jscan.StringMember(b, "type") == typ
 		return !found
 	})
 	return found

@@ -109,7 +109,7 @@ func ParseFiles(data, settings []byte) (*Session, error) {
 		case TypeSessionStart:
 			mine = true
 			if s.ID == "" {
-				s.ID, s.Title, s.Cwd = e.ID, str(raw, "title"), str(raw, "cwd")
+				s.ID, s.Title, s.Cwd = e.ID, jscan.StringMember(raw, "title"), jscan.StringMember(raw, "cwd")
 			}
 		case TypeMessage:
 			mine = true
@@ -129,8 +129,8 @@ func (s *Session) readSettings(b []byte) {
 	if len(b) == 0 || b[0] != '{' || !jscan.Valid(b) {
 		return
 	}
-	s.Model = str(b, "model")
-	u := member(b, "tokenUsage")
+	s.Model = jscan.StringMember(b, "model")
+	u := jscan.ObjectMember(b, "tokenUsage")
 	if u == nil || u[0] != '{' {
 		return
 	}
@@ -169,11 +169,11 @@ func parseRecord(raw []byte, no int) Entry {
 			e.Timestamp, _ = jscan.String(v)
 		case "message":
 			if len(v) > 0 && v[0] == '{' {
-				e.Role = str(v, "role")
-				if c := member(v, "content"); len(c) > 0 && (c[0] == '[' || c[0] == '"') {
+				e.Role = jscan.StringMember(v, "role")
+				if c := jscan.ObjectMember(v, "content"); len(c) > 0 && (c[0] == '[' || c[0] == '"') {
 					e.Content = c
 				}
-				e.Visibility = str(v, "visibility")
+				e.Visibility = jscan.StringMember(v, "visibility")
 			}
 		}
 		return true
@@ -215,7 +215,7 @@ func IsRecord(line []byte) bool {
 		case "uuid", "sessionId":
 			uuid = true
 		case "message":
-			r := str(v, "role")
+			r := jscan.StringMember(v, "role")
 			msg = r == "user" || r == "assistant"
 		}
 		return true
@@ -227,18 +227,4 @@ func IsRecord(line []byte) bool {
 		return id && msg && !uuid
 	}
 	return false
-}
-
-// member is an object's member, nil when v is not an object.
-func member(v []byte, key string) []byte {
-	if len(v) == 0 || v[0] != '{' {
-		return nil
-	}
-	return jscan.Member(v, key)
-}
-
-// str is an object's string member, "" when absent or not a string.
-func str(v []byte, key string) string {
-	s, _ := jscan.String(member(v, key))
-	return s
 }

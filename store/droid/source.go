@@ -130,23 +130,23 @@ func blocks(content []byte) []model.Block {
 	}
 	var out []model.Block
 	jscan.Items(content, func(b []byte) bool {
-		switch str(b, "type") {
+		switch jscan.StringMember(b, "type") {
 		case "text":
-			out = append(out, model.Block{Type: model.BlockText, Text: str(b, "text")})
+			out = append(out, model.Block{Type: model.BlockText, Text: jscan.StringMember(b, "text")})
 		case "thinking":
-			out = append(out, model.Block{Type: model.BlockThinking, Name: "thinking", Text: str(b, "thinking")})
+			out = append(out, model.Block{Type: model.BlockThinking, Name: "thinking", Text: jscan.StringMember(b, "thinking")})
 		case "redacted_thinking":
 			out = append(out, model.Block{Type: model.BlockThinking, Name: "redacted_thinking"})
 		case "tool_use":
-			in := member(b, "input")
+			in := jscan.ObjectMember(b, "input")
 			if len(in) == 0 || in[0] != '{' {
 				in = []byte("{}")
 			}
-			out = append(out, model.Block{Type: model.BlockToolCall, Name: "tool_use", Call: model.ToolCall{ID: str(b, "id"), Name: str(b, "name"), Input: in}})
+			out = append(out, model.Block{Type: model.BlockToolCall, Name: "tool_use", Call: model.ToolCall{ID: jscan.StringMember(b, "id"), Name: jscan.StringMember(b, "name"), Input: in}})
 		case "image":
-			src := member(b, "source")
-			data := str(src, "data")
-			out = append(out, model.Block{Type: model.BlockImage, Name: "image", MimeType: str(src, "media_type"), DataLen: len(data), Data: data})
+			src := jscan.ObjectMember(b, "source")
+			data := jscan.StringMember(src, "data")
+			out = append(out, model.Block{Type: model.BlockImage, Name: "image", MimeType: jscan.StringMember(src, "media_type"), DataLen: len(data), Data: data})
 		}
 		return true
 	})
@@ -177,17 +177,17 @@ func (s *Session) toolResult(e *Entry, m model.ContextMessage, msg model.Message
 	}
 	n := 0
 	jscan.Items(e.Content, func(b []byte) bool {
-		if str(b, "type") != "tool_result" {
+		if jscan.StringMember(b, "type") != "tool_result" {
 			return true
 		}
 		if n < k {
 			n++
 			return true
 		}
-		msg.ToolCallID = str(b, "tool_use_id")
+		msg.ToolCallID = jscan.StringMember(b, "tool_use_id")
 		msg.ToolName = s.calls[msg.ToolCallID]
-		msg.IsError = string(member(b, "is_error")) == "true"
-		msg.Blocks = blocks(member(b, "content"))
+		msg.IsError = string(jscan.ObjectMember(b, "is_error")) == "true"
+		msg.Blocks = blocks(jscan.ObjectMember(b, "content"))
 		n++
 		return false
 	})
@@ -198,7 +198,7 @@ func (s *Session) toolResult(e *Entry, m model.ContextMessage, msg model.Message
 func results(content []byte) int {
 	n := 0
 	jscan.Items(content, func(b []byte) bool {
-		if str(b, "type") == "tool_result" {
+		if jscan.StringMember(b, "type") == "tool_result" {
 			n++
 		}
 		return true
@@ -230,9 +230,9 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 		}
 		return parts
 	case TypeSessionStart:
-		return dim("session: " + str(e.Raw, "title"))
+		return dim("session: " + jscan.StringMember(e.Raw, "title"))
 	case TypeTurnOutcome:
-		return dim("turn " + str(e.Raw, "reason"))
+		return dim("turn " + jscan.StringMember(e.Raw, "reason"))
 	}
 	return dim(e.Type)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"skein/internal/formattest"
+	"skein/internal/jscan"
 	"skein/model"
 	"skein/store"
 )
@@ -216,11 +217,11 @@ func openaiMessages(s *Session, ctx model.Context) []map[string]any {
 			out = append(out, o)
 		case model.RoleToolResult:
 			text := m.Text("")
-			raw := member(member(s.Entries[cm.Entry].Raw, "event"), "result")
+			raw := jscan.ObjectMember(jscan.ObjectMember(s.Entries[cm.Entry].Raw, "event"), "result")
 			if m.IsError {
 				text = "<system>ERROR: Tool execution failed.</system>\n" + text
 			}
-			if d := member(raw, "durationMs"); d != nil && wallTime[m.ToolName] {
+			if d := jscan.ObjectMember(raw, "durationMs"); d != nil && wallTime[m.ToolName] {
 				var ms float64
 				_ = json.Unmarshal(d, &ms)
 				text = fmt.Sprintf("Wall time: %.3f seconds\n", ms/1000) + text

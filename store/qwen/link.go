@@ -36,17 +36,17 @@ func (s *Session) link() {
 		e := &s.Entries[i]
 		if e.Type == TypeAssistant && e.fragment < 0 && e.File == 0 {
 			for _, p := range s.parts(i) {
-				if fc := member(p, "functionCall"); fc != nil {
-					if id := str(fc, "id"); id != "" {
+				if fc := jscan.ObjectMember(p, "functionCall"); fc != nil {
+					if id := jscan.StringMember(fc, "id"); id != "" {
 						if _, seen := s.calls[id]; !seen {
-							s.calls[id] = call{entry: i, name: str(fc, "name")}
+							s.calls[id] = call{entry: i, name: jscan.StringMember(fc, "name")}
 						}
 					}
 				}
 			}
 		}
 		if e.Type == TypeSystem && e.Subtype == SubtypeTitle && e.File == 0 {
-			s.title = str(e.Payload, "customTitle")
+			s.title = jscan.StringMember(e.Payload, "customTitle")
 		}
 	}
 	for k := range s.Agents {
@@ -143,7 +143,7 @@ func (s *Session) kindOf(e *Entry) {
 
 // telemetryEvent is a ui_telemetry record's event name.
 func telemetryEvent(payload []byte) string {
-	return str(member(payload, "uiEvent"), "event.name")
+	return jscan.StringMember(jscan.ObjectMember(payload, "uiEvent"), "event.name")
 }
 
 // breakCycles makes a root of each entry whose parent link closes a
@@ -174,7 +174,7 @@ func (s *Session) breakCycles() {
 func (s *Session) parts(i int) [][]byte {
 	var out [][]byte
 	add := func(msg []byte) {
-		jscan.Items(member(msg, "parts"), func(v []byte) bool {
+		jscan.Items(jscan.ObjectMember(msg, "parts"), func(v []byte) bool {
 			out = append(out, v)
 			return true
 		})

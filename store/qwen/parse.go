@@ -134,9 +134,9 @@ func ParseFiles(data []byte, agents []AgentFile) (*Session, error) {
 		for d := before; d < len(s.Diagnostics); d++ {
 			s.Diagnostics[d].File = a.Name
 		}
-		ag := Agent{Name: a.Name, Call: -1, CallID: str(a.Meta, "toolUseId"), Type: str(a.Meta, "agentType"), ID: str(a.Meta, "agentId")}
+		ag := Agent{Name: a.Name, Call: -1, CallID: jscan.StringMember(a.Meta, "toolUseId"), Type: jscan.StringMember(a.Meta, "agentType"), ID: jscan.StringMember(a.Meta, "agentId")}
 		if ag.ID == "" && at < len(s.Entries) {
-			ag.ID = str(s.Entries[at].Raw, "agentId")
+			ag.ID = jscan.StringMember(s.Entries[at].Raw, "agentId")
 		}
 		s.Agents = append(s.Agents, ag)
 	}
@@ -275,18 +275,4 @@ func (e *Entry) ID() string {
 		return e.UUID + "#L" + strconv.Itoa(e.Line)
 	}
 	return e.UUID
-}
-
-// member is an object's member, nil when v is not an object.
-func member(v []byte, key string) []byte {
-	if len(v) == 0 || v[0] != '{' {
-		return nil
-	}
-	return jscan.Member(v, key)
-}
-
-// str is an object's string member, "" when absent or not a string.
-func str(v []byte, key string) string {
-	s, _ := jscan.String(member(v, key))
-	return s
 }
