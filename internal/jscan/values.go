@@ -1,6 +1,8 @@
 package jscan
 
 import (
+	"bytes"
+	"iter"
 	"strconv"
 	"unsafe"
 )
@@ -82,4 +84,23 @@ func ObjectMember(v []byte, key string) []byte {
 func StringMember(v []byte, key string) string {
 	s, _ := String(ObjectMember(v, key))
 	return s
+}
+
+// Lines are the lines of data, a JSON Lines file, that hold something:
+// each with its number (the first is 1, blank ones counted) and less its
+// blanks (TrimBlank). The last need not end in a line end.
+func Lines(data []byte) iter.Seq2[int, []byte] {
+	return func(yield func(int, []byte) bool) {
+		for no := 1; len(data) > 0; no++ {
+			line := data
+			if k := bytes.IndexByte(data, '\n'); k >= 0 {
+				line, data = data[:k], data[k+1:]
+			} else {
+				data = nil
+			}
+			if line = TrimBlank(line); len(line) > 0 && !yield(no, line) {
+				return
+			}
+		}
+	}
 }

@@ -83,19 +83,7 @@ func ParseFiles(data, settings []byte) (*Session, error) {
 	s := &Session{leaf: -1}
 	data = bytes.TrimPrefix(data, jscan.BOM)
 	mine := false
-	no := 0
-	for len(data) > 0 {
-		no++
-		raw := data
-		if k := bytes.IndexByte(data, '\n'); k >= 0 {
-			raw, data = data[:k], data[k+1:]
-		} else {
-			data = nil
-		}
-		raw = jscan.TrimBlank(raw)
-		if len(raw) == 0 {
-			continue
-		}
+	for no, raw := range jscan.Lines(data) {
 		if raw[0] != '{' || !jscan.Valid(raw) {
 			s.Diagnostics = append(s.Diagnostics, model.Diagnostic{Line: no, Msg: "not a JSON object: skipped"})
 			continue

@@ -11,7 +11,6 @@
 package kimi
 
 import (
-	"bytes"
 	"errors"
 
 	"skein/internal/jscan"
@@ -153,21 +152,8 @@ func ParseFiles(data []byte, agents []AgentFile) (*Session, error) {
 // read appends a wire file's records as entries. file names the file in
 // diagnostics ("" for the main agent's).
 func (s *Session) read(data []byte, agent, file string) {
-	line := 0
 	current := "" // the model of the last llm.request
-	for len(data) > 0 {
-		line++
-		nl := bytes.IndexByte(data, '\n')
-		var raw []byte
-		if nl < 0 {
-			raw, data = data, nil
-		} else {
-			raw, data = data[:nl], data[nl+1:]
-		}
-		raw = jscan.TrimBlank(raw)
-		if len(raw) == 0 {
-			continue
-		}
+	for line, raw := range jscan.Lines(data) {
 		if raw[0] != '{' || !jscan.Valid(raw) {
 			s.Diagnostics = append(s.Diagnostics, diag(file, line, "not a JSON object: left out"))
 			continue
