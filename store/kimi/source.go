@@ -1,7 +1,6 @@
 package kimi
 
 import (
-	"math"
 	"strings"
 
 	"skein/internal/jscan"
@@ -184,11 +183,11 @@ func (s *Session) pathTo(i int) []int {
 // message count and the model of the last request.
 func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	info := model.SessionInfo{Path: path, Format: Format, ID: s.IDOf(path), Cwd: s.cwd, Entries: len(s.Entries), Branches: 1}
-	created, modified := math.Inf(1), math.Inf(-1)
+	var span model.TimeSpan
 	for i := range s.Entries {
 		e := &s.Entries[i]
 		if e.Time > 0 {
-			created, modified = min(created, e.Time), max(modified, e.Time)
+			span.Add(e.Time)
 		}
 		if e.kind == model.EntryMessage {
 			info.MessageCount++
@@ -204,10 +203,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	if info.FirstMessage == "" {
 		info.FirstMessage = "(no messages)"
 	}
-	info.Created, info.Modified = math.NaN(), mtimeMs
-	if !math.IsInf(created, 1) {
-		info.Created, info.Modified = created, modified
-	}
+	span.Set(&info, mtimeMs)
 	return info
 }
 
