@@ -50,6 +50,7 @@ type Entry struct {
 // Session is a parsed session: its entries in file order, what linking
 // them found, and its settings file's model and usage.
 type Session struct {
+	model.Links
 	Entries     []Entry
 	Diagnostics []model.Diagnostic
 	ID          string // session_start's id
@@ -57,9 +58,7 @@ type Session struct {
 	Cwd         string // session_start's cwd
 	Model       string // the settings file's model
 	Usage       *Tokens
-	parents     []int
-	kids        [][]int
-	rootList    []int
+	parent      []int32 // the tree's links (model.Links)
 	leaf        int
 	byID        map[string]int
 	calls       map[string]string // tool_use id -> tool name

@@ -21,22 +21,15 @@ func Of(s *model.Session) *Session { return model.SourceOf[*Session](s) }
 
 func (s *Session) Len() int                     { return len(s.Entries) }
 func (s *Session) Leaf() int                    { return s.leaf }
-func (s *Session) Parent(i int) int             { return s.parents[i] }
 func (s *Session) Raw(i int) []byte             { return s.Entries[i].Raw }
 func (s *Session) Name() string                 { return s.Title }
 func (s *Session) Problems() []model.Diagnostic { return s.Diagnostics }
-
-// Roots are the entries without a parent, in file order.
-func (s *Session) Roots() []int { return s.rootList }
-
-// Children are the entries whose parent is i, in file order.
-func (s *Session) Children(i int) []int { return s.kids[i] }
 
 // Entry is the entry in the domain's terms; Type is the record's type.
 func (s *Session) Entry(i int) model.Entry {
 	e := &s.Entries[i]
 	me := model.Entry{Kind: e.kind, Type: e.Type, Role: e.role, ID: s.idOf(i), Timestamp: e.Timestamp, Line: e.Line}
-	if p := s.parents[i]; p >= 0 {
+	if p := s.Parent(i); p >= 0 {
 		me.ParentID = s.idOf(p)
 	}
 	return me
