@@ -8,18 +8,6 @@ import (
 	"skein/model"
 )
 
-// pathTo is the entries from the root to leaf.
-func (s *Session) pathTo(leaf int) []int {
-	var out []int
-	for i := leaf; i >= 0 && len(out) <= len(s.Entries); i = s.parents[i] {
-		out = append(out, i)
-	}
-	for l, r := 0, len(out)-1; l < r; l, r = l+1, r-1 {
-		out[l], out[r] = out[r], out[l]
-	}
-	return out
-}
-
 // BuildContext is the history Qwen Code resumes with at leaf
 // (SessionApiHistoryAccumulator over the path from the root): each
 // record's message in order, but a system record's (none is sent) and a
@@ -37,7 +25,7 @@ func (s *Session) BuildContext(leaf int) model.Context {
 	if leaf < 0 || leaf >= len(s.Entries) {
 		return ctx
 	}
-	ctx.Path = s.pathTo(leaf)
+	ctx.Path = s.Path(leaf)
 	type msg struct {
 		model.ContextMessage
 		owner int
@@ -171,7 +159,7 @@ func (s *Session) BuildHistory(leaf int) model.Context {
 	if leaf < 0 || leaf >= len(s.Entries) {
 		return ctx
 	}
-	ctx.Path = s.pathTo(leaf)
+	ctx.Path = s.Path(leaf)
 	for _, i := range ctx.Path {
 		pe := model.Projected{Entry: i, First: len(ctx.Messages)}
 		switch s.Entries[i].kind {

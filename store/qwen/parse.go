@@ -69,15 +69,14 @@ type Entry struct {
 // Session is a parsed chat: its entries in file order and what linking
 // them found.
 type Session struct {
+	model.Links
 	Entries     []Entry
 	Diagnostics []model.Diagnostic
 	ID          string // the first record's sessionId
 	Agents      []Agent
-	main        int // the chat's entries are Entries[:main]
-	parents     []int
-	kids        [][]int
-	rootList    []int
-	fragments   bool // some uuid is repeated
+	main        int     // the chat's entries are Entries[:main]
+	parent      []int32 // the tree's links (model.Links)
+	fragments   bool    // some uuid is repeated
 	leaf        int
 	byUUID      map[string]int  // the chat's uuids
 	calls       map[string]call // tool call id -> where it is

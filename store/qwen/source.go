@@ -21,7 +21,6 @@ func Of(s *model.Session) *Session { return model.SourceOf[*Session](s) }
 
 func (s *Session) Len() int                     { return len(s.Entries) }
 func (s *Session) Leaf() int                    { return s.leaf }
-func (s *Session) Parent(i int) int             { return s.parents[i] }
 func (s *Session) Raw(i int) []byte             { return s.Entries[i].Raw }
 func (s *Session) Name() string                 { return s.title }
 func (s *Session) Problems() []model.Diagnostic { return s.Diagnostics }
@@ -31,7 +30,7 @@ func (s *Session) Problems() []model.Diagnostic { return s.Diagnostics }
 func (s *Session) Entry(i int) model.Entry {
 	e := &s.Entries[i]
 	me := model.Entry{Kind: e.kind, Type: e.typ(), Role: e.role, ID: e.ID(), Timestamp: e.Timestamp, Line: e.Line}
-	if p := s.parents[i]; p >= 0 {
+	if p := s.Parent(i); p >= 0 {
 		me.ParentID = s.Entries[p].ID()
 	}
 	return me
@@ -337,7 +336,7 @@ func (s *Session) summaryOf(i int) string {
 func (s *Session) TreeText(i int, home string) []model.Part {
 	parts := s.treeText(i, home)
 	if e := &s.Entries[i]; e.File > 0 {
-		if a := s.Agents[e.File-1]; a.Call >= 0 && s.parents[i] == a.Call {
+		if a := s.Agents[e.File-1]; a.Call >= 0 && s.Parent(i) == a.Call {
 			name := "agent"
 			if a.Type != "" {
 				name += " " + model.OneLine(a.Type)
@@ -397,12 +396,6 @@ func (s *Session) WriteTreeJSON(w io.Writer) error {
 		return model.AppendTreeNode(buf, e.ID(), true, e.typ(), e.role, e.role != "", "", false)
 	})
 }
-
-// Roots are the entries without a parent, in file order.
-func (s *Session) Roots() []int { return s.rootList }
-
-// Children are the entries whose parent is i, in file order.
-func (s *Session) Children(i int) []int { return s.kids[i] }
 
 // TreeHidden marks the records the tree leaves out: the bookkeeping
 // Qwen Code writes around every turn (attribution snapshots, telemetry of

@@ -86,7 +86,7 @@ func (s *Session) contextSeries() []model.ContextPoint {
 		return nil
 	}
 	var out []model.ContextPoint
-	for _, i := range s.pathTo(s.leaf) {
+	for _, i := range s.Path(s.leaf) {
 		e := &s.Entries[i]
 		switch {
 		case e.Type == TypeAssistant:
