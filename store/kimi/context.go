@@ -25,7 +25,7 @@ func (s *Session) BuildContext(leaf int) model.Context {
 		return ctx
 	}
 	agent := s.Entries[leaf].Agent
-	ctx.Path = s.pathTo(leaf)
+	ctx.Path = s.Path(leaf)
 	var out []int
 	open, openStep := -1, ""
 	openCalls, openVacuous := false, true

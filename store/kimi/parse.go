@@ -66,12 +66,13 @@ type AgentFile struct {
 // Session is a parsed session: the main agent's entries, then each
 // sub-agent's after the call that started it.
 type Session struct {
+	model.Links
 	Entries     []Entry
 	Diagnostics []model.Diagnostic
 	ID          string
 	cwd         string
 	path        string
-	parents     []int
+	parent      []int32 // the tree's links (model.Links): each entry's parent is before it
 	leaf        int
 	// steps: a step.begin's index to the step.end's, for its usage.
 	stepEnd map[int]int
@@ -113,9 +114,9 @@ func ParseFiles(data []byte, agents []AgentFile) (*Session, error) {
 	if len(s.Entries) == 0 {
 		return nil, ErrNotSession
 	}
-	s.parents = make([]int, len(s.Entries))
-	for i := range s.parents {
-		s.parents[i] = i - 1
+	s.parent = make([]int32, len(s.Entries))
+	for i := range s.parent {
+		s.parent[i] = int32(i - 1)
 	}
 	s.leaf = len(s.Entries) - 1
 	spawnAt := map[string]int{} // sub-agent id to the index of its tool.call
@@ -142,9 +143,10 @@ func ParseFiles(data []byte, agents []AgentFile) (*Session, error) {
 					p = c
 				}
 			}
-			s.parents = append(s.parents, p)
+			s.parent = append(s.parent, int32(p))
 		}
 	}
+	s.SetParents(s.parent)
 	s.link()
 	return s, nil
 }

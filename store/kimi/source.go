@@ -17,7 +17,6 @@ func (s *Session) Domain(info model.SessionInfo) *model.Session {
 
 func (s *Session) Len() int                     { return len(s.Entries) }
 func (s *Session) Leaf() int                    { return s.leaf }
-func (s *Session) Parent(i int) int             { return s.parents[i] }
 func (s *Session) Raw(i int) []byte             { return s.Entries[i].Raw }
 func (s *Session) Problems() []model.Diagnostic { return s.Diagnostics }
 
@@ -33,7 +32,7 @@ func (s *Session) Entry(i int) model.Entry {
 	if t := e.Time; t > 0 {
 		me.Timestamp = jsdateISO(t)
 	}
-	if p := s.parents[i]; p >= 0 {
+	if p := s.Parent(i); p >= 0 {
 		me.ParentID = s.Entries[p].Agent + ":" + itoa(s.Entries[p].Line)
 	}
 	return me
@@ -163,18 +162,6 @@ func usageOf(u []byte) *model.Usage {
 	}
 	n := func(k string) float64 { v, _ := jscan.Number(jscan.ObjectMember(u, k)); return v }
 	return &model.Usage{Input: n("inputOther"), Output: n("output"), CacheRead: n("inputCacheRead"), CacheWrite: n("inputCacheCreation")}
-}
-
-// pathTo is the entries from the root to i.
-func (s *Session) pathTo(i int) []int {
-	var out []int
-	for ; i >= 0; i = s.parents[i] {
-		out = append(out, i)
-	}
-	for a, b := 0, len(out)-1; a < b; a, b = a+1, b-1 {
-		out[a], out[b] = out[b], out[a]
-	}
-	return out
 }
 
 // Info is the session's record in the list: its id (the session folder's
