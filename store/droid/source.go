@@ -206,22 +206,7 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 	switch e.Type {
 	case TypeMessage:
 		msg := s.Message(model.ContextMessage{Entry: i})
-		switch {
-		case msg.Error != "":
-			return []model.Part{{Text: "error: " + model.OneLine(msg.Error), Role: "error"}}
-		case e.role == model.RoleToolResult:
-			return []model.Part{model.ResultPart(&msg)}
-		}
-		parts, hasText, hasCalls := model.ReplyParts([]model.Part{{Text: e.role + ": ", Role: e.role}}, &msg, home)
-		if !hasText && !hasCalls {
-			for _, b := range msg.Blocks {
-				if b.Type == model.BlockThinking {
-					return append(parts, model.Part{Text: "(thinking) " + model.OneLine(b.Text), Role: "muted"})
-				}
-			}
-			parts = append(parts, model.Part{Text: "(no text)", Role: "muted"})
-		}
-		return parts
+		return model.MessageParts(&msg, e.role, home)
 	case TypeSessionStart:
 		return dim("session: " + jscan.StringMember(e.Raw, "title"))
 	case TypeTurnOutcome:
