@@ -75,6 +75,26 @@ func (l *Links) Path(i int) []int {
 // earliest entry that leads into the cycle (a walk as Dhara's getPath
 // makes it).
 func BreakCycles[T ~int | ~int32](parent []T, earliest bool, cut func(i, length int)) {
+	breakCycles(parent, func(cycle []int) int {
+		if earliest {
+			return slices.Min(cycle)
+		}
+		return cycle[len(cycle)-1]
+	}, cut)
+}
+
+// BreakCyclesAtEntry is BreakCycles cutting, of each cycle, the entry
+// where the walk from the earliest entry that leads into it comes back
+// to itself: the first of the cycle's entries that walk reaches (Droid's
+// and Qwen Code's files as skein reads them).
+func BreakCyclesAtEntry[T ~int | ~int32](parent []T, cut func(i, length int)) {
+	breakCycles(parent, func(cycle []int) int { return cycle[0] }, cut)
+}
+
+// breakCycles walks the parents from each entry in order and cuts, of
+// each cycle a walk closes, the entry pick chooses of the cycle (its
+// entries in the order of the walk).
+func breakCycles[T ~int | ~int32](parent []T, pick func(cycle []int) int, cut func(i, length int)) {
 	const (
 		unseen = iota
 		walking
@@ -99,10 +119,7 @@ func BreakCycles[T ~int | ~int32](parent []T, earliest bool, cut func(i, length 
 			for path[k] != i {
 				k--
 			}
-			at := path[len(path)-1]
-			if earliest {
-				at = slices.Min(path[k:])
-			}
+			at := pick(path[k:])
 			if cut != nil {
 				cut(at, len(path)-k)
 			}

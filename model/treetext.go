@@ -56,3 +56,27 @@ func ReplyParts(parts []Part, msg *Message, home string) (out []Part, hasText, h
 	}
 	return parts, text != "", len(calls) > 0
 }
+
+// MessageParts is a message's row as the formats whose agent shows no tree
+// of its own write it: an error as "error: " and its text; a tool's result
+// as ResultPart; else "role: ", its text and its calls (ReplyParts), or,
+// with neither, its first thinking muted after "(thinking) ", else "(no
+// text)".
+func MessageParts(msg *Message, role, home string) []Part {
+	switch {
+	case msg.Error != "":
+		return []Part{{Text: "error: " + OneLine(msg.Error), Role: "error"}}
+	case role == RoleToolResult:
+		return []Part{ResultPart(msg)}
+	}
+	parts, hasText, hasCalls := ReplyParts([]Part{{Text: role + ": ", Role: role}}, msg, home)
+	if !hasText && !hasCalls {
+		for _, b := range msg.Blocks {
+			if b.Type == BlockThinking {
+				return append(parts, Part{Text: "(thinking) " + OneLine(b.Text), Role: "muted"})
+			}
+		}
+		parts = append(parts, Part{Text: "(no text)", Role: "muted"})
+	}
+	return parts
+}

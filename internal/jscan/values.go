@@ -1,6 +1,8 @@
 package jscan
 
 import (
+	"bytes"
+	"iter"
 	"strconv"
 	"unsafe"
 )
@@ -66,3 +68,39 @@ func TrimBlank(b []byte) []byte {
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' }
+
+// ObjectMember is the member key of v when v is an object (valid JSON, as
+// Member needs), nil when v is anything else or has no such member: for a
+// value read from a record whose shape the format does not promise.
+func ObjectMember(v []byte, key string) []byte {
+	if len(v) == 0 || v[0] != '{' {
+		return nil
+	}
+	return Member(v, key)
+}
+
+// StringMember is v's member key as a string (see ObjectMember), "" when
+// v is no object, has no such member, or it is no string.
+func StringMember(v []byte, key string) string {
+	s, _ := String(ObjectMember(v, key))
+	return s
+}
+
+// Lines are the lines of data, a JSON Lines file, that hold something:
+// each with its number (the first is 1, blank ones counted) and less its
+// blanks (TrimBlank). The last need not end in a line end.
+func Lines(data []byte) iter.Seq2[int, []byte] {
+	return func(yield func(int, []byte) bool) {
+		for no := 1; len(data) > 0; no++ {
+			line := data
+			if k := bytes.IndexByte(data, '\n'); k >= 0 {
+				line, data = data[:k], data[k+1:]
+			} else {
+				data = nil
+			}
+			if line = TrimBlank(line); len(line) > 0 && !yield(no, line) {
+				return
+			}
+		}
+	}
+}

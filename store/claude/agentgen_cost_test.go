@@ -2,21 +2,21 @@ package claude
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/internal/prices"
 	"skein/model"
 )
 
 // The sessions Claude Code 2.1.332 wrote against a fake server, with the
 // usage the server reported for each reply (testdata/agentgen/claude).
-// agentgenClaude is the fixtures TestAgentgenContext reads (agentgenDir).
-var agentgenClaude = agentgenDir()
+// agentgenClaude is the fixtures TestAgentgenContext reads.
+var agentgenClaude = agentgen
 
 func price(v float64) *float64 { return &v }
 
@@ -171,20 +171,7 @@ func claudeCodeCost(t *testing.T, dir, id string) (float64, bool) {
 	return cost, ok
 }
 
-func readJSON(t *testing.T, path string, v any) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-}
-
-func readFile(t *testing.T, path string) []byte {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
+var (
+	readJSON = formattest.ReadJSON
+	readFile = formattest.ReadFile
+)

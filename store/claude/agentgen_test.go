@@ -5,25 +5,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"skein/internal/formattest"
 )
 
 // The sessions Claude Code 2.1.332 wrote and the requests it sent
-// (testdata/agentgen/claude/README.md).
-var agentgen = agentgenDir()
-
-// agentgenDir is the committed fixtures, or those a cross-check run just
-// made with a fresh seed (AGENTGEN_OUT, testdata/agentgen/crosscheck.sh).
-func agentgenDir() string {
-	if d := os.Getenv("AGENTGEN_OUT"); d != "" {
-		return filepath.Join(d, "claude")
-	}
-	return "../../testdata/agentgen/claude/fixtures"
-}
+// (testdata/agentgen/claude/README.md): the committed fixtures, or those
+// a cross-check run just made with a fresh seed (AGENTGEN_OUT,
+// testdata/agentgen/crosscheck.sh).
+var agentgen = formattest.AgentgenDir("claude")
 
 // differs names the requests whose messages skein does not rebuild yet,
 // with why: the test logs their first difference, and fails once one is
@@ -86,25 +80,10 @@ func readAgentgen(t *testing.T, name string) agentgenFixture {
 
 func agentgenScenarios(t *testing.T) []string {
 	t.Helper()
-	dirs, err := os.ReadDir(agentgen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, d := range dirs {
-		out = append(out, d.Name())
-	}
-	return out
+	return formattest.Scenarios(t, agentgen, 0)
 }
 
-func read(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+var read = formattest.ReadFile
 
 // sessionFiles are the fixture's session files (not a sub-agent's).
 func (f *agentgenFixture) sessionFiles() []string {
@@ -190,7 +169,7 @@ func TestAgentgenContext(t *testing.T) {
 				if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 					t.Fatalf("context JSON: %v\n%s", err, buf.Bytes())
 				}
-				diff := messagesDiff(agentgenNormal(r.Body.Messages, attached), agentgenNormal(got.Messages, attached))
+				diff := formattest.FirstDiff("message", agentgenNormal(r.Body.Messages, attached), agentgenNormal(got.Messages, attached), 600)
 				why, known := differs[label]
 				switch {
 				case diff == "" && known:
@@ -294,33 +273,6 @@ func dropCacheControl(v any) any {
 		return out
 	}
 	return v
-}
-
-// messagesDiff is the first message that differs, "" for none.
-func messagesDiff(want, got []map[string]any) string {
-	for k := range max(len(want), len(got)) {
-		var w, g []byte
-		if k < len(want) {
-			w, _ = json.Marshal(want[k])
-		}
-		if k < len(got) {
-			g, _ = json.Marshal(got[k])
-		}
-		if !bytes.Equal(w, g) {
-			return fmt.Sprintf("message %d of %d (skein has %d):\n  want %s\n  got  %s", k, len(want), len(got), clip(w), clip(g))
-		}
-	}
-	return ""
-}
-
-func clip(b []byte) string {
-	if b == nil {
-		return "(none)"
-	}
-	if len(b) > 600 {
-		return string(b[:600]) + "…"
-	}
-	return string(b)
 }
 
 // TestAgentgenTree checks every session Claude Code wrote (none of them

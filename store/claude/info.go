@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"math"
 	"path/filepath"
 	"strings"
 
@@ -53,7 +52,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	if src := s.ForkOf(); src != "" {
 		info.ParentSession, info.HasParent = filepath.Join(filepath.Dir(path), src+".jsonl"), true
 	}
-	created, modified := math.Inf(1), math.Inf(-1)
+	var span model.TimeSpan
 	// Claude Code's timestamps (toISOString's 2026-03-01T10:00:00.000Z)
 	// sort as strings: only the first and last of them need reading.
 	lo, hi := "", ""
@@ -71,19 +70,14 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 			}
 			continue
 		}
-		if t := jsdate.Parse(l.ts); t == t {
-			created, modified = min(created, t), max(modified, t)
-		}
+		span.Add(jsdate.Parse(l.ts))
 	}
 	for _, ts := range []string{lo, hi} {
-		if t := jsdate.Parse(ts); ts != "" && t == t {
-			created, modified = min(created, t), max(modified, t)
+		if ts != "" {
+			span.Add(jsdate.Parse(ts))
 		}
 	}
-	info.Created, info.Modified = math.NaN(), mtimeMs
-	if !math.IsInf(created, 1) {
-		info.Created, info.Modified = created, modified
-	}
+	span.Set(&info, mtimeMs)
 	first, command := "", ""
 	for k := range s.Entries {
 		e := &s.Entries[k]

@@ -2,22 +2,17 @@ package cline
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/model"
 )
 
 // agentgen is where Cline CLI 3.0.65 wrote its fixtures
 // (testdata/agentgen/cline), or AGENTGEN_OUT/cline for a fresh run.
-var agentgen = func() string {
-	if d := os.Getenv("AGENTGEN_OUT"); d != "" {
-		return filepath.Join(d, "cline")
-	}
-	return filepath.Join("..", "..", "testdata", "agentgen", "cline", "fixtures")
-}()
+var agentgen = formattest.AgentgenDir("cline")
 
 // TestAgentgen checks skein against what Cline itself wrote and sent, per
 // scenario: the session opened with its record, every call followed by its
@@ -90,30 +85,10 @@ func TestAgentgen(t *testing.T) {
 				t.Errorf("path %d entries, lead has %d", got, countFile0(s))
 			}
 			// Tokens: the stats equal what the server reported.
-			var usage []struct {
-				Usage *struct {
-					Prompt     float64 `json:"prompt_tokens"`
-					Completion float64 `json:"completion_tokens"`
-					Details    *struct {
-						Cached float64 `json:"cached_tokens"`
-					} `json:"prompt_tokens_details"`
-				} `json:"usage"`
-			}
-			readJSON(t, filepath.Join(dir, "usage.json"), &usage)
-			var in, out, cached float64
-			for _, u := range usage {
-				if u.Usage == nil {
-					continue
-				}
-				in += u.Usage.Prompt
-				out += u.Usage.Completion
-				if u.Usage.Details != nil {
-					cached += u.Usage.Details.Cached
-				}
-			}
+			in, cached, out := formattest.OpenAIUsage(t, filepath.Join(dir, "usage.json"))
 			st := s.Stats()
-			if st.TokensIn != in-cached || st.TokensOut != out || st.CacheRead != cached {
-				t.Errorf("stats in %v out %v cache %v; server in %v out %v cache %v", st.TokensIn, st.TokensOut, st.CacheRead, in-cached, out, cached)
+			if st.TokensIn != in || st.TokensOut != out || st.CacheRead != cached {
+				t.Errorf("stats in %v out %v cache %v; server in %v out %v cache %v", st.TokensIn, st.TokensOut, st.CacheRead, in, out, cached)
 			}
 			// The context at each resume: the file cut where it began.
 			resumes, _ := filepath.Glob(filepath.Join(dir, "resume*-request.json"))
@@ -169,13 +144,4 @@ func countFile0(s *Session) int {
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
-func readJSON(t *testing.T, path string, v any) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-}
+var readJSON = formattest.ReadJSON

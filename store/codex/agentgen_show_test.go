@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"skein/internal/jscan"
 	"skein/model"
 	"skein/store"
 )
@@ -183,7 +184,7 @@ func checkInjected(t *testing.T, s *Session, st model.Stats) {
 			continue
 		}
 		var kinds []string
-		raw := member(member(e.Payload, passthrough), "content_item_kinds")
+		raw := jscan.ObjectMember(jscan.ObjectMember(e.Payload, passthrough), "content_item_kinds")
 		if err := json.Unmarshal(raw, &kinds); err != nil || len(kinds) == 0 {
 			t.Fatalf("%s: content_item_kinds %s: %v", e.ID(), raw, err)
 		}

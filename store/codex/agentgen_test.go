@@ -9,20 +9,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"skein/internal/formattest"
 )
 
 // The rollouts Codex 0.171.0 wrote and the requests it sent when it
 // resumed or forked them (testdata/agentgen/codex/README.md): the
 // committed ones, or those a cross-check run just made with a fresh seed
 // (AGENTGEN_OUT, testdata/agentgen/crosscheck.sh).
-var agentgen = agentgenDir()
-
-func agentgenDir() string {
-	if d := os.Getenv("AGENTGEN_OUT"); d != "" {
-		return filepath.Join(d, "codex")
-	}
-	return "../../testdata/agentgen/codex/fixtures"
-}
+var agentgen = formattest.AgentgenDir("codex")
 
 // differs names the resumes whose context skein does not rebuild yet, with
 // why: the test logs their first difference, and fails once one is equal
@@ -119,14 +114,7 @@ func keys(m map[string]int) []string {
 	return out
 }
 
-func read(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+var read = formattest.ReadFile
 
 // agentgenDiff is the first difference between skein's context and the
 // request's input, or "".
@@ -134,21 +122,11 @@ func agentgenDiff(t *testing.T, dir string, c agentgenCase) string {
 	// The store as Codex read it: each rollout cut to its lines then.
 	home := t.TempDir()
 	for p, n := range c.lines {
-		data := read(t, filepath.Join(dir, "codex-home", p))
-		cut := 0
-		for range n {
-			k := bytes.IndexByte(data[cut:], '\n')
-			if k < 0 {
-				t.Fatalf("%s has fewer than %d lines", p, n)
-			}
-			cut += k + 1
+		data, ok := formattest.Cut(read(t, filepath.Join(dir, "codex-home", p)), n)
+		if !ok {
+			t.Fatalf("%s has fewer than %d lines", p, n)
 		}
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(home, p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(home, p), data[:cut], 0o644); err != nil {
-			t.Fatal(err)
-		}
+		formattest.Put(t, filepath.Join(home, p), data)
 	}
 	s := open(t, filepath.Join(home, c.path))
 	var buf bytes.Buffer
@@ -171,19 +149,7 @@ func agentgenDiff(t *testing.T, dir string, c agentgenCase) string {
 	}
 	baseID(want)
 	baseID(got.Messages)
-	for k := range max(len(want), len(got.Messages)) {
-		var w, g []byte
-		if k < len(want) {
-			w, _ = json.Marshal(want[k])
-		}
-		if k < len(got.Messages) {
-			g, _ = json.Marshal(got.Messages[k])
-		}
-		if !bytes.Equal(w, g) {
-			return fmt.Sprintf("item %d of %d (skein has %d):\n  want %s\n  got  %s", k, len(want), len(got.Messages), clip(w), clip(g))
-		}
-	}
-	return ""
+	return formattest.FirstDiff("item", want, got.Messages, 400)
 }
 
 func clip(b []byte) string {

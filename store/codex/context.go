@@ -61,7 +61,7 @@ func (s *Session) setModel(ctx *model.Context, leaf int) {
 		ref.Provider = jsjson.AppendString(nil, s.Meta.ModelProvider)
 	}
 	ctx.Model = ref
-	if eff := member(s.Entries[tc].Payload, "effort"); eff != nil && string(eff) != "null" {
+	if eff := jscan.ObjectMember(s.Entries[tc].Payload, "effort"); eff != nil && string(eff) != "null" {
 		ctx.ThinkingLevel = append([]byte(nil), eff...)
 	}
 }
@@ -170,7 +170,7 @@ func (s *Session) historyItems(ctx model.Context, depth int, add func([]byte)) {
 		case m.Content < 0:
 			item = s.item(m).raw
 		case e.kind == model.EntryCompaction:
-			msg, _ := jscan.String(member(e.Payload, "message"))
+			msg, _ := jscan.String(jscan.ObjectMember(e.Payload, "message"))
 			if msg == "" {
 				msg = "(no summary available)"
 			}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"skein/internal/jscan"
 	"skein/internal/jsdate"
 	"skein/model"
 )
@@ -57,7 +58,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 			modified = t
 		}
 		if !haveFirst && e.role == model.RoleUser && e.ItemType == "message" {
-			blocks := blocksOf(member(e.Payload, "content"))
+			blocks := blocksOf(jscan.ObjectMember(e.Payload, "content"))
 			if contextual(blocks) {
 				continue
 			}

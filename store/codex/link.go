@@ -96,7 +96,7 @@ func (s *Session) classify(e *Entry, lastModel *string, types map[string]string)
 			}
 		}
 	case TypeTurnContext:
-		m, _ := jscan.String(member(e.Payload, "model"))
+		m, _ := jscan.String(jscan.ObjectMember(e.Payload, "model"))
 		if *lastModel == "\x00" || m != *lastModel {
 			e.kind = model.EntryModelChange
 		} else {
@@ -109,7 +109,7 @@ func (s *Session) classify(e *Entry, lastModel *string, types map[string]string)
 		e.kind = model.EntryUsage
 	case "":
 		// An old file's {"record_type":"state"} marker, or a line of no type.
-		e.typ, _ = jscan.String(member(e.Payload, "record_type"))
+		e.typ, _ = jscan.String(jscan.ObjectMember(e.Payload, "record_type"))
 	}
 }
 
@@ -123,7 +123,7 @@ func isFailure(e *Entry) bool {
 	case "error":
 		return true
 	case "task_complete":
-		v := member(e.Payload, "error")
+		v := jscan.ObjectMember(e.Payload, "error")
 		return len(v) > 0 && v[0] == '{'
 	}
 	return false
@@ -133,22 +133,14 @@ func isFailure(e *Entry) bool {
 // task_complete's error's message, as Codex wrote them (a 4xx answer's
 // body whole).
 func failureText(e *Entry) string {
-	v := member(e.Payload, "message")
+	v := jscan.ObjectMember(e.Payload, "message")
 	if e.ItemType == "task_complete" {
-		v = member(member(e.Payload, "error"), "message")
+		v = jscan.ObjectMember(jscan.ObjectMember(e.Payload, "error"), "message")
 	}
 	if t, ok := jscan.String(v); ok && t != "" {
 		return t
 	}
 	return "(error: no message)"
-}
-
-// member is an object's member, nil when v is not an object.
-func member(v []byte, key string) []byte {
-	if len(v) == 0 || v[0] != '{' {
-		return nil
-	}
-	return jscan.Member(v, key)
 }
 
 // link reads the entries in file order: their kinds, the session meta
@@ -219,7 +211,7 @@ func (s *Session) link() {
 					lastContext = c.last.total
 				}
 			case "thread_name_updated":
-				s.title, _ = jscan.String(member(e.Payload, "thread_name"))
+				s.title, _ = jscan.String(jscan.ObjectMember(e.Payload, "thread_name"))
 			case "thread_rolled_back":
 				run = s.rollback(int32(i), run)
 			}
@@ -281,7 +273,7 @@ func parseMeta(p []byte, line int) Meta {
 				m.Instructions = t
 			}
 		case "base_instructions":
-			m.BaseInstructions, _ = jscan.String(member(v, "text"))
+			m.BaseInstructions, _ = jscan.String(jscan.ObjectMember(v, "text"))
 			if m.Instructions == "" {
 				m.Instructions = m.BaseInstructions
 			}
@@ -410,7 +402,7 @@ func (s *Session) compact(run []elem, i int32) []elem {
 // compaction keeps) the compaction, r keeping that many of its messages.
 func (s *Session) rollback(r int32, run []elem) []elem {
 	e := &s.Entries[r]
-	nTurns, ok := number(member(e.Payload, "num_turns"))
+	nTurns, ok := number(jscan.ObjectMember(e.Payload, "num_turns"))
 	if !ok || nTurns < 1 {
 		return run
 	}
@@ -448,7 +440,7 @@ func (s *Session) turnStart(m model.ContextMessage) bool {
 	if it.itemType != "message" || it.role != "user" {
 		return false
 	}
-	return !contextual(blocksOf(member(it.raw, "content")))
+	return !contextual(blocksOf(jscan.ObjectMember(it.raw, "content")))
 }
 
 // userText is a history message's text when it is a real user message
@@ -461,7 +453,7 @@ func (s *Session) userText(m model.ContextMessage) (string, bool) {
 	if it.itemType != "message" || it.role != "user" {
 		return "", false
 	}
-	blocks := blocksOf(member(it.raw, "content"))
+	blocks := blocksOf(jscan.ObjectMember(it.raw, "content"))
 	if contextual(blocks) {
 		return "", false
 	}
@@ -520,7 +512,7 @@ func contextual(blocks []model.Block) bool {
 // (contextual): the agent's context, not the user's words.
 func (s *Session) injected(i int) bool {
 	e := &s.Entries[i]
-	return e.ItemType == "message" && e.Role == "user" && contextual(blocksOf(member(e.Payload, "content")))
+	return e.ItemType == "message" && e.Role == "user" && contextual(blocksOf(jscan.ObjectMember(e.Payload, "content")))
 }
 
 // cutSummaryPrefix is text without Codex's summary prefix, and whether it

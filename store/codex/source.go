@@ -39,10 +39,10 @@ func (s *Session) Detail(i int) model.Detail {
 	switch e.kind {
 	case model.EntryModelChange:
 		d := model.Detail{Provider: s.Meta.ModelProvider, Model: s.tcModel[int32(i)]}
-		d.ThinkingLevel, _ = jscan.String(member(e.Payload, "effort"))
+		d.ThinkingLevel, _ = jscan.String(jscan.ObjectMember(e.Payload, "effort"))
 		return d
 	case model.EntryTitle:
-		t, _ := jscan.String(member(e.Payload, "thread_name"))
+		t, _ := jscan.String(jscan.ObjectMember(e.Payload, "thread_name"))
 		return model.Detail{Title: t}
 	case model.EntryCustom, model.EntryUsage:
 		return model.Detail{CustomType: e.typ}
@@ -74,7 +74,7 @@ type ritem struct {
 // replacement is compacted entry i's replacement_history, item by item;
 // false when it has none (absent, null or not an array).
 func (s *Session) replacement(i int) ([]ritem, bool) {
-	h := member(s.Entries[i].Payload, "replacement_history")
+	h := jscan.ObjectMember(s.Entries[i].Payload, "replacement_history")
 	if len(h) == 0 || h[0] != '[' {
 		return nil, false
 	}
@@ -117,7 +117,7 @@ func (s *Session) item(m model.ContextMessage) ritem {
 func (s *Session) summaryItem(items []ritem) int {
 	for k := len(items) - 1; k >= 0; k-- {
 		if it := items[k]; it.itemType == "message" && it.role == "user" &&
-			hasSummaryPrefix(textOf(blocksOf(member(it.raw, "content")))) {
+			hasSummaryPrefix(textOf(blocksOf(jscan.ObjectMember(it.raw, "content")))) {
 			return k
 		}
 	}
@@ -127,11 +127,11 @@ func (s *Session) summaryItem(items []ritem) int {
 // summaryOf is compacted entry i's summary: its message, else the summary
 // its replacement history carries, without Codex's summary prefix.
 func (s *Session) summaryOf(i int) string {
-	msg, _ := jscan.String(member(s.Entries[i].Payload, "message"))
+	msg, _ := jscan.String(jscan.ObjectMember(s.Entries[i].Payload, "message"))
 	if msg == "" {
 		if items, ok := s.replacement(i); ok {
 			if k := s.summaryItem(items); k >= 0 {
-				msg = textOf(blocksOf(member(items[k].raw, "content")))
+				msg = textOf(blocksOf(jscan.ObjectMember(items[k].raw, "content")))
 			}
 		}
 	}
@@ -234,7 +234,7 @@ func (s *Session) callName(m model.ContextMessage, id, itemType string) string {
 		items, _ := s.replacement(m.Entry)
 		for _, it := range items {
 			if inHistory(it.itemType, it.role) && itemKinds[it.itemType] == kindAssistant {
-				if cid, _ := jscan.String(member(it.raw, "call_id")); cid == id && id != "" {
+				if cid, _ := jscan.String(jscan.ObjectMember(it.raw, "call_id")); cid == id && id != "" {
 					return toolName(it)
 				}
 			}
@@ -247,7 +247,7 @@ func (s *Session) callName(m model.ContextMessage, id, itemType string) string {
 func toolName(it ritem) string {
 	switch it.itemType {
 	case "function_call", "custom_tool_call":
-		n, _ := jscan.String(member(it.raw, "name"))
+		n, _ := jscan.String(jscan.ObjectMember(it.raw, "name"))
 		return n
 	case "local_shell_call":
 		return "local_shell"
@@ -339,13 +339,13 @@ func decode(it ritem, content bool) decoded {
 		d.blocks = blocksOf(f.content)
 	case "reasoning":
 		jscan.Items(arrayOrNil(f.summary), func(v []byte) bool {
-			if t, ok := jscan.String(member(v, "text")); ok {
+			if t, ok := jscan.String(jscan.ObjectMember(v, "text")); ok {
 				d.blocks = append(d.blocks, model.Block{Type: model.BlockThinking, Name: "summary_text", Text: t})
 			}
 			return true
 		})
 		jscan.Items(arrayOrNil(f.content), func(v []byte) bool {
-			if t, ok := jscan.String(member(v, "text")); ok {
+			if t, ok := jscan.String(jscan.ObjectMember(v, "text")); ok {
 				d.blocks = append(d.blocks, model.Block{Type: model.BlockThinking, Name: "reasoning_text", Text: t})
 			}
 			return true
@@ -430,8 +430,8 @@ func outputBlocks(v []byte) ([]model.Block, bool) {
 		// ({"output", "metadata": {"exit_code"}}): its text, and its
 		// exit code when it failed.
 		if strings.HasPrefix(t, `{"output":`) && jscan.Valid([]byte(t)) {
-			if out, ok := jscan.String(member([]byte(t), "output")); ok {
-				code := string(member(member([]byte(t), "metadata"), "exit_code"))
+			if out, ok := jscan.String(jscan.ObjectMember([]byte(t), "output")); ok {
+				code := string(jscan.ObjectMember(jscan.ObjectMember([]byte(t), "metadata"), "exit_code"))
 				failed := code != "" && code != "0"
 				if failed {
 					out += "\n(exit code " + code + ")"
@@ -444,18 +444,18 @@ func outputBlocks(v []byte) ([]model.Block, bool) {
 		return blocksOf(v), false
 	case len(v) > 0 && v[0] == '{':
 		var blocks []model.Block
-		if items := member(v, "content_items"); len(items) > 0 && items[0] == '[' {
+		if items := jscan.ObjectMember(v, "content_items"); len(items) > 0 && items[0] == '[' {
 			blocks = blocksOf(items)
-		} else if t, ok := jscan.String(member(v, "content")); ok {
+		} else if t, ok := jscan.String(jscan.ObjectMember(v, "content")); ok {
 			blocks = []model.Block{{Type: model.BlockText, Name: "output", Text: t}}
 		}
-		return blocks, string(member(v, "success")) == "false"
+		return blocks, string(jscan.ObjectMember(v, "success")) == "false"
 	}
 	return nil, false
 }
 
 func outputError(v []byte) bool {
-	return len(v) > 0 && v[0] == '{' && string(member(v, "success")) == "false"
+	return len(v) > 0 && v[0] == '{' && string(jscan.ObjectMember(v, "success")) == "false"
 }
 
 // blocksOf reads content items (ContentItem, FunctionCallOutputContentItem):
@@ -538,7 +538,7 @@ func (s *Session) cwd() string {
 	}
 	for i := range s.Entries {
 		if s.Entries[i].Type == TypeTurnContext {
-			if c, ok := jscan.String(member(s.Entries[i].Payload, "cwd")); ok && c != "" {
+			if c, ok := jscan.String(jscan.ObjectMember(s.Entries[i].Payload, "cwd")); ok && c != "" {
 				return c
 			}
 		}

@@ -89,7 +89,7 @@ func (s *Session) Stats() model.Stats {
 		case e.kind == model.EntryCompaction:
 			st.Compactions++
 		case e.kind == model.EntryUsage && e.Type == TypeTokenUsageRecord:
-			u := tokensOf(member(e.Payload, "usage"))
+			u := tokensOf(jscan.ObjectMember(e.Payload, "usage"))
 			if !u.complete() {
 				st.Incomplete++
 			}

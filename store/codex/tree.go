@@ -69,7 +69,7 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 	}
 	switch {
 	case e.Type == TypeSessionMeta:
-		id, _ := jscan.String(member(e.Payload, "id"))
+		id, _ := jscan.String(jscan.ObjectMember(e.Payload, "id"))
 		return dim("session " + id)
 	case e.typ == "":
 		return dim("line")

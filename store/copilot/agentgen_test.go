@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"skein/internal/formattest"
 )
 
 // systemRebuilt names the resumes whose system prompt Copilot made anew
@@ -64,19 +65,7 @@ func TestAgentgenContext(t *testing.T) {
 // the last; "" when they are equal.
 func agentgenDiff(t *testing.T, folder, request string, lines int, rebuilt bool) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(folder, EventsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cut := data
-	for k, n := 0, 0; k < len(data); k++ {
-		if data[k] == '\n' {
-			if n++; n == lines {
-				cut = data[:k+1]
-				break
-			}
-		}
-	}
+	cut, _ := formattest.Cut(formattest.ReadFile(t, filepath.Join(folder, EventsFile)), lines)
 	s, err := Parse(cut)
 	if err != nil {
 		t.Fatal(err)
@@ -103,19 +92,5 @@ func agentgenDiff(t *testing.T, folder, request string, lines int, rebuilt bool)
 		}
 		got.Messages, want.Messages = got.Messages[1:], want.Messages[1:]
 	}
-	for k := range max(len(got.Messages), len(want.Messages)) {
-		var g, w any
-		if k < len(got.Messages) {
-			g = got.Messages[k]
-		}
-		if k < len(want.Messages) {
-			w = want.Messages[k]
-		}
-		if !reflect.DeepEqual(g, w) {
-			gj, _ := json.Marshal(g)
-			wj, _ := json.Marshal(w)
-			return fmt.Sprintf("message %d of %d (want %d):\n got %.400s\nwant %.400s", k, len(got.Messages), len(want.Messages), gj, wj)
-		}
-	}
-	return ""
+	return formattest.FirstDiff("message", want.Messages, got.Messages, 400)
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/model"
 	"skein/store"
 )
@@ -14,14 +15,7 @@ import (
 // fixturesDir holds the session folders Copilot CLI 1.0.102 wrote
 // (testdata/agentgen/copilot/README.md): the committed ones, or those a
 // cross-check run just made with a fresh seed (AGENTGEN_OUT).
-var fixturesDir = agentgenDir()
-
-func agentgenDir() string {
-	if d := os.Getenv("AGENTGEN_OUT"); d != "" {
-		return filepath.Join(d, "copilot")
-	}
-	return "../../testdata/agentgen/copilot/fixtures"
-}
+var fixturesDir = formattest.AgentgenDir("copilot")
 
 // scenarioFolder is the one session folder of a scenario.
 func scenarioFolder(t *testing.T, scenario string) string {
@@ -45,32 +39,10 @@ func scenarioFolder(t *testing.T, scenario string) string {
 
 func scenarios(t *testing.T) []string {
 	t.Helper()
-	es, err := os.ReadDir(fixturesDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range es {
-		if e.IsDir() {
-			out = append(out, e.Name())
-		}
-	}
-	if len(out) < 5 {
-		t.Fatalf("%d scenarios in %s", len(out), fixturesDir)
-	}
-	return out
+	return formattest.Scenarios(t, fixturesDir, 5)
 }
 
-func readJSON(t *testing.T, path string, v any) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-}
+var readJSON = formattest.ReadJSON
 
 // want is what each scenario's session must show, worked out from what
 // gen.mjs scripted (texts vary with a seed; counts do not).

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/model"
 	"skein/store"
 )
@@ -16,14 +17,7 @@ import (
 // it resumed them (testdata/agentgen/droid/README.md): the committed
 // ones, or those a cross-check run just made with a fresh seed
 // (AGENTGEN_OUT).
-var agentgen = agentgenDir()
-
-func agentgenDir() string {
-	if d := os.Getenv("AGENTGEN_OUT"); d != "" {
-		return filepath.Join(d, "droid")
-	}
-	return "../../testdata/agentgen/droid/fixtures"
-}
+var agentgen = formattest.AgentgenDir("droid")
 
 type agentgenStep struct {
 	Args    []string       `json:"args"`
@@ -32,42 +26,12 @@ type agentgenStep struct {
 	Files   map[string]int `json:"files"`
 }
 
-type agentgenScenario struct {
-	name, dir string
-	Steps     []agentgenStep
+func agentgenScenarios(t *testing.T) []formattest.Scenario[agentgenStep] {
+	t.Helper()
+	return formattest.StepScenarios[agentgenStep](t, agentgen)
 }
 
-func agentgenScenarios(t *testing.T) []agentgenScenario {
-	t.Helper()
-	entries, err := os.ReadDir(agentgen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []agentgenScenario
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		sc := agentgenScenario{name: e.Name(), dir: filepath.Join(agentgen, e.Name())}
-		if err := json.Unmarshal(read(t, filepath.Join(sc.dir, "steps.json")), &sc); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, sc)
-	}
-	if len(out) == 0 {
-		t.Fatalf("no scenario in %s", agentgen)
-	}
-	return out
-}
-
-func read(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+var read = formattest.ReadFile
 
 // fixtureFile is the path of session id's file under a fixture's
 // factory-home.
@@ -86,9 +50,9 @@ func fixtureFile(t *testing.T, dir, id string) string {
 // to what the fake server reported.
 func TestAgentgenSessions(t *testing.T) {
 	for _, sc := range agentgenScenarios(t) {
-		t.Run(sc.name, func(t *testing.T) {
+		t.Run(sc.Name, func(t *testing.T) {
 			id := sc.Steps[0].Session
-			path := fixtureFile(t, sc.dir, id)
+			path := fixtureFile(t, sc.Dir, id)
 			if !IsSessionPath(path) {
 				t.Errorf("%s: not claimed", path)
 			}
@@ -144,7 +108,7 @@ func TestAgentgenSessions(t *testing.T) {
 					CW  float64 `json:"cache_creation_input_tokens"`
 				} `json:"usage"`
 			}
-			if err := json.Unmarshal(read(t, filepath.Join(sc.dir, "usage.json")), &used); err != nil {
+			if err := json.Unmarshal(read(t, filepath.Join(sc.Dir, "usage.json")), &used); err != nil {
 				t.Fatal(err)
 			}
 			for _, u := range used {
@@ -171,14 +135,14 @@ func TestAgentgenSessions(t *testing.T) {
 // backend, as the list does.
 func TestAgentgenListed(t *testing.T) {
 	for _, sc := range agentgenScenarios(t) {
-		path := fixtureFile(t, sc.dir, sc.Steps[0].Session)
+		path := fixtureFile(t, sc.Dir, sc.Steps[0].Session)
 		b := store.ForFormat(FormatDroid)
 		if b == nil {
 			t.Fatal("droid backend not registered")
 		}
 		id, err := b.SessionID(path)
 		if err != nil || id != sc.Steps[0].Session {
-			t.Errorf("%s: SessionID = %q, %v", sc.name, id, err)
+			t.Errorf("%s: SessionID = %q, %v", sc.Name, id, err)
 		}
 	}
 }
@@ -199,18 +163,18 @@ func TestAgentgenResume(t *testing.T) {
 				continue
 			}
 			resumes++
-			name := filepath.Join(sc.dir, "resume-request.json")
-			if other := filepath.Join(sc.dir, "resume-"+itoa(resumes)+"-request.json"); exists(other) {
+			name := filepath.Join(sc.Dir, "resume-request.json")
+			if other := filepath.Join(sc.Dir, "resume-"+itoa(resumes)+"-request.json"); exists(other) {
 				name = other
 			}
-			t.Run(sc.name+"/"+filepath.Base(name), func(t *testing.T) {
-				path := fixtureFile(t, sc.dir, sc.Steps[0].Session)
+			t.Run(sc.Name+"/"+filepath.Base(name), func(t *testing.T) {
+				path := fixtureFile(t, sc.Dir, sc.Steps[0].Session)
 				rel := ".factory/sessions/" + filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path)
 				lines := sc.Steps[i-1].Files[rel]
 				if lines == 0 {
 					t.Fatalf("no line count for %s in step %d", rel, i-1)
 				}
-				data := cut(read(t, path), lines)
+				data, _ := formattest.Cut(read(t, path), lines)
 				s, err := Parse(data)
 				if err != nil {
 					t.Fatal(err)
@@ -278,20 +242,6 @@ func trim(b []byte) string {
 		return string(b[:4000]) + "..."
 	}
 	return string(b)
-}
-
-// cut is data's first n lines.
-func cut(data []byte, n int) []byte {
-	k := 0
-	for i, c := range data {
-		if c == '\n' {
-			k++
-			if k == n {
-				return data[:i+1]
-			}
-		}
-	}
-	return data
 }
 
 func contains(list []string, s string) bool {

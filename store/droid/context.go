@@ -7,18 +7,6 @@ import (
 	"skein/model"
 )
 
-// pathTo is the entries from the root to leaf.
-func (s *Session) pathTo(leaf int) []int {
-	var out []int
-	for i := leaf; i >= 0 && len(out) <= len(s.Entries); i = s.parents[i] {
-		out = append(out, i)
-	}
-	for l, r := 0, len(out)-1; l < r; l, r = l+1, r-1 {
-		out[l], out[r] = out[r], out[l]
-	}
-	return out
-}
-
 // BuildContext is the history Droid resumes with at leaf (`droid exec -s
 // ID`, checked against the requests it sent in testdata/agentgen/droid):
 // every message on the path from the root, in order, as stored, the
@@ -33,7 +21,7 @@ func (s *Session) BuildContext(leaf int) model.Context {
 	if leaf < 0 || leaf >= len(s.Entries) {
 		return ctx
 	}
-	ctx.Path = s.pathTo(leaf)
+	ctx.Path = s.Path(leaf)
 	for _, i := range ctx.Path {
 		e := &s.Entries[i]
 		if e.kind != model.EntryMessage || e.Visibility == "user_only" {

@@ -1,7 +1,6 @@
 package droid
 
 import (
-	"math"
 	"path/filepath"
 	"strings"
 
@@ -23,13 +22,11 @@ import (
 func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	info := model.SessionInfo{Path: path, Format: Format, ID: s.IDOf(path), Cwd: s.Cwd, Name: s.Title,
 		Entries: len(s.Entries), Branches: s.Tips(), Model: s.Model}
-	created, modified := math.Inf(1), math.Inf(-1)
+	var span model.TimeSpan
 	first := ""
 	for i := range s.Entries {
 		e := &s.Entries[i]
-		if t := jsdate.Parse(e.Timestamp); t == t {
-			created, modified = min(created, t), max(modified, t)
-		}
+		span.Add(jsdate.Parse(e.Timestamp))
 		if e.kind != model.EntryMessage {
 			continue
 		}
@@ -43,10 +40,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	if first == "" {
 		info.FirstMessage = "(no messages)"
 	}
-	info.Created, info.Modified = math.NaN(), mtimeMs
-	if !math.IsInf(created, 1) {
-		info.Created, info.Modified = created, modified
-	}
+	span.Set(&info, mtimeMs)
 	return info
 }
 

@@ -15,7 +15,7 @@ import (
 // message under the one before it.
 func (s *Session) link() {
 	n := len(s.Entries)
-	s.parents = make([]int, n)
+	s.parent = make([]int32, n)
 	s.byID = map[string]int{}
 	s.calls = map[string]string{}
 	start := -1
@@ -36,9 +36,9 @@ func (s *Session) link() {
 			}
 			if e.Role == "assistant" {
 				jscan.Items(e.Content, func(b []byte) bool {
-					if str(b, "type") == "tool_use" {
-						if id := str(b, "id"); id != "" {
-							s.calls[id] = str(b, "name")
+					if jscan.StringMember(b, "type") == "tool_use" {
+						if id := jscan.StringMember(b, "id"); id != "" {
+							s.calls[id] = jscan.StringMember(b, "name")
 						}
 					}
 					return true
@@ -53,66 +53,38 @@ func (s *Session) link() {
 	last := -1
 	for i := range s.Entries {
 		e := &s.Entries[i]
-		s.parents[i] = -1
+		s.parent[i] = -1
 		switch {
 		case e.Type == TypeMessage && e.ParentID != "":
 			if j, ok := s.byID[e.ParentID]; ok && j != i {
-				s.parents[i] = j
+				s.parent[i] = int32(j)
 			} else {
 				s.Diagnostics = append(s.Diagnostics, model.Diagnostic{Line: e.Line, Msg: "parentId " + e.ParentID + " is not in the file: a root here", Warning: true})
 			}
 		case e.Type == TypeMessage:
-			s.parents[i] = start
+			s.parent[i] = int32(start)
 		case e.Type != TypeSessionStart:
-			s.parents[i] = last
+			s.parent[i] = int32(last)
 		}
 		if e.Type == TypeMessage {
 			last = i
 			s.leaf = i
 		}
 	}
-	s.breakCycles()
-	s.kids = make([][]int, n)
-	for i, p := range s.parents {
-		if p < 0 {
-			s.rootList = append(s.rootList, i)
-		} else {
-			s.kids[p] = append(s.kids[p], i)
-		}
-	}
+	model.BreakCyclesAtEntry(s.parent, func(j, _ int) {
+		s.Diagnostics = append(s.Diagnostics, model.Diagnostic{Line: s.Entries[j].Line, Msg: "parentId makes a cycle: a root here"})
+	})
+	s.SetParents(s.parent)
 }
 
 // hasBlock reports whether a content array holds a block of type typ.
 func hasBlock(content []byte, typ string) bool {
 	found := false
 	jscan.Items(content, func(b []byte) bool {
-		found = str(b, "type") == typ
+		found = jscan.StringMember(b, "type") == typ
 		return !found
 	})
 	return found
-}
-
-// breakCycles makes a root of each entry whose parent link closes a
-// cycle, so that the parents make a forest.
-func (s *Session) breakCycles() {
-	state := make([]uint8, len(s.parents)) // 0 unseen, 1 on the walk, 2 done
-	var walk []int
-	for i := range s.parents {
-		walk = walk[:0]
-		j := i
-		for j >= 0 && state[j] == 0 {
-			state[j] = 1
-			walk = append(walk, j)
-			j = s.parents[j]
-		}
-		if j >= 0 && state[j] == 1 {
-			s.Diagnostics = append(s.Diagnostics, model.Diagnostic{Line: s.Entries[j].Line, Msg: "parentId makes a cycle: a root here"})
-			s.parents[j] = -1
-		}
-		for _, k := range walk {
-			state[k] = 2
-		}
-	}
 }
 
 // Tips counts the messages no message has as its parent: the tree's
@@ -124,7 +96,7 @@ func (s *Session) Tips() int {
 			continue
 		}
 		tip := true
-		for _, k := range s.kids[i] {
+		for _, k := range s.Children(i) {
 			if s.Entries[k].kind == model.EntryMessage {
 				tip = false
 				break

@@ -50,6 +50,7 @@ type Entry struct {
 // Session is a parsed session: its entries in file order, what linking
 // them found, and its settings file's model and usage.
 type Session struct {
+	model.Links
 	Entries     []Entry
 	Diagnostics []model.Diagnostic
 	ID          string // session_start's id
@@ -57,9 +58,7 @@ type Session struct {
 	Cwd         string // session_start's cwd
 	Model       string // the settings file's model
 	Usage       *Tokens
-	parents     []int
-	kids        [][]int
-	rootList    []int
+	parent      []int32 // the tree's links (model.Links)
 	leaf        int
 	byID        map[string]int
 	calls       map[string]string // tool_use id -> tool name
@@ -83,19 +82,7 @@ func ParseFiles(data, settings []byte) (*Session, error) {
 	s := &Session{leaf: -1}
 	data = bytes.TrimPrefix(data, jscan.BOM)
 	mine := false
-	no := 0
-	for len(data) > 0 {
-		no++
-		raw := data
-		if k := bytes.IndexByte(data, '\n'); k >= 0 {
-			raw, data = data[:k], data[k+1:]
-		} else {
-			data = nil
-		}
-		raw = jscan.TrimBlank(raw)
-		if len(raw) == 0 {
-			continue
-		}
+	for no, raw := range jscan.Lines(data) {
 		if raw[0] != '{' || !jscan.Valid(raw) {
 			s.Diagnostics = append(s.Diagnostics, model.Diagnostic{Line: no, Msg: "not a JSON object: skipped"})
 			continue
@@ -109,7 +96,7 @@ func ParseFiles(data, settings []byte) (*Session, error) {
 		case TypeSessionStart:
 			mine = true
 			if s.ID == "" {
-				s.ID, s.Title, s.Cwd = e.ID, str(raw, "title"), str(raw, "cwd")
+				s.ID, s.Title, s.Cwd = e.ID, jscan.StringMember(raw, "title"), jscan.StringMember(raw, "cwd")
 			}
 		case TypeMessage:
 			mine = true
@@ -129,8 +116,8 @@ func (s *Session) readSettings(b []byte) {
 	if len(b) == 0 || b[0] != '{' || !jscan.Valid(b) {
 		return
 	}
-	s.Model = str(b, "model")
-	u := member(b, "tokenUsage")
+	s.Model = jscan.StringMember(b, "model")
+	u := jscan.ObjectMember(b, "tokenUsage")
 	if u == nil || u[0] != '{' {
 		return
 	}
@@ -169,11 +156,11 @@ func parseRecord(raw []byte, no int) Entry {
 			e.Timestamp, _ = jscan.String(v)
 		case "message":
 			if len(v) > 0 && v[0] == '{' {
-				e.Role = str(v, "role")
-				if c := member(v, "content"); len(c) > 0 && (c[0] == '[' || c[0] == '"') {
+				e.Role = jscan.StringMember(v, "role")
+				if c := jscan.ObjectMember(v, "content"); len(c) > 0 && (c[0] == '[' || c[0] == '"') {
 					e.Content = c
 				}
-				e.Visibility = str(v, "visibility")
+				e.Visibility = jscan.StringMember(v, "visibility")
 			}
 		}
 		return true
@@ -215,7 +202,7 @@ func IsRecord(line []byte) bool {
 		case "uuid", "sessionId":
 			uuid = true
 		case "message":
-			r := str(v, "role")
+			r := jscan.StringMember(v, "role")
 			msg = r == "user" || r == "assistant"
 		}
 		return true
@@ -227,18 +214,4 @@ func IsRecord(line []byte) bool {
 		return id && msg && !uuid
 	}
 	return false
-}
-
-// member is an object's member, nil when v is not an object.
-func member(v []byte, key string) []byte {
-	if len(v) == 0 || v[0] != '{' {
-		return nil
-	}
-	return jscan.Member(v, key)
-}
-
-// str is an object's string member, "" when absent or not a string.
-func str(v []byte, key string) string {
-	s, _ := jscan.String(member(v, key))
-	return s
 }

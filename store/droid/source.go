@@ -21,22 +21,15 @@ func Of(s *model.Session) *Session { return model.SourceOf[*Session](s) }
 
 func (s *Session) Len() int                     { return len(s.Entries) }
 func (s *Session) Leaf() int                    { return s.leaf }
-func (s *Session) Parent(i int) int             { return s.parents[i] }
 func (s *Session) Raw(i int) []byte             { return s.Entries[i].Raw }
 func (s *Session) Name() string                 { return s.Title }
 func (s *Session) Problems() []model.Diagnostic { return s.Diagnostics }
-
-// Roots are the entries without a parent, in file order.
-func (s *Session) Roots() []int { return s.rootList }
-
-// Children are the entries whose parent is i, in file order.
-func (s *Session) Children(i int) []int { return s.kids[i] }
 
 // Entry is the entry in the domain's terms; Type is the record's type.
 func (s *Session) Entry(i int) model.Entry {
 	e := &s.Entries[i]
 	me := model.Entry{Kind: e.kind, Type: e.Type, Role: e.role, ID: s.idOf(i), Timestamp: e.Timestamp, Line: e.Line}
-	if p := s.parents[i]; p >= 0 {
+	if p := s.Parent(i); p >= 0 {
 		me.ParentID = s.idOf(p)
 	}
 	return me
@@ -130,23 +123,23 @@ func blocks(content []byte) []model.Block {
 	}
 	var out []model.Block
 	jscan.Items(content, func(b []byte) bool {
-		switch str(b, "type") {
+		switch jscan.StringMember(b, "type") {
 		case "text":
-			out = append(out, model.Block{Type: model.BlockText, Text: str(b, "text")})
+			out = append(out, model.Block{Type: model.BlockText, Text: jscan.StringMember(b, "text")})
 		case "thinking":
-			out = append(out, model.Block{Type: model.BlockThinking, Name: "thinking", Text: str(b, "thinking")})
+			out = append(out, model.Block{Type: model.BlockThinking, Name: "thinking", Text: jscan.StringMember(b, "thinking")})
 		case "redacted_thinking":
 			out = append(out, model.Block{Type: model.BlockThinking, Name: "redacted_thinking"})
 		case "tool_use":
-			in := member(b, "input")
+			in := jscan.ObjectMember(b, "input")
 			if len(in) == 0 || in[0] != '{' {
 				in = []byte("{}")
 			}
-			out = append(out, model.Block{Type: model.BlockToolCall, Name: "tool_use", Call: model.ToolCall{ID: str(b, "id"), Name: str(b, "name"), Input: in}})
+			out = append(out, model.Block{Type: model.BlockToolCall, Name: "tool_use", Call: model.ToolCall{ID: jscan.StringMember(b, "id"), Name: jscan.StringMember(b, "name"), Input: in}})
 		case "image":
-			src := member(b, "source")
-			data := str(src, "data")
-			out = append(out, model.Block{Type: model.BlockImage, Name: "image", MimeType: str(src, "media_type"), DataLen: len(data), Data: data})
+			src := jscan.ObjectMember(b, "source")
+			data := jscan.StringMember(src, "data")
+			out = append(out, model.Block{Type: model.BlockImage, Name: "image", MimeType: jscan.StringMember(src, "media_type"), DataLen: len(data), Data: data})
 		}
 		return true
 	})
@@ -177,17 +170,17 @@ func (s *Session) toolResult(e *Entry, m model.ContextMessage, msg model.Message
 	}
 	n := 0
 	jscan.Items(e.Content, func(b []byte) bool {
-		if str(b, "type") != "tool_result" {
+		if jscan.StringMember(b, "type") != "tool_result" {
 			return true
 		}
 		if n < k {
 			n++
 			return true
 		}
-		msg.ToolCallID = str(b, "tool_use_id")
+		msg.ToolCallID = jscan.StringMember(b, "tool_use_id")
 		msg.ToolName = s.calls[msg.ToolCallID]
-		msg.IsError = string(member(b, "is_error")) == "true"
-		msg.Blocks = blocks(member(b, "content"))
+		msg.IsError = string(jscan.ObjectMember(b, "is_error")) == "true"
+		msg.Blocks = blocks(jscan.ObjectMember(b, "content"))
 		n++
 		return false
 	})
@@ -198,7 +191,7 @@ func (s *Session) toolResult(e *Entry, m model.ContextMessage, msg model.Message
 func results(content []byte) int {
 	n := 0
 	jscan.Items(content, func(b []byte) bool {
-		if str(b, "type") == "tool_result" {
+		if jscan.StringMember(b, "type") == "tool_result" {
 			n++
 		}
 		return true
@@ -213,26 +206,11 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 	switch e.Type {
 	case TypeMessage:
 		msg := s.Message(model.ContextMessage{Entry: i})
-		switch {
-		case msg.Error != "":
-			return []model.Part{{Text: "error: " + model.OneLine(msg.Error), Role: "error"}}
-		case e.role == model.RoleToolResult:
-			return []model.Part{model.ResultPart(&msg)}
-		}
-		parts, hasText, hasCalls := model.ReplyParts([]model.Part{{Text: e.role + ": ", Role: e.role}}, &msg, home)
-		if !hasText && !hasCalls {
-			for _, b := range msg.Blocks {
-				if b.Type == model.BlockThinking {
-					return append(parts, model.Part{Text: "(thinking) " + model.OneLine(b.Text), Role: "muted"})
-				}
-			}
-			parts = append(parts, model.Part{Text: "(no text)", Role: "muted"})
-		}
-		return parts
+		return model.MessageParts(&msg, e.role, home)
 	case TypeSessionStart:
-		return dim("session: " + str(e.Raw, "title"))
+		return dim("session: " + jscan.StringMember(e.Raw, "title"))
 	case TypeTurnOutcome:
-		return dim("turn " + str(e.Raw, "reason"))
+		return dim("turn " + jscan.StringMember(e.Raw, "reason"))
 	}
 	return dim(e.Type)
 }

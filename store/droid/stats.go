@@ -28,8 +28,8 @@ func (s *Session) Stats() model.Stats {
 			d.AddMessage(e.role)
 			if e.role == model.RoleAssistant && e.Visibility != "user_only" {
 				jscan.Items(e.Content, func(b []byte) bool {
-					if str(b, "type") == "tool_use" {
-						st.Tool(&d, str(b, "name"))
+					if jscan.StringMember(b, "type") == "tool_use" {
+						st.Tool(&d, jscan.StringMember(b, "name"))
 					}
 					return true
 				})

@@ -3,13 +3,13 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/model"
 	"skein/store"
 )
@@ -17,14 +17,7 @@ import (
 // The chat files Gemini CLI 0.61.0 wrote and the requests it sent
 // (testdata/agentgen/gemini/README.md): the committed ones, or those a
 // cross-check run just made (AGENTGEN_OUT).
-var agentgen = agentgenDir()
-
-func agentgenDir() string {
-	if d := os.Getenv("AGENTGEN_OUT"); d != "" {
-		return filepath.Join(d, "gemini")
-	}
-	return "../../testdata/agentgen/gemini/fixtures"
-}
+var agentgen = formattest.AgentgenDir("gemini")
 
 type agentgenRun struct {
 	Label     string         `json:"label"`
@@ -35,20 +28,7 @@ type agentgenRun struct {
 
 func scenarios(t *testing.T) []string {
 	t.Helper()
-	des, err := os.ReadDir(agentgen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, d := range des {
-		if d.IsDir() {
-			out = append(out, d.Name())
-		}
-	}
-	if len(out) == 0 {
-		t.Fatal("no scenarios")
-	}
-	return out
+	return formattest.Scenarios(t, agentgen, 1)
 }
 
 func runsOf(t *testing.T, sc string) []agentgenRun {
@@ -60,14 +40,7 @@ func runsOf(t *testing.T, sc string) []agentgenRun {
 	return r.Runs
 }
 
-func read(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+var read = formattest.ReadFile
 
 // tmpOf is a scenario's ~/.gemini/tmp.
 func tmpOf(sc string) string { return filepath.Join(agentgen, sc, "home", ".gemini", "tmp") }
@@ -103,22 +76,12 @@ func contextDiff(t *testing.T, sc, file string, before agentgenRun, id string) s
 	dir := t.TempDir()
 	var main string
 	for rel, n := range before.Lines {
-		data := read(t, filepath.Join(tmpOf(sc), rel))
-		cut := 0
-		for range n {
-			k := bytes.IndexByte(data[cut:], '\n')
-			if k < 0 {
-				t.Fatalf("%s has fewer than %d lines", rel, n)
-			}
-			cut += k + 1
+		data, ok := formattest.Cut(read(t, filepath.Join(tmpOf(sc), rel)), n)
+		if !ok {
+			t.Fatalf("%s has fewer than %d lines", rel, n)
 		}
 		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data[:cut], 0o644); err != nil {
-			t.Fatal(err)
-		}
+		formattest.Put(t, p, data)
 		if IsChatFileName(filepath.Base(rel)) && strings.Contains(rel, id[:8]) {
 			if s, err := Open(p); err == nil && s.Resumable() {
 				main = p
@@ -144,19 +107,7 @@ func contextDiff(t *testing.T, sc, file string, before agentgenRun, id string) s
 		t.Fatal(err)
 	}
 	want := req.Contents[:len(req.Contents)-1]
-	for k := range max(len(want), len(got.Contents)) {
-		var w, g []byte
-		if k < len(want) {
-			w, _ = json.Marshal(want[k])
-		}
-		if k < len(got.Contents) {
-			g, _ = json.Marshal(got.Contents[k])
-		}
-		if !bytes.Equal(w, g) {
-			return fmt.Sprintf("content %d of %d (skein has %d):\n  want %.600s\n  got  %.600s", k, len(want), len(got.Contents), w, g)
-		}
-	}
-	return ""
+	return formattest.FirstDiff("content", want, got.Contents, 600)
 }
 
 // chatFiles are a scenario's chat files, sub-agents' included.

@@ -31,15 +31,7 @@ func body(t *testing.T, s *Session) {
 			_ = d.EntryMessage(i)
 			_ = s.Detail(i)
 		},
-		Leaves: func() []int {
-			var leaves []int
-			for _, leaf := range []int{s.Leaf(), s.Len() / 2} {
-				if leaf >= 0 {
-					leaves = append(leaves, leaf)
-				}
-			}
-			return leaves
-		},
+		Leaves: formattest.Leaves(s),
 		Context: func(leaf int, ctx model.Context) {
 			for _, m := range ctx.Messages {
 				_ = d.MessageTokens(m)

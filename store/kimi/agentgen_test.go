@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"skein/internal/formattest"
+	"skein/internal/jscan"
 	"skein/model"
 	"skein/store"
 )
@@ -17,14 +18,7 @@ import (
 // The sessions Kimi Code 2.1.0 wrote and the requests it sent when it
 // resumed them (testdata/agentgen/kimi/README.md): the committed ones, or
 // those a run with a fresh seed just made (AGENTGEN_OUT).
-var agentgen = agentgenDir()
-
-func agentgenDir() string {
-	if d := os.Getenv("AGENTGEN_OUT"); d != "" {
-		return filepath.Join(d, "kimi")
-	}
-	return "../../testdata/agentgen/kimi/fixtures"
-}
+var agentgen = formattest.AgentgenDir("kimi")
 
 type agentgenStep struct {
 	Args    []string       `json:"args"`
@@ -32,42 +26,12 @@ type agentgenStep struct {
 	Wires   map[string]int `json:"wires"`
 }
 
-type agentgenScenario struct {
-	name, dir string
-	Steps     []agentgenStep
+func agentgenScenarios(t *testing.T) []formattest.Scenario[agentgenStep] {
+	t.Helper()
+	return formattest.StepScenarios[agentgenStep](t, agentgen)
 }
 
-func agentgenScenarios(t *testing.T) []agentgenScenario {
-	t.Helper()
-	entries, err := os.ReadDir(agentgen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []agentgenScenario
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		sc := agentgenScenario{name: e.Name(), dir: filepath.Join(agentgen, e.Name())}
-		if err := json.Unmarshal(read(t, filepath.Join(sc.dir, "steps.json")), &sc); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, sc)
-	}
-	if len(out) == 0 {
-		t.Fatalf("no scenario in %s", agentgen)
-	}
-	return out
-}
-
-func read(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+var read = formattest.ReadFile
 
 // mainWire is the main agent's wire of session id under a Kimi Code home.
 func mainWire(t *testing.T, home, id string) string {
@@ -86,8 +50,8 @@ func mainWire(t *testing.T, home, id string) string {
 func TestAgentgenSessions(t *testing.T) {
 	b := store.ForFormat(FormatKimi).(backend)
 	for _, sc := range agentgenScenarios(t) {
-		t.Run(sc.name, func(t *testing.T) {
-			path := mainWire(t, filepath.Join(sc.dir, "kimi-home"), sc.Steps[0].Session)
+		t.Run(sc.Name, func(t *testing.T) {
+			path := mainWire(t, filepath.Join(sc.Dir, "kimi-home"), sc.Steps[0].Session)
 			if !b.Claims(path) {
 				t.Errorf("not claimed: %s", path)
 			}
@@ -138,26 +102,7 @@ func TestAgentgenSessions(t *testing.T) {
 					}
 				}
 			}
-			var usage []struct {
-				Usage *struct {
-					Prompt     float64 `json:"prompt_tokens"`
-					Completion float64 `json:"completion_tokens"`
-					Details    struct {
-						Cached float64 `json:"cached_tokens"`
-					} `json:"prompt_tokens_details"`
-				}
-			}
-			if err := json.Unmarshal(read(t, filepath.Join(sc.dir, "usage.json")), &usage); err != nil {
-				t.Fatal(err)
-			}
-			var in, cached, out float64
-			for _, u := range usage {
-				if u.Usage != nil {
-					in += u.Usage.Prompt - u.Usage.Details.Cached
-					cached += u.Usage.Details.Cached
-					out += u.Usage.Completion
-				}
-			}
+			in, cached, out := formattest.OpenAIUsage(t, filepath.Join(sc.Dir, "usage.json"))
 			st := s.Stats()
 			if st.TokensIn != in || st.CacheRead != cached || st.TokensOut != out {
 				t.Errorf("stats tokens in %v cached %v out %v, server %v %v %v", st.TokensIn, st.CacheRead, st.TokensOut, in, cached, out)
@@ -177,9 +122,9 @@ func TestAgentgenSessions(t *testing.T) {
 // them (openaiMessages).
 func TestAgentgenContext(t *testing.T) {
 	for _, sc := range agentgenScenarios(t) {
-		t.Run(sc.name, func(t *testing.T) {
-			path := mainWire(t, filepath.Join(sc.dir, "kimi-home"), sc.Steps[0].Session)
-			rel, _ := filepath.Rel(filepath.Join(sc.dir, "kimi-home"), path)
+		t.Run(sc.Name, func(t *testing.T) {
+			path := mainWire(t, filepath.Join(sc.Dir, "kimi-home"), sc.Steps[0].Session)
+			rel, _ := filepath.Rel(filepath.Join(sc.Dir, "kimi-home"), path)
 			data := read(t, path)
 			var resumes []int
 			for i, st := range sc.Steps {
@@ -193,11 +138,14 @@ func TestAgentgenContext(t *testing.T) {
 					name = fmt.Sprintf("resume-%d-request.json", k+1)
 				}
 				var req struct{ Messages []map[string]any }
-				if err := json.Unmarshal(read(t, filepath.Join(sc.dir, name)), &req); err != nil {
+				if err := json.Unmarshal(read(t, filepath.Join(sc.Dir, name)), &req); err != nil {
 					t.Fatal(err)
 				}
 				n := sc.Steps[i-1].Wires[filepath.ToSlash(rel)]
-				cut := bytes.Join(bytes.SplitN(data, []byte("\n"), n+1)[:n], []byte("\n"))
+				cut, ok := formattest.Cut(data, n)
+				if !ok {
+					t.Fatalf("%s has fewer than %d lines", rel, n)
+				}
 				s, err := Parse(cut)
 				if err != nil {
 					t.Fatal(err)
@@ -269,11 +217,11 @@ func openaiMessages(s *Session, ctx model.Context) []map[string]any {
 			out = append(out, o)
 		case model.RoleToolResult:
 			text := m.Text("")
-			raw := member(member(s.Entries[cm.Entry].Raw, "event"), "result")
+			raw := jscan.ObjectMember(jscan.ObjectMember(s.Entries[cm.Entry].Raw, "event"), "result")
 			if m.IsError {
 				text = "<system>ERROR: Tool execution failed.</system>\n" + text
 			}
-			if d := member(raw, "durationMs"); d != nil && wallTime[m.ToolName] {
+			if d := jscan.ObjectMember(raw, "durationMs"); d != nil && wallTime[m.ToolName] {
 				var ms float64
 				_ = json.Unmarshal(d, &ms)
 				text = fmt.Sprintf("Wall time: %.3f seconds\n", ms/1000) + text

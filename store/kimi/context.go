@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"skein/internal/jscan"
 	"skein/internal/jsdate"
 	"skein/model"
 )
@@ -24,7 +25,7 @@ func (s *Session) BuildContext(leaf int) model.Context {
 		return ctx
 	}
 	agent := s.Entries[leaf].Agent
-	ctx.Path = s.pathTo(leaf)
+	ctx.Path = s.Path(leaf)
 	var out []int
 	open, openStep := -1, ""
 	openCalls, openVacuous := false, true
@@ -70,7 +71,7 @@ func (s *Session) BuildContext(leaf int) model.Context {
 			out = append(out, i)
 			open, openStep, openCalls, openVacuous = i, e.Step, false, true
 		case e.Event == "content.part" && open >= 0 && e.Step == openStep:
-			for _, b := range partsBlocks([]byte("[" + string(member(member(e.Raw, "event"), "part")) + "]")) {
+			for _, b := range partsBlocks([]byte("[" + string(jscan.ObjectMember(jscan.ObjectMember(e.Raw, "event"), "part")) + "]")) {
 				if strings.TrimSpace(b.Text) != "" || b.Type == model.BlockImage || b.Type == model.BlockOther {
 					openVacuous = false
 				}
@@ -83,7 +84,7 @@ func (s *Session) BuildContext(leaf int) model.Context {
 			out = append(out, i)
 			flush()
 		case e.Event == "step.end":
-			if r := str(member(e.Raw, "event"), "finishReason"); r == "interrupted" || r == "error" {
+			if r := jscan.StringMember(jscan.ObjectMember(e.Raw, "event"), "finishReason"); r == "interrupted" || r == "error" {
 				continue
 			}
 			settle()
@@ -95,7 +96,7 @@ func (s *Session) BuildContext(leaf int) model.Context {
 			out = []int{i}
 			ctx.Compaction = i
 		case e.Type == TypeUndo:
-			n, _ := strconv.Atoi(string(member(e.Raw, "count")))
+			n, _ := strconv.Atoi(string(jscan.ObjectMember(e.Raw, "count")))
 			out = s.undo(out, n)
 			open = -1
 			clear(pending)
@@ -121,7 +122,7 @@ func (s *Session) undo(out []int, n int) []int {
 		if e.Type == TypeCompaction {
 			break
 		}
-		origin := str(member(member(e.Raw, "message"), "origin"), "kind")
+		origin := jscan.StringMember(jscan.ObjectMember(jscan.ObjectMember(e.Raw, "message"), "origin"), "kind")
 		if origin == "injection" {
 			continue
 		}

@@ -11,7 +11,6 @@
 package kimi
 
 import (
-	"bytes"
 	"errors"
 
 	"skein/internal/jscan"
@@ -67,12 +66,13 @@ type AgentFile struct {
 // Session is a parsed session: the main agent's entries, then each
 // sub-agent's after the call that started it.
 type Session struct {
+	model.Links
 	Entries     []Entry
 	Diagnostics []model.Diagnostic
 	ID          string
 	cwd         string
 	path        string
-	parents     []int
+	parent      []int32 // the tree's links (model.Links): each entry's parent is before it
 	leaf        int
 	// steps: a step.begin's index to the step.end's, for its usage.
 	stepEnd map[int]int
@@ -92,11 +92,11 @@ func IsRecord(line []byte) bool {
 	if len(line) == 0 || line[0] != '{' {
 		return false
 	}
-	switch str(line, "type") {
+	switch jscan.StringMember(line, "type") {
 	case TypeMetadata:
-		return member(line, "protocol_version") != nil
+		return jscan.ObjectMember(line, "protocol_version") != nil
 	case TypeAppendMsg, TypeLoopEvent, TypeCompaction, TypeUndo, TypeProfile, TypePrompt:
-		return member(line, "agentId") != nil
+		return jscan.ObjectMember(line, "agentId") != nil
 	}
 	return false
 }
@@ -114,9 +114,9 @@ func ParseFiles(data []byte, agents []AgentFile) (*Session, error) {
 	if len(s.Entries) == 0 {
 		return nil, ErrNotSession
 	}
-	s.parents = make([]int, len(s.Entries))
-	for i := range s.parents {
-		s.parents[i] = i - 1
+	s.parent = make([]int32, len(s.Entries))
+	for i := range s.parent {
+		s.parent[i] = int32(i - 1)
 	}
 	s.leaf = len(s.Entries) - 1
 	spawnAt := map[string]int{} // sub-agent id to the index of its tool.call
@@ -127,8 +127,8 @@ func ParseFiles(data []byte, agents []AgentFile) (*Session, error) {
 			calls[e.CallID] = i
 		}
 		if e.Type == TypeSpawned {
-			if c, ok := calls[str(e.Raw, "parentToolCallId")]; ok {
-				spawnAt[str(e.Raw, "subagentId")] = c
+			if c, ok := calls[jscan.StringMember(e.Raw, "parentToolCallId")]; ok {
+				spawnAt[jscan.StringMember(e.Raw, "subagentId")] = c
 			}
 		}
 	}
@@ -143,9 +143,10 @@ func ParseFiles(data []byte, agents []AgentFile) (*Session, error) {
 					p = c
 				}
 			}
-			s.parents = append(s.parents, p)
+			s.parent = append(s.parent, int32(p))
 		}
 	}
+	s.SetParents(s.parent)
 	s.link()
 	return s, nil
 }
@@ -153,57 +154,44 @@ func ParseFiles(data []byte, agents []AgentFile) (*Session, error) {
 // read appends a wire file's records as entries. file names the file in
 // diagnostics ("" for the main agent's).
 func (s *Session) read(data []byte, agent, file string) {
-	line := 0
 	current := "" // the model of the last llm.request
-	for len(data) > 0 {
-		line++
-		nl := bytes.IndexByte(data, '\n')
-		var raw []byte
-		if nl < 0 {
-			raw, data = data, nil
-		} else {
-			raw, data = data[:nl], data[nl+1:]
-		}
-		raw = jscan.TrimBlank(raw)
-		if len(raw) == 0 {
-			continue
-		}
+	for line, raw := range jscan.Lines(data) {
 		if raw[0] != '{' || !jscan.Valid(raw) {
 			s.Diagnostics = append(s.Diagnostics, diag(file, line, "not a JSON object: left out"))
 			continue
 		}
-		e := Entry{Raw: raw, Line: line, Agent: agent, Type: str(raw, "type"), kind: model.EntryOther}
-		e.Time, _ = jscan.Number(member(raw, "time"))
+		e := Entry{Raw: raw, Line: line, Agent: agent, Type: jscan.StringMember(raw, "type"), kind: model.EntryOther}
+		e.Time, _ = jscan.Number(jscan.ObjectMember(raw, "time"))
 		switch e.Type {
 		case TypeMetadata:
-			e.Time, _ = jscan.Number(member(raw, "created_at"))
+			e.Time, _ = jscan.Number(jscan.ObjectMember(raw, "created_at"))
 		case TypeRequest:
-			current = str(raw, "model")
+			current = jscan.StringMember(raw, "model")
 		case TypeUsage:
 			e.Model = current
 			e.kind = model.EntryUsage
 		case TypeProfile:
-			if c := str(member(raw, "environmentDisclosure"), "cwd"); c != "" && s.cwd == "" && agent == "main" {
+			if c := jscan.StringMember(jscan.ObjectMember(raw, "environmentDisclosure"), "cwd"); c != "" && s.cwd == "" && agent == "main" {
 				s.cwd = c
 			}
 		case TypeAppendMsg:
-			e.kind, e.role = model.EntryMessage, roleOf(str(member(raw, "message"), "role"))
+			e.kind, e.role = model.EntryMessage, roleOf(jscan.StringMember(jscan.ObjectMember(raw, "message"), "role"))
 		case TypeCompaction:
 			e.kind, e.role = model.EntryCompaction, model.RoleCompactionSummary
 		case TypeLoopEvent:
-			ev := member(raw, "event")
-			e.Event = str(ev, "type")
+			ev := jscan.ObjectMember(raw, "event")
+			e.Event = jscan.StringMember(ev, "type")
 			switch e.Event {
 			case "step.begin":
-				e.Step, e.Model = str(ev, "uuid"), current
+				e.Step, e.Model = jscan.StringMember(ev, "uuid"), current
 				e.kind, e.role = model.EntryMessage, model.RoleAssistant
 			case "content.part", "tool.call":
-				e.Step, e.CallID = str(ev, "stepUuid"), str(ev, "toolCallId")
+				e.Step, e.CallID = jscan.StringMember(ev, "stepUuid"), jscan.StringMember(ev, "toolCallId")
 			case "tool.result":
-				e.CallID = str(ev, "toolCallId")
+				e.CallID = jscan.StringMember(ev, "toolCallId")
 				e.kind, e.role = model.EntryMessage, model.RoleToolResult
 			case "step.end":
-				e.Step = str(ev, "uuid")
+				e.Step = jscan.StringMember(ev, "uuid")
 			}
 		}
 		if e.Type == "" {
@@ -244,18 +232,4 @@ func roleOf(r string) string {
 		return model.RoleSystem
 	}
 	return model.RoleUser
-}
-
-// member is an object's member, nil when v is no object or lacks it.
-func member(v []byte, key string) []byte {
-	if len(v) == 0 || v[0] != '{' {
-		return nil
-	}
-	return jscan.Member(v, key)
-}
-
-// str is an object's string member, "" when absent or not a string.
-func str(v []byte, key string) string {
-	s, _ := jscan.String(member(v, key))
-	return s
 }

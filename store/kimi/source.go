@@ -1,7 +1,6 @@
 package kimi
 
 import (
-	"math"
 	"strings"
 
 	"skein/internal/jscan"
@@ -18,7 +17,6 @@ func (s *Session) Domain(info model.SessionInfo) *model.Session {
 
 func (s *Session) Len() int                     { return len(s.Entries) }
 func (s *Session) Leaf() int                    { return s.leaf }
-func (s *Session) Parent(i int) int             { return s.parents[i] }
 func (s *Session) Raw(i int) []byte             { return s.Entries[i].Raw }
 func (s *Session) Problems() []model.Diagnostic { return s.Diagnostics }
 
@@ -34,7 +32,7 @@ func (s *Session) Entry(i int) model.Entry {
 	if t := e.Time; t > 0 {
 		me.Timestamp = jsdateISO(t)
 	}
-	if p := s.parents[i]; p >= 0 {
+	if p := s.Parent(i); p >= 0 {
 		me.ParentID = s.Entries[p].Agent + ":" + itoa(s.Entries[p].Line)
 	}
 	return me
@@ -54,11 +52,11 @@ func (s *Session) Message(m model.ContextMessage) model.Message {
 	}
 	switch {
 	case e.Type == TypeAppendMsg:
-		wm := member(e.Raw, "message")
-		msg.Blocks = partsBlocks(member(wm, "content"))
-		msg.Injected = str(member(wm, "origin"), "kind") == "injection"
+		wm := jscan.ObjectMember(e.Raw, "message")
+		msg.Blocks = partsBlocks(jscan.ObjectMember(wm, "content"))
+		msg.Injected = jscan.StringMember(jscan.ObjectMember(wm, "origin"), "kind") == "injection"
 		if msg.Role == model.RoleToolResult {
-			msg.ToolCallID = str(wm, "toolCallId")
+			msg.ToolCallID = jscan.StringMember(wm, "toolCallId")
 		}
 	case e.Event == "step.begin":
 		msg.Model = e.Model
@@ -70,30 +68,30 @@ func (s *Session) Message(m model.ContextMessage) model.Message {
 			if p.Step != e.Step {
 				continue
 			}
-			ev := member(p.Raw, "event")
+			ev := jscan.ObjectMember(p.Raw, "event")
 			switch p.Event {
 			case "content.part":
-				msg.Blocks = append(msg.Blocks, partsBlocks([]byte("["+string(member(ev, "part"))+"]"))...)
+				msg.Blocks = append(msg.Blocks, partsBlocks([]byte("["+string(jscan.ObjectMember(ev, "part"))+"]"))...)
 			case "tool.call":
-				args := member(ev, "args")
+				args := jscan.ObjectMember(ev, "args")
 				if len(args) == 0 || args[0] != '{' {
 					args = []byte("{}")
 				}
-				msg.Blocks = append(msg.Blocks, model.Block{Type: model.BlockToolCall, Name: "tool.call", Call: model.ToolCall{ID: p.CallID, Name: str(ev, "name"), Input: args}})
+				msg.Blocks = append(msg.Blocks, model.Block{Type: model.BlockToolCall, Name: "tool.call", Call: model.ToolCall{ID: p.CallID, Name: jscan.StringMember(ev, "name"), Input: args}})
 			}
 		}
 		if end, ok := s.stepEnd[m.Entry]; ok {
-			ev := member(s.Entries[end].Raw, "event")
-			msg.StopReason = str(ev, "finishReason")
-			if u := usageOf(member(ev, "usage")); u != nil {
+			ev := jscan.ObjectMember(s.Entries[end].Raw, "event")
+			msg.StopReason = jscan.StringMember(ev, "finishReason")
+			if u := usageOf(jscan.ObjectMember(ev, "usage")); u != nil {
 				msg.Usage = u
 			}
 		}
 	case e.Event == "tool.result":
-		res := member(member(e.Raw, "event"), "result")
+		res := jscan.ObjectMember(jscan.ObjectMember(e.Raw, "event"), "result")
 		msg.ToolCallID = e.CallID
-		msg.IsError = string(member(res, "isError")) == "true"
-		out := member(res, "output")
+		msg.IsError = string(jscan.ObjectMember(res, "isError")) == "true"
+		out := jscan.ObjectMember(res, "output")
 		if t, ok := jscan.String(out); ok {
 			msg.Blocks = []model.Block{{Type: model.BlockText, Text: t}}
 		} else {
@@ -102,7 +100,7 @@ func (s *Session) Message(m model.ContextMessage) model.Message {
 		msg.ToolName = s.callName(m.Entry, e.CallID)
 	case e.Type == TypeCompaction:
 		msg.Summary = s.summaryOf(m.Entry)
-		msg.TokensBefore, _ = jscan.Number(member(e.Raw, "tokensBefore"))
+		msg.TokensBefore, _ = jscan.Number(jscan.ObjectMember(e.Raw, "tokensBefore"))
 	}
 	return msg
 }
@@ -111,7 +109,7 @@ func (s *Session) Message(m model.ContextMessage) model.Message {
 func (s *Session) callName(i int, id string) string {
 	for j := i - 1; j >= 0 && s.Entries[j].Agent == s.Entries[i].Agent; j-- {
 		if s.Entries[j].Event == "tool.call" && s.Entries[j].CallID == id {
-			return str(member(s.Entries[j].Raw, "event"), "name")
+			return jscan.StringMember(jscan.ObjectMember(s.Entries[j].Raw, "event"), "name")
 		}
 	}
 	return ""
@@ -121,18 +119,18 @@ func (s *Session) callName(i int, id string) string {
 // message), else its contextSummary.
 func (s *Session) summaryOf(i int) string {
 	raw := s.Entries[i].Raw
-	sum := member(raw, "summary")
+	sum := jscan.ObjectMember(raw, "summary")
 	if t, ok := jscan.String(sum); ok {
 		return t
 	}
 	if len(sum) > 0 && sum[0] == '{' {
 		var b strings.Builder
-		for _, bl := range partsBlocks(member(sum, "content")) {
+		for _, bl := range partsBlocks(jscan.ObjectMember(sum, "content")) {
 			b.WriteString(bl.Text)
 		}
 		return b.String()
 	}
-	return str(raw, "contextSummary")
+	return jscan.StringMember(raw, "contextSummary")
 }
 
 // partsBlocks are a wire message's content parts as blocks: text, think
@@ -140,16 +138,16 @@ func (s *Session) summaryOf(i int) string {
 func partsBlocks(parts []byte) []model.Block {
 	var out []model.Block
 	jscan.Items(parts, func(p []byte) bool {
-		switch str(p, "type") {
+		switch jscan.StringMember(p, "type") {
 		case "text":
-			out = append(out, model.Block{Type: model.BlockText, Name: "text", Text: str(p, "text")})
+			out = append(out, model.Block{Type: model.BlockText, Name: "text", Text: jscan.StringMember(p, "text")})
 		case "think":
-			out = append(out, model.Block{Type: model.BlockThinking, Name: "think", Text: str(p, "think")})
+			out = append(out, model.Block{Type: model.BlockThinking, Name: "think", Text: jscan.StringMember(p, "think")})
 		case "image_url":
-			url := str(member(p, "image_url"), "url")
+			url := jscan.StringMember(jscan.ObjectMember(p, "image_url"), "url")
 			out = append(out, model.Block{Type: model.BlockImage, Name: "image_url", DataLen: len(url)})
 		default:
-			out = append(out, model.Block{Type: model.BlockOther, Name: str(p, "type")})
+			out = append(out, model.Block{Type: model.BlockOther, Name: jscan.StringMember(p, "type")})
 		}
 		return true
 	})
@@ -162,20 +160,8 @@ func usageOf(u []byte) *model.Usage {
 	if len(u) == 0 || u[0] != '{' {
 		return nil
 	}
-	n := func(k string) float64 { v, _ := jscan.Number(member(u, k)); return v }
+	n := func(k string) float64 { v, _ := jscan.Number(jscan.ObjectMember(u, k)); return v }
 	return &model.Usage{Input: n("inputOther"), Output: n("output"), CacheRead: n("inputCacheRead"), CacheWrite: n("inputCacheCreation")}
-}
-
-// pathTo is the entries from the root to i.
-func (s *Session) pathTo(i int) []int {
-	var out []int
-	for ; i >= 0; i = s.parents[i] {
-		out = append(out, i)
-	}
-	for a, b := 0, len(out)-1; a < b; a, b = a+1, b-1 {
-		out[a], out[b] = out[b], out[a]
-	}
-	return out
 }
 
 // Info is the session's record in the list: its id (the session folder's
@@ -184,16 +170,16 @@ func (s *Session) pathTo(i int) []int {
 // message count and the model of the last request.
 func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	info := model.SessionInfo{Path: path, Format: Format, ID: s.IDOf(path), Cwd: s.cwd, Entries: len(s.Entries), Branches: 1}
-	created, modified := math.Inf(1), math.Inf(-1)
+	var span model.TimeSpan
 	for i := range s.Entries {
 		e := &s.Entries[i]
 		if e.Time > 0 {
-			created, modified = min(created, e.Time), max(modified, e.Time)
+			span.Add(e.Time)
 		}
 		if e.kind == model.EntryMessage {
 			info.MessageCount++
 		}
-		if info.FirstMessage == "" && e.Type == TypeAppendMsg && e.Agent == "main" && str(member(member(e.Raw, "message"), "origin"), "kind") == "user" {
+		if info.FirstMessage == "" && e.Type == TypeAppendMsg && e.Agent == "main" && jscan.StringMember(jscan.ObjectMember(jscan.ObjectMember(e.Raw, "message"), "origin"), "kind") == "user" {
 			m := s.Message(model.ContextMessage{Entry: i})
 			info.FirstMessage = strings.TrimSpace(m.Text(" "))
 		}
@@ -204,10 +190,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	if info.FirstMessage == "" {
 		info.FirstMessage = "(no messages)"
 	}
-	info.Created, info.Modified = math.NaN(), mtimeMs
-	if !math.IsInf(created, 1) {
-		info.Created, info.Modified = created, modified
-	}
+	span.Set(&info, mtimeMs)
 	return info
 }
 
@@ -226,15 +209,15 @@ func (s *Session) Stats() model.Stats {
 		case e.kind == model.EntryMessage:
 			d.AddMessage(e.role)
 		case e.Event == "tool.call":
-			st.Tool(&d, str(member(e.Raw, "event"), "name"))
+			st.Tool(&d, jscan.StringMember(jscan.ObjectMember(e.Raw, "event"), "name"))
 		case e.kind == model.EntryCompaction:
 			st.Compactions++
 		case e.Type == TypeUsage:
 			m := e.Model
 			if m == "" {
-				m = str(e.Raw, "model")
+				m = jscan.StringMember(e.Raw, "model")
 			}
-			if u := usageOf(member(e.Raw, "usage")); u != nil {
+			if u := usageOf(jscan.ObjectMember(e.Raw, "usage")); u != nil {
 				st.Model(m)
 				ut := model.UsageTotals{TokensIn: u.Input, TokensOut: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
 				if ut.Tokens() > 0 {

@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/model"
 	"skein/store"
 )
@@ -18,14 +17,7 @@ import (
 // resumed them (testdata/agentgen/qwen/README.md): the committed ones, or
 // those a cross-check run just made with a fresh seed (AGENTGEN_OUT,
 // testdata/agentgen/crosscheck.sh).
-var agentgen = agentgenDir()
-
-func agentgenDir() string {
-	if d := os.Getenv("AGENTGEN_OUT"); d != "" {
-		return filepath.Join(d, "qwen")
-	}
-	return "../../testdata/agentgen/qwen/fixtures"
-}
+var agentgen = formattest.AgentgenDir("qwen")
 
 type agentgenStep struct {
 	Args    []string       `json:"args"`
@@ -33,42 +25,12 @@ type agentgenStep struct {
 	Chats   map[string]int `json:"chats"`
 }
 
-type agentgenScenario struct {
-	name, dir string
-	Steps     []agentgenStep
+func agentgenScenarios(t *testing.T) []formattest.Scenario[agentgenStep] {
+	t.Helper()
+	return formattest.StepScenarios[agentgenStep](t, agentgen)
 }
 
-func agentgenScenarios(t *testing.T) []agentgenScenario {
-	t.Helper()
-	entries, err := os.ReadDir(agentgen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []agentgenScenario
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		sc := agentgenScenario{name: e.Name(), dir: filepath.Join(agentgen, e.Name())}
-		if err := json.Unmarshal(read(t, filepath.Join(sc.dir, "steps.json")), &sc); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, sc)
-	}
-	if len(out) == 0 {
-		t.Fatalf("no scenario in %s", agentgen)
-	}
-	return out
-}
-
-func read(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+var read = formattest.ReadFile
 
 // chatPath is the path of session id's chat under a qwen home.
 func chatPath(t *testing.T, home, id string) string {
@@ -87,9 +49,9 @@ func chatPath(t *testing.T, home, id string) string {
 func TestAgentgenChats(t *testing.T) {
 	b := store.ForFormat(FormatQwen).(backend)
 	for _, sc := range agentgenScenarios(t) {
-		t.Run(sc.name, func(t *testing.T) {
+		t.Run(sc.Name, func(t *testing.T) {
 			last := sc.Steps[len(sc.Steps)-1]
-			home := filepath.Join(sc.dir, "qwen-home")
+			home := filepath.Join(sc.Dir, "qwen-home")
 			path := chatPath(t, home, sc.Steps[0].Session)
 			if !b.Claims(path) {
 				t.Errorf("not claimed: %s", path)
@@ -148,27 +110,7 @@ func TestAgentgenChats(t *testing.T) {
 					}
 				}
 			}
-			var usage []struct {
-				Who   string
-				Usage *struct {
-					Prompt     float64 `json:"prompt_tokens"`
-					Completion float64 `json:"completion_tokens"`
-					Details    struct {
-						Cached float64 `json:"cached_tokens"`
-					} `json:"prompt_tokens_details"`
-				}
-			}
-			if err := json.Unmarshal(read(t, filepath.Join(sc.dir, "usage.json")), &usage); err != nil {
-				t.Fatal(err)
-			}
-			var in, cached, out float64
-			for _, u := range usage {
-				if u.Usage != nil {
-					in += u.Usage.Prompt - u.Usage.Details.Cached
-					cached += u.Usage.Details.Cached
-					out += u.Usage.Completion
-				}
-			}
+			in, cached, out := formattest.OpenAIUsage(t, filepath.Join(sc.Dir, "usage.json"))
 			st := s.Stats()
 			if st.TokensIn != in || st.CacheRead != cached || st.TokensOut != out {
 				t.Errorf("stats tokens in %v cached %v out %v, server %v %v %v", st.TokensIn, st.CacheRead, st.TokensOut, in, cached, out)
@@ -205,28 +147,17 @@ func TestAgentgenContext(t *testing.T) {
 			if k < resumes {
 				file = fmt.Sprintf("resume-%d-request.json", k)
 			}
-			t.Run(sc.name+"/"+file, func(t *testing.T) {
+			t.Run(sc.Name+"/"+file, func(t *testing.T) {
 				home := t.TempDir()
 				for p, n := range sc.Steps[j-1].Chats {
-					data := read(t, filepath.Join(sc.dir, "qwen-home", p))
-					cut := 0
-					if !strings.HasSuffix(p, ".jsonl") {
-						n, cut = 0, len(data)
-					}
-					for range n {
-						i := bytes.IndexByte(data[cut:], '\n')
-						if i < 0 {
+					data := read(t, filepath.Join(sc.Dir, "qwen-home", p))
+					if strings.HasSuffix(p, ".jsonl") {
+						var ok bool
+						if data, ok = formattest.Cut(data, n); !ok {
 							t.Fatalf("%s has fewer than %d lines", p, n)
 						}
-						cut += i + 1
 					}
-					to := filepath.Join(home, p)
-					if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(to, data[:cut], 0o644); err != nil {
-						t.Fatal(err)
-					}
+					formattest.Put(t, filepath.Join(home, p), data)
 				}
 				s, err := Open(chatPath(t, home, sc.Steps[0].Session))
 				if err != nil {
@@ -241,24 +172,13 @@ func TestAgentgenContext(t *testing.T) {
 					t.Fatalf("context JSON: %v", err)
 				}
 				var req struct{ Messages []map[string]any }
-				if err := json.Unmarshal(read(t, filepath.Join(sc.dir, file)), &req); err != nil {
+				if err := json.Unmarshal(read(t, filepath.Join(sc.Dir, file)), &req); err != nil {
 					t.Fatal(err)
 				}
 				want := sentHistory(req.Messages)
 				have := normalize(openaiMessages(got.Messages))
-				for i := range max(len(want), len(have)) {
-					var w, g any
-					if i < len(want) {
-						w = want[i]
-					}
-					if i < len(have) {
-						g = have[i]
-					}
-					if !reflect.DeepEqual(w, g) {
-						wj, _ := json.Marshal(w)
-						gj, _ := json.Marshal(g)
-						t.Fatalf("message %d of %d (skein has %d):\n  want %.400s\n  got  %.400s", i, len(want), len(have), wj, gj)
-					}
+				if diff := formattest.FirstDiff("message", want, have, 400); diff != "" {
+					t.Fatal(diff)
 				}
 			})
 		}

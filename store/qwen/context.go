@@ -8,18 +8,6 @@ import (
 	"skein/model"
 )
 
-// pathTo is the entries from the root to leaf.
-func (s *Session) pathTo(leaf int) []int {
-	var out []int
-	for i := leaf; i >= 0 && len(out) <= len(s.Entries); i = s.parents[i] {
-		out = append(out, i)
-	}
-	for l, r := 0, len(out)-1; l < r; l, r = l+1, r-1 {
-		out[l], out[r] = out[r], out[l]
-	}
-	return out
-}
-
 // BuildContext is the history Qwen Code resumes with at leaf
 // (SessionApiHistoryAccumulator over the path from the root): each
 // record's message in order, but a system record's (none is sent) and a
@@ -37,7 +25,7 @@ func (s *Session) BuildContext(leaf int) model.Context {
 	if leaf < 0 || leaf >= len(s.Entries) {
 		return ctx
 	}
-	ctx.Path = s.pathTo(leaf)
+	ctx.Path = s.Path(leaf)
 	type msg struct {
 		model.ContextMessage
 		owner int
@@ -50,13 +38,13 @@ func (s *Session) BuildContext(leaf int) model.Context {
 		if e.Type == TypeSystem {
 			switch e.Subtype {
 			case SubtypeCompression:
-				if h := member(e.Payload, "compressedHistory"); len(h) > 0 && h[0] == '[' {
+				if h := jscan.ObjectMember(e.Payload, "compressedHistory"); len(h) > 0 && h[0] == '[' {
 					run = run[:0]
 					n := 0
 					jscan.Items(h, func(c []byte) bool {
 						n++
 						kind := model.KindMessage
-						if n == 1 && str(c, "role") == "user" {
+						if n == 1 && jscan.StringMember(c, "role") == "user" {
 							kind = model.KindCompactionSummary // the summary, as Qwen Code puts it first
 						}
 						run = append(run, msg{model.ContextMessage{Entry: i, Kind: kind, Content: int32(-n)}, i})
@@ -80,7 +68,7 @@ func (s *Session) BuildContext(leaf int) model.Context {
 		if e.Type == TypeToolResult {
 			n := 0
 			for _, p := range s.parts(i) {
-				if member(p, "functionResponse") != nil {
+				if jscan.ObjectMember(p, "functionResponse") != nil {
 					if n > 0 {
 						run = append(run, msg{model.ContextMessage{Entry: i, Content: int32(-n - 1)}, i})
 					}
@@ -118,7 +106,7 @@ func (s *Session) setModel(ctx *model.Context) {
 			provider := ""
 			for j := k - 1; j >= 0; j-- {
 				if p := &s.Entries[ctx.Path[j]]; p.kind == model.EntryUsage {
-					provider = str(member(p.Payload, "uiEvent"), "auth_type")
+					provider = jscan.StringMember(jscan.ObjectMember(p.Payload, "uiEvent"), "auth_type")
 					break
 				}
 			}
@@ -134,14 +122,14 @@ func (s *Session) setModel(ctx *model.Context) {
 // that is the command alone.
 func (s *Session) slashTakesBack(i, u int) bool {
 	p := s.Entries[i].Payload
-	if str(p, "phase") != "result" || string(member(p, "sentToModel")) == "true" {
+	if jscan.StringMember(p, "phase") != "result" || string(jscan.ObjectMember(p, "sentToModel")) == "true" {
 		return false
 	}
-	items := member(p, "outputHistoryItems")
+	items := jscan.ObjectMember(p, "outputHistoryItems")
 	n, all := 0, true
 	jscan.Items(items, func(v []byte) bool {
 		n++
-		if str(v, "type") != "assistant" {
+		if jscan.StringMember(v, "type") != "assistant" {
 			all = false
 		}
 		return all
@@ -160,8 +148,8 @@ func (s *Session) slashTakesBack(i, u int) bool {
 		}
 		return only
 	})
-	t, ok := jscan.String(member(parts[0], "text"))
-	return only && ok && t == str(p, "rawCommand")
+	t, ok := jscan.String(jscan.ObjectMember(parts[0], "text"))
+	return only && ok && t == jscan.StringMember(p, "rawCommand")
 }
 
 // BuildHistory is what the user saw along the path: every message entry,
@@ -171,7 +159,7 @@ func (s *Session) BuildHistory(leaf int) model.Context {
 	if leaf < 0 || leaf >= len(s.Entries) {
 		return ctx
 	}
-	ctx.Path = s.pathTo(leaf)
+	ctx.Path = s.Path(leaf)
 	for _, i := range ctx.Path {
 		pe := model.Projected{Entry: i, First: len(ctx.Messages)}
 		switch s.Entries[i].kind {
@@ -211,15 +199,15 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx model.Context) error {
 			switch {
 			case e.kind == model.EntryCompaction:
 				if c := s.compressed(m.Entry, int(-m.Content)-1); c != nil {
-					add(content(str(c, "role"), member(c, "parts")))
+					add(content(jscan.StringMember(c, "role"), jscan.ObjectMember(c, "parts")))
 				}
 			case m.Content < 0:
 				// A tool_result's later function response: sent in its
 				// Content, written with the first.
 			default:
-				role := str(e.Message, "role")
+				role := jscan.StringMember(e.Message, "role")
 				if !s.fragments {
-					add(content(role, member(e.Message, "parts")))
+					add(content(role, jscan.ObjectMember(e.Message, "parts")))
 					continue
 				}
 				arr := []byte{'['}

@@ -1,7 +1,6 @@
 package qwen
 
 import (
-	"math"
 	"path/filepath"
 	"strings"
 
@@ -25,13 +24,11 @@ import (
 func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	info := model.SessionInfo{Path: path, Format: Format, ID: s.IDOf(path), Cwd: s.cwd(), Name: s.title,
 		Entries: len(s.Entries), Branches: s.Tips()}
-	created, modified := math.Inf(1), math.Inf(-1)
+	var span model.TimeSpan
 	first := ""
 	for i := range s.Entries {
 		e := &s.Entries[i]
-		if t := jsdate.Parse(e.Timestamp); t == t {
-			created, modified = min(created, t), max(modified, t)
-		}
+		span.Add(jsdate.Parse(e.Timestamp))
 		if e.kind != model.EntryMessage {
 			continue
 		}
@@ -48,10 +45,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	if first == "" {
 		info.FirstMessage = "(no messages)"
 	}
-	info.Created, info.Modified = math.NaN(), mtimeMs
-	if !math.IsInf(created, 1) {
-		info.Created, info.Modified = created, modified
-	}
+	span.Set(&info, mtimeMs)
 	return info
 }
 

@@ -15,7 +15,7 @@ import (
 // the first of its uuid.
 func (s *Session) link() {
 	n := len(s.Entries)
-	s.parents = make([]int, n)
+	s.parent = make([]int32, n)
 	s.calls = map[string]call{}
 	s.byUUID = map[string]int{}
 	uuids := make([]map[string]int, len(s.Agents)+1)
@@ -36,17 +36,17 @@ func (s *Session) link() {
 		e := &s.Entries[i]
 		if e.Type == TypeAssistant && e.fragment < 0 && e.File == 0 {
 			for _, p := range s.parts(i) {
-				if fc := member(p, "functionCall"); fc != nil {
-					if id := str(fc, "id"); id != "" {
+				if fc := jscan.ObjectMember(p, "functionCall"); fc != nil {
+					if id := jscan.StringMember(fc, "id"); id != "" {
 						if _, seen := s.calls[id]; !seen {
-							s.calls[id] = call{entry: i, name: str(fc, "name")}
+							s.calls[id] = call{entry: i, name: jscan.StringMember(fc, "name")}
 						}
 					}
 				}
 			}
 		}
 		if e.Type == TypeSystem && e.Subtype == SubtypeTitle && e.File == 0 {
-			s.title = str(e.Payload, "customTitle")
+			s.title = jscan.StringMember(e.Payload, "customTitle")
 		}
 	}
 	for k := range s.Agents {
@@ -56,30 +56,27 @@ func (s *Session) link() {
 	}
 	for i := range s.Entries {
 		e := &s.Entries[i]
-		s.parents[i] = -1
+		s.parent[i] = -1
 		switch {
 		case e.fragment >= 0:
-			s.parents[i] = e.fragment
+			s.parent[i] = int32(e.fragment)
 		case e.HasParent:
 			if j, ok := uuids[e.File][e.ParentUUID]; ok {
-				s.parents[i] = j
+				s.parent[i] = int32(j)
 			} else {
 				s.Diagnostics = append(s.Diagnostics, model.Diagnostic{Line: e.Line, Msg: "parentUuid " + e.ParentUUID + " is not in the file: a root here (Qwen Code's history stops at it)", Warning: true})
 			}
 		case e.File > 0:
 			// A sub-agent's first record hangs under the call that
 			// started it.
-			s.parents[i] = s.Agents[e.File-1].Call
+			s.parent[i] = int32(s.Agents[e.File-1].Call)
 		}
 	}
-	s.breakCycles()
-	s.kids = make([][]int, n)
-	for i, p := range s.parents {
-		if p < 0 {
-			s.rootList = append(s.rootList, i)
-		} else {
-			s.kids[p] = append(s.kids[p], i)
-		}
+	model.BreakCyclesAtEntry(s.parent, func(j, _ int) {
+		s.Diagnostics = append(s.Diagnostics, model.Diagnostic{Line: s.Entries[j].Line, Msg: "parentUuid makes a cycle: a root here"})
+	})
+	s.SetParents(s.parent)
+	for i := range s.Entries {
 		if s.Entries[i].fragment >= 0 {
 			s.fragments = true
 		}
@@ -143,30 +140,7 @@ func (s *Session) kindOf(e *Entry) {
 
 // telemetryEvent is a ui_telemetry record's event name.
 func telemetryEvent(payload []byte) string {
-	return str(member(payload, "uiEvent"), "event.name")
-}
-
-// breakCycles makes a root of each entry whose parent link closes a
-// cycle, so that the parents make a forest.
-func (s *Session) breakCycles() {
-	state := make([]uint8, len(s.parents)) // 0 unseen, 1 on the walk, 2 done
-	var walk []int
-	for i := range s.parents {
-		walk = walk[:0]
-		j := i
-		for j >= 0 && state[j] == 0 {
-			state[j] = 1
-			walk = append(walk, j)
-			j = s.parents[j]
-		}
-		if j >= 0 && state[j] == 1 {
-			s.Diagnostics = append(s.Diagnostics, model.Diagnostic{Line: s.Entries[j].Line, Msg: "parentUuid makes a cycle: a root here"})
-			s.parents[j] = -1
-		}
-		for _, k := range walk {
-			state[k] = 2
-		}
-	}
+	return jscan.StringMember(jscan.ObjectMember(payload, "uiEvent"), "event.name")
 }
 
 // parts are entry i's message parts, and its fragments' after them (as
@@ -174,14 +148,14 @@ func (s *Session) breakCycles() {
 func (s *Session) parts(i int) [][]byte {
 	var out [][]byte
 	add := func(msg []byte) {
-		jscan.Items(member(msg, "parts"), func(v []byte) bool {
+		jscan.Items(jscan.ObjectMember(msg, "parts"), func(v []byte) bool {
 			out = append(out, v)
 			return true
 		})
 	}
 	add(s.Entries[i].Message)
 	if s.fragments {
-		for _, k := range s.kids[i] {
+		for _, k := range s.Children(i) {
 			if s.Entries[k].fragment == i {
 				add(s.Entries[k].Message)
 			}
@@ -212,7 +186,7 @@ func (s *Session) BranchEnds() []int {
 func (s *Session) ends(fn func(i int, agent bool), agents bool) {
 	for i := range s.Entries {
 		e := &s.Entries[i]
-		if len(s.kids[i]) > 0 || e.fragment >= 0 || (e.File > 0) != agents {
+		if len(s.Children(i)) > 0 || e.fragment >= 0 || (e.File > 0) != agents {
 			continue
 		}
 		fn(i, agents)

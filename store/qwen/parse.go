@@ -69,15 +69,14 @@ type Entry struct {
 // Session is a parsed chat: its entries in file order and what linking
 // them found.
 type Session struct {
+	model.Links
 	Entries     []Entry
 	Diagnostics []model.Diagnostic
 	ID          string // the first record's sessionId
 	Agents      []Agent
-	main        int // the chat's entries are Entries[:main]
-	parents     []int
-	kids        [][]int
-	rootList    []int
-	fragments   bool // some uuid is repeated
+	main        int     // the chat's entries are Entries[:main]
+	parent      []int32 // the tree's links (model.Links)
+	fragments   bool    // some uuid is repeated
 	leaf        int
 	byUUID      map[string]int  // the chat's uuids
 	calls       map[string]call // tool call id -> where it is
@@ -134,9 +133,9 @@ func ParseFiles(data []byte, agents []AgentFile) (*Session, error) {
 		for d := before; d < len(s.Diagnostics); d++ {
 			s.Diagnostics[d].File = a.Name
 		}
-		ag := Agent{Name: a.Name, Call: -1, CallID: str(a.Meta, "toolUseId"), Type: str(a.Meta, "agentType"), ID: str(a.Meta, "agentId")}
+		ag := Agent{Name: a.Name, Call: -1, CallID: jscan.StringMember(a.Meta, "toolUseId"), Type: jscan.StringMember(a.Meta, "agentType"), ID: jscan.StringMember(a.Meta, "agentId")}
 		if ag.ID == "" && at < len(s.Entries) {
-			ag.ID = str(s.Entries[at].Raw, "agentId")
+			ag.ID = jscan.StringMember(s.Entries[at].Raw, "agentId")
 		}
 		s.Agents = append(s.Agents, ag)
 	}
@@ -149,19 +148,7 @@ func ParseFiles(data []byte, agents []AgentFile) (*Session, error) {
 // the sub-agent k-1).
 func (s *Session) parseFile(data []byte, file int) {
 	data = bytes.TrimPrefix(data, jscan.BOM)
-	no := 0
-	for len(data) > 0 {
-		no++
-		raw := data
-		if k := bytes.IndexByte(data, '\n'); k >= 0 {
-			raw, data = data[:k], data[k+1:]
-		} else {
-			data = nil
-		}
-		raw = jscan.TrimBlank(raw)
-		if len(raw) == 0 {
-			continue
-		}
+	for no, raw := range jscan.Lines(data) {
 		if raw[0] != '{' || !jscan.Valid(raw) {
 			s.Diagnostics = append(s.Diagnostics, model.Diagnostic{Line: no, Msg: "not a JSON object: skipped"})
 			continue
@@ -275,18 +262,4 @@ func (e *Entry) ID() string {
 		return e.UUID + "#L" + strconv.Itoa(e.Line)
 	}
 	return e.UUID
-}
-
-// member is an object's member, nil when v is not an object.
-func member(v []byte, key string) []byte {
-	if len(v) == 0 || v[0] != '{' {
-		return nil
-	}
-	return jscan.Member(v, key)
-}
-
-// str is an object's string member, "" when absent or not a string.
-func str(v []byte, key string) string {
-	s, _ := jscan.String(member(v, key))
-	return s
 }

@@ -21,7 +21,6 @@ func Of(s *model.Session) *Session { return model.SourceOf[*Session](s) }
 
 func (s *Session) Len() int                     { return len(s.Entries) }
 func (s *Session) Leaf() int                    { return s.leaf }
-func (s *Session) Parent(i int) int             { return s.parents[i] }
 func (s *Session) Raw(i int) []byte             { return s.Entries[i].Raw }
 func (s *Session) Name() string                 { return s.title }
 func (s *Session) Problems() []model.Diagnostic { return s.Diagnostics }
@@ -31,7 +30,7 @@ func (s *Session) Problems() []model.Diagnostic { return s.Diagnostics }
 func (s *Session) Entry(i int) model.Entry {
 	e := &s.Entries[i]
 	me := model.Entry{Kind: e.kind, Type: e.typ(), Role: e.role, ID: e.ID(), Timestamp: e.Timestamp, Line: e.Line}
-	if p := s.parents[i]; p >= 0 {
+	if p := s.Parent(i); p >= 0 {
 		me.ParentID = s.Entries[p].ID()
 	}
 	return me
@@ -62,7 +61,7 @@ func (s *Session) Detail(i int) model.Detail {
 	e := &s.Entries[i]
 	switch e.kind {
 	case model.EntryTitle:
-		return model.Detail{Title: str(e.Payload, "customTitle")}
+		return model.Detail{Title: jscan.StringMember(e.Payload, "customTitle")}
 	case model.EntryModelChange:
 		return model.Detail{Model: modelOf(e.Payload)}
 	case model.EntryUsage:
@@ -73,10 +72,10 @@ func (s *Session) Detail(i int) model.Detail {
 
 // modelOf is a session_model payload's model: its model, else its modelId.
 func modelOf(p []byte) string {
-	if m := str(p, "model"); m != "" {
+	if m := jscan.StringMember(p, "model"); m != "" {
 		return m
 	}
-	return str(p, "modelId")
+	return jscan.StringMember(p, "modelId")
 }
 
 // Message is a context message's content, normalized: a user's text and
@@ -104,18 +103,18 @@ func (s *Session) Message(m model.ContextMessage) model.Message {
 		msg.Summary = s.summaryOf(m.Entry)
 		return msg
 	case e.Type == TypeSystem && e.kind == model.EntryMessage:
-		ev := member(e.Payload, "uiEvent")
-		msg.Error = str(ev, "error_message")
+		ev := jscan.ObjectMember(e.Payload, "uiEvent")
+		msg.Error = jscan.StringMember(ev, "error_message")
 		if msg.Error == "" {
-			msg.Error = str(ev, "error")
+			msg.Error = jscan.StringMember(ev, "error")
 		}
 		if msg.Error == "" {
 			msg.Error = "API error"
 		}
-		if code := member(ev, "status_code"); code != nil {
+		if code := jscan.ObjectMember(ev, "status_code"); code != nil {
 			msg.Error += " (status " + string(code) + ")"
 		}
-		msg.Model = str(ev, "model")
+		msg.Model = jscan.StringMember(ev, "model")
 		msg.StopReason = "error"
 		msg.Excluded = true
 		return msg
@@ -129,16 +128,16 @@ func (s *Session) Message(m model.ContextMessage) model.Message {
 	msg.Blocks = blocks(parts, e.role == model.RoleUser)
 	if e.Type == TypeAssistant {
 		msg.Model = e.Model
-		msg.Usage = usageOf(member(e.Raw, "usageMetadata"))
+		msg.Usage = usageOf(jscan.ObjectMember(e.Raw, "usageMetadata"))
 	}
 	return msg
 }
 
 // contentMessage is a Content of a compressed history as a message.
 func contentMessage(c []byte, msg model.Message) model.Message {
-	role := str(c, "role")
+	role := jscan.StringMember(c, "role")
 	var parts [][]byte
-	jscan.Items(member(c, "parts"), func(v []byte) bool {
+	jscan.Items(jscan.ObjectMember(c, "parts"), func(v []byte) bool {
 		parts = append(parts, v)
 		return true
 	})
@@ -147,7 +146,7 @@ func contentMessage(c []byte, msg model.Message) model.Message {
 		msg.Role = model.RoleAssistant
 	}
 	for _, p := range parts {
-		if fr := member(p, "functionResponse"); fr != nil && role != "model" {
+		if fr := jscan.ObjectMember(p, "functionResponse"); fr != nil && role != "model" {
 			out := msg
 			out.Role = model.RoleToolResult
 			fillResult(&out, fr)
@@ -190,15 +189,15 @@ func blocks(parts [][]byte, user bool) []model.Block {
 				out = append(out, model.Block{Type: model.BlockText, Text: t})
 			}
 		case fc != nil && fc[0] == '{':
-			args := member(fc, "args")
+			args := jscan.ObjectMember(fc, "args")
 			if len(args) == 0 || args[0] != '{' {
 				args = []byte("{}")
 			}
 			out = append(out, model.Block{Type: model.BlockToolCall, Name: "functionCall",
-				Call: model.ToolCall{ID: str(fc, "id"), Name: str(fc, "name"), Input: args}})
+				Call: model.ToolCall{ID: jscan.StringMember(fc, "id"), Name: jscan.StringMember(fc, "name"), Input: args}})
 		case inline != nil && inline[0] == '{':
-			data, _ := jscan.String(member(inline, "data"))
-			out = append(out, model.Block{Type: model.BlockImage, Name: "inlineData", MimeType: str(inline, "mimeType"), DataLen: len(data), Data: data})
+			data, _ := jscan.String(jscan.ObjectMember(inline, "data"))
+			out = append(out, model.Block{Type: model.BlockImage, Name: "inlineData", MimeType: jscan.StringMember(inline, "mimeType"), DataLen: len(data), Data: data})
 		}
 	}
 	return out
@@ -214,13 +213,13 @@ func (s *Session) toolResult(m model.ContextMessage, msg model.Message) model.Me
 	e := &s.Entries[m.Entry]
 	n := 0
 	for _, p := range s.parts(m.Entry) {
-		fr := member(p, "functionResponse")
+		fr := jscan.ObjectMember(p, "functionResponse")
 		if fr == nil {
 			continue
 		}
 		if n == k {
 			fillResult(&msg, fr)
-			if st := str(member(e.Raw, "toolCallResult"), "status"); st == "error" && str(member(e.Raw, "toolCallResult"), "callId") == msg.ToolCallID {
+			if st := jscan.StringMember(jscan.ObjectMember(e.Raw, "toolCallResult"), "status"); st == "error" && jscan.StringMember(jscan.ObjectMember(e.Raw, "toolCallResult"), "callId") == msg.ToolCallID {
 				msg.IsError = true
 			}
 			if msg.ToolName == "" {
@@ -240,18 +239,18 @@ func (s *Session) toolResult(m model.ContextMessage, msg model.Message) model.Me
 // a string, else response.error, else the response as JSON; then the
 // texts of its parts); an error member makes it an error.
 func fillResult(msg *model.Message, fr []byte) {
-	msg.ToolCallID = str(fr, "id")
-	msg.ToolName = str(fr, "name")
-	resp := member(fr, "response")
+	msg.ToolCallID = jscan.StringMember(fr, "id")
+	msg.ToolName = jscan.StringMember(fr, "name")
+	resp := jscan.ObjectMember(fr, "response")
 	var text string
 	switch {
 	case len(resp) == 0 || string(resp) == "null":
 	case resp[0] == '"':
 		text, _ = jscan.String(resp)
-	case resp[0] == '{' && jscan.IsString(member(resp, "output")):
-		text = str(resp, "output")
-	case resp[0] == '{' && jscan.IsString(member(resp, "error")):
-		text = str(resp, "error")
+	case resp[0] == '{' && jscan.IsString(jscan.ObjectMember(resp, "output")):
+		text = jscan.StringMember(resp, "output")
+	case resp[0] == '{' && jscan.IsString(jscan.ObjectMember(resp, "error")):
+		text = jscan.StringMember(resp, "error")
 		msg.IsError = true
 	default:
 		text = string(resp)
@@ -259,8 +258,8 @@ func fillResult(msg *model.Message, fr []byte) {
 	if text != "" {
 		msg.Blocks = append(msg.Blocks, model.Block{Type: model.BlockText, Text: text})
 	}
-	jscan.Items(member(fr, "parts"), func(p []byte) bool {
-		if t, ok := jscan.String(member(p, "text")); ok && t != "" {
+	jscan.Items(jscan.ObjectMember(fr, "parts"), func(p []byte) bool {
+		if t, ok := jscan.String(jscan.ObjectMember(p, "text")); ok && t != "" {
 			msg.Blocks = append(msg.Blocks, model.Block{Type: model.BlockText, Text: t})
 		}
 		return true
@@ -303,7 +302,7 @@ type tokens struct{ prompt, cached, out, thoughts, total float64 }
 func (s *Session) compressed(i, k int) []byte {
 	var out []byte
 	n := 0
-	jscan.Items(member(s.Entries[i].Payload, "compressedHistory"), func(v []byte) bool {
+	jscan.Items(jscan.ObjectMember(s.Entries[i].Payload, "compressedHistory"), func(v []byte) bool {
 		if n == k {
 			out = v
 			return false
@@ -320,8 +319,8 @@ func (s *Session) compressed(i, k int) []byte {
 func (s *Session) summaryOf(i int) string {
 	c := s.compressed(i, 0)
 	var texts []string
-	jscan.Items(member(c, "parts"), func(p []byte) bool {
-		if t, ok := jscan.String(member(p, "text")); ok {
+	jscan.Items(jscan.ObjectMember(c, "parts"), func(p []byte) bool {
+		if t, ok := jscan.String(jscan.ObjectMember(p, "text")); ok {
 			texts = append(texts, t)
 		}
 		return true
@@ -337,7 +336,7 @@ func (s *Session) summaryOf(i int) string {
 func (s *Session) TreeText(i int, home string) []model.Part {
 	parts := s.treeText(i, home)
 	if e := &s.Entries[i]; e.File > 0 {
-		if a := s.Agents[e.File-1]; a.Call >= 0 && s.parents[i] == a.Call {
+		if a := s.Agents[e.File-1]; a.Call >= 0 && s.Parent(i) == a.Call {
 			name := "agent"
 			if a.Type != "" {
 				name += " " + model.OneLine(a.Type)
@@ -354,22 +353,7 @@ func (s *Session) treeText(i int, home string) []model.Part {
 	switch e.kind {
 	case model.EntryMessage:
 		msg := s.Message(model.ContextMessage{Entry: i})
-		switch {
-		case msg.Error != "":
-			return []model.Part{{Text: "error: " + model.OneLine(msg.Error), Role: "error"}}
-		case e.role == model.RoleToolResult:
-			return []model.Part{model.ResultPart(&msg)}
-		}
-		parts, hasText, hasCalls := model.ReplyParts([]model.Part{{Text: e.role + ": ", Role: e.role}}, &msg, home)
-		if !hasText && !hasCalls {
-			for _, b := range msg.Blocks {
-				if b.Type == model.BlockThinking {
-					return append(parts, model.Part{Text: "(thinking) " + model.OneLine(b.Text), Role: "muted"})
-				}
-			}
-			parts = append(parts, model.Part{Text: "(no text)", Role: "muted"})
-		}
-		return parts
+		return model.MessageParts(&msg, e.role, home)
 	case model.EntryCompaction:
 		return []model.Part{{Text: "[compaction: " + model.OneLine(s.summaryOf(i)) + "]", Role: "compaction"}}
 	case model.EntryTitle:
@@ -377,8 +361,8 @@ func (s *Session) treeText(i int, home string) []model.Part {
 	case model.EntryModelChange:
 		return dim("model: " + s.Detail(i).Model)
 	case model.EntryUsage:
-		ev := member(e.Payload, "uiEvent")
-		return dim("api response: " + str(ev, "model") + " " + string(member(ev, "input_token_count")) + " in, " + string(member(ev, "output_token_count")) + " out")
+		ev := jscan.ObjectMember(e.Payload, "uiEvent")
+		return dim("api response: " + jscan.StringMember(ev, "model") + " " + string(jscan.ObjectMember(ev, "input_token_count")) + " in, " + string(jscan.ObjectMember(ev, "output_token_count")) + " out")
 	}
 	if e.fragment >= 0 {
 		return dim("fragment of " + e.UUID)
@@ -397,12 +381,6 @@ func (s *Session) WriteTreeJSON(w io.Writer) error {
 		return model.AppendTreeNode(buf, e.ID(), true, e.typ(), e.role, e.role != "", "", false)
 	})
 }
-
-// Roots are the entries without a parent, in file order.
-func (s *Session) Roots() []int { return s.rootList }
-
-// Children are the entries whose parent is i, in file order.
-func (s *Session) Children(i int) []int { return s.kids[i] }
 
 // TreeHidden marks the records the tree leaves out: the bookkeeping
 // Qwen Code writes around every turn (attribution snapshots, telemetry of

@@ -33,12 +33,12 @@ func (s *Session) Stats() model.Stats {
 			d.AddMessage(e.role)
 			if e.Type == TypeAssistant {
 				for _, p := range s.parts(i) {
-					if fc := member(p, "functionCall"); fc != nil {
-						st.Tool(&d, str(fc, "name"))
+					if fc := jscan.ObjectMember(p, "functionCall"); fc != nil {
+						st.Tool(&d, jscan.StringMember(fc, "name"))
 					}
 				}
 				if !telemetry {
-					if u := usageOf(member(e.Raw, "usageMetadata")); u != nil {
+					if u := usageOf(jscan.ObjectMember(e.Raw, "usageMetadata")); u != nil {
 						s.addUsage(st, &d, e.Model, u.Input, u.CacheRead, u.Output)
 					}
 				}
@@ -46,11 +46,11 @@ func (s *Session) Stats() model.Stats {
 		case model.EntryCompaction:
 			st.Compactions++
 		case model.EntryUsage:
-			ev := member(e.Payload, "uiEvent")
-			in, _ := jscan.Number(member(ev, "input_token_count"))
-			out, _ := jscan.Number(member(ev, "output_token_count"))
-			cached, _ := jscan.Number(member(ev, "cached_content_token_count"))
-			s.addUsage(st, &d, key(str(ev, "auth_type"), str(ev, "model")), max(in-cached, 0), cached, out)
+			ev := jscan.ObjectMember(e.Payload, "uiEvent")
+			in, _ := jscan.Number(jscan.ObjectMember(ev, "input_token_count"))
+			out, _ := jscan.Number(jscan.ObjectMember(ev, "output_token_count"))
+			cached, _ := jscan.Number(jscan.ObjectMember(ev, "cached_content_token_count"))
+			s.addUsage(st, &d, key(jscan.StringMember(ev, "auth_type"), jscan.StringMember(ev, "model")), max(in-cached, 0), cached, out)
 		}
 		st.End(t, d)
 	}
@@ -86,17 +86,17 @@ func (s *Session) contextSeries() []model.ContextPoint {
 		return nil
 	}
 	var out []model.ContextPoint
-	for _, i := range s.pathTo(s.leaf) {
+	for _, i := range s.Path(s.leaf) {
 		e := &s.Entries[i]
 		switch {
 		case e.Type == TypeAssistant:
-			if u := usageOf(member(e.Raw, "usageMetadata")); u != nil && u.Total > 0 {
+			if u := usageOf(jscan.ObjectMember(e.Raw, "usageMetadata")); u != nil && u.Total > 0 {
 				out = append(out, model.ContextPoint{Entry: i, Tokens: u.Total})
 			}
 		case e.kind == model.EntryCompaction:
-			info := member(e.Payload, "info")
-			if n, ok := jscan.Number(member(info, "newTokenCount")); ok {
-				out = append(out, model.ContextPoint{Entry: i, Tokens: n, Estimated: string(member(info, "newTokenCountIsEstimated")) != "false", Compaction: true})
+			info := jscan.ObjectMember(e.Payload, "info")
+			if n, ok := jscan.Number(jscan.ObjectMember(info, "newTokenCount")); ok {
+				out = append(out, model.ContextPoint{Entry: i, Tokens: n, Estimated: string(jscan.ObjectMember(info, "newTokenCountIsEstimated")) != "false", Compaction: true})
 			}
 		}
 	}
