@@ -193,7 +193,7 @@ to_list
 check "the list shows the new title" wait_for "Orders paging v2"
 check "the list no longer shows the old title" lacks "Paginate GET /orders"
 t send-keys -t skein / channel
-check "/ lists a Dhara session by its messages, with the snippet" wait_for "⌕ …Wait on a channel instead" 30
+check "/ lists a Dhara session by its messages, with the snippet" wait_for "⌕ …Wait on a channel" 30
 check "the text match's count is on the filter line" shows "1 more by their messages"
 t send-keys -t skein Enter
 wait_for "filter: channel" >/dev/null
