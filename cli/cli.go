@@ -178,19 +178,7 @@ func refParagraph() string {
 		"sessions found (and in the folders named to earlier commands). PATHs " +
 		"(files or folders, searched recursively) replace the default store, " +
 		"every agent's folder: " + strings.Join(f, ", ") + "."
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		if line != "" && len(line)+1+len(w) > 74 {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	return strings.Join(append(lines, line), "\n")
+	return strings.Join(wrap(text, 74), "\n")
 }
 
 // usageText is what --help prints.
