@@ -388,6 +388,16 @@ func registered() ([]Backend, Backend) {
 	return backends, fallback
 }
 
+// fallbackFirst is every backend, the fallback's (pi's) first: the order in
+// which --help and the default roots name the agents.
+func fallbackFirst() []Backend {
+	bs, fb := registered()
+	if fb != nil {
+		bs = append([]Backend{fb}, bs...)
+	}
+	return bs
+}
+
 // Backends are the registered formats.
 func Backends() []Backend {
 	bs, _ := registered()

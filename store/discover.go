@@ -99,10 +99,7 @@ func (e Env) DharaSessionRoot() string {
 // first.
 func (e Env) DefaultRoots() []string {
 	var out []string
-	bs, fb := registered()
-	if fb != nil {
-		bs = append([]Backend{fb}, bs...)
-	}
+	bs := fallbackFirst()
 	for _, b := range bs {
 		if r, ok := b.(Roots); ok {
 			for _, root := range r.Roots(e) {

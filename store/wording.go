@@ -36,10 +36,7 @@ func FormatKind(f Format) string {
 // registry's order with the fallback (pi's) first: what --help and the
 // README say of the default store.
 func AgentFolders() []string {
-	bs, fb := registered()
-	if fb != nil {
-		bs = append([]Backend{fb}, bs...)
-	}
+	bs := fallbackFirst()
 	var out []string
 	seen := map[string]bool{}
 	for _, b := range bs {
