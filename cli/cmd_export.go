@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,8 +16,8 @@ import (
 
 var exportCommand = command{
 	name: "session export",
-	args: "REF --format F [-o FILE [--force]] [--all-branches]",
-	help: "the session, of any format, as F: json (Dhara's model), markdown or html (one self-contained page); stdout, or FILE written whole (never over a session; over another file only with --force or a yes)",
+	args: "REF --format F [-o FILE|DIR [--force]] [--all-branches]",
+	help: "the session, of any format, as F: json (Dhara's model), markdown or html (one self-contained page); stdout, or FILE written whole (never over a session; over another file only with --force or a yes), or a file in DIR named after the session's title and day",
 	run:  (*cli).export,
 }
 
@@ -39,6 +41,13 @@ func (c *cli) export(argv []string) error {
 		return write(c.stdout)
 	}
 	file := a.get("o")
+	if fi, err := os.Stat(file); err == nil && fi.IsDir() {
+		ext := map[string]string{"markdown": "md"}[format]
+		if ext == "" {
+			ext = format
+		}
+		file = filepath.Join(file, export.SessionFileName(s, ext, time.Local))
+	}
 	// Replaced only when the check saw a file of the user's there and they
 	// allow it; a name that was free is taken by a link, which never
 	// replaces a file made meanwhile.

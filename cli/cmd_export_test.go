@@ -45,3 +45,24 @@ func TestExportCommand(t *testing.T) {
 		}
 	}
 }
+
+// -o DIR writes into DIR a file named after the session's title and day.
+func TestExportIntoAFolder(t *testing.T) {
+	f := fixture(t, webapp, "2026-03-03")
+	dir := t.TempDir()
+	for _, format := range []string{"html", "markdown", "json"} {
+		if _, stderr, code := skein(t, "session", "export", f, "--format", format, "-o", dir); code != 0 {
+			t.Fatalf("%s: exit %d %s", format, code, stderr)
+		}
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(names) != 3 {
+		t.Fatalf("%d files: %v", len(names), names)
+	}
+	for _, n := range names {
+		base := filepath.Base(n)
+		if !strings.Contains(base, " 2026-") || !(strings.HasSuffix(base, ".html") || strings.HasSuffix(base, ".md") || strings.HasSuffix(base, ".json")) {
+			t.Errorf("named %q", base)
+		}
+	}
+}

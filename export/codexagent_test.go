@@ -35,10 +35,10 @@ func TestExportsMarkContextAndErrors(t *testing.T) {
 		html     []string
 	}{
 		{"plain",
-			[]string{"### context · added by the agent · ", `\# AGENTS\.md instructions for`, "### user · ", "Say hello"},
+			[]string{"### context · added by the agent · ", "# AGENTS.md instructions for", "### user · ", "Say hello"},
 			[]string{`<article class="m context" id="m1"><div class="h"><b>context</b> <span>added by the agent</span>`, `<article class="m user" id="m2">`}},
 		{"server-errors",
-			[]string{"Hello again?", "### assistant · gpt\\-fake · ", "**Error**", "'developer' is not one of", "Are you there?",
+			[]string{"Hello again?", "### assistant · gpt-fake · ", "**Error**", "'developer' is not one of", "Are you there?",
 				"I was about to answer when", "**Error**", "stream disconnected before completion", "Last try"},
 			[]string{`<article class="m assistant error" id="m5">`, `<div class="x err">{&#34;error&#34;:{&#34;message&#34;:&#34;&#39;developer&#39; is not one of`}},
 	} {

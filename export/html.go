@@ -445,12 +445,12 @@ func (w *htmlWriter) message(msg *model.Message) {
 		}
 		w.when(msg)
 		w.raw("</div><div class=\"note\">The messages before this point were summarized:</div>")
-		w.prose(msg.Summary)
+		w.markdown(msg.Summary)
 	case model.RoleBranchSummary:
 		w.raw("<div class=\"h\"><b>branch summary</b>")
 		w.when(msg)
 		w.raw("</div><div class=\"note\">A branch left behind, summarized:</div>")
-		w.prose(msg.Summary)
+		w.markdown(msg.Summary)
 	case model.RoleToolResult:
 		w.result(msg)
 	default:
@@ -470,7 +470,7 @@ func (w *htmlWriter) message(msg *model.Message) {
 		}
 		w.when(msg)
 		w.raw("</div>")
-		w.blocks(msg.Blocks)
+		w.blocks(msg.Blocks, msg.Role == model.RoleAssistant && !msg.Injected)
 		w.extras(msg)
 	}
 	w.raw("</article>\n")
@@ -503,15 +503,21 @@ func appendTime(b []byte, t time.Time) []byte {
 	return two(append(b, ':'), sec)
 }
 
-func (w *htmlWriter) blocks(blocks []model.Block) {
+// blocks writes a message's blocks; md says its text is the assistant's
+// markdown, rendered, and not text as typed.
+func (w *htmlWriter) blocks(blocks []model.Block, md bool) {
+	prose := w.prose
+	if md {
+		prose = w.markdown
+	}
 	for i := range blocks {
 		b := &blocks[i]
 		switch b.Type {
 		case model.BlockText:
-			w.prose(b.Text)
+			prose(b.Text)
 		case model.BlockThinking:
 			w.raw("<details class=\"think\"><summary>thinking</summary>")
-			w.prose(b.Text)
+			prose(b.Text)
 			w.raw("</details>")
 		case model.BlockToolCall:
 			w.call(&b.Call)
@@ -519,7 +525,7 @@ func (w *htmlWriter) blocks(blocks []model.Block) {
 			w.image(b)
 		default:
 			if b.Text != "" {
-				w.prose(b.Text)
+				prose(b.Text)
 			} else {
 				w.raw("<span class=\"ph\">[")
 				w.inline(b.Name)
@@ -550,8 +556,8 @@ func (w *htmlWriter) extras(msg *model.Message) {
 	if msg.Hidden {
 		notes = append(notes, "not shown to the user")
 	}
-	if msg.StopReason != "" && msg.StopReason != "stop" && msg.StopReason != "toolUse" {
-		notes = append(notes, "stopped: "+msg.StopReason)
+	if r := stopNote(msg.StopReason); r != "" {
+		notes = append(notes, r)
 	}
 	if len(notes) > 0 {
 		w.raw("<div class=\"note\">")
@@ -591,6 +597,19 @@ func (w *htmlWriter) extras(msg *model.Message) {
 			w.raw("</div>")
 		}
 	}
+}
+
+// stopNote is what a message's stop reason tells a reader: nothing for a
+// turn that ended as turns do (pi's stop and toolUse, Claude's end_turn
+// and tool_use, OpenAI's tool_calls...), else why it stopped.
+func stopNote(reason string) string {
+	switch strings.ToLower(reason) {
+	case "", "stop", "tooluse", "tool_use", "end_turn", "tool_calls", "function_call", "stop_sequence", "finish_reason_unspecified":
+		return ""
+	case "length", "max_tokens":
+		return "stopped: the answer reached its length limit"
+	}
+	return "stopped: " + reason
 }
 
 // collapsible writes a program's output in a <details>, open when it is
@@ -651,7 +670,7 @@ func (w *htmlWriter) result(msg *model.Message) {
 		}
 		w.collapsible("res", "output", text, msg.IsError)
 	}
-	w.blocks(rest)
+	w.blocks(rest, false)
 	w.extras(msg)
 }
 

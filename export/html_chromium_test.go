@@ -167,16 +167,20 @@ func TestHTMLInChromium(t *testing.T) {
 	if got := textOf(title); got != "</title><script>document.body.dataset.pwned=1</script>" {
 		t.Errorf("the title is %q", got)
 	}
-	// Only the page's own elements: the session's <img>, <svg>, <a>,
-	// <script> stayed text.
+	// Only the page's own elements: the session's <img>, <svg>, <script>
+	// stayed text, and a link is the assistant's markdown's, to a page.
 	scripts := 0
 	walk(doc, func(n *html.Node) {
 		if n.Type != html.ElementNode {
 			return
 		}
 		switch n.Data {
-		case "img", "svg", "a", "iframe":
+		case "img", "svg", "iframe":
 			t.Errorf("an element <%s> in the page", n.Data)
+		case "a":
+			if h, _ := attr(n, "href"); !strings.HasPrefix(h, "https://") && !strings.HasPrefix(h, "http://") {
+				t.Errorf("a link to %q in the page", h)
+			}
 		case "script":
 			scripts++
 		}
@@ -196,7 +200,7 @@ func TestHTMLInChromium(t *testing.T) {
 		"RESULT-ONE in article.m.result":              "1",
 		"RESULT-TWO in article.m.result.cut":          "1", // the last message before the fork
 		"RESULT-TWO in pre.out":                       "1", // a short result, open
-		"THINKING in div.x":                           "0", // collapsed
+		"THINKING in div.md":                          "0", // collapsed
 		"CALL-ONE-TEXT in pre.in":                     "1", // the call the script opened
 		"CALL-TWO-TEXT in pre.in":                     "0", // still collapsed
 		"SECOND-BRANCH-PROMPT in article.m.user":      "1",

@@ -140,6 +140,20 @@ var templateShape = sync.OnceValues(func() (*tagAttrs, error) {
 		}
 		ta.add(doc)
 	}
+	// The assistant's markdown, as goldmark renders it (htmlmd.go).
+	for el, attrs := range map[string][]string{"div": {"class"}, "p": nil, "ul": nil, "ol": {"start"}, "li": nil,
+		"strong": nil, "em": nil, "del": nil, "code": nil, "pre": {"class"}, "a": {"href", "rel"}, "h1": nil, "h2": nil,
+		"h3": nil, "h4": nil, "h5": nil, "h6": nil, "table": nil, "thead": nil, "tbody": nil, "tr": nil, "th": nil,
+		"td": nil, "blockquote": nil, "hr": nil, "br": nil, "input": {"checked", "disabled", "type"}, "dl": nil,
+		"dt": nil, "dd": nil} {
+		if ta.attrs[el] == nil {
+			ta.attrs[el] = map[string]bool{}
+		}
+		for _, a := range attrs {
+			ta.attrs[el][a] = true
+		}
+	}
+	ta.classes["md"] = true
 	return ta, nil
 })
 
@@ -226,7 +240,7 @@ func checkPage(t *testing.T, name string, page []byte) *html.Node {
 				case !allowed[a.Key] || a.Namespace != "":
 					fail("an attribute %s on <%s> the template does not write", a.Key, n.Data)
 				case k == "href" || k == "action" || k == "formaction":
-					if !strings.HasPrefix(a.Val, "https://") && !strings.HasPrefix(a.Val, "http://") {
+					if !strings.HasPrefix(a.Val, "https://") && !strings.HasPrefix(a.Val, "http://") && !strings.HasPrefix(a.Val, "mailto:") {
 						fail("a link to %q", a.Val)
 					}
 				case k == "src":
@@ -423,13 +437,13 @@ func shownText(t *testing.T, doc *html.Node, segs string) []string {
 		for c := s.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type == html.ElementNode && c.Data == "article" {
 				x := c.FirstChild
-				for x != nil && !hasClass(x, "x") {
+				for x != nil && !hasClass(x, "x") && !hasClass(x, "md") { // text, or markdown
 					x = x.NextSibling
 				}
 				if x == nil {
 					t.Fatalf("a message without text: %s", textOf(c))
 				}
-				out = append(out, textOf(x))
+				out = append(out, strings.TrimSpace(textOf(x)))
 				if id, _ := attr(c, "id"); cut != "" && id == "m"+cut {
 					break
 				}
@@ -630,6 +644,19 @@ func BenchmarkHTML100MB(b *testing.B) {
 	for b.Loop() {
 		if err := HTML(io.Discard, s, Options{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// A turn that ended as turns do says nothing of it (pi's toolUse, Claude's
+// tool_use and end_turn were "stopped: tool_use" on every message); one
+// cut by its length limit says so.
+func TestHTMLStopsOnlyWhenItMatters(t *testing.T) {
+	for reason, want := range map[string]string{"tool_use": "", "end_turn": "", "toolUse": "", "stop": "", "tool_calls": "",
+		"max_tokens": "stopped: the answer reached its length limit", "length": "stopped: the answer reached its length limit",
+		"refusal": "stopped: refusal"} {
+		if got := stopNote(reason); got != want {
+			t.Errorf("%q: %q, want %q", reason, got, want)
 		}
 	}
 }

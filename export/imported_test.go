@@ -35,8 +35,8 @@ func TestExportImportedHostile(t *testing.T) {
 					t.Fatalf("%s: %v", r.Path, err)
 				}
 				what := name + " --to " + to
-				checkMarkdownShape(t, what, s, Options{})
-				checkMarkdownShape(t, what+" --all-branches", s, Options{AllBranches: true})
+				checkMarkdownShape(t, what, s, Options{}, true)
+				checkMarkdownShape(t, what+" --all-branches", s, Options{AllBranches: true}, true)
 				var page bytes.Buffer
 				if err := HTML(&page, s, Options{}); err != nil {
 					t.Fatal(err)

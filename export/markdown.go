@@ -1,7 +1,9 @@
 // Package export turns a session of any format into something to share:
 // Dhara's model as JSON, a markdown transcript, a self-contained HTML page.
-// Session text never becomes markup: in markdown every piece of it is
-// escaped or fenced, in HTML escaped.
+// Session text becomes no markup it did not mean: the assistant's markdown
+// stays markdown (safemd.go says what is made text), what a person typed
+// or a program wrote reads as it was (fenced, or escaped where it would
+// make markup), and in HTML everything else is escaped.
 package export
 
 import (
@@ -84,7 +86,7 @@ func Markdown(w io.Writer, s *model.Session, o Options) error {
 	if title == "" {
 		title = "Session " + s.Info.ID
 	}
-	fmt.Fprintf(bw, "# %s\n\n", inline(title))
+	fmt.Fprintf(bw, "# %s\n\n", inlineText(title))
 	facts := []string{"Session: " + s.Info.ID}
 	if f := s.Info.Format; f != "" {
 		facts = append(facts, "Format: "+f)
@@ -96,7 +98,7 @@ func Markdown(w io.Writer, s *model.Session, o Options) error {
 		facts = append(facts, "Created: "+t)
 	}
 	for _, f := range facts {
-		fmt.Fprintf(bw, "- %s\n", inline(f))
+		fmt.Fprintf(bw, "- %s\n", inlineText(f))
 	}
 	bw.WriteString("\n")
 	branches := Branches(s, o.AllBranches)
@@ -104,9 +106,9 @@ func Markdown(w io.Writer, s *model.Session, o Options) error {
 		path := br.Path
 		if len(branches) > 1 {
 			if br.ForkAt < 0 {
-				fmt.Fprintf(bw, "## Branch %d: the path resumed, to %s\n\n", k+1, inline(s.Entry(br.Leaf).ID))
+				fmt.Fprintf(bw, "## Branch %d: the path resumed, to %s\n\n", k+1, inlineText(s.Entry(br.Leaf).ID))
 			} else {
-				fmt.Fprintf(bw, "## Branch %d: from %s, to %s\n\n", k+1, inline(s.Entry(path[br.ForkAt]).ID), inline(s.Entry(br.Leaf).ID))
+				fmt.Fprintf(bw, "## Branch %d: from %s, to %s\n\n", k+1, inlineText(s.Entry(path[br.ForkAt]).ID), inlineText(s.Entry(br.Leaf).ID))
 				path = path[br.ForkAt+1:]
 			}
 		}
@@ -135,8 +137,8 @@ func writeMessages(bw *bufio.Writer, s *model.Session, leaf int, path []int, loc
 		switch msg.Role {
 		case model.RoleCompactionSummary:
 			fmt.Fprintf(bw, "> **Compaction.** The messages before this point were summarized:\n>\n")
-			for _, l := range strings.Split(sanitize.Text(msg.Summary), "\n") {
-				fmt.Fprintf(bw, "> %s\n", escapeLine(l))
+			for _, l := range strings.Split(markdownOf(msg.Summary), "\n") {
+				fmt.Fprintf(bw, "> %s\n", l)
 			}
 			bw.WriteString("\n")
 			continue
@@ -156,29 +158,34 @@ func writeMessages(bw *bufio.Writer, s *model.Session, leaf int, path []int, loc
 		if msg.HasTime {
 			head += " · " + time.UnixMilli(int64(msg.Time)).In(loc).Format("2006-01-02 15:04:05")
 		}
-		fmt.Fprintf(bw, "### %s\n\n", inline(head))
+		fmt.Fprintf(bw, "### %s\n\n", inlineText(head))
+		// The assistant's words are markdown; anyone else's are text.
+		prose := plainText
+		if msg.Role == model.RoleAssistant || msg.Role == model.RoleBranchSummary {
+			prose = func(t string) string { return block(markdownOf(t)) }
+		}
 		for _, b := range msg.Blocks {
 			switch b.Type {
 			case model.BlockText:
 				if msg.Role == model.RoleToolResult {
 					fenced(bw, "", b.Text)
 				} else {
-					bw.WriteString(paragraphs(b.Text))
+					bw.WriteString(prose(b.Text))
 				}
 			case model.BlockThinking:
 				bw.WriteString("<details><summary>thinking</summary>\n\n")
-				bw.WriteString(paragraphs(b.Text))
+				bw.WriteString(prose(b.Text))
 				bw.WriteString("</details>\n\n")
 			case model.BlockToolCall:
-				fmt.Fprintf(bw, "**Tool call** %s (%s)\n\n", inline(b.Call.Name), inline(b.Call.ID))
+				fmt.Fprintf(bw, "**Tool call** %s (%s)\n\n", inlineText(b.Call.Name), inlineText(b.Call.ID))
 				fenced(bw, "json", string(b.Call.Input))
 			case model.BlockImage:
-				bw.WriteString(paragraphs(fmt.Sprintf("[image %s, %d bytes of base64]", b.MimeType, b.DataLen)))
+				bw.WriteString(plainText(fmt.Sprintf("[image %s, %d bytes of base64]", b.MimeType, b.DataLen)))
 			default:
 				if b.Text != "" {
-					bw.WriteString(paragraphs(b.Text))
+					bw.WriteString(prose(b.Text))
 				} else {
-					bw.WriteString(paragraphs("[" + b.Name + " block]"))
+					bw.WriteString(plainText("[" + b.Name + " block]"))
 				}
 			}
 		}
@@ -189,7 +196,7 @@ func writeMessages(bw *bufio.Writer, s *model.Session, leaf int, path []int, loc
 			}
 		}
 		if msg.Summary != "" {
-			bw.WriteString(paragraphs(msg.Summary))
+			bw.WriteString(prose(msg.Summary))
 		}
 	}
 }
@@ -246,8 +253,13 @@ func paragraphs(text string) string {
 	return b.String()
 }
 
-// inline is one line of session text for a heading or a list item.
-func inline(s string) string { return escapeLine(sanitize.Line(s)) }
+// block is a piece of markdown as a block of the page: a blank line after.
+func block(md string) string {
+	if md == "" {
+		return ""
+	}
+	return md + "\n\n"
+}
 
 // escapeLine escapes a line so that CommonMark (and GFM's extensions) read
 // it as its text: each ASCII punctuation character that can begin or end

@@ -32,13 +32,19 @@ var hostile = []string{
 // piSession is a pi session of one user message and one answer, with a
 // tool call and its result, each holding text.
 func piSession(t *testing.T, text string) []byte {
+	return piSessionOf(t, text, text, text, text, text)
+}
+
+// piSessionOf is a pi session of a prompt, an answer with thinking and a
+// bash call, and the call's result.
+func piSessionOf(t *testing.T, prompt, thinking, answer, command, result string) []byte {
 	t.Helper()
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	lines := []string{
 		`{"type":"session","version":3,"id":"s1","timestamp":"2026-05-01T10:00:00.000Z","cwd":"/w"}`,
-		fmt.Sprintf(`{"type":"message","id":"a1","parentId":null,"timestamp":"2026-05-01T10:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":%s}],"timestamp":1}}`, q(text)),
-		fmt.Sprintf(`{"type":"message","id":"a2","parentId":"a1","timestamp":"2026-05-01T10:00:02.000Z","message":{"role":"assistant","content":[{"type":"thinking","thinking":%s},{"type":"text","text":%s},{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":%s}}],"timestamp":2}}`, q(text), q(text), q(text)),
-		fmt.Sprintf(`{"type":"message","id":"a3","parentId":"a2","timestamp":"2026-05-01T10:00:03.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":%s}],"isError":false,"timestamp":3}}`, q(text)),
+		fmt.Sprintf(`{"type":"message","id":"a1","parentId":null,"timestamp":"2026-05-01T10:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":%s}],"timestamp":1}}`, q(prompt)),
+		fmt.Sprintf(`{"type":"message","id":"a2","parentId":"a1","timestamp":"2026-05-01T10:00:02.000Z","message":{"role":"assistant","content":[{"type":"thinking","thinking":%s},{"type":"text","text":%s},{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":%s}}],"timestamp":2}}`, q(thinking), q(answer), q(command)),
+		fmt.Sprintf(`{"type":"message","id":"a3","parentId":"a2","timestamp":"2026-05-01T10:00:03.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":%s}],"isError":false,"timestamp":3}}`, q(result)),
 	}
 	return []byte(strings.Join(lines, "\n") + "\n")
 }
@@ -48,7 +54,9 @@ var md = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote,
 // TestMarkdownHasNoMarkupFromTheSession: for each hostile text, the
 // export's parse holds only the structure the exporter writes (its
 // headings, its list of facts, paragraphs, fenced blocks, its own
-// <details> lines, its bold labels), no control byte, and the text itself.
+// <details> lines, its bold labels), no control byte, and the text itself,
+// where a person typed it or a program wrote it; where the assistant wrote
+// it, its markdown and nothing that must not pass.
 func TestMarkdownHasNoMarkupFromTheSession(t *testing.T) {
 	for _, h := range hostile {
 		checkMarkdown(t, h)
@@ -63,22 +71,49 @@ func FuzzMarkdown(f *testing.F) {
 	f.Fuzz(func(t *testing.T, h string) { checkMarkdown(t, h) })
 }
 
-// checkMarkdown exports a session holding h everywhere and checks that
-// the parse of the markdown holds only the exporter's structure, no control
-// byte, and every line of h as text.
+// checkMarkdown exports a session holding h in the prompt, the call and
+// the result (text: no markup, every line there), and one holding h in the
+// answer and its thinking (markdown: nothing that must not pass, nothing
+// running on into the result after it, every word there).
 func checkMarkdown(t *testing.T, h string) {
 	t.Helper()
-	s, err := store.Parse(piSession(t, h))
+	s, err := store.Parse(piSessionOf(t, h, "thought", "answer", h, h))
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, doc := checkMarkdownShape(t, h, s, Options{})
+	src, doc := checkMarkdownShape(t, h, s, Options{}, false)
 	checkMarkdownText(t, h, s, src, doc)
+
+	s, err = store.Parse(piSessionOf(t, "prompt", h, h, "ls", "the-result"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, doc = checkMarkdownShape(t, h, s, Options{}, true)
+	// The result is the page's last block, under its own heading: nothing
+	// of the answer ran on.
+	last := doc.LastChild()
+	fc, ok := last.(*ast.FencedCodeBlock)
+	if ok && fc.Lines().Len() == 1 {
+		seg := fc.Lines().At(0)
+		ok = string(seg.Value(src)) == "the-result\n"
+	}
+	head, isH := last.PreviousSibling().(*ast.Heading)
+	if isH {
+		seg := head.Lines().At(0)
+		isH = strings.HasPrefix(string(seg.Value(src)), "tool result")
+	}
+	if !ok || !isH {
+		t.Errorf("%.200q: the answer ran on past its end:\n%.3000s", h, src)
+	}
+	checkMarkdownWords(t, h, src, doc)
 }
 
 // checkMarkdownShape exports s as markdown and checks that it holds no
-// control byte and that its parse holds only the exporter's structure.
-func checkMarkdownShape(t *testing.T, h string, s *model.Session, o Options) ([]byte, ast.Node) {
+// control byte and that its parse holds only the exporter's structure; with
+// assistant, also the markdown an assistant may write, but never raw HTML,
+// an image, a footnote, or a link that is not to a page, a mail address
+// or a place in the page.
+func checkMarkdownShape(t *testing.T, h string, s *model.Session, o Options, assistant bool) ([]byte, ast.Node) {
 	t.Helper()
 	var out bytes.Buffer
 	if err := Markdown(&out, s, o); err != nil {
@@ -97,14 +132,7 @@ func checkMarkdownShape(t *testing.T, h string, s *model.Session, o Options) ([]
 		}
 		switch n := n.(type) {
 		case *ast.Document, *ast.Paragraph, *ast.Text, *ast.String, *ast.FencedCodeBlock, *ast.TextBlock:
-		case *ast.Heading:
-			if n.Level > 3 {
-				return ast.WalkStop, fmt.Errorf("a heading of level %d", n.Level)
-			}
-		case *ast.List, *ast.ListItem:
-			if n.Parent() != doc && n.Parent().Kind() != ast.KindList {
-				return ast.WalkStop, fmt.Errorf("a list inside %s", n.Parent().Kind())
-			}
+			return ast.WalkContinue, nil
 		case *ast.HTMLBlock:
 			var b strings.Builder
 			for i := 0; i < n.Lines().Len(); i++ {
@@ -114,15 +142,40 @@ func checkMarkdownShape(t *testing.T, h string, s *model.Session, o Options) ([]
 			if got := strings.TrimSpace(b.String()); got != "<details><summary>thinking</summary>" && got != "</details>" {
 				return ast.WalkStop, fmt.Errorf("HTML %q", got)
 			}
+			return ast.WalkContinue, nil
+		case *ast.Link:
+			if !assistant || !ordinaryTarget(n.Destination) {
+				return ast.WalkStop, fmt.Errorf("a link to %q", n.Destination)
+			}
+			return ast.WalkContinue, nil
+		case *ast.AutoLink:
+			// GFM makes a link of an address written out (https://..., www....);
+			// only ever of a page or a mail address.
+			if !ordinaryTarget(n.URL(src)) || !assistant && n.AutoLinkType == ast.AutoLinkURL && bytes.HasPrefix(n.URL(src), []byte("<")) {
+				return ast.WalkStop, fmt.Errorf("an autolink to %q", n.URL(src))
+			}
+			return ast.WalkContinue, nil
+		case *ast.Image, *ast.RawHTML, *east.FootnoteLink, *east.Footnote, *east.FootnoteList, *east.FootnoteBacklink:
+			return ast.WalkStop, fmt.Errorf("a %s", n.Kind())
+		}
+		if assistant {
+			return ast.WalkContinue, nil // the assistant's markdown
+		}
+		switch n := n.(type) {
+		case *ast.Heading:
+			if n.Level > 3 {
+				return ast.WalkStop, fmt.Errorf("a heading of level %d", n.Level)
+			}
+		case *ast.List, *ast.ListItem:
+			if n.Parent() != doc && n.Parent().Kind() != ast.KindList {
+				return ast.WalkStop, fmt.Errorf("a list inside %s", n.Parent().Kind())
+			}
 		case *ast.Emphasis:
 			if n.Level != 2 || n.Parent().Kind() != ast.KindParagraph || n.PreviousSibling() != nil {
 				return ast.WalkStop, fmt.Errorf("emphasis from the session")
 			}
-		case *ast.Link, *ast.AutoLink, *ast.Image, *ast.RawHTML, *ast.CodeSpan, *ast.Blockquote, *ast.ThematicBreak, *ast.CodeBlock,
-			*east.Strikethrough, *east.Table, *east.TaskCheckBox, *east.FootnoteLink, *east.Footnote, *east.FootnoteList:
-			return ast.WalkStop, fmt.Errorf("a %s", n.Kind())
 		default:
-			return ast.WalkStop, fmt.Errorf("an unexpected %s", n.Kind())
+			return ast.WalkStop, fmt.Errorf("a %s", n.Kind())
 		}
 		return ast.WalkContinue, nil
 	})
@@ -133,24 +186,71 @@ func checkMarkdownShape(t *testing.T, h string, s *model.Session, o Options) ([]
 }
 
 // checkMarkdownText checks that every line of the session's first
-// message is in the markdown's text three times (the prompt, the answer,
-// the result).
+// message is in the markdown's text, as a prompt and as a result.
 func checkMarkdownText(t *testing.T, h string, s *model.Session, src []byte, doc ast.Node) {
 	t.Helper()
-	// Every prompt, answer and result is there, as text: each of its
-	// lines, as the parse reads it back.
+	got := plainOf(src, doc)
+	// The text as the session holds it (bytes that are not UTF-8 read as pi
+	// reads them).
+	first := s.EntryMessage(0)
+	stored := first.Text("\n")
+	for _, text := range []string{sanitize.Text(stored), sanitize.Output(stored)} { // the prompt's, the result's
+		for _, l := range strings.Split(text, "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.Contains(got, l) {
+				t.Errorf("%q: the line %q is not in the text:\n%s", h, l, got)
+			}
+		}
+	}
+}
+
+// checkMarkdownWords checks that every word of h is in the page's text
+// or its links' targets (the answer and its thinking: twice).
+func checkMarkdownWords(t *testing.T, h string, src []byte, doc ast.Node) {
+	t.Helper()
+	got := plainOf(src, doc)
+	for _, w := range strings.FieldsFunc(sanitize.Text(h), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		if strings.Trim(w, "0123456789") == "" {
+			continue // a number may be a list's: "02) a" is item 2
+		}
+		if strings.Count(got, w) < 2 {
+			t.Errorf("%q: the word %q is not in the page's text twice:\n%s", h, w, got)
+		}
+	}
+}
+
+// plainOf is the text of a parse: its text (escapes undone), code and
+// link targets.
+func plainOf(src []byte, doc ast.Node) string {
 	var plain strings.Builder
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if entering {
 			switch n := n.(type) {
 			case *ast.Text:
-				plain.Write(n.Segment.Value(src))
+				plain.WriteString(unescape(string(n.Segment.Value(src))))
 				if n.HardLineBreak() || n.SoftLineBreak() {
 					plain.WriteByte('\n')
 				}
 			case *ast.String:
 				plain.Write(n.Value)
-			case *ast.FencedCodeBlock:
+			case *ast.Link:
+				plain.Write(n.Destination)
+				plain.WriteByte(' ')
+			case *ast.AutoLink:
+				plain.Write(n.Label(src)) // the address as written
+			case *ast.CodeSpan:
+				for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+					if t, ok := c.(*ast.Text); ok {
+						plain.Write(t.Segment.Value(src))
+					}
+				}
+				return ast.WalkSkipChildren, nil
+			case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
+				if f, ok := n.(*ast.FencedCodeBlock); ok && f.Info != nil {
+					plain.Write(f.Info.Segment.Value(src)) // a fence's language
+					plain.WriteByte('\n')
+				}
 				for i := 0; i < n.Lines().Len(); i++ {
 					seg := n.Lines().At(i)
 					plain.Write(seg.Value(src))
@@ -159,20 +259,7 @@ func checkMarkdownText(t *testing.T, h string, s *model.Session, src []byte, doc
 		}
 		return ast.WalkContinue, nil
 	})
-	got := unescape(plain.String())
-	// The text as the session holds it (bytes that are not UTF-8 read as pi
-	// reads them).
-	first := s.EntryMessage(0)
-	stored := first.Text("\n")
-	for _, l := range strings.Split(sanitize.Text(stored), "\n") {
-		l = strings.TrimSpace(l)
-		if l == "" {
-			continue
-		}
-		if strings.Count(got, l) < 3 {
-			t.Errorf("%q: the line %q is not in the text of the prompt, the answer and the result:\n%s", h, l, got)
-		}
-	}
+	return plain.String()
 }
 
 // unescape is the parse's text with the backslash escapes goldmark keeps in

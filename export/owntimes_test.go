@@ -42,7 +42,7 @@ func TestExportSaysTheSessionsOwnTimes(t *testing.T) {
 	if err := Markdown(&page, s, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if want := `- Created: 2026\-11\-20T09:12:00\.000Z`; !strings.Contains(page.String(), want) {
+	if want := `- Created: 2026-11-20T09:12:00.000Z`; !strings.Contains(page.String(), want) {
 		t.Errorf("markdown without %q:\n%s", want, page.String())
 	}
 	var docs [2][]byte

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -47,6 +48,24 @@ func FileName(title, ext string) string {
 	name := strings.Trim(b.String(), ". ")
 	if name == "" {
 		name = "session"
+	}
+	return name + "." + ext
+}
+
+// SessionFileName is the name an export of s goes to by default: its
+// title and the day it began, in loc (a safe file name, FileName's), as
+// "Fix the flaky test 2026-03-31.html".
+func SessionFileName(s *model.Session, ext string, loc *time.Location) string {
+	name := strings.TrimSuffix(FileName(Title(s), "x"), ".x")
+	if n := maxNameBytes - len(" 2006-01-02.") - len(ext); len(name) > n {
+		name = strings.ToValidUTF8(name[:n], "")
+		if k := strings.LastIndexByte(name, ' '); k > n/2 {
+			name = name[:k] // at a word's end
+		}
+		name = strings.TrimRight(name, ". ")
+	}
+	if ms := s.Info.Created; ms > 0 && ms == ms { // NaN: no creation time
+		name += " " + time.UnixMilli(int64(ms)).In(loc).Format("2006-01-02")
 	}
 	return name + "." + ext
 }

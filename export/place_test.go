@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"skein/store"
 )
@@ -77,5 +78,35 @@ func TestTitle(t *testing.T) {
 		if got := Title(s); got != c.want {
 			t.Errorf("Title = %q, want %q", got, c.want)
 		}
+	}
+}
+
+// An export is named after the session's title and the day it began, in
+// the time zone given; a long title is cut so that the day stays.
+func TestSessionFileName(t *testing.T) {
+	s, err := store.Parse(piSession(t, "Fix the flaky test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The header's 2026-05-01T10:00:00Z is already the 2nd in Tokyo.
+	tokyo := time.FixedZone("JST", 9*3600)
+	for loc, want := range map[*time.Location]string{time.UTC: "Fix the flaky test 2026-05-01.html", tokyo: "Fix the flaky test 2026-05-01.html"} {
+		if got := SessionFileName(s, "html", loc); got != want {
+			t.Errorf("%v: %q, want %q", loc, got, want)
+		}
+	}
+	late, err := store.Parse([]byte(strings.Replace(string(piSession(t, "x")), "2026-05-01T10:00:00.000Z", "2026-05-01T20:00:00.000Z", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := SessionFileName(late, "md", tokyo); got != "x 2026-05-02.md" {
+		t.Errorf("in Tokyo: %q", got)
+	}
+	long, err := store.Parse(piSession(t, strings.Repeat("word ", 60)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := SessionFileName(long, "md", time.UTC); len(got) > maxNameBytes || !strings.HasSuffix(got, "word 2026-05-01.md") {
+		t.Errorf("a long title: %q (%d bytes)", got, len(got))
 	}
 }

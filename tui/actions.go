@@ -602,10 +602,11 @@ func exportDialog(s *model.Session) Dialog {
 
 // askExportPath opens the dialog of the export's path, its default found
 // here, in a command (it looks at folders): export.Folder (Downloads or
-// home, never in a git work tree), named after the session's title.
+// home, never in a git work tree), named after the session's title and
+// day.
 func askExportPath(s *model.Session, format, ext string) tea.Cmd {
 	return func() tea.Msg {
-		name := export.FileName(export.Title(s), ext)
+		name := export.SessionFileName(s, ext, time.Local)
 		path := filepath.Join(export.Folder(store.OSEnv().Home), name)
 		return openDialogMsg{exportPathDialog(s, format, path)}
 	}
