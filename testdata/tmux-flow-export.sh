@@ -2,7 +2,7 @@
 # The export in a real terminal (tmux), at 80x24 and at 120x40 (issue 22,
 # point 17): skein started in a git clone, x then h, m or j asks where the
 # file goes, with a path ready to edit in ~/Downloads named after the
-# session's title; Enter writes it there and says so; the clone gains no
+# session's title and day; Enter writes it there and says so; the clone gains no
 # file; the same export again asks before it replaces the file; ? lists the
 # export's keys.
 # Usage: testdata/tmux-flow-export.sh     (exit status 0 when every check holds)
@@ -21,26 +21,26 @@ for size in 80x24 120x40; do
   check "$size: x asks for the format" wait_for "Export the session"
   t send-keys -t skein h
   check "$size: h asks where, in ~/Downloads" wait_for "$home/Downloads/"
-  check "$size: named after the session's title" wait_for "Health endpoint.html"
+  check "$size: named after the session's title and day" wait_for "Health endpoint 20"
   t send-keys -t skein Enter
   check "$size: Enter writes it and says where" wait_for "Exported"
-  check "$size: the file is in Downloads" test -s "$home/Downloads/Health endpoint.html"
+  check "$size: the file is in Downloads" test -s "$(ls "$home/Downloads"/Health\ endpoint\ 20??-??-??.html)"
   check "$size: the clone gained no file" test "$(ls -A "$work/clone")" = ".git"
   t send-keys -t skein Escape
   wait_gone "Exported" >/dev/null
   t send-keys -t skein x
   wait_for "Export the session" >/dev/null
   t send-keys -t skein j
-  wait_for "Health endpoint.json" >/dev/null
+  wait_for "Health endpoint 20" >/dev/null
   t send-keys -t skein Enter
   check "$size: j writes Dhara's JSON" wait_for "Exported"
-  check "$size: the json is in Downloads" test -s "$home/Downloads/Health endpoint.json"
+  check "$size: the json is in Downloads" test -s "$(ls "$home/Downloads"/Health\ endpoint\ 20??-??-??.json)"
   t send-keys -t skein Escape
   wait_gone "Exported" >/dev/null
   t send-keys -t skein x
   wait_for "Export the session" >/dev/null
   t send-keys -t skein h
-  wait_for "Health endpoint.html" >/dev/null
+  wait_for "Health endpoint 20" >/dev/null
   t send-keys -t skein Enter
   check "$size: a file there is replaced only after a yes" wait_for "Replace the file?"
   t send-keys -t skein n

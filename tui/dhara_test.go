@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -97,7 +98,7 @@ func TestImportFirst(t *testing.T) {
 
 // x exports the session (h html, m markdown, j Dhara's JSON) where the
 // user says: a dialog holds the path, by default in ~/Downloads and named
-// after the session's title, never in the folder skein was started in (a
+// after the session's title and day, never in the folder skein was started in (a
 // git clone here); enter writes it, a file there is replaced after a yes.
 // It wrote skein-<id>.<ext> into the working folder, unasked.
 func TestExportKeys(t *testing.T) {
@@ -118,9 +119,11 @@ func TestExportKeys(t *testing.T) {
 		}
 		run(m, press(m, k))
 		ext := map[string]string{"j": "json", "m": "md", "h": "html"}[k]
-		want := filepath.Join(downloads, "Paginate GET orders."+ext)
-		if v := ansi.Strip(m.View().Content); !strings.Contains(v, want) {
-			t.Fatalf("%s: the path asked is not %s:\n%s", k, want, v)
+		// Named after the title and the day the session began.
+		re := regexp.MustCompile(regexp.QuoteMeta(filepath.Join(downloads, "Paginate GET orders ")) + `20\d\d-\d\d-\d\d\.` + ext)
+		want := re.FindString(ansi.Strip(m.View().Content))
+		if want == "" {
+			t.Fatalf("%s: the path asked is not %s:\n%s", k, re, ansi.Strip(m.View().Content))
 		}
 		run(m, press(m, "enter"))
 		if _, err := os.Stat(want); err == nil && strings.Contains(ansi.Strip(m.View().Content), "Replace the file?") {
@@ -140,7 +143,7 @@ func TestExportKeys(t *testing.T) {
 	// A path typed: written there, in the clone since the user says so.
 	run(m, press(m, "x"))
 	run(m, press(m, "m"))
-	for range len(filepath.Join(downloads, "Paginate GET orders.md")) {
+	for range len(filepath.Join(downloads, "Paginate GET orders 2026-01-01.md")) {
 		press(m, "backspace")
 	}
 	press(m, "n", "o", "t", "e", ".", "m", "d")
