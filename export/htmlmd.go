@@ -2,12 +2,15 @@ package export
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	gmrender "github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/util"
+
+	"skein/internal/sanitize"
 )
 
 // The assistant's markdown on the page: markdownOf's safe markdown,
@@ -16,7 +19,7 @@ import (
 // links that open outside the page, never telling the target where from.
 var mdHTML = goldmark.New(
 	goldmark.WithExtensions(extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)),
-		extension.Strikethrough, extension.Linkify, extension.TaskList, extension.DefinitionList),
+		extension.Strikethrough, extension.Linkify, extension.TaskList, extension.Footnote, extension.DefinitionList),
 	goldmark.WithRendererOptions(gmrender.WithNodeRenderers(util.Prioritized(pageNodes{}, 100))),
 )
 
@@ -72,20 +75,83 @@ func (pageNodes) RegisterFuncs(reg gmrender.NodeRendererFuncRegisterer) {
 	})
 }
 
-// markdown writes the assistant's text, its markdown rendered.
+// markdown writes the assistant's text, its markdown rendered from the
+// reading safeMarkdown made of it (one reading), or, for prose with no
+// character markdown reads, as goldmark would render it (no reading).
 func (w *htmlWriter) markdown(text string) {
-	src := markdownOf(text)
-	if src == "" {
+	if t := strings.Trim(sanitize.Text(text), "\n"); plainProse(t) {
+		if t != "" {
+			w.raw("<div class=\"md\">")
+			w.plainParagraphs(t)
+			w.raw("</div>")
+		}
+		return
+	}
+	md, doc, src := safeMarkdown(text)
+	if md == "" {
 		return
 	}
 	buf := mdBufs.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer mdBufs.Put(buf)
-	if err := mdHTML.Convert([]byte(src), buf); err != nil {
+	var err error
+	if doc != nil {
+		doc.RemoveChild(doc, doc.LastChild()) // endMark's paragraph
+		err = mdHTML.Renderer().Render(buf, src, doc)
+	} else {
+		err = mdHTML.Convert([]byte(md), buf)
+	}
+	if err != nil {
 		w.prose(text) // goldmark fails only on a writer's error: never here
 		return
 	}
 	w.raw("<div class=\"md\">")
 	w.b = append(w.b, buf.Bytes()...)
 	w.raw("</div>")
+}
+
+// plainProse: text in which markdown finds nothing to read but
+// paragraphs: no character that makes markup, no line that starts a
+// block, no address that GFM makes a link of, no hard line break.
+func plainProse(t string) bool {
+	if strings.ContainsAny(t, "\\`*_[]<>#|~=!&@") || strings.Contains(t, "://") || strings.Contains(t, "www.") {
+		return false
+	}
+	for l := range strings.SplitSeq(t, "\n") {
+		if l == "" {
+			continue
+		}
+		switch c := l[0]; {
+		case c == ' ', c == '\t', c == '-', c == '+', c == ':', c >= '0' && c <= '9':
+			return false
+		}
+		if strings.HasSuffix(l, " ") || strings.HasSuffix(l, "\t") {
+			return false
+		}
+	}
+	return true
+}
+
+// plainParagraphs writes plain prose as goldmark renders it: a paragraph
+// per run of lines, its lines kept apart by newlines.
+func (w *htmlWriter) plainParagraphs(t string) {
+	open := false
+	for l := range strings.SplitSeq(t, "\n") {
+		switch {
+		case l == "" && open:
+			w.raw("</p>\n")
+			open = false
+		case l == "":
+		case open:
+			w.raw("\n")
+			w.esc(l)
+		default:
+			w.raw("<p>")
+			w.esc(l)
+			open = true
+		}
+	}
+	if open {
+		w.raw("</p>\n")
+	}
 }

@@ -5,9 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -26,7 +24,9 @@ import (
 // definition lists), and read again after each change; text that does not
 // come out clean in a few rounds is escaped whole, as prose.
 
-var mdParser = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote, extension.DefinitionList)).Parser()
+// mdParser is GFM's extensions (its table without alignment styles, which
+// the page's CSP would refuse), footnotes and definition lists.
+var mdParser = mdHTML.Parser()
 
 // endMark is a paragraph written after a message's markdown to see that
 // nothing of the message runs on past its end.
@@ -34,15 +34,23 @@ const endMark = "skein-end-of-message-5d1f"
 
 // markdownOf is the assistant's text as safe markdown.
 func markdownOf(s string) string {
+	md, _, _ := safeMarkdown(s)
+	return md
+}
+
+// safeMarkdown is the assistant's text as safe markdown, and, when the
+// last reading of it is the one returned, that reading (its source ends
+// with endMark's paragraph, the document's last child).
+func safeMarkdown(s string) (string, ast.Node, []byte) {
 	s = strings.Trim(sanitize.Text(s), "\n")
 	if s == "" {
-		return ""
+		return "", nil, nil
 	}
 	escaped := map[int]bool{} // lines escaped once already
 	for round := 0; round < 4; round++ {
-		bad, ok := unsafeLines(s)
+		bad, ok, doc, src := unsafeLines(s)
 		if ok {
-			return s
+			return s, doc, src
 		}
 		if len(bad) > 0 {
 			s = escapeLines(s, bad, escaped)
@@ -50,23 +58,21 @@ func markdownOf(s string) string {
 		}
 		// Nothing to escape, yet something runs on past the end: a fence
 		// left open. Close it with a fence longer than any in the text.
-		closed := s + "\n" + strings.Repeat("`", max(3, longestRun(s, '`')+1))
-		if _, ok := unsafeLines(closed); ok {
-			return closed
-		}
-		closed = s + "\n" + strings.Repeat("~", max(3, longestRun(s, '~')+1))
-		if _, ok := unsafeLines(closed); ok {
-			return closed
+		for _, c := range []byte{'`', '~'} {
+			closed := s + "\n" + strings.Repeat(string(c), max(3, longestRun(s, c)+1))
+			if _, ok, doc, src := unsafeLines(closed); ok {
+				return closed, doc, src
+			}
 		}
 		break
 	}
-	return strings.TrimSuffix(paragraphs(s), "\n\n")
+	return strings.TrimSuffix(paragraphs(s), "\n\n"), nil, nil
 }
 
 // unsafeLines reads s and returns the lines that hold what must not pass,
 // and whether s is safe: nothing to escape and nothing running past its
 // end.
-func unsafeLines(s string) (map[int]bool, bool) {
+func unsafeLines(s string) (map[int]bool, bool, ast.Node, []byte) {
 	src := []byte(s + "\n\n" + endMark + "\n")
 	pc := parser.NewContext()
 	doc := mdParser.Parse(text.NewReader(src), parser.WithContext(pc))
@@ -130,7 +136,7 @@ func unsafeLines(s string) (map[int]bool, bool) {
 		ends = string(seg.Value(src)) == endMark
 	}
 	delete(bad, len(starts)-2) // the mark's own line
-	return bad, len(bad) == 0 && ends
+	return bad, len(bad) == 0 && ends, doc, src
 }
 
 // markInline marks the lines of an inline node's text, or of its block

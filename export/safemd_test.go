@@ -91,3 +91,31 @@ func TestRealSessionsMarkdownHasNoNeedlessEscapes(t *testing.T) {
 		}
 	}
 }
+
+// Plain prose skips goldmark on the page: what it writes is what goldmark
+// writes for it (quotes aside, which both escape their own way), and what
+// is not plain goes to goldmark.
+func TestPlainProseRendersAsGoldmark(t *testing.T) {
+	for _, p := range []string{"one line", "two\nlines", "a paragraph\n\nand another\nof two lines", "it's \"quoted\", 50% (ok); fine? yes.",
+		"ends with a dot.", "café, 多语言", "a\n\n\n\nb"} {
+		if !plainProse(p) {
+			t.Errorf("%q is not plain", p)
+			continue
+		}
+		var w htmlWriter
+		w.plainParagraphs(p)
+		var want bytes.Buffer
+		if err := mdHTML.Convert([]byte(p), &want); err != nil {
+			t.Fatal(err)
+		}
+		got := strings.NewReplacer("&#34;", "&quot;", "&#39;", "'").Replace(string(w.b))
+		if got != want.String() {
+			t.Errorf("%q: %q, goldmark %q", p, got, want.String())
+		}
+	}
+	for _, p := range []string{"a *b*", "1. a", "- a", "  code", "see https://x.y", "www.x.y", "a@b.c", "x_y", "a  \nb", ": def", "a\n===", "<b>", "a & b", "`c`", "a | b", "~x~", "!x", "#h", "\\x"} {
+		if plainProse(p) {
+			t.Errorf("%q is plain", p)
+		}
+	}
+}
