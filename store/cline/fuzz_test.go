@@ -20,26 +20,11 @@ func FuzzParse(f *testing.F) {
 }
 
 func body(t *testing.T, s *Session) {
-	d := s.Domain(model.SessionInfo{})
-	formattest.CheckForest(t, d)
-	formattest.Exercise(t, d, formattest.Readers[model.Context]{
-		ID:   func(i int) string { return s.Entries[i].key },
-		Path: d.Path,
-		Entry: func(i int) {
-			_ = d.TreeText(i, "/home")
-			_ = d.EntryMessage(i)
-		},
-		Context: func(leaf int, ctx model.Context) {
-			for _, m := range ctx.Messages {
-				_ = d.MessageTokens(m)
-			}
-			_ = s.OpenAIMessages(ctx)
-		},
-		Session: func() {
-			_ = s.Stats()
-			_ = s.Info("x", 0)
-			_ = formattest.TreeLines(d, s.Leaf(), model.FilterAll, "/home")
-		},
+	formattest.ExerciseDomain(t, s.Domain(model.SessionInfo{}), model.FilterAll, formattest.Readers[model.Context]{
+		ID:      func(i int) string { return s.Entries[i].key },
+		Forest:  true,
+		Context: func(_ int, ctx model.Context) { _ = s.OpenAIMessages(ctx) },
+		Session: func() { _ = s.Info("x", 0) },
 	})
 }
 
