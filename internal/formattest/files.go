@@ -2,6 +2,7 @@ package formattest
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -46,4 +47,15 @@ func Index(t testing.TB, s Indexer, id string) int {
 		t.Fatalf("no entry %q", id)
 	}
 	return i
+}
+
+// OneFile is the one path that pattern (filepath.Glob's) matches, or the
+// test's end when it matches none or several.
+func OneFile(t testing.TB, pattern string) string {
+	t.Helper()
+	m, _ := filepath.Glob(pattern)
+	if len(m) != 1 {
+		t.Fatalf("%s: %d files %q", pattern, len(m), m)
+	}
+	return m[0]
 }

@@ -78,17 +78,7 @@ func roles(msgs []model.Message) []string {
 // returns the calls' ids.
 func allPaired(t *testing.T, msgs []model.Message) []string {
 	t.Helper()
-	pairs := model.PairTools(msgs)
-	var calls []string
-	for _, m := range msgs {
-		for _, c := range m.ToolCalls() {
-			calls = append(calls, c.ID)
-			if _, ok := pairs[c.ID]; !ok {
-				t.Errorf("call %s %s has no result", c.ID, c.Name)
-			}
-		}
-	}
-	return calls
+	return formattest.CallsAnswered(t, msgs, model.PairTools(msgs))
 }
 
 // strings of a JSON value, and of JSON held in its strings, for finding

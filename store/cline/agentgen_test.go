@@ -68,14 +68,7 @@ func TestAgentgen(t *testing.T) {
 				}
 				msgs = append(msgs, s.Message(ctx))
 			}
-			pairs := model.PairTools(msgs)
-			for _, m := range msgs {
-				for _, c := range m.ToolCalls() {
-					if _, ok := pairs[c.ID]; !ok {
-						t.Errorf("call %s %s has no result", c.ID, c.Name)
-					}
-				}
-			}
+			formattest.CallsAnswered(t, msgs, model.PairTools(msgs))
 			for k, a := range s.Agents {
 				if a.Call < 0 {
 					t.Errorf("sub-agent %d (%s) not under its call", k, a.Name)
@@ -85,11 +78,7 @@ func TestAgentgen(t *testing.T) {
 				t.Errorf("path %d entries, lead has %d", got, countFile0(s))
 			}
 			// Tokens: the stats equal what the server reported.
-			in, cached, out := formattest.OpenAIUsage(t, filepath.Join(dir, "usage.json"))
-			st := s.Stats()
-			if st.TokensIn != in || st.TokensOut != out || st.CacheRead != cached {
-				t.Errorf("stats in %v out %v cache %v; server in %v out %v cache %v", st.TokensIn, st.TokensOut, st.CacheRead, in, out, cached)
-			}
+			formattest.OpenAIStats(t, s.Stats(), filepath.Join(dir, "usage.json"), -1)
 			// The context at each resume: the file cut where it began.
 			resumes, _ := filepath.Glob(filepath.Join(dir, "resume*-request.json"))
 			k := 0

@@ -17,7 +17,7 @@ import (
 // it resumed them (testdata/agentgen/droid/README.md): the committed
 // ones, or those a cross-check run just made with a fresh seed
 // (AGENTGEN_OUT).
-var agentgen = formattest.AgentgenDir("droid")
+var agentgen = formattest.AgentgenSteps[agentgenStep]("droid")
 
 type agentgenStep struct {
 	Args    []string       `json:"args"`
@@ -26,22 +26,13 @@ type agentgenStep struct {
 	Files   map[string]int `json:"files"`
 }
 
-func agentgenScenarios(t *testing.T) []formattest.Scenario[agentgenStep] {
-	t.Helper()
-	return formattest.StepScenarios[agentgenStep](t, agentgen)
-}
-
 var read = formattest.ReadFile
 
 // fixtureFile is the path of session id's file under a fixture's
 // factory-home.
 func fixtureFile(t *testing.T, dir, id string) string {
 	t.Helper()
-	m, _ := filepath.Glob(filepath.Join(dir, "home", ".factory", "sessions", "*", id+".jsonl"))
-	if len(m) != 1 {
-		t.Fatalf("session %s: %d files under %s", id, len(m), dir)
-	}
-	return m[0]
+	return formattest.OneFile(t, filepath.Join(dir, "home", ".factory", "sessions", "*", id+".jsonl"))
 }
 
 // TestAgentgenSessions opens every session Droid wrote: listed by the
@@ -49,7 +40,7 @@ func fixtureFile(t *testing.T, dir, id string) string {
 // tool call followed by its result; one branch; the stats' tokens equal
 // to what the fake server reported.
 func TestAgentgenSessions(t *testing.T) {
-	for _, sc := range agentgenScenarios(t) {
+	for _, sc := range agentgen.Scenarios(t) {
 		t.Run(sc.Name, func(t *testing.T) {
 			id := sc.Steps[0].Session
 			path := fixtureFile(t, sc.Dir, id)
@@ -134,7 +125,7 @@ func TestAgentgenSessions(t *testing.T) {
 // TestAgentgenListed reads each session's id through the registered
 // backend, as the list does.
 func TestAgentgenListed(t *testing.T) {
-	for _, sc := range agentgenScenarios(t) {
+	for _, sc := range agentgen.Scenarios(t) {
 		path := fixtureFile(t, sc.Dir, sc.Steps[0].Session)
 		b := store.ForFormat(FormatDroid)
 		if b == nil {
@@ -156,7 +147,7 @@ func TestAgentgenListed(t *testing.T) {
 // (kept, not sent).
 func TestAgentgenResume(t *testing.T) {
 	n := 0
-	for _, sc := range agentgenScenarios(t) {
+	for _, sc := range agentgen.Scenarios(t) {
 		resumes := 0
 		for i, st := range sc.Steps {
 			if i == 0 || !contains(st.Args, "-s") {

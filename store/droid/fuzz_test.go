@@ -11,7 +11,7 @@ import (
 // FuzzParse feeds damaged sessions to every reader: none may panic or
 // loop, the tree stays a forest, and what is written is JSON.
 func FuzzParse(f *testing.F) {
-	formattest.AddFiles(f, 64<<10, filepath.Join(agentgen, "*", "home", ".factory", "sessions", "*", "*.jsonl"))
+	formattest.AddFiles(f, 64<<10, filepath.Join(agentgen.Dir, "*", "home", ".factory", "sessions", "*", "*.jsonl"))
 	// A cycle, a missing parent, a repeated id, two tool results in one
 	// record, an error shown but not sent, a string content.
 	f.Add([]byte(`{"type":"session_start","id":"s","title":"t","version":2,"cwd":"/p"}

@@ -17,7 +17,7 @@ import (
 // resumed them (testdata/agentgen/qwen/README.md): the committed ones, or
 // those a cross-check run just made with a fresh seed (AGENTGEN_OUT,
 // testdata/agentgen/crosscheck.sh).
-var agentgen = formattest.AgentgenDir("qwen")
+var agentgen = formattest.AgentgenSteps[agentgenStep]("qwen")
 
 type agentgenStep struct {
 	Args    []string       `json:"args"`
@@ -25,21 +25,12 @@ type agentgenStep struct {
 	Chats   map[string]int `json:"chats"`
 }
 
-func agentgenScenarios(t *testing.T) []formattest.Scenario[agentgenStep] {
-	t.Helper()
-	return formattest.StepScenarios[agentgenStep](t, agentgen)
-}
-
 var read = formattest.ReadFile
 
 // chatPath is the path of session id's chat under a qwen home.
 func chatPath(t *testing.T, home, id string) string {
 	t.Helper()
-	m, _ := filepath.Glob(filepath.Join(home, "projects", "*", "chats", id+".jsonl"))
-	if len(m) != 1 {
-		t.Fatalf("chat %s: %d files under %s", id, len(m), home)
-	}
-	return m[0]
+	return formattest.OneFile(t, filepath.Join(home, "projects", "*", "chats", id+".jsonl"))
 }
 
 // TestAgentgenChats checks every chat Qwen Code wrote as the list and the
@@ -48,7 +39,7 @@ func chatPath(t *testing.T, home, id string) string {
 // tokens of the stats equal to what the fake server reported.
 func TestAgentgenChats(t *testing.T) {
 	b := store.ForFormat(FormatQwen).(backend)
-	for _, sc := range agentgenScenarios(t) {
+	for _, sc := range agentgen.Scenarios(t) {
 		t.Run(sc.Name, func(t *testing.T) {
 			last := sc.Steps[len(sc.Steps)-1]
 			home := filepath.Join(sc.Dir, "qwen-home")
@@ -100,24 +91,8 @@ func TestAgentgenChats(t *testing.T) {
 					t.Errorf("sub-agent %s not under its call %s", a.Name, a.CallID)
 				}
 			}
-			pairs := model.PairTools(msgs)
-			calls := 0
-			for _, m := range msgs {
-				for _, c := range m.ToolCalls() {
-					calls++
-					if _, ok := pairs[c.ID]; !ok {
-						t.Errorf("call %s %s has no result", c.ID, c.Name)
-					}
-				}
-			}
-			in, cached, out := formattest.OpenAIUsage(t, filepath.Join(sc.Dir, "usage.json"))
-			st := s.Stats()
-			if st.TokensIn != in || st.CacheRead != cached || st.TokensOut != out {
-				t.Errorf("stats tokens in %v cached %v out %v, server %v %v %v", st.TokensIn, st.CacheRead, st.TokensOut, in, cached, out)
-			}
-			if st.ToolCalls != calls {
-				t.Errorf("stats %d calls, history %d", st.ToolCalls, calls)
-			}
+			calls := formattest.CallsAnswered(t, msgs, model.PairTools(msgs))
+			formattest.OpenAIStats(t, s.Stats(), filepath.Join(sc.Dir, "usage.json"), len(calls))
 		})
 	}
 }
@@ -130,7 +105,7 @@ func TestAgentgenChats(t *testing.T) {
 // context Qwen Code puts before the first user message's parts (its
 // <system-reminder> parts), and the last message (the new turn's).
 func TestAgentgenContext(t *testing.T) {
-	for _, sc := range agentgenScenarios(t) {
+	for _, sc := range agentgen.Scenarios(t) {
 		resumes := 0
 		for _, st := range sc.Steps {
 			if isResume(st.Args) {

@@ -65,7 +65,7 @@ func TestDetect(t *testing.T) {
 }
 
 func TestResume(t *testing.T) {
-	path := filepath.Join(agentgen, "plain", "qwen-home", "projects", "-sandbox-proj", "chats")
+	path := filepath.Join(agentgen.Dir, "plain", "qwen-home", "projects", "-sandbox-proj", "chats")
 	files, _ := filepath.Glob(filepath.Join(path, "*.jsonl"))
 	if len(files) != 1 {
 		t.Fatalf("%d chats", len(files))

@@ -11,7 +11,7 @@ import (
 // FuzzParse feeds damaged chats to every reader: none may panic or loop,
 // the tree stays a forest, and what is written is JSON.
 func FuzzParse(f *testing.F) {
-	formattest.AddFiles(f, 64<<10, filepath.Join(agentgen, "*", "qwen-home", "projects", "*", "chats", "*.jsonl"))
+	formattest.AddFiles(f, 64<<10, filepath.Join(agentgen.Dir, "*", "qwen-home", "projects", "*", "chats", "*.jsonl"))
 	// A cycle, a fragment (a repeated uuid), a missing parent, a
 	// compression, an API error and a tool result of two responses.
 	f.Add([]byte(`{"uuid":"a","parentUuid":"b","sessionId":"s","type":"user","provenance":"real_user","message":{"role":"user","parts":[{"text":"hi"}]}}

@@ -1,0 +1,60 @@
+package formattest
+
+import (
+	"reflect"
+	"testing"
+)
+
+// Steps are an agent's fixtures under testdata/agentgen (AgentgenDir),
+// each scenario listing the agent's runs in its steps.json; S is what a
+// format's test reads of a step.
+type Steps[S any] struct{ Dir string }
+
+// AgentgenSteps are agent's fixtures, their steps read as S.
+func AgentgenSteps[S any](agent string) Steps[S] { return Steps[S]{AgentgenDir(agent)} }
+
+// Scenarios are the fixtures' scenarios with their steps, in name order
+// (StepScenarios); the test ends when there is none.
+func (a Steps[S]) Scenarios(t testing.TB) []Scenario[S] {
+	t.Helper()
+	return StepScenarios[S](t, a.Dir)
+}
+
+// CallsAnswered fails the test for each tool call of msgs (a
+// []model.Message, each asked its ToolCalls, whose ID and Name are read by
+// their fields' names) that pairs (model.PairTools(msgs)) gives no
+// result, and returns the calls' ids in order.
+func CallsAnswered(t testing.TB, msgs any, pairs map[string]int) []string {
+	t.Helper()
+	v := reflect.ValueOf(msgs)
+	var ids []string
+	for k := range v.Len() {
+		calls := v.Index(k).Addr().MethodByName("ToolCalls").Call(nil)[0]
+		for j := range calls.Len() {
+			c := calls.Index(j)
+			id := c.FieldByName("ID").String()
+			ids = append(ids, id)
+			if _, ok := pairs[id]; !ok {
+				t.Errorf("call %s %s has no result", id, c.FieldByName("Name").String())
+			}
+		}
+	}
+	return ids
+}
+
+// OpenAIStats fails the test unless the tokens of st (a model.Stats, read
+// by its fields' names) are what the fake server reported in usage.json
+// at path (OpenAIUsage: in, read from the cache, out) and, when calls is
+// not below zero, its tool calls are calls.
+func OpenAIStats(t testing.TB, st any, path string, calls int) {
+	t.Helper()
+	in, cached, out := OpenAIUsage(t, path)
+	v := reflect.ValueOf(st)
+	sin, scached, sout := v.FieldByName("TokensIn").Float(), v.FieldByName("CacheRead").Float(), v.FieldByName("TokensOut").Float()
+	if sin != in || scached != cached || sout != out {
+		t.Errorf("stats tokens in %v cached %v out %v, server %v %v %v", sin, scached, sout, in, cached, out)
+	}
+	if n := int(v.FieldByName("ToolCalls").Int()); calls >= 0 && n != calls {
+		t.Errorf("stats %d calls, history %d", n, calls)
+	}
+}

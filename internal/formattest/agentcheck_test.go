@@ -1,0 +1,92 @@
+package formattest
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// call and msg are a tool call and a message as model's are to
+// CallsAnswered: the calls asked of a pointer, their ID and Name fields.
+type call struct{ ID, Name string }
+
+type msg struct{ calls []call }
+
+func (m *msg) ToolCalls() []call { return m.calls }
+
+func TestCallsAnswered(t *testing.T) {
+	msgs := []msg{{[]call{{"a", "ls"}, {"b", "cat"}}}, {}, {[]call{{"c", "rm"}}}}
+	var ids []string
+	f := run(t, func(tb testing.TB) { ids = CallsAnswered(tb, msgs, map[string]int{"a": 1, "b": 1, "c": 3}) })
+	if len(f) != 0 || !slices.Equal(ids, []string{"a", "b", "c"}) {
+		t.Errorf("every call answered: %q, ids %q", f, ids)
+	}
+	f = run(t, func(tb testing.TB) { ids = CallsAnswered(tb, msgs, map[string]int{"a": 1}) })
+	if !slices.Equal(f, []string{"call b cat has no result", "call c rm has no result"}) || len(ids) != 3 {
+		t.Errorf("two unanswered: %q, ids %q", f, ids)
+	}
+	if ids := CallsAnswered(t, []msg{}, nil); ids != nil {
+		t.Errorf("no message: %q", ids)
+	}
+}
+
+// stats are a model.Stats's fields that OpenAIStats reads.
+type stats struct {
+	TokensIn, TokensOut, CacheRead float64
+	ToolCalls                      int
+}
+
+func TestOpenAIStats(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "usage.json")
+	Put(t, path, []byte(`[{"usage":{"prompt_tokens":10,"completion_tokens":3,"prompt_tokens_details":{"cached_tokens":4}}}]`))
+	good := stats{TokensIn: 6, CacheRead: 4, TokensOut: 3, ToolCalls: 2}
+	for _, c := range []struct {
+		st    stats
+		calls int
+		want  string
+	}{
+		{good, 2, ""},
+		{good, -1, ""},
+		{good, 3, "stats 2 calls, history 3"},
+		{stats{TokensIn: 10, TokensOut: 3, ToolCalls: 2}, -1, "stats tokens in 10 cached 0 out 3, server 6 4 3"},
+	} {
+		f := run(t, func(tb testing.TB) { OpenAIStats(tb, c.st, path, c.calls) })
+		if c.want == "" && len(f) != 0 || c.want != "" && (len(f) != 1 || f[0] != c.want) {
+			t.Errorf("%+v, %d calls: %q, want %q", c.st, c.calls, f, c.want)
+		}
+	}
+}
+
+func TestSteps(t *testing.T) {
+	out := t.TempDir()
+	t.Setenv("AGENTGEN_OUT", out)
+	Put(t, filepath.Join(out, "kimi", "b", "steps.json"), []byte(`{"steps":[{"session":"s2"}]}`))
+	Put(t, filepath.Join(out, "kimi", "a", "steps.json"), []byte(`{"steps":[{"session":"s1"},{"session":"s1b"}]}`))
+	a := AgentgenSteps[struct{ Session string }]("kimi")
+	if a.Dir != filepath.Join(out, "kimi") {
+		t.Errorf("dir %s", a.Dir)
+	}
+	sc := a.Scenarios(t)
+	if len(sc) != 2 || sc[0].Name != "a" || len(sc[0].Steps) != 2 || sc[0].Steps[1].Session != "s1b" || sc[1].Dir != filepath.Join(out, "kimi", "b") {
+		t.Errorf("scenarios %+v", sc)
+	}
+}
+
+func TestOneFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.jsonl", "b.jsonl", "c.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := OneFile(t, filepath.Join(dir, "*.txt")); got != filepath.Join(dir, "c.txt") {
+		t.Errorf("one match: %s", got)
+	}
+	for _, pattern := range []string{"*.jsonl", "*.json"} {
+		if f := run(t, func(tb testing.TB) { OneFile(tb, filepath.Join(dir, pattern)) }); len(f) != 1 || !strings.Contains(f[0], pattern) {
+			t.Errorf("%s: %q", pattern, f)
+		}
+	}
+}
