@@ -1,6 +1,9 @@
 package formattest
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"reflect"
 	"testing"
 )
@@ -56,5 +59,23 @@ func OpenAIStats(t testing.TB, st any, path string, calls int) {
 	}
 	if n := int(v.FieldByName("ToolCalls").Int()); calls >= 0 && n != calls {
 		t.Errorf("stats %d calls, history %d", n, calls)
+	}
+}
+
+// LeafContextJSON decodes into v what s (a format's session) writes of
+// its context at its leaf (WriteContextJSON), or ends the test: what the
+// agentgen tests hold against the messages the agent sent when it resumed.
+func LeafContextJSON[C any](t testing.TB, s interface {
+	Leaf() int
+	BuildContext(leaf int) C
+	WriteContextJSON(w io.Writer, ctx C) error
+}, v any) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(buf.Bytes(), v); err != nil {
+		t.Fatalf("context JSON: %v\n%s", err, buf.Bytes())
 	}
 }

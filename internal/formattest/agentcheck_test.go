@@ -1,6 +1,9 @@
 package formattest
 
 import (
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -87,6 +90,36 @@ func TestOneFile(t *testing.T) {
 	for _, pattern := range []string{"*.jsonl", "*.json"} {
 		if f := run(t, func(tb testing.TB) { OneFile(tb, filepath.Join(dir, pattern)) }); len(f) != 1 || !strings.Contains(f[0], pattern) {
 			t.Errorf("%s: %q", pattern, f)
+		}
+	}
+}
+
+// ctxWriter is a session whose context at a leaf is the leaf, written as
+// json says.
+type ctxWriter struct {
+	leaf int
+	json string
+	err  error
+}
+
+func (s ctxWriter) Leaf() int                 { return s.leaf }
+func (s ctxWriter) BuildContext(leaf int) int { return leaf * 10 }
+func (s ctxWriter) WriteContextJSON(w io.Writer, ctx int) error {
+	if s.err != nil {
+		return s.err
+	}
+	_, err := fmt.Fprintf(w, s.json, ctx)
+	return err
+}
+
+func TestLeafContextJSON(t *testing.T) {
+	var got struct{ Messages []int }
+	if f := run(t, func(tb testing.TB) { LeafContextJSON(tb, ctxWriter{leaf: 3, json: `{"messages":[%d]}`}, &got) }); len(f) != 0 || !slices.Equal(got.Messages, []int{30}) {
+		t.Errorf("the context at the leaf: %q %v", f, got)
+	}
+	for _, s := range []ctxWriter{{json: `{"messages":[%d`}, {err: errors.New("disk full")}} {
+		if f := run(t, func(tb testing.TB) { LeafContextJSON(tb, s, &got) }); len(f) != 1 {
+			t.Errorf("%+v: %q", s, f)
 		}
 	}
 }

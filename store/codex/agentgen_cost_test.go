@@ -1,12 +1,12 @@
 package codex
 
 import (
-	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/internal/prices"
 	"skein/model"
 )
@@ -48,9 +48,7 @@ func TestAgentgenCost(t *testing.T) {
 				Output float64 `json:"output_tokens"`
 			}
 		}
-		if err := json.Unmarshal(read(t, filepath.Join(dir, "usage.json")), &requests); err != nil {
-			t.Fatal(err)
-		}
+		formattest.ReadJSON(t, filepath.Join(dir, "usage.json"), &requests)
 		rollouts, _ := filepath.Glob(filepath.Join(dir, "codex-home/sessions/*/*/*/rollout-*.jsonl"))
 		for _, path := range rollouts {
 			name := sc.Name() + "/" + filepath.Base(path)

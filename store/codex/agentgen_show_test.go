@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/internal/jscan"
 	"skein/model"
 	"skein/store"
@@ -45,13 +46,9 @@ func TestAgentgenShow(t *testing.T) {
 	for _, sc := range scenarios {
 		dir := filepath.Join(agentgen, sc.Name())
 		var usage []agentgenUsage
-		if err := json.Unmarshal(read(t, filepath.Join(dir, "usage.json")), &usage); err != nil {
-			t.Fatal(err)
-		}
+		formattest.ReadJSON(t, filepath.Join(dir, "usage.json"), &usage)
 		var steps struct{ Steps []struct{ Exit int } }
-		if err := json.Unmarshal(read(t, filepath.Join(dir, "steps.json")), &steps); err != nil {
-			t.Fatal(err)
-		}
+		formattest.ReadJSON(t, filepath.Join(dir, "steps.json"), &steps)
 		failed, errors := 0, 0
 		for _, st := range steps.Steps {
 			if st.Exit != 0 {

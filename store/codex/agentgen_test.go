@@ -2,7 +2,6 @@ package codex
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,9 +42,7 @@ func TestAgentgenContext(t *testing.T) {
 	for _, sc := range scenarios {
 		dir := filepath.Join(agentgen, sc.Name())
 		var steps struct{ Steps []agentgenStep }
-		if err := json.Unmarshal(read(t, filepath.Join(dir, "steps.json")), &steps); err != nil {
-			t.Fatal(err)
-		}
+		formattest.ReadJSON(t, filepath.Join(dir, "steps.json"), &steps)
 		for _, c := range agentgenCases(steps.Steps) {
 			name := sc.Name() + "/" + c.file
 			t.Run(name, func(t *testing.T) {
@@ -129,18 +126,10 @@ func agentgenDiff(t *testing.T, dir string, c agentgenCase) string {
 		formattest.Put(t, filepath.Join(home, p), data)
 	}
 	s := open(t, filepath.Join(home, c.path))
-	var buf bytes.Buffer
-	if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
-		t.Fatal(err)
-	}
 	var got struct{ Messages []map[string]any }
-	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
-		t.Fatalf("context JSON: %v", err)
-	}
+	formattest.LeafContextJSON(t, s, &got)
 	var req struct{ Input []map[string]any }
-	if err := json.Unmarshal(read(t, filepath.Join(dir, c.file)), &req); err != nil {
-		t.Fatal(err)
-	}
+	formattest.ReadJSON(t, filepath.Join(dir, c.file), &req)
 	want := req.Input[:len(req.Input)-1] // less the resume's own user message
 	baseID := func(items []map[string]any) {
 		if len(items) > 0 && items[0]["role"] == "developer" {

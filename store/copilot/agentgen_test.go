@@ -1,8 +1,6 @@
 package copilot
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -70,14 +68,8 @@ func agentgenDiff(t *testing.T, folder, request string, lines int, rebuilt bool)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
-		t.Fatal(err)
-	}
 	var got, want struct{ Messages []any }
-	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
-		t.Fatalf("%v: %s", err, buf.Bytes())
-	}
+	formattest.LeafContextJSON(t, s, &got)
 	readJSON(t, request, &want)
 	if len(want.Messages) == 0 {
 		t.Fatal("no messages in the request")

@@ -99,9 +99,7 @@ func TestAgentgenSessions(t *testing.T) {
 					CW  float64 `json:"cache_creation_input_tokens"`
 				} `json:"usage"`
 			}
-			if err := json.Unmarshal(read(t, filepath.Join(sc.Dir, "usage.json")), &used); err != nil {
-				t.Fatal(err)
-			}
+			formattest.ReadJSON(t, filepath.Join(sc.Dir, "usage.json"), &used)
 			for _, u := range used {
 				if u.Usage != nil {
 					want.TokensIn += u.Usage.In
@@ -183,9 +181,7 @@ func TestAgentgenResume(t *testing.T) {
 				var req struct {
 					Messages []any `json:"messages"`
 				}
-				if err := json.Unmarshal(read(t, name), &req); err != nil {
-					t.Fatal(err)
-				}
+				formattest.ReadJSON(t, name, &req)
 				if len(req.Messages) == 0 {
 					t.Fatal("no messages in the request")
 				}

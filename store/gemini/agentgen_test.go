@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,9 +33,7 @@ func scenarios(t *testing.T) []string {
 func runsOf(t *testing.T, sc string) []agentgenRun {
 	t.Helper()
 	var r struct{ Runs []agentgenRun }
-	if err := json.Unmarshal(read(t, filepath.Join(agentgen, sc, "runs.json")), &r); err != nil {
-		t.Fatal(err)
-	}
+	formattest.ReadJSON(t, filepath.Join(agentgen, sc, "runs.json"), &r)
 	return r.Runs
 }
 
@@ -95,17 +92,9 @@ func contextDiff(t *testing.T, sc, file string, before agentgenRun, id string) s
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
-		t.Fatal(err)
-	}
 	var got, req struct{ Contents []any }
-	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(read(t, filepath.Join(agentgen, sc, file)), &req); err != nil {
-		t.Fatal(err)
-	}
+	formattest.LeafContextJSON(t, s, &got)
+	formattest.ReadJSON(t, filepath.Join(agentgen, sc, file), &req)
 	want := req.Contents[:len(req.Contents)-1]
 	return formattest.FirstDiff("content", want, got.Contents, 600)
 }
@@ -187,9 +176,7 @@ func TestAgentgenSessions(t *testing.T) {
 				Purpose string
 				Usage   map[string]float64
 			}
-			if err := json.Unmarshal(read(t, filepath.Join(agentgen, sc, "usage.json")), &usage); err != nil {
-				t.Fatal(err)
-			}
+			formattest.ReadJSON(t, filepath.Join(agentgen, sc, "usage.json"), &usage)
 			for _, u := range usage {
 				if u.Purpose != "main" || u.Usage == nil {
 					continue

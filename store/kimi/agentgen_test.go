@@ -113,9 +113,7 @@ func TestAgentgenContext(t *testing.T) {
 					name = fmt.Sprintf("resume-%d-request.json", k+1)
 				}
 				var req struct{ Messages []map[string]any }
-				if err := json.Unmarshal(read(t, filepath.Join(sc.Dir, name)), &req); err != nil {
-					t.Fatal(err)
-				}
+				formattest.ReadJSON(t, filepath.Join(sc.Dir, name), &req)
 				n := sc.Steps[i-1].Wires[filepath.ToSlash(rel)]
 				cut, ok := formattest.Cut(data, n)
 				if !ok {

@@ -138,18 +138,10 @@ func TestAgentgenContext(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var buf bytes.Buffer
-				if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
-					t.Fatal(err)
-				}
 				var got struct{ Messages []map[string]any }
-				if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
-					t.Fatalf("context JSON: %v", err)
-				}
+				formattest.LeafContextJSON(t, s, &got)
 				var req struct{ Messages []map[string]any }
-				if err := json.Unmarshal(read(t, filepath.Join(sc.Dir, file)), &req); err != nil {
-					t.Fatal(err)
-				}
+				formattest.ReadJSON(t, filepath.Join(sc.Dir, file), &req)
 				want := sentHistory(req.Messages)
 				have := normalize(openaiMessages(got.Messages))
 				if diff := formattest.FirstDiff("message", want, have, 400); diff != "" {
