@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/model"
 	"skein/store"
 	_ "skein/store/formats" // every format, as the list finds them
@@ -77,18 +78,14 @@ func TestClaims(t *testing.T) {
 	if b.Format() != openclaw.Format {
 		t.Fatalf("found as %s", b.Format())
 	}
-	for path, want := range map[string]bool{
+	formattest.Answers(t, openclaw.IsTranscriptPath, map[string]bool{
 		"/h/.openclaw/agents/main/sessions/abc.jsonl":          true,
 		"/s/agents/coder/sessions/abc-topic-7.jsonl":           true,
 		"/h/.openclaw/agents/main/sessions/sessions.json":      false,
 		"/h/.openclaw/agents/main/sessions/old/abc.jsonl":      false,
 		"/h/.pi/agent/sessions/--home-x--/2026_abc.jsonl":      false,
 		"/h/.openclaw/agents/main/sessions/abc.jsonl.bak-1234": false,
-	} {
-		if got := openclaw.IsTranscriptPath(path); got != want {
-			t.Errorf("%s: %v", path, got)
-		}
-	}
+	})
 }
 
 func TestStateDir(t *testing.T) {
