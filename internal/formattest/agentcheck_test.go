@@ -123,3 +123,38 @@ func TestLeafContextJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestListed(t *testing.T) {
+	discover := func(roots []string) ([]string, error) {
+		if roots[0] == "bad" {
+			return nil, errors.New("unreadable")
+		}
+		return []string{roots[0] + "/a", roots[0] + "/b"}, nil
+	}
+	list := func(files []string, _ func(done, total int)) ([]string, []string) {
+		if strings.HasPrefix(files[0], "odd") {
+			return files[:1], []string{"b: not a session"}
+		}
+		return files, nil
+	}
+	var got []string
+	if f := run(t, func(tb testing.TB) { got = Listed(tb, discover, list, []string{"x", "r"}, "r", 2) }); len(f) != 0 || !slices.Equal(got, []string{"r/a", "r/b"}) {
+		t.Errorf("%q %q", f, got)
+	}
+	for _, c := range []struct {
+		roots []string
+		root  string
+		n     int
+		want  string
+	}{
+		{[]string{"x"}, "r", 2, "default roots [x] lack r"},
+		{nil, "bad", 2, "unreadable"},
+		{nil, "r", 3, "2 listed, want 3"},
+		{nil, "odd", 1, "b: not a session"},
+	} {
+		f := run(t, func(tb testing.TB) { Listed(tb, discover, list, c.roots, c.root, c.n) })
+		if len(f) != 1 || !strings.Contains(f[0], c.want) {
+			t.Errorf("%+v: %q", c, f)
+		}
+	}
+}

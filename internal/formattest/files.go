@@ -3,6 +3,7 @@ package formattest
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -58,4 +59,24 @@ func OneFile(t testing.TB, pattern string) string {
 		t.Fatalf("%s: %d files %q", pattern, len(m), m)
 	}
 	return m[0]
+}
+
+// Listed are the records that list (store.List) makes of the files that
+// discover (store.Discover) finds under root, or the test's end: root
+// must be one of roots (a home's default roots) unless roots is nil, and
+// there must be n records and no problem.
+func Listed[I, P any](t testing.TB, discover func(roots []string) ([]string, error), list func(files []string, progress func(done, total int)) ([]I, []P), roots []string, root string, n int) []I {
+	t.Helper()
+	if roots != nil && !slices.Contains(roots, root) {
+		t.Fatalf("default roots %v lack %s", roots, root)
+	}
+	files, err := discover([]string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	infos, problems := list(files, nil)
+	if len(problems) > 0 || len(infos) != n {
+		t.Fatalf("%d listed, want %d: %+v %v", len(infos), n, infos, problems)
+	}
+	return infos
 }

@@ -21,19 +21,8 @@ const home = "../../testdata/openclaw/openclaw-home"
 func TestListedAsOpenClaw(t *testing.T) {
 	t.Setenv("OPENCLAW_STATE_DIR", "")
 	abs, _ := filepath.Abs(home)
-	roots := store.Env{Home: abs}.DefaultRoots()
 	root := filepath.Join(abs, ".openclaw", "agents")
-	if !slices.Contains(roots, root) {
-		t.Fatalf("default roots %v lack %s", roots, root)
-	}
-	files, err := store.Discover([]string{root})
-	if err != nil {
-		t.Fatal(err)
-	}
-	infos, problems := store.List(files, nil)
-	if len(problems) > 0 || len(infos) != 2 {
-		t.Fatalf("%+v %v", infos, problems)
-	}
+	infos := formattest.Listed(t, store.Discover, store.List, store.Env{Home: abs}.DefaultRoots(), root, 2)
 	keys := map[string]string{
 		"019cb3ff-9f00-75a9-b935-ef0a4c00fbb4":          "agent:main:main",
 		"01a20786-bb40-7073-b4f8-fa5ca681fc1b-topic-42": "agent:main:telegram:group:-100123:topic:42",
