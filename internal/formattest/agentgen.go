@@ -160,3 +160,13 @@ func OpenAIUsage(t testing.TB, path string) (in, cached, out float64) {
 	}
 	return in - cached, cached, out
 }
+
+// ResumeRequest is the name of the file in which the fake server logged
+// the first request of resume k (from 0) of a scenario's n:
+// resume-<k+1>-request.json, and resume-request.json for the last.
+func ResumeRequest(k, n int) string {
+	if k < n-1 {
+		return fmt.Sprintf("resume-%d-request.json", k+1)
+	}
+	return "resume-request.json"
+}

@@ -69,3 +69,13 @@ type lenLeaf struct{ leaf, n int }
 
 func (s lenLeaf) Leaf() int { return s.leaf }
 func (s lenLeaf) Len() int  { return s.n }
+
+func TestResumeRequest(t *testing.T) {
+	var got []string
+	for k := range 3 {
+		got = append(got, ResumeRequest(k, 3))
+	}
+	if want := "[resume-1-request.json resume-2-request.json resume-request.json]"; fmt.Sprint(got) != want || ResumeRequest(0, 1) != "resume-request.json" {
+		t.Errorf("%v, one resume: %s", got, ResumeRequest(0, 1))
+	}
+}

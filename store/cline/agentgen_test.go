@@ -83,10 +83,7 @@ func TestAgentgen(t *testing.T) {
 			resumes, _ := filepath.Glob(filepath.Join(dir, "resume*-request.json"))
 			k := 0
 			for i := 1; i < len(steps.Steps); i++ {
-				name := "resume-request.json"
-				if k < len(resumes)-1 {
-					name = "resume-" + itoa(k+1) + "-request.json"
-				}
+				name := formattest.ResumeRequest(k, len(resumes))
 				k++
 				var req struct {
 					Messages []json.RawMessage `json:"messages"`
@@ -130,7 +127,5 @@ func countFile0(s *Session) int {
 	}
 	return n
 }
-
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 var readJSON = formattest.ReadJSON

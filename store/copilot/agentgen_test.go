@@ -1,7 +1,6 @@
 package copilot
 
 import (
-	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -43,10 +42,7 @@ func TestAgentgenContext(t *testing.T) {
 			}
 		}
 		for n, k := range resumes {
-			file := "resume-request.json"
-			if n < len(resumes)-1 {
-				file = fmt.Sprintf("resume-%d-request.json", n+1)
-			}
+			file := formattest.ResumeRequest(n, len(resumes))
 			t.Run(sc+"/"+file, func(t *testing.T) {
 				lines := steps.Steps[k-1].Events[steps.Session]
 				_, rebuilt := systemRebuilt[sc+"/"+file]

@@ -108,10 +108,7 @@ func TestAgentgenContext(t *testing.T) {
 				}
 			}
 			for k, i := range resumes {
-				name := "resume-request.json"
-				if k < len(resumes)-1 {
-					name = fmt.Sprintf("resume-%d-request.json", k+1)
-				}
+				name := formattest.ResumeRequest(k, len(resumes))
 				var req struct{ Messages []map[string]any }
 				formattest.ReadJSON(t, filepath.Join(sc.Dir, name), &req)
 				n := sc.Steps[i-1].Wires[filepath.ToSlash(rel)]

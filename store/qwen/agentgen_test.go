@@ -3,7 +3,6 @@ package qwen
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -117,11 +116,8 @@ func TestAgentgenContext(t *testing.T) {
 			if !isResume(st.Args) {
 				continue
 			}
+			file := formattest.ResumeRequest(k, resumes)
 			k++
-			file := "resume-request.json"
-			if k < resumes {
-				file = fmt.Sprintf("resume-%d-request.json", k)
-			}
 			t.Run(sc.Name+"/"+file, func(t *testing.T) {
 				home := t.TempDir()
 				for p, n := range sc.Steps[j-1].Chats {
