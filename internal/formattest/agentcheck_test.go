@@ -158,3 +158,27 @@ func TestListed(t *testing.T) {
 		}
 	}
 }
+
+// diagnosed is a parsed session with its diagnostics.
+type diagnosed struct{ Diagnostics []string }
+
+func TestOpenClean(t *testing.T) {
+	open := func(path string) (*diagnosed, error) {
+		switch path {
+		case "none":
+			return nil, errors.New("no such file")
+		case "damaged":
+			return &diagnosed{[]string{"line 2: not JSON"}}, nil
+		}
+		return &diagnosed{}, nil
+	}
+	var s *diagnosed
+	if f := run(t, func(tb testing.TB) { s = OpenClean(tb, open, "clean") }); len(f) != 0 || s == nil {
+		t.Errorf("a clean file: %q", f)
+	}
+	for path, want := range map[string]string{"none": "none: no such file", "damaged": "diagnostics: [line 2: not JSON]"} {
+		if f := run(t, func(tb testing.TB) { OpenClean(tb, open, path) }); len(f) != 1 || f[0] != want {
+			t.Errorf("%s: %q, want %q", path, f, want)
+		}
+	}
+}

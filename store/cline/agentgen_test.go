@@ -42,13 +42,7 @@ func TestAgentgen(t *testing.T) {
 			if !IsSessionFile(path) {
 				t.Fatalf("%s not claimed", path)
 			}
-			s, err := Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(s.Diagnostics) > 0 {
-				t.Errorf("diagnostics: %v", s.Diagnostics)
-			}
+			s := formattest.OpenClean(t, Open, path)
 			info := s.Info(path, 0)
 			if info.ID != id || info.Cwd != "/sandbox/proj" || info.Model != "fake-model" || info.FirstMessage == "(no messages)" || info.Branches != 1 {
 				t.Errorf("info %+v", info)

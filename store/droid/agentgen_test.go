@@ -51,13 +51,7 @@ func TestAgentgenSessions(t *testing.T) {
 			if !Sniff(first) || !IsRecord(first) {
 				t.Errorf("first line not detected: %.80s", first)
 			}
-			s, err := Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(s.Diagnostics) > 0 {
-				t.Errorf("diagnostics: %v", s.Diagnostics)
-			}
+			s := formattest.OpenClean(t, Open, path)
 			info := s.Info(path, 0)
 			prompt := sc.Steps[0].Args[1]
 			if info.ID != id || info.Cwd != "/sandbox/proj" || info.FirstMessage != prompt || info.Name != prompt || info.Model != "custom:fake" {

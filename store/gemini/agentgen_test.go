@@ -138,13 +138,7 @@ func TestAgentgenSessions(t *testing.T) {
 				if !b.Detect(first, true) {
 					t.Errorf("%s: first line not detected", rel)
 				}
-				s, err := Open(p)
-				if err != nil {
-					t.Fatalf("%s: %v", rel, err)
-				}
-				if len(s.Diagnostics) > 0 {
-					t.Errorf("%s: %v", rel, s.Diagnostics)
-				}
+				s := formattest.OpenClean(t, Open, p)
 				for _, m := range s.Stats().ByModel {
 					total.AddUsage(m.UsageTotals)
 				}

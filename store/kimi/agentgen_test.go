@@ -65,9 +65,7 @@ func TestAgentgenSessions(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := d.Source.(*Session)
-			if len(s.Diagnostics) > 0 {
-				t.Errorf("diagnostics %v", s.Diagnostics)
-			}
+			formattest.NoDiagnostics(t, s)
 			if ends := d.BranchEnds(); len(ends) != 1+len(agentWires(path)) {
 				t.Errorf("%d branch ends, %d sub-agents", len(ends), len(agentWires(path)))
 			}

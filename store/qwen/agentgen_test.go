@@ -65,9 +65,7 @@ func TestAgentgenChats(t *testing.T) {
 			if s.Tips() != 1 || info.Branches != 1 {
 				t.Errorf("%d branches", s.Tips())
 			}
-			if len(s.Diagnostics) > 0 {
-				t.Errorf("diagnostics %v", s.Diagnostics)
-			}
+			formattest.NoDiagnostics(t, s)
 			// The chat's messages, then each sub-agent's, in order.
 			var msgs []model.Message
 			for i := range s.Entries {
