@@ -79,3 +79,47 @@ func LeafContextJSON[C any](t testing.TB, s interface {
 		t.Fatalf("context JSON: %v\n%s", err, buf.Bytes())
 	}
 }
+
+// ResultsFollowCalls fails the test unless each tool call of msgs (a
+// []model.Message: its ToolCalls, Role and ToolCallID read by name) is
+// answered by a message of role result (model.RoleToolResult) before the
+// next message of another role, and each result answers a call still
+// open: how an agent that sends its history as it stands (OpenAI's and
+// Anthropic's APIs) must find it.
+func ResultsFollowCalls(t testing.TB, msgs any, result string) {
+	t.Helper()
+	v := reflect.ValueOf(msgs)
+	open := map[string]bool{}
+	for k := range v.Len() {
+		m := v.Index(k)
+		if m.FieldByName("Role").String() == result {
+			id := m.FieldByName("ToolCallID").String()
+			if !open[id] {
+				t.Errorf("result %q answers no open call", id)
+			}
+			delete(open, id)
+			continue
+		}
+		if len(open) > 0 {
+			t.Errorf("calls without a result before message %d: %v", k, open)
+		}
+		calls := m.Addr().MethodByName("ToolCalls").Call(nil)[0]
+		for j := range calls.Len() {
+			open[calls.Index(j).FieldByName("ID").String()] = true
+		}
+	}
+	if len(open) > 0 {
+		t.Errorf("calls without a result: %v", open)
+	}
+}
+
+// Messages are the messages of ctx (a model.Context, its Messages read by
+// name) as s (a format's session) gives them.
+func Messages[CM, M any](s interface{ Message(m CM) M }, ctx any) []M {
+	v := reflect.ValueOf(ctx).FieldByName("Messages")
+	var out []M
+	for k := range v.Len() {
+		out = append(out, s.Message(v.Index(k).Interface().(CM)))
+	}
+	return out
+}

@@ -182,3 +182,44 @@ func TestOpenClean(t *testing.T) {
 		}
 	}
 }
+
+// turn is a message as model's is to ResultsFollowCalls.
+type turn struct {
+	Role, ToolCallID string
+	calls            []call
+}
+
+func (m *turn) ToolCalls() []call { return m.calls }
+
+func TestResultsFollowCalls(t *testing.T) {
+	ask := turn{Role: "assistant", calls: []call{{ID: "a"}, {ID: "b"}}}
+	res := func(id string) turn { return turn{Role: "toolResult", ToolCallID: id} }
+	user := turn{Role: "user"}
+	for _, c := range []struct {
+		msgs []turn
+		want []string
+	}{
+		{[]turn{user, ask, res("b"), res("a"), user}, nil},
+		{[]turn{user, ask, res("a"), user, res("b")}, []string{"calls without a result before message 3: map[b:true]"}},
+		{[]turn{user, res("a"), ask, res("a"), res("b")}, []string{`result "a" answers no open call`}},
+		{[]turn{user, ask, res("a")}, []string{"calls without a result: map[b:true]"}},
+	} {
+		if f := run(t, func(tb testing.TB) { ResultsFollowCalls(tb, c.msgs, "toolResult") }); !slices.Equal(f, c.want) {
+			t.Errorf("%+v: %q, want %q", c.msgs, f, c.want)
+		}
+	}
+}
+
+// texts gives the message of a context message k as "m<k>".
+type texts struct{}
+
+func (texts) Message(k int) string { return "m" + fmt.Sprint(k) }
+
+func TestMessages(t *testing.T) {
+	if got := Messages(texts{}, dctx{Messages: []int{2, 0}}); !slices.Equal(got, []string{"m2", "m0"}) {
+		t.Errorf("%q", got)
+	}
+	if got := Messages(texts{}, dctx{}); got != nil {
+		t.Errorf("no message: %q", got)
+	}
+}

@@ -235,10 +235,7 @@ func TestCalls(t *testing.T) {
 	}
 	// Pairing by call id over the history.
 	ctx := s.BuildHistory(s.Leaf())
-	var msgs []model.Message
-	for _, m := range ctx.Messages {
-		msgs = append(msgs, s.Message(m))
-	}
+	msgs := formattest.Messages(s, ctx)
 	pairs := model.PairTools(msgs)
 	if k, ok := pairs["call_A1"]; !ok || msgs[k].ToolCallID != "call_A1" {
 		t.Errorf("call_A1 paired with %d", k)

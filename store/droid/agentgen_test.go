@@ -60,30 +60,8 @@ func TestAgentgenSessions(t *testing.T) {
 			if info.Branches != 1 {
 				t.Errorf("branches = %d, want 1", info.Branches)
 			}
-			d := s.Domain(info)
-			ctx := d.BuildContext(s.Leaf())
-			pending := map[string]bool{}
-			for _, m := range ctx.Messages {
-				msg := s.Message(m)
-				if msg.Role == model.RoleToolResult {
-					if !pending[msg.ToolCallID] {
-						t.Errorf("result %q answers no pending call", msg.ToolCallID)
-					}
-					delete(pending, msg.ToolCallID)
-					continue
-				}
-				if len(pending) > 0 {
-					t.Errorf("calls without a result before entry %d: %v", m.Entry, pending)
-				}
-				for _, b := range msg.Blocks {
-					if b.Type == model.BlockToolCall {
-						pending[b.Call.ID] = true
-					}
-				}
-			}
-			if len(pending) > 0 {
-				t.Errorf("calls without a result: %v", pending)
-			}
+			msgs := formattest.Messages(s, s.Domain(info).BuildContext(s.Leaf()))
+			formattest.ResultsFollowCalls(t, msgs, model.RoleToolResult)
 			var want model.UsageTotals
 			var used []struct {
 				Usage *struct {

@@ -39,10 +39,7 @@ func TestListedAsOpenClaw(t *testing.T) {
 		if s.Info.Format != string(openclaw.Format) {
 			t.Errorf("%s: opened as %q", in.Path, s.Info.Format)
 		}
-		var msgs []model.Message
-		for _, m := range s.BuildContext(s.Leaf()).Messages {
-			msgs = append(msgs, s.Message(m))
-		}
+		msgs := formattest.Messages(s, s.BuildContext(s.Leaf()))
 		pairs := model.PairTools(msgs)
 		for _, m := range msgs {
 			for _, c := range m.ToolCalls() {
