@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -74,16 +75,11 @@ func TestAgentgenCost(t *testing.T) {
 				}
 				defer prices.Use(prices.Use(table))
 				st := s.Stats()
-				why, known := costDiffers[name]
-				equal := math.Abs(st.Cost-want) <= 1e-12 && st.Unpriced == 0
-				switch {
-				case equal && known:
-					t.Errorf("now equal: take it off costDiffers (%s)", why)
-				case !equal && known:
-					t.Logf("differs (%s): cost %v, want %v", why, st.Cost, want)
-				case !equal:
-					t.Errorf("cost %v (unpriced %v), want %v from %d requests", st.Cost, st.Unpriced, want, n)
+				diff := ""
+				if math.Abs(st.Cost-want) > 1e-12 || st.Unpriced != 0 {
+					diff = fmt.Sprintf("cost %v (unpriced %v), want %v from %d requests", st.Cost, st.Unpriced, want, n)
 				}
+				formattest.KnownDiff(t, "costDiffers", costDiffers, name, diff)
 
 				prices.Use(nil)
 				st = s.Stats()

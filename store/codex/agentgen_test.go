@@ -46,16 +46,7 @@ func TestAgentgenContext(t *testing.T) {
 		for _, c := range agentgenCases(steps.Steps) {
 			name := sc.Name() + "/" + c.file
 			t.Run(name, func(t *testing.T) {
-				diff := agentgenDiff(t, dir, c)
-				why, known := differs[name]
-				switch {
-				case diff == "" && known:
-					t.Errorf("now equal: take it off differs (%s)", why)
-				case diff != "" && known:
-					t.Logf("differs (%s): %s", why, diff)
-				case diff != "":
-					t.Error(diff)
-				}
+				formattest.KnownDiff(t, "differs", differs, name, agentgenDiff(t, dir, c))
 			})
 		}
 	}

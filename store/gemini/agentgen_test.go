@@ -1,7 +1,6 @@
 package gemini
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -131,13 +130,7 @@ func TestAgentgenSessions(t *testing.T) {
 			listed := 0
 			for _, p := range chatFiles(t, sc) {
 				rel, _ := filepath.Rel(tmpOf(sc), p)
-				if !b.Claims(p) {
-					t.Errorf("%s: not claimed", rel)
-				}
-				first, _, _ := bytes.Cut(read(t, p), []byte("\n"))
-				if !b.Detect(first, true) {
-					t.Errorf("%s: first line not detected", rel)
-				}
+				formattest.Recognized(t, p, b.Claims, b.Detect, nil)
 				s := formattest.OpenClean(t, Open, p)
 				for _, m := range s.Stats().ByModel {
 					total.AddUsage(m.UsageTotals)

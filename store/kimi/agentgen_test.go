@@ -43,13 +43,7 @@ func TestAgentgenSessions(t *testing.T) {
 	for _, sc := range agentgen.Scenarios(t) {
 		t.Run(sc.Name, func(t *testing.T) {
 			path := mainWire(t, filepath.Join(sc.Dir, "kimi-home"), sc.Steps[0].Session)
-			if !b.Claims(path) {
-				t.Errorf("not claimed: %s", path)
-			}
-			head := read(t, path)
-			if !Sniff(head) || !b.Detect(bytes.SplitN(head, []byte("\n"), 2)[0], true) {
-				t.Errorf("not detected")
-			}
+			formattest.Recognized(t, path, b.Claims, b.Detect, Sniff)
 			_, info, err := b.ListInfo(path, nil)
 			if err != nil {
 				t.Fatal(err)

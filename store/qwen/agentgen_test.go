@@ -1,7 +1,6 @@
 package qwen
 
 import (
-	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -43,13 +42,7 @@ func TestAgentgenChats(t *testing.T) {
 			last := sc.Steps[len(sc.Steps)-1]
 			home := filepath.Join(sc.Dir, "qwen-home")
 			path := chatPath(t, home, sc.Steps[0].Session)
-			if !b.Claims(path) {
-				t.Errorf("not claimed: %s", path)
-			}
-			head := read(t, path)
-			if !Sniff(head) || !b.Detect(bytes.SplitN(head, []byte("\n"), 2)[0], true) {
-				t.Errorf("not detected")
-			}
+			formattest.Recognized(t, path, b.Claims, b.Detect, Sniff)
 			_, info, err := b.ListInfo(path, nil)
 			if err != nil {
 				t.Fatal(err)
