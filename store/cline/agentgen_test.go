@@ -12,7 +12,13 @@ import (
 
 // agentgen is where Cline CLI 3.0.65 wrote its fixtures
 // (testdata/agentgen/cline), or AGENTGEN_OUT/cline for a fresh run.
-var agentgen = formattest.AgentgenDir("cline")
+var agentgen = formattest.AgentgenSteps[agentgenStep]("cline")
+
+type agentgenStep struct {
+	Args     []string       `json:"args"`
+	Session  string         `json:"session"`
+	Messages map[string]int `json:"messages"`
+}
 
 // TestAgentgen checks skein against what Cline itself wrote and sent, per
 // scenario: the session opened with its record, every call followed by its
@@ -22,22 +28,10 @@ var agentgen = formattest.AgentgenDir("cline")
 // messages of Cline's resume request (less its system prompt and the new
 // prompt).
 func TestAgentgen(t *testing.T) {
-	scenarios, _ := filepath.Glob(filepath.Join(agentgen, "*", "steps.json"))
-	if len(scenarios) == 0 {
-		t.Fatalf("no fixtures in %s", agentgen)
-	}
-	for _, sp := range scenarios {
-		dir := filepath.Dir(sp)
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			var steps struct {
-				Steps []struct {
-					Args     []string       `json:"args"`
-					Session  string         `json:"session"`
-					Messages map[string]int `json:"messages"`
-				} `json:"steps"`
-			}
-			readJSON(t, sp, &steps)
-			id := steps.Steps[0].Session
+	for _, sc := range agentgen.Scenarios(t) {
+		dir, steps := sc.Dir, sc.Steps
+		t.Run(sc.Name, func(t *testing.T) {
+			id := steps[0].Session
 			path := filepath.Join(dir, "cline-home", "data", "sessions", id, id+MessagesSuffix)
 			if !IsSessionFile(path) {
 				t.Fatalf("%s not claimed", path)
@@ -76,14 +70,14 @@ func TestAgentgen(t *testing.T) {
 			// The context at each resume: the file cut where it began.
 			resumes, _ := filepath.Glob(filepath.Join(dir, "resume*-request.json"))
 			k := 0
-			for i := 1; i < len(steps.Steps); i++ {
+			for i := 1; i < len(steps); i++ {
 				name := formattest.ResumeRequest(k, len(resumes))
 				k++
 				var req struct {
 					Messages []json.RawMessage `json:"messages"`
 				}
 				readJSON(t, filepath.Join(dir, name), &req)
-				n := steps.Steps[i-1].Messages[id+"/"+id+MessagesSuffix]
+				n := steps[i-1].Messages[id+"/"+id+MessagesSuffix]
 				cut := *s
 				cut.Entries = nil
 				for j := range s.Entries {

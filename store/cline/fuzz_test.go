@@ -11,7 +11,7 @@ import (
 // FuzzParse feeds damaged messages files to every reader: none may panic
 // or loop, the tree stays a forest, and what is written is JSON.
 func FuzzParse(f *testing.F) {
-	formattest.AddFiles(f, 64<<10, filepath.Join(agentgen, "*", "cline-home", "data", "sessions", "*", "*"+MessagesSuffix))
+	formattest.AddFiles(f, 64<<10, filepath.Join(agentgen.Dir, "*", "cline-home", "data", "sessions", "*", "*"+MessagesSuffix))
 	// The extension's bare array: a string content, a repeated id, a
 	// result for no call, a bad message, redacted thinking.
 	f.Add([]byte(`[{"role":"user","content":"hi","id":"a"},{"role":"assistant","id":"a","content":[{"type":"redacted_thinking"},{"type":"tool_use","id":"c","name":"x","input":"s"}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"z","content":[{"type":"text","text":"t"}],"is_error":true}]},{"role":"tool"},7]`))
