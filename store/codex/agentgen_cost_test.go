@@ -3,7 +3,6 @@ package codex
 import (
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -31,14 +30,10 @@ var costDiffers = map[string]string{}
 // cache reads; its input decides the tier). With the table shipped, which
 // has no gpt-fake, the cost is n/a, never $0.00.
 func TestAgentgenCost(t *testing.T) {
-	scenarios, err := os.ReadDir(agentgen)
-	if err != nil {
-		t.Fatal(err)
-	}
 	table := &prices.Table{Models: map[string]prices.Price{"gpt-fake": gptFake}}
 	tiered := 0 // requests over the tier
-	for _, sc := range scenarios {
-		dir := filepath.Join(agentgen, sc.Name())
+	for _, sc := range agentgen.Scenarios(t) {
+		dir := sc.Dir
 		var requests []struct {
 			Thread string
 			Usage  *struct {
@@ -52,7 +47,7 @@ func TestAgentgenCost(t *testing.T) {
 		formattest.ReadJSON(t, filepath.Join(dir, "usage.json"), &requests)
 		rollouts, _ := filepath.Glob(filepath.Join(dir, "codex-home/sessions/*/*/*/rollout-*.jsonl"))
 		for _, path := range rollouts {
-			name := sc.Name() + "/" + filepath.Base(path)
+			name := sc.Name + "/" + filepath.Base(path)
 			t.Run(name, func(t *testing.T) {
 				s := open(t, path)
 				want, n := 0.0, 0

@@ -16,7 +16,7 @@ import (
 // resumed or forked them (testdata/agentgen/codex/README.md): the
 // committed ones, or those a cross-check run just made with a fresh seed
 // (AGENTGEN_OUT, testdata/agentgen/crosscheck.sh).
-var agentgen = formattest.AgentgenDir("codex")
+var agentgen = formattest.AgentgenSteps[agentgenStep]("codex")
 
 // differs names the resumes whose context skein does not rebuild yet, with
 // why: the test logs their first difference, and fails once one is equal
@@ -26,6 +26,7 @@ var differs = map[string]string{}
 type agentgenStep struct {
 	Session  string         `json:"session"`
 	Args     []string       `json:"args"`
+	Exit     int            `json:"exit"`
 	Rollouts map[string]int `json:"rollouts"`
 }
 
@@ -35,16 +36,10 @@ type agentgenStep struct {
 // the resume added. The base instructions' message id is Codex's own
 // (msg_<uuid v5> of nothing we can derive), so neither side's is compared.
 func TestAgentgenContext(t *testing.T) {
-	scenarios, err := os.ReadDir(agentgen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, sc := range scenarios {
-		dir := filepath.Join(agentgen, sc.Name())
-		var steps struct{ Steps []agentgenStep }
-		formattest.ReadJSON(t, filepath.Join(dir, "steps.json"), &steps)
-		for _, c := range agentgenCases(steps.Steps) {
-			name := sc.Name() + "/" + c.file
+	for _, sc := range agentgen.Scenarios(t) {
+		dir := sc.Dir
+		for _, c := range agentgenCases(sc.Steps) {
+			name := sc.Name + "/" + c.file
 			t.Run(name, func(t *testing.T) {
 				formattest.KnownDiff(t, "differs", differs, name, agentgenDiff(t, dir, c))
 			})
