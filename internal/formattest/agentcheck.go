@@ -3,6 +3,7 @@ package formattest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"reflect"
 	"testing"
@@ -122,4 +123,48 @@ func Messages[CM, M any](s interface{ Message(m CM) M }, ctx any) []M {
 		out = append(out, s.Message(v.Index(k).Interface().(CM)))
 	}
 	return out
+}
+
+// A Step is one run of an agent in a scenario's steps.json: the run's
+// arguments, its exit status, the session it wrote, the numbers of the
+// requests it sent (in requests.jsonl), and Lines, how many lines each
+// file it writes had at the run's end, which steps.json names after what
+// the agent writes (files, wires, chats, messages, rollouts).
+type Step struct {
+	Args     []string
+	Exit     int
+	Session  string
+	Requests []int
+	Lines    map[string]int
+}
+
+// UnmarshalJSON reads a step of steps.json, its one object member, under
+// whatever name, as Lines.
+func (s *Step) UnmarshalJSON(data []byte) error {
+	var known struct {
+		Args     []string
+		Exit     int
+		Session  string
+		Requests []int
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(data, &known); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, &members); err != nil {
+		return err
+	}
+	*s = Step{Args: known.Args, Exit: known.Exit, Session: known.Session, Requests: known.Requests}
+	for name, v := range members {
+		if v = bytes.TrimSpace(v); len(v) == 0 || v[0] != '{' {
+			continue
+		}
+		if s.Lines != nil {
+			return fmt.Errorf("step: two objects of lines, %s and another", name)
+		}
+		if err := json.Unmarshal(v, &s.Lines); err != nil {
+			return fmt.Errorf("step's %s: %w", name, err)
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package formattest
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -221,5 +222,29 @@ func TestMessages(t *testing.T) {
 	}
 	if got := Messages(texts{}, dctx{}); got != nil {
 		t.Errorf("no message: %q", got)
+	}
+}
+
+func TestStep(t *testing.T) {
+	var steps []Step
+	data := `[{"args":["exec","hi"],"exit":1,"session":"s1","requests":[1,2],"who":["main"],"wires":{"a/wire.jsonl":12}},
+		{"args":[],"session":"s2","chats":{ "c.jsonl": 3 }},
+		{"session":"s3"}]`
+	if err := json.Unmarshal([]byte(data), &steps); err != nil {
+		t.Fatal(err)
+	}
+	want := []Step{
+		{Args: []string{"exec", "hi"}, Exit: 1, Session: "s1", Requests: []int{1, 2}, Lines: map[string]int{"a/wire.jsonl": 12}},
+		{Args: []string{}, Session: "s2", Lines: map[string]int{"c.jsonl": 3}},
+		{Session: "s3"},
+	}
+	if fmt.Sprintf("%#v", steps) != fmt.Sprintf("%#v", want) {
+		t.Errorf("steps\n got %#v\nwant %#v", steps, want)
+	}
+	for _, bad := range []string{`{"files":{"a":1},"wires":{"b":2}}`, `{"files":{"a":"x"}}`, `{"exit":"0"}`} {
+		var s Step
+		if err := json.Unmarshal([]byte(bad), &s); err == nil {
+			t.Errorf("%s: %+v, no error", bad, s)
+		}
 	}
 }

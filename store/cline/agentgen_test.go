@@ -12,13 +12,7 @@ import (
 
 // agentgen is where Cline CLI 3.0.65 wrote its fixtures
 // (testdata/agentgen/cline), or AGENTGEN_OUT/cline for a fresh run.
-var agentgen = formattest.AgentgenSteps[agentgenStep]("cline")
-
-type agentgenStep struct {
-	Args     []string       `json:"args"`
-	Session  string         `json:"session"`
-	Messages map[string]int `json:"messages"`
-}
+var agentgen = formattest.AgentgenSteps[formattest.Step]("cline")
 
 // TestAgentgen checks skein against what Cline itself wrote and sent, per
 // scenario: the session opened with its record, every call followed by its
@@ -77,7 +71,7 @@ func TestAgentgen(t *testing.T) {
 					Messages []json.RawMessage `json:"messages"`
 				}
 				readJSON(t, filepath.Join(dir, name), &req)
-				n := steps[i-1].Messages[id+"/"+id+MessagesSuffix]
+				n := steps[i-1].Lines[id+"/"+id+MessagesSuffix]
 				cut := *s
 				cut.Entries = nil
 				for j := range s.Entries {

@@ -16,19 +16,12 @@ import (
 // resumed or forked them (testdata/agentgen/codex/README.md): the
 // committed ones, or those a cross-check run just made with a fresh seed
 // (AGENTGEN_OUT, testdata/agentgen/crosscheck.sh).
-var agentgen = formattest.AgentgenSteps[agentgenStep]("codex")
+var agentgen = formattest.AgentgenSteps[formattest.Step]("codex")
 
 // differs names the resumes whose context skein does not rebuild yet, with
 // why: the test logs their first difference, and fails once one is equal
 // (take it off the list then).
 var differs = map[string]string{}
-
-type agentgenStep struct {
-	Session  string         `json:"session"`
-	Args     []string       `json:"args"`
-	Exit     int            `json:"exit"`
-	Rollouts map[string]int `json:"rollouts"`
-}
 
 // TestAgentgenContext checks that the context skein builds at the end of a
 // rollout, cut to the lines it had when a resume (or fork) began, is the
@@ -58,7 +51,7 @@ type agentgenCase struct {
 // their requests (the last one kind-request.json, the others
 // kind-N-request.json), each with the files as the step before it left
 // them.
-func agentgenCases(steps []agentgenStep) []agentgenCase {
+func agentgenCases(steps []formattest.Step) []agentgenCase {
 	var out []agentgenCase
 	count := map[string]int{}
 	for _, s := range steps {
@@ -78,9 +71,9 @@ func agentgenCases(steps []agentgenStep) []agentgenCase {
 			file = fmt.Sprintf("%s-%d-request.json", kind, seen[kind])
 		}
 		for j := i - 1; j >= 0; j-- {
-			k := slices.IndexFunc(keys(steps[j].Rollouts), func(p string) bool { return strings.Contains(p, target) })
+			k := slices.IndexFunc(keys(steps[j].Lines), func(p string) bool { return strings.Contains(p, target) })
 			if k >= 0 {
-				out = append(out, agentgenCase{file, keys(steps[j].Rollouts)[k], steps[j].Rollouts})
+				out = append(out, agentgenCase{file, keys(steps[j].Lines)[k], steps[j].Lines})
 				break
 			}
 		}

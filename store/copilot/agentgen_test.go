@@ -19,10 +19,7 @@ var systemRebuilt = map[string]string{
 
 type agentgenSteps struct {
 	Session string
-	Steps   []struct {
-		Args   []string
-		Events map[string]int
-	}
+	Steps   []formattest.Step
 }
 
 // TestAgentgenContext checks that the context skein builds at the end of
@@ -44,7 +41,7 @@ func TestAgentgenContext(t *testing.T) {
 		for n, k := range resumes {
 			file := formattest.ResumeRequest(n, len(resumes))
 			t.Run(sc+"/"+file, func(t *testing.T) {
-				lines := steps.Steps[k-1].Events[steps.Session]
+				lines := steps.Steps[k-1].Lines[steps.Session]
 				_, rebuilt := systemRebuilt[sc+"/"+file]
 				if diff := agentgenDiff(t, scenarioFolder(t, sc), filepath.Join(dir, file), lines, rebuilt); diff != "" {
 					t.Error(diff)

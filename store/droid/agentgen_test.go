@@ -17,14 +17,7 @@ import (
 // it resumed them (testdata/agentgen/droid/README.md): the committed
 // ones, or those a cross-check run just made with a fresh seed
 // (AGENTGEN_OUT).
-var agentgen = formattest.AgentgenSteps[agentgenStep]("droid")
-
-type agentgenStep struct {
-	Args    []string       `json:"args"`
-	Exit    int            `json:"exit"`
-	Session string         `json:"session"`
-	Files   map[string]int `json:"files"`
-}
+var agentgen = formattest.AgentgenSteps[formattest.Step]("droid")
 
 var read = formattest.ReadFile
 
@@ -131,7 +124,7 @@ func TestAgentgenResume(t *testing.T) {
 			t.Run(sc.Name+"/"+filepath.Base(name), func(t *testing.T) {
 				path := fixtureFile(t, sc.Dir, sc.Steps[0].Session)
 				rel := ".factory/sessions/" + filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path)
-				lines := sc.Steps[i-1].Files[rel]
+				lines := sc.Steps[i-1].Lines[rel]
 				if lines == 0 {
 					t.Fatalf("no line count for %s in step %d", rel, i-1)
 				}

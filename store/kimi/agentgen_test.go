@@ -18,13 +18,7 @@ import (
 // The sessions Kimi Code 2.1.0 wrote and the requests it sent when it
 // resumed them (testdata/agentgen/kimi/README.md): the committed ones, or
 // those a run with a fresh seed just made (AGENTGEN_OUT).
-var agentgen = formattest.AgentgenSteps[agentgenStep]("kimi")
-
-type agentgenStep struct {
-	Args    []string       `json:"args"`
-	Session string         `json:"session"`
-	Wires   map[string]int `json:"wires"`
-}
+var agentgen = formattest.AgentgenSteps[formattest.Step]("kimi")
 
 var read = formattest.ReadFile
 
@@ -103,7 +97,7 @@ func TestAgentgenContext(t *testing.T) {
 				name := formattest.ResumeRequest(k, len(resumes))
 				var req struct{ Messages []map[string]any }
 				formattest.ReadJSON(t, filepath.Join(sc.Dir, name), &req)
-				n := sc.Steps[i-1].Wires[filepath.ToSlash(rel)]
+				n := sc.Steps[i-1].Lines[filepath.ToSlash(rel)]
 				cut, ok := formattest.Cut(data, n)
 				if !ok {
 					t.Fatalf("%s has fewer than %d lines", rel, n)

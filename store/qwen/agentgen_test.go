@@ -15,13 +15,7 @@ import (
 // resumed them (testdata/agentgen/qwen/README.md): the committed ones, or
 // those a cross-check run just made with a fresh seed (AGENTGEN_OUT,
 // testdata/agentgen/crosscheck.sh).
-var agentgen = formattest.AgentgenSteps[agentgenStep]("qwen")
-
-type agentgenStep struct {
-	Args    []string       `json:"args"`
-	Session string         `json:"session"`
-	Chats   map[string]int `json:"chats"`
-}
+var agentgen = formattest.AgentgenSteps[formattest.Step]("qwen")
 
 var read = formattest.ReadFile
 
@@ -111,7 +105,7 @@ func TestAgentgenContext(t *testing.T) {
 			k++
 			t.Run(sc.Name+"/"+file, func(t *testing.T) {
 				home := t.TempDir()
-				for p, n := range sc.Steps[j-1].Chats {
+				for p, n := range sc.Steps[j-1].Lines {
 					data := read(t, filepath.Join(sc.Dir, "qwen-home", p))
 					if strings.HasSuffix(p, ".jsonl") {
 						var ok bool
