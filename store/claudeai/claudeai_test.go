@@ -59,11 +59,7 @@ func checkLines(t testing.TB, lines []byte) *pi.Session {
 
 // contextOf is the messages pi gives the model at the leaf.
 func contextOf(s *pi.Session) []model.Message {
-	var out []model.Message
-	for _, m := range s.BuildContext(s.Leaf()).Messages {
-		out = append(out, s.Message(m))
-	}
-	return out
+	return formattest.Messages(s, s.BuildContext(s.Leaf()))
 }
 
 func roles(msgs []model.Message) []string {
