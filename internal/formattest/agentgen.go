@@ -160,3 +160,46 @@ func OpenAIUsage(t testing.TB, path string) (in, cached, out float64) {
 	}
 	return in - cached, cached, out
 }
+
+// ResumeRequest is the name of the file in which the fake server logged
+// the first request of resume k (from 0) of a scenario's n:
+// resume-<k+1>-request.json, and resume-request.json for the last.
+func ResumeRequest(k, n int) string {
+	if k < n-1 {
+		return fmt.Sprintf("resume-%d-request.json", k+1)
+	}
+	return "resume-request.json"
+}
+
+// KnownDiff reports diff, where what skein built for label first differs
+// from what the agent sent ("" where it does not): an error, unless the
+// list of known differences (differs, named list in the message) names
+// label, with why, when it is logged; and an error when a label it names
+// differs no more, so that the list is kept true (take it off then).
+func KnownDiff(t testing.TB, list string, differs map[string]string, label, diff string) {
+	t.Helper()
+	why, known := differs[label]
+	switch {
+	case diff == "" && known:
+		t.Errorf("now equal: take it off %s (%s)", list, why)
+	case diff != "" && known:
+		t.Logf("differs (%s): %s", why, diff)
+	case diff != "":
+		t.Error(diff)
+	}
+}
+
+// Recognized checks that the file at path, which its agent wrote, is
+// found as its format's by the cheap tests a finder asks: claims of its
+// path, detect of its first line, and sniff (nil: not asked) of the file.
+func Recognized(t testing.TB, path string, claims func(path string) bool, detect func(line []byte, first bool) bool, sniff func(head []byte) bool) {
+	t.Helper()
+	if !claims(path) {
+		t.Errorf("not claimed: %s", path)
+	}
+	head := ReadFile(t, path)
+	first, _, _ := bytes.Cut(head, []byte("\n"))
+	if !detect(first, true) || sniff != nil && !sniff(head) {
+		t.Errorf("not detected: %s", path)
+	}
+}

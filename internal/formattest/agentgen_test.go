@@ -3,6 +3,7 @@ package formattest
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -69,3 +70,63 @@ type lenLeaf struct{ leaf, n int }
 
 func (s lenLeaf) Leaf() int { return s.leaf }
 func (s lenLeaf) Len() int  { return s.n }
+
+func TestResumeRequest(t *testing.T) {
+	var got []string
+	for k := range 3 {
+		got = append(got, ResumeRequest(k, 3))
+	}
+	if want := "[resume-1-request.json resume-2-request.json resume-request.json]"; fmt.Sprint(got) != want || ResumeRequest(0, 1) != "resume-request.json" {
+		t.Errorf("%v, one resume: %s", got, ResumeRequest(0, 1))
+	}
+}
+
+// logger keeps what a check logs, beside what it reports (recorder).
+type logger struct {
+	*recorder
+	logs []string
+}
+
+func (l *logger) Logf(format string, args ...any) {
+	l.logs = append(l.logs, fmt.Sprintf(format, args...))
+}
+
+func TestKnownDiff(t *testing.T) {
+	differs := map[string]string{"a/resume": "a reason"}
+	for _, c := range []struct {
+		label, diff string
+		fails, logs []string
+	}{
+		{"b", "", nil, nil},
+		{"b", "message 0 differs", []string{"message 0 differs"}, nil},
+		{"a/resume", "message 1 differs", nil, []string{"differs (a reason): message 1 differs"}},
+		{"a/resume", "", []string{"now equal: take it off differs (a reason)"}, nil},
+	} {
+		l := &logger{recorder: &recorder{TB: t}}
+		KnownDiff(l, "differs", differs, c.label, c.diff)
+		if fmt.Sprint(l.failures) != fmt.Sprint(c.fails) || fmt.Sprint(l.logs) != fmt.Sprint(c.logs) {
+			t.Errorf("%s %q: failures %q logs %q", c.label, c.diff, l.failures, l.logs)
+		}
+	}
+}
+
+func TestRecognized(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	Put(t, path, []byte("{\"first\":1}\n{\"second\":2}\n"))
+	yes := func(string) bool { return true }
+	firstOnly := func(line []byte, first bool) bool { return first && string(line) == `{"first":1}` }
+	whole := func(head []byte) bool { return strings.Contains(string(head), "second") }
+	if f := run(t, func(tb testing.TB) { Recognized(tb, path, yes, firstOnly, whole) }); len(f) != 0 {
+		t.Errorf("found: %q", f)
+	}
+	if f := run(t, func(tb testing.TB) { Recognized(tb, path, yes, firstOnly, nil) }); len(f) != 0 {
+		t.Errorf("found without a sniff: %q", f)
+	}
+	no := func(string) bool { return false }
+	f := run(t, func(tb testing.TB) {
+		Recognized(tb, path, no, firstOnly, func([]byte) bool { return false })
+	})
+	if !slices.Equal(f, []string{"not claimed: " + path, "not detected: " + path}) {
+		t.Errorf("neither: %q", f)
+	}
+}

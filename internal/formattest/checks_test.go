@@ -270,3 +270,19 @@ func TestOneRecordOpenRefuses(t *testing.T) {
 		t.Errorf("an open that takes anything: %q", f)
 	}
 }
+
+func TestAnswers(t *testing.T) {
+	isJSONL := func(s string) bool { return strings.HasSuffix(s, ".jsonl") }
+	if f := run(t, func(tb testing.TB) { Answers(tb, isJSONL, map[string]bool{"a.jsonl": true, "a.json": false}) }); len(f) != 0 {
+		t.Fatalf("%q", f)
+	}
+	f := run(t, func(tb testing.TB) { Answers(tb, isJSONL, map[string]bool{"a.jsonl": false, "b.jsonl": true}) })
+	if !slices.Equal(f, []string{"a.jsonl: true, want false"}) {
+		t.Errorf("%q", f)
+	}
+	var asked []string
+	detect := FirstLine(func(line []byte, first bool) bool { asked = append(asked, string(line)); return first })
+	if !detect("{}") || !slices.Equal(asked, []string{"{}"}) {
+		t.Errorf("FirstLine asked %q", asked)
+	}
+}

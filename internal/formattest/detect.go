@@ -68,3 +68,21 @@ func OneRecord[S Session](t testing.TB, parse func(data []byte) (S, error), reco
 		t.Fatalf("%.40s alone: %+v", record, s)
 	}
 }
+
+// Answers checks a format's test of a name, a path or a line (its
+// Claims, its Detect, its file names' rule): f of each key of want must
+// be its value.
+func Answers(t testing.TB, f func(s string) bool, want map[string]bool) {
+	t.Helper()
+	for s, w := range want {
+		if got := f(s); got != w {
+			t.Errorf("%s: %v, want %v", s, got, w)
+		}
+	}
+}
+
+// FirstLine is a backend's Detect asked of a file's first line, for
+// Answers.
+func FirstLine(detect func(line []byte, first bool) bool) func(line string) bool {
+	return func(line string) bool { return detect([]byte(line), true) }
+}

@@ -131,3 +131,25 @@ func DiagLines(diagnostics any) []string {
 	slices.Sort(out)
 	return out
 }
+
+// NoDiagnostics fails the test when s, a format's parsed session (a
+// pointer to a struct whose Diagnostics field is a []model.Diagnostic),
+// has a diagnostic: a file its agent wrote reads without one.
+func NoDiagnostics(t testing.TB, s any) {
+	t.Helper()
+	if d := reflect.Indirect(reflect.ValueOf(s)).FieldByName("Diagnostics"); d.Len() > 0 {
+		t.Errorf("diagnostics: %v", d.Interface())
+	}
+}
+
+// OpenClean is what open makes of the file at path, which must open
+// (or the test ends) and have no diagnostic (NoDiagnostics).
+func OpenClean[S any](t testing.TB, open func(path string) (S, error), path string) S {
+	t.Helper()
+	s, err := open(path)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	NoDiagnostics(t, s)
+	return s
+}

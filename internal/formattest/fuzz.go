@@ -73,6 +73,9 @@ type Readers[C any] struct {
 	ID func(i int) string
 	// NoLeaf allows a session with entries to have no leaf (-1).
 	NoLeaf bool
+	// Forest: the tree's links must make a forest (CheckForest), when the
+	// session has them (Forest).
+	Forest bool
 	// Path is the path from a root to entry i, checked to be no longer
 	// than the session (a cycle followed would be).
 	Path func(i int) []int
@@ -92,6 +95,9 @@ type Readers[C any] struct {
 // context built, the tree).
 func Exercise[C any](t testing.TB, s Parsed[C], r Readers[C]) {
 	t.Helper()
+	if f, ok := s.(Forest); ok && r.Forest {
+		CheckForest(t, f)
+	}
 	n := s.Len()
 	if leaf := s.Leaf(); leaf < -1 || leaf >= n || !r.NoLeaf && n > 0 && leaf < 0 {
 		t.Fatalf("leaf %d of %d entries", leaf, n)

@@ -55,9 +55,7 @@ func readAgentgen(t *testing.T, name string) agentgenFixture {
 		t.Fatal(err)
 	}
 	var resume struct{ Messages []map[string]any }
-	if err := json.Unmarshal(read(t, filepath.Join(f.dir, "resume-request.json")), &resume); err != nil {
-		t.Fatal(err)
-	}
+	formattest.ReadJSON(t, filepath.Join(f.dir, "resume-request.json"), &resume)
 	want, _ := json.Marshal(resume.Messages)
 	for _, ln := range bytes.Split(read(t, filepath.Join(f.dir, "requests.jsonl")), []byte{'\n'}) {
 		if len(ln) == 0 {
@@ -161,24 +159,10 @@ func TestAgentgenContext(t *testing.T) {
 			}
 			t.Run(label, func(t *testing.T) {
 				s := f.parse(t, p, r.LoggedAs.ID)
-				var buf bytes.Buffer
-				if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
-					t.Fatal(err)
-				}
 				var got struct{ Messages []map[string]any }
-				if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
-					t.Fatalf("context JSON: %v\n%s", err, buf.Bytes())
-				}
+				formattest.LeafContextJSON(t, s, &got)
 				diff := formattest.FirstDiff("message", agentgenNormal(r.Body.Messages, attached), agentgenNormal(got.Messages, attached), 600)
-				why, known := differs[label]
-				switch {
-				case diff == "" && known:
-					t.Errorf("now equal: take it off differs (%s)", why)
-				case diff != "" && known:
-					t.Logf("differs (%s): %s", why, diff)
-				case diff != "":
-					t.Error(diff)
-				}
+				formattest.KnownDiff(t, "differs", differs, label, diff)
 			})
 		}
 	}
@@ -349,9 +333,7 @@ func TestAgentgenTokens(t *testing.T) {
 			SessionID string
 			Requests  []int
 		}
-		if err := json.Unmarshal(read(t, filepath.Join(f.dir, "runs.json")), &runs); err != nil {
-			t.Fatal(err)
-		}
+		formattest.ReadJSON(t, filepath.Join(f.dir, "runs.json"), &runs)
 		var usage []struct {
 			Seq     int
 			Purpose string
@@ -362,9 +344,7 @@ func TestAgentgenTokens(t *testing.T) {
 				CacheWrite float64 `json:"cache_creation_input_tokens"`
 			}
 		}
-		if err := json.Unmarshal(read(t, filepath.Join(f.dir, "usage.json")), &usage); err != nil {
-			t.Fatal(err)
-		}
+		formattest.ReadJSON(t, filepath.Join(f.dir, "usage.json"), &usage)
 		for _, p := range f.sessionFiles() {
 			t.Run(name+"/"+filepath.Base(p), func(t *testing.T) {
 				id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
@@ -399,9 +379,7 @@ func TestAgentgenFork(t *testing.T) {
 	dir := "home/.claude/projects/-sandbox-project/"
 	// The two sessions' ids, from the runs (a fresh seed makes new ones).
 	var runs []struct{ Label, SessionID string }
-	if err := json.Unmarshal(read(t, filepath.Join(f.dir, "runs.json")), &runs); err != nil {
-		t.Fatal(err)
-	}
+	formattest.ReadJSON(t, filepath.Join(f.dir, "runs.json"), &runs)
 	ids := map[string]string{}
 	for _, r := range runs {
 		ids[r.Label] = r.SessionID

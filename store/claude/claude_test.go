@@ -120,10 +120,7 @@ func TestMergeReply(t *testing.T) {
 func TestToolPairing(t *testing.T) {
 	s := open(t, initRun)
 	ctx := s.BuildContext(s.Leaf())
-	var msgs []model.Message
-	for _, m := range ctx.Messages {
-		msgs = append(msgs, s.Message(m))
-	}
+	msgs := formattest.Messages(s, ctx)
 	pairs := model.PairTools(msgs)
 	calls := 0
 	for k, m := range msgs {

@@ -17,35 +17,22 @@ import (
 // found by its id, valid JSON out.
 func exercise(t *testing.T, s *Session) {
 	t.Helper()
-	formattest.CheckForest(t, s.Domain(model.SessionInfo{}))
-	d := s.Domain(model.SessionInfo{})
-	formattest.Exercise(t, d, formattest.Readers[model.Context]{
+	formattest.ExerciseDomain(t, s.Domain(model.SessionInfo{}), model.FilterAll, formattest.Readers[model.Context]{
 		ID:     func(i int) string { return s.Entries[i].ID },
 		NoLeaf: true,
+		Forest: true,
 		Entry: func(i int) {
 			_ = s.Entry(i)
-			_ = s.Detail(i)
 			_ = s.Raw(i)
-			_ = s.TreeText(i, "/home")
-			_ = d.EntryMessage(i)
 			_ = s.MessageHead(model.ContextMessage{Entry: i})
 			if n := s.Len(); i < 20 || i > n-20 {
 				_ = s.BuildHistory(i)
 				_ = s.BuildContext(i)
 			}
 		},
-		Context: func(leaf int, ctx model.Context) {
-			for _, m := range ctx.Messages {
-				_ = d.MessageTokens(m)
-			}
-			_ = s.Summarized(leaf, ctx)
-		},
 		Session: func() {
-			_ = s.Stats()
 			_ = s.Info("x.jsonl", 0)
 			_ = s.Name()
-			v := d.NewTreeView(s.Leaf(), model.FilterAll)
-			_ = v.Lines(v.NearestVisible(s.Leaf()), "/home")
 		},
 	})
 }

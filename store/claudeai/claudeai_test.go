@@ -59,11 +59,7 @@ func checkLines(t testing.TB, lines []byte) *pi.Session {
 
 // contextOf is the messages pi gives the model at the leaf.
 func contextOf(s *pi.Session) []model.Message {
-	var out []model.Message
-	for _, m := range s.BuildContext(s.Leaf()).Messages {
-		out = append(out, s.Message(m))
-	}
-	return out
+	return formattest.Messages(s, s.BuildContext(s.Leaf()))
 }
 
 func roles(msgs []model.Message) []string {
@@ -78,17 +74,7 @@ func roles(msgs []model.Message) []string {
 // returns the calls' ids.
 func allPaired(t *testing.T, msgs []model.Message) []string {
 	t.Helper()
-	pairs := model.PairTools(msgs)
-	var calls []string
-	for _, m := range msgs {
-		for _, c := range m.ToolCalls() {
-			calls = append(calls, c.ID)
-			if _, ok := pairs[c.ID]; !ok {
-				t.Errorf("call %s %s has no result", c.ID, c.Name)
-			}
-		}
-	}
-	return calls
+	return formattest.CallsAnswered(t, msgs, model.PairTools(msgs))
 }
 
 // strings of a JSON value, and of JSON held in its strings, for finding

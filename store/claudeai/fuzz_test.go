@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/model"
 )
 
@@ -45,10 +46,7 @@ func FuzzRead(f *testing.F) {
 			if strings.TrimSpace(c.Title) != "" && (leaf < 0 || s.Entry(leaf).Type != "session_info") {
 				t.Fatalf("titled %q, but the last line is not its session_info", c.Title)
 			}
-			var msgs []model.Message
-			for _, m := range s.BuildContext(leaf).Messages {
-				msgs = append(msgs, s.Message(m))
-			}
+			msgs := formattest.Messages(s, s.BuildContext(leaf))
 			_ = model.PairTools(msgs)
 		}
 	})

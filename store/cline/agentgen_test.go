@@ -12,7 +12,7 @@ import (
 
 // agentgen is where Cline CLI 3.0.65 wrote its fixtures
 // (testdata/agentgen/cline), or AGENTGEN_OUT/cline for a fresh run.
-var agentgen = formattest.AgentgenDir("cline")
+var agentgen = formattest.AgentgenSteps[formattest.Step]("cline")
 
 // TestAgentgen checks skein against what Cline itself wrote and sent, per
 // scenario: the session opened with its record, every call followed by its
@@ -22,33 +22,15 @@ var agentgen = formattest.AgentgenDir("cline")
 // messages of Cline's resume request (less its system prompt and the new
 // prompt).
 func TestAgentgen(t *testing.T) {
-	scenarios, _ := filepath.Glob(filepath.Join(agentgen, "*", "steps.json"))
-	if len(scenarios) == 0 {
-		t.Fatalf("no fixtures in %s", agentgen)
-	}
-	for _, sp := range scenarios {
-		dir := filepath.Dir(sp)
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			var steps struct {
-				Steps []struct {
-					Args     []string       `json:"args"`
-					Session  string         `json:"session"`
-					Messages map[string]int `json:"messages"`
-				} `json:"steps"`
-			}
-			readJSON(t, sp, &steps)
-			id := steps.Steps[0].Session
+	for _, sc := range agentgen.Scenarios(t) {
+		dir, steps := sc.Dir, sc.Steps
+		t.Run(sc.Name, func(t *testing.T) {
+			id := steps[0].Session
 			path := filepath.Join(dir, "cline-home", "data", "sessions", id, id+MessagesSuffix)
 			if !IsSessionFile(path) {
 				t.Fatalf("%s not claimed", path)
 			}
-			s, err := Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(s.Diagnostics) > 0 {
-				t.Errorf("diagnostics: %v", s.Diagnostics)
-			}
+			s := formattest.OpenClean(t, Open, path)
 			info := s.Info(path, 0)
 			if info.ID != id || info.Cwd != "/sandbox/proj" || info.Model != "fake-model" || info.FirstMessage == "(no messages)" || info.Branches != 1 {
 				t.Errorf("info %+v", info)
@@ -68,14 +50,7 @@ func TestAgentgen(t *testing.T) {
 				}
 				msgs = append(msgs, s.Message(ctx))
 			}
-			pairs := model.PairTools(msgs)
-			for _, m := range msgs {
-				for _, c := range m.ToolCalls() {
-					if _, ok := pairs[c.ID]; !ok {
-						t.Errorf("call %s %s has no result", c.ID, c.Name)
-					}
-				}
-			}
+			formattest.CallsAnswered(t, msgs, model.PairTools(msgs))
 			for k, a := range s.Agents {
 				if a.Call < 0 {
 					t.Errorf("sub-agent %d (%s) not under its call", k, a.Name)
@@ -85,25 +60,18 @@ func TestAgentgen(t *testing.T) {
 				t.Errorf("path %d entries, lead has %d", got, countFile0(s))
 			}
 			// Tokens: the stats equal what the server reported.
-			in, cached, out := formattest.OpenAIUsage(t, filepath.Join(dir, "usage.json"))
-			st := s.Stats()
-			if st.TokensIn != in || st.TokensOut != out || st.CacheRead != cached {
-				t.Errorf("stats in %v out %v cache %v; server in %v out %v cache %v", st.TokensIn, st.TokensOut, st.CacheRead, in, out, cached)
-			}
+			formattest.OpenAIStats(t, s.Stats(), filepath.Join(dir, "usage.json"), -1)
 			// The context at each resume: the file cut where it began.
 			resumes, _ := filepath.Glob(filepath.Join(dir, "resume*-request.json"))
 			k := 0
-			for i := 1; i < len(steps.Steps); i++ {
-				name := "resume-request.json"
-				if k < len(resumes)-1 {
-					name = "resume-" + itoa(k+1) + "-request.json"
-				}
+			for i := 1; i < len(steps); i++ {
+				name := formattest.ResumeRequest(k, len(resumes))
 				k++
 				var req struct {
 					Messages []json.RawMessage `json:"messages"`
 				}
 				readJSON(t, filepath.Join(dir, name), &req)
-				n := steps.Steps[i-1].Messages[id+"/"+id+MessagesSuffix]
+				n := steps[i-1].Lines[id+"/"+id+MessagesSuffix]
 				cut := *s
 				cut.Entries = nil
 				for j := range s.Entries {
@@ -141,7 +109,5 @@ func countFile0(s *Session) int {
 	}
 	return n
 }
-
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 var readJSON = formattest.ReadJSON

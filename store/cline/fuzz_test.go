@@ -11,7 +11,7 @@ import (
 // FuzzParse feeds damaged messages files to every reader: none may panic
 // or loop, the tree stays a forest, and what is written is JSON.
 func FuzzParse(f *testing.F) {
-	formattest.AddFiles(f, 64<<10, filepath.Join(agentgen, "*", "cline-home", "data", "sessions", "*", "*"+MessagesSuffix))
+	formattest.AddFiles(f, 64<<10, filepath.Join(agentgen.Dir, "*", "cline-home", "data", "sessions", "*", "*"+MessagesSuffix))
 	// The extension's bare array: a string content, a repeated id, a
 	// result for no call, a bad message, redacted thinking.
 	f.Add([]byte(`[{"role":"user","content":"hi","id":"a"},{"role":"assistant","id":"a","content":[{"type":"redacted_thinking"},{"type":"tool_use","id":"c","name":"x","input":"s"}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"z","content":[{"type":"text","text":"t"}],"is_error":true}]},{"role":"tool"},7]`))
@@ -20,26 +20,11 @@ func FuzzParse(f *testing.F) {
 }
 
 func body(t *testing.T, s *Session) {
-	d := s.Domain(model.SessionInfo{})
-	formattest.CheckForest(t, d)
-	formattest.Exercise(t, d, formattest.Readers[model.Context]{
-		ID:   func(i int) string { return s.Entries[i].key },
-		Path: d.Path,
-		Entry: func(i int) {
-			_ = d.TreeText(i, "/home")
-			_ = d.EntryMessage(i)
-		},
-		Context: func(leaf int, ctx model.Context) {
-			for _, m := range ctx.Messages {
-				_ = d.MessageTokens(m)
-			}
-			_ = s.OpenAIMessages(ctx)
-		},
-		Session: func() {
-			_ = s.Stats()
-			_ = s.Info("x", 0)
-			_ = formattest.TreeLines(d, s.Leaf(), model.FilterAll, "/home")
-		},
+	formattest.ExerciseDomain(t, s.Domain(model.SessionInfo{}), model.FilterAll, formattest.Readers[model.Context]{
+		ID:      func(i int) string { return s.Entries[i].key },
+		Forest:  true,
+		Context: func(_ int, ctx model.Context) { _ = s.OpenAIMessages(ctx) },
+		Session: func() { _ = s.Info("x", 0) },
 	})
 }
 

@@ -1,12 +1,12 @@
 package codex
 
 import (
-	"encoding/json"
+	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/internal/prices"
 	"skein/model"
 )
@@ -30,14 +30,10 @@ var costDiffers = map[string]string{}
 // cache reads; its input decides the tier). With the table shipped, which
 // has no gpt-fake, the cost is n/a, never $0.00.
 func TestAgentgenCost(t *testing.T) {
-	scenarios, err := os.ReadDir(agentgen)
-	if err != nil {
-		t.Fatal(err)
-	}
 	table := &prices.Table{Models: map[string]prices.Price{"gpt-fake": gptFake}}
 	tiered := 0 // requests over the tier
-	for _, sc := range scenarios {
-		dir := filepath.Join(agentgen, sc.Name())
+	for _, sc := range agentgen.Scenarios(t) {
+		dir := sc.Dir
 		var requests []struct {
 			Thread string
 			Usage  *struct {
@@ -48,12 +44,10 @@ func TestAgentgenCost(t *testing.T) {
 				Output float64 `json:"output_tokens"`
 			}
 		}
-		if err := json.Unmarshal(read(t, filepath.Join(dir, "usage.json")), &requests); err != nil {
-			t.Fatal(err)
-		}
+		formattest.ReadJSON(t, filepath.Join(dir, "usage.json"), &requests)
 		rollouts, _ := filepath.Glob(filepath.Join(dir, "codex-home/sessions/*/*/*/rollout-*.jsonl"))
 		for _, path := range rollouts {
-			name := sc.Name() + "/" + filepath.Base(path)
+			name := sc.Name + "/" + filepath.Base(path)
 			t.Run(name, func(t *testing.T) {
 				s := open(t, path)
 				want, n := 0.0, 0
@@ -76,16 +70,11 @@ func TestAgentgenCost(t *testing.T) {
 				}
 				defer prices.Use(prices.Use(table))
 				st := s.Stats()
-				why, known := costDiffers[name]
-				equal := math.Abs(st.Cost-want) <= 1e-12 && st.Unpriced == 0
-				switch {
-				case equal && known:
-					t.Errorf("now equal: take it off costDiffers (%s)", why)
-				case !equal && known:
-					t.Logf("differs (%s): cost %v, want %v", why, st.Cost, want)
-				case !equal:
-					t.Errorf("cost %v (unpriced %v), want %v from %d requests", st.Cost, st.Unpriced, want, n)
+				diff := ""
+				if math.Abs(st.Cost-want) > 1e-12 || st.Unpriced != 0 {
+					diff = fmt.Sprintf("cost %v (unpriced %v), want %v from %d requests", st.Cost, st.Unpriced, want, n)
 				}
+				formattest.KnownDiff(t, "costDiffers", costDiffers, name, diff)
 
 				prices.Use(nil)
 				st = s.Stats()

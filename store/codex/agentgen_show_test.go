@@ -2,12 +2,12 @@ package codex
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/internal/jscan"
 	"skein/model"
 	"skein/store"
@@ -37,34 +37,24 @@ type agentgenUsage struct {
 // own requests only: Codex's running totals in a fork include its source's,
 // which the store would otherwise count twice).
 func TestAgentgenShow(t *testing.T) {
-	scenarios, err := os.ReadDir(agentgen)
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 0
-	for _, sc := range scenarios {
-		dir := filepath.Join(agentgen, sc.Name())
+	for _, sc := range agentgen.Scenarios(t) {
+		dir := sc.Dir
 		var usage []agentgenUsage
-		if err := json.Unmarshal(read(t, filepath.Join(dir, "usage.json")), &usage); err != nil {
-			t.Fatal(err)
-		}
-		var steps struct{ Steps []struct{ Exit int } }
-		if err := json.Unmarshal(read(t, filepath.Join(dir, "steps.json")), &steps); err != nil {
-			t.Fatal(err)
-		}
+		formattest.ReadJSON(t, filepath.Join(dir, "usage.json"), &usage)
 		failed, errors := 0, 0
-		for _, st := range steps.Steps {
+		for _, st := range sc.Steps {
 			if st.Exit != 0 {
 				failed++
 			}
 		}
 		paths, err := filepath.Glob(filepath.Join(dir, "codex-home/sessions/*/*/*/rollout-*.jsonl"))
 		if err != nil || len(paths) == 0 {
-			t.Fatalf("%s: no rollouts (%v)", sc.Name(), err)
+			t.Fatalf("%s: no rollouts (%v)", sc.Name, err)
 		}
 		for _, path := range paths {
 			n++
-			name := sc.Name() + "/" + filepath.Base(path)[len("rollout-2026-12-06T12-45-47-"):]
+			name := sc.Name + "/" + filepath.Base(path)[len("rollout-2026-12-06T12-45-47-"):]
 			t.Run(name, func(t *testing.T) {
 				s := open(t, path)
 				checkPairs(t, s)
@@ -95,7 +85,7 @@ func TestAgentgenShow(t *testing.T) {
 		}
 		// codex exec exits 1 when its turn fails, and only then.
 		if errors != failed {
-			t.Errorf("%s: %d errors counted, %d turns failed", sc.Name(), errors, failed)
+			t.Errorf("%s: %d errors counted, %d turns failed", sc.Name, errors, failed)
 		}
 	}
 	if n < 12 {

@@ -2,7 +2,6 @@ package codex
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,18 +16,12 @@ import (
 // resumed or forked them (testdata/agentgen/codex/README.md): the
 // committed ones, or those a cross-check run just made with a fresh seed
 // (AGENTGEN_OUT, testdata/agentgen/crosscheck.sh).
-var agentgen = formattest.AgentgenDir("codex")
+var agentgen = formattest.AgentgenSteps[formattest.Step]("codex")
 
 // differs names the resumes whose context skein does not rebuild yet, with
 // why: the test logs their first difference, and fails once one is equal
 // (take it off the list then).
 var differs = map[string]string{}
-
-type agentgenStep struct {
-	Session  string         `json:"session"`
-	Args     []string       `json:"args"`
-	Rollouts map[string]int `json:"rollouts"`
-}
 
 // TestAgentgenContext checks that the context skein builds at the end of a
 // rollout, cut to the lines it had when a resume (or fork) began, is the
@@ -36,29 +29,12 @@ type agentgenStep struct {
 // the resume added. The base instructions' message id is Codex's own
 // (msg_<uuid v5> of nothing we can derive), so neither side's is compared.
 func TestAgentgenContext(t *testing.T) {
-	scenarios, err := os.ReadDir(agentgen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, sc := range scenarios {
-		dir := filepath.Join(agentgen, sc.Name())
-		var steps struct{ Steps []agentgenStep }
-		if err := json.Unmarshal(read(t, filepath.Join(dir, "steps.json")), &steps); err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range agentgenCases(steps.Steps) {
-			name := sc.Name() + "/" + c.file
+	for _, sc := range agentgen.Scenarios(t) {
+		dir := sc.Dir
+		for _, c := range agentgenCases(sc.Steps) {
+			name := sc.Name + "/" + c.file
 			t.Run(name, func(t *testing.T) {
-				diff := agentgenDiff(t, dir, c)
-				why, known := differs[name]
-				switch {
-				case diff == "" && known:
-					t.Errorf("now equal: take it off differs (%s)", why)
-				case diff != "" && known:
-					t.Logf("differs (%s): %s", why, diff)
-				case diff != "":
-					t.Error(diff)
-				}
+				formattest.KnownDiff(t, "differs", differs, name, agentgenDiff(t, dir, c))
 			})
 		}
 	}
@@ -75,7 +51,7 @@ type agentgenCase struct {
 // their requests (the last one kind-request.json, the others
 // kind-N-request.json), each with the files as the step before it left
 // them.
-func agentgenCases(steps []agentgenStep) []agentgenCase {
+func agentgenCases(steps []formattest.Step) []agentgenCase {
 	var out []agentgenCase
 	count := map[string]int{}
 	for _, s := range steps {
@@ -95,9 +71,9 @@ func agentgenCases(steps []agentgenStep) []agentgenCase {
 			file = fmt.Sprintf("%s-%d-request.json", kind, seen[kind])
 		}
 		for j := i - 1; j >= 0; j-- {
-			k := slices.IndexFunc(keys(steps[j].Rollouts), func(p string) bool { return strings.Contains(p, target) })
+			k := slices.IndexFunc(keys(steps[j].Lines), func(p string) bool { return strings.Contains(p, target) })
 			if k >= 0 {
-				out = append(out, agentgenCase{file, keys(steps[j].Rollouts)[k], steps[j].Rollouts})
+				out = append(out, agentgenCase{file, keys(steps[j].Lines)[k], steps[j].Lines})
 				break
 			}
 		}
@@ -129,18 +105,10 @@ func agentgenDiff(t *testing.T, dir string, c agentgenCase) string {
 		formattest.Put(t, filepath.Join(home, p), data)
 	}
 	s := open(t, filepath.Join(home, c.path))
-	var buf bytes.Buffer
-	if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
-		t.Fatal(err)
-	}
 	var got struct{ Messages []map[string]any }
-	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
-		t.Fatalf("context JSON: %v", err)
-	}
+	formattest.LeafContextJSON(t, s, &got)
 	var req struct{ Input []map[string]any }
-	if err := json.Unmarshal(read(t, filepath.Join(dir, c.file)), &req); err != nil {
-		t.Fatal(err)
-	}
+	formattest.ReadJSON(t, filepath.Join(dir, c.file), &req)
 	want := req.Input[:len(req.Input)-1] // less the resume's own user message
 	baseID := func(items []map[string]any) {
 		if len(items) > 0 && items[0]["role"] == "developer" {

@@ -93,10 +93,7 @@ func TestGenerated(t *testing.T) {
 	if ctx.Compaction < 0 || ctx.Model == nil || ctx.Model.Name() != "openai/gpt-5-codex" {
 		t.Errorf("compaction %d model %+v", ctx.Compaction, ctx.Model)
 	}
-	var msgs []model.Message
-	for _, m := range s.BuildHistory(s.Leaf()).Messages {
-		msgs = append(msgs, s.Message(m))
-	}
+	msgs := formattest.Messages(s, s.BuildHistory(s.Leaf()))
 	calls, pairs := 0, model.PairTools(msgs)
 	for i := range msgs {
 		calls += len(msgs[i].ToolCalls())

@@ -235,10 +235,7 @@ func TestCalls(t *testing.T) {
 	}
 	// Pairing by call id over the history.
 	ctx := s.BuildHistory(s.Leaf())
-	var msgs []model.Message
-	for _, m := range ctx.Messages {
-		msgs = append(msgs, s.Message(m))
-	}
+	msgs := formattest.Messages(s, ctx)
 	pairs := model.PairTools(msgs)
 	if k, ok := pairs["call_A1"]; !ok || msgs[k].ToolCallID != "call_A1" {
 		t.Errorf("call_A1 paired with %d", k)
@@ -629,14 +626,10 @@ func TestIndexAndNames(t *testing.T) {
 			t.Errorf("Index(%q) = %d", id, i)
 		}
 	}
-	for name, want := range map[string]bool{
+	formattest.Answers(t, IsRolloutFileName, map[string]bool{
 		"rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl": true,
 		"rollout-x.jsonl": true, "history.jsonl": false, "rollout-x.json": false,
-	} {
-		if IsRolloutFileName(name) != want {
-			t.Errorf("IsRolloutFileName(%q)", name)
-		}
-	}
+	})
 	if id := idFromName("rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl"); id != "019b7f94-51b4-7593-922e-ba12b5b73b52" {
 		t.Errorf("id from name %q", id)
 	}

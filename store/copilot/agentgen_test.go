@@ -1,9 +1,6 @@
 package copilot
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -22,10 +19,7 @@ var systemRebuilt = map[string]string{
 
 type agentgenSteps struct {
 	Session string
-	Steps   []struct {
-		Args   []string
-		Events map[string]int
-	}
+	Steps   []formattest.Step
 }
 
 // TestAgentgenContext checks that the context skein builds at the end of
@@ -45,12 +39,9 @@ func TestAgentgenContext(t *testing.T) {
 			}
 		}
 		for n, k := range resumes {
-			file := "resume-request.json"
-			if n < len(resumes)-1 {
-				file = fmt.Sprintf("resume-%d-request.json", n+1)
-			}
+			file := formattest.ResumeRequest(n, len(resumes))
 			t.Run(sc+"/"+file, func(t *testing.T) {
-				lines := steps.Steps[k-1].Events[steps.Session]
+				lines := steps.Steps[k-1].Lines[steps.Session]
 				_, rebuilt := systemRebuilt[sc+"/"+file]
 				if diff := agentgenDiff(t, scenarioFolder(t, sc), filepath.Join(dir, file), lines, rebuilt); diff != "" {
 					t.Error(diff)
@@ -70,14 +61,8 @@ func agentgenDiff(t *testing.T, folder, request string, lines int, rebuilt bool)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
-		t.Fatal(err)
-	}
 	var got, want struct{ Messages []any }
-	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
-		t.Fatalf("%v: %s", err, buf.Bytes())
-	}
+	formattest.LeafContextJSON(t, s, &got)
 	readJSON(t, request, &want)
 	if len(want.Messages) == 0 {
 		t.Fatal("no messages in the request")

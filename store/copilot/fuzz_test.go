@@ -21,30 +21,11 @@ func FuzzParse(f *testing.F) {
 }
 
 func body(t *testing.T, s *Session) {
-	d := s.Domain(model.SessionInfo{})
-	formattest.CheckForest(t, d)
-	formattest.Exercise(t, d, formattest.Readers[model.Context]{
-		ID:   func(i int) string { return s.Events[i].key },
-		Path: d.Path,
-		Entry: func(i int) {
-			_ = d.TreeText(i, "/home")
-			_ = d.EntryMessage(i)
-			_ = s.Detail(i)
-		},
-		Leaves: formattest.Leaves(s),
-		Context: func(leaf int, ctx model.Context) {
-			for _, m := range ctx.Messages {
-				_ = d.MessageTokens(m)
-				_ = s.MessageHead(m)
-			}
-			_ = s.Summarized(leaf, ctx)
-			_ = s.BuildHistory(leaf)
-		},
-		Session: func() {
-			_ = s.Stats()
-			_ = s.Info("x", 0)
-			_ = formattest.TreeLines(d, s.Leaf(), model.FilterAll, "/home")
-		},
+	formattest.ExerciseDomain(t, s.Domain(model.SessionInfo{}), model.FilterAll, formattest.Readers[model.Context]{
+		ID:      func(i int) string { return s.Events[i].key },
+		Forest:  true,
+		Leaves:  formattest.Leaves(s),
+		Session: func() { _ = s.Info("x", 0) },
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/model"
 )
 
@@ -129,29 +130,21 @@ func TestSubagentUnderItsCall(t *testing.T) {
 }
 
 func TestClaimsAndDetect(t *testing.T) {
-	for path, want := range map[string]bool{
+	formattest.Answers(t, (backend{}).Claims, map[string]bool{
 		"/h/.cursor/projects/p/agent-transcripts/a/a.jsonl":                 true,
 		"/h/.cursor/projects/p/agent-transcripts/a.jsonl":                   true,
 		"/h/.cursor/projects/p/agent-transcripts/a/subagents/b.jsonl":       true,
 		"/h/.cursor/projects/p/agent-transcripts/a/b.jsonl":                 false,
 		"/h/.cursor/projects/p/agent-transcripts/a.txt":                     false,
 		"/h/.claude/projects/-p/8fd7a46f-ec9c-4cd0-8e62-d238d27ff076.jsonl": false,
-	} {
-		if got := (backend{}).Claims(path); got != want {
-			t.Errorf("%s: %v", path, got)
-		}
-	}
-	for line, want := range map[string]bool{
+	})
+	formattest.Answers(t, formattest.FirstLine((backend{}).Detect), map[string]bool{
 		`{"role":"user","message":{"content":[{"type":"text","text":"hi"}]}}`:                  true,
 		`{"type":"turn_ended","status":"success"}`:                                             true,
 		`{"type":"user","uuid":"a","message":{"role":"user","content":"hi"}}`:                  false,
 		`{"role":"user","message":{"content":"hi"},"timestamp":"2026-01-01T00:00:00Z"}`:        false,
 		`{"type":"session","version":3,"id":"x","timestamp":"2026-01-01T00:00:00Z","cwd":"/"}`: false,
-	} {
-		if got := (backend{}).Detect([]byte(line), true); got != want {
-			t.Errorf("%s: %v", line, got)
-		}
-	}
+	})
 }
 
 func TestProjectCwd(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/store"
 	"skein/store/cursor"
 	_ "skein/store/formats" // every format, as the list finds them
@@ -15,16 +16,8 @@ import (
 func TestListedAmongAllFormats(t *testing.T) {
 	t.Setenv("CURSOR_CONFIG_DIR", "")
 	home, _ := filepath.Abs("../../testdata/cursor/cursor-home")
-	roots := store.Env{Home: home}.DefaultRoots()
 	root := filepath.Join(home, ".cursor", "projects")
-	files, err := store.Discover([]string{root})
-	if err != nil || len(roots) == 0 {
-		t.Fatal(err)
-	}
-	infos, problems := store.List(files, nil)
-	if len(infos) != 4 {
-		t.Fatalf("%d listed: %+v %v", len(infos), infos, problems)
-	}
+	infos := formattest.Listed(t, store.Discover, store.List, store.Env{Home: home}.DefaultRoots(), root, 4)
 	for _, in := range infos {
 		if in.Format != cursor.Format || store.AgentOf(in) != "Cursor" {
 			t.Errorf("%+v", in)

@@ -261,10 +261,7 @@ func TestCallsWithTheirMessage(t *testing.T) {
 			}
 		}
 	}
-	msgs := make([]model.Message, len(ctx.Messages))
-	for k, m := range ctx.Messages {
-		msgs[k] = s.Message(m)
-	}
+	msgs := formattest.Messages(s, ctx)
 	pairs := model.PairTools(msgs)
 	for i := range s.Entries {
 		if e := s.Entries[i]; e.Type == TypeToolCall {

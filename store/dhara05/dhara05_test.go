@@ -154,15 +154,11 @@ func TestSniff(t *testing.T) {
 }
 
 func TestSessionFileNames(t *testing.T) {
-	for name, want := range map[string]bool{
+	formattest.Answers(t, IsSessionFileName, map[string]bool{
 		"3f2b8c1e-9a4d-4e6b-8f0a-5c7d2e1b9a46.jsonl":      true,
 		".tmp-3f2b8c1e-9a4d-4e6b-8f0a-5c7d2e1b9a46.jsonl": false,
 		"meta.json": false, ".jsonl": false, "x.jsonl.bak": false,
-	} {
-		if IsSessionFileName(name) != want {
-			t.Errorf("IsSessionFileName(%q) = %v", name, !want)
-		}
-	}
+	})
 	// The file a killed save left is not a session Dhara lists, but it
 	// reads: the lines before the cut.
 	s := open(t, tmpFile)

@@ -17,19 +17,7 @@ import (
 // it resumed them (testdata/agentgen/droid/README.md): the committed
 // ones, or those a cross-check run just made with a fresh seed
 // (AGENTGEN_OUT).
-var agentgen = formattest.AgentgenDir("droid")
-
-type agentgenStep struct {
-	Args    []string       `json:"args"`
-	Exit    int            `json:"exit"`
-	Session string         `json:"session"`
-	Files   map[string]int `json:"files"`
-}
-
-func agentgenScenarios(t *testing.T) []formattest.Scenario[agentgenStep] {
-	t.Helper()
-	return formattest.StepScenarios[agentgenStep](t, agentgen)
-}
+var agentgen = formattest.AgentgenSteps[formattest.Step]("droid")
 
 var read = formattest.ReadFile
 
@@ -37,11 +25,7 @@ var read = formattest.ReadFile
 // factory-home.
 func fixtureFile(t *testing.T, dir, id string) string {
 	t.Helper()
-	m, _ := filepath.Glob(filepath.Join(dir, "home", ".factory", "sessions", "*", id+".jsonl"))
-	if len(m) != 1 {
-		t.Fatalf("session %s: %d files under %s", id, len(m), dir)
-	}
-	return m[0]
+	return formattest.OneFile(t, filepath.Join(dir, "home", ".factory", "sessions", "*", id+".jsonl"))
 }
 
 // TestAgentgenSessions opens every session Droid wrote: listed by the
@@ -49,7 +33,7 @@ func fixtureFile(t *testing.T, dir, id string) string {
 // tool call followed by its result; one branch; the stats' tokens equal
 // to what the fake server reported.
 func TestAgentgenSessions(t *testing.T) {
-	for _, sc := range agentgenScenarios(t) {
+	for _, sc := range agentgen.Scenarios(t) {
 		t.Run(sc.Name, func(t *testing.T) {
 			id := sc.Steps[0].Session
 			path := fixtureFile(t, sc.Dir, id)
@@ -60,13 +44,7 @@ func TestAgentgenSessions(t *testing.T) {
 			if !Sniff(first) || !IsRecord(first) {
 				t.Errorf("first line not detected: %.80s", first)
 			}
-			s, err := Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(s.Diagnostics) > 0 {
-				t.Errorf("diagnostics: %v", s.Diagnostics)
-			}
+			s := formattest.OpenClean(t, Open, path)
 			info := s.Info(path, 0)
 			prompt := sc.Steps[0].Args[1]
 			if info.ID != id || info.Cwd != "/sandbox/proj" || info.FirstMessage != prompt || info.Name != prompt || info.Model != "custom:fake" {
@@ -75,30 +53,8 @@ func TestAgentgenSessions(t *testing.T) {
 			if info.Branches != 1 {
 				t.Errorf("branches = %d, want 1", info.Branches)
 			}
-			d := s.Domain(info)
-			ctx := d.BuildContext(s.Leaf())
-			pending := map[string]bool{}
-			for _, m := range ctx.Messages {
-				msg := s.Message(m)
-				if msg.Role == model.RoleToolResult {
-					if !pending[msg.ToolCallID] {
-						t.Errorf("result %q answers no pending call", msg.ToolCallID)
-					}
-					delete(pending, msg.ToolCallID)
-					continue
-				}
-				if len(pending) > 0 {
-					t.Errorf("calls without a result before entry %d: %v", m.Entry, pending)
-				}
-				for _, b := range msg.Blocks {
-					if b.Type == model.BlockToolCall {
-						pending[b.Call.ID] = true
-					}
-				}
-			}
-			if len(pending) > 0 {
-				t.Errorf("calls without a result: %v", pending)
-			}
+			msgs := formattest.Messages(s, s.Domain(info).BuildContext(s.Leaf()))
+			formattest.ResultsFollowCalls(t, msgs, model.RoleToolResult)
 			var want model.UsageTotals
 			var used []struct {
 				Usage *struct {
@@ -108,9 +64,7 @@ func TestAgentgenSessions(t *testing.T) {
 					CW  float64 `json:"cache_creation_input_tokens"`
 				} `json:"usage"`
 			}
-			if err := json.Unmarshal(read(t, filepath.Join(sc.Dir, "usage.json")), &used); err != nil {
-				t.Fatal(err)
-			}
+			formattest.ReadJSON(t, filepath.Join(sc.Dir, "usage.json"), &used)
 			for _, u := range used {
 				if u.Usage != nil {
 					want.TokensIn += u.Usage.In
@@ -134,7 +88,7 @@ func TestAgentgenSessions(t *testing.T) {
 // TestAgentgenListed reads each session's id through the registered
 // backend, as the list does.
 func TestAgentgenListed(t *testing.T) {
-	for _, sc := range agentgenScenarios(t) {
+	for _, sc := range agentgen.Scenarios(t) {
 		path := fixtureFile(t, sc.Dir, sc.Steps[0].Session)
 		b := store.ForFormat(FormatDroid)
 		if b == nil {
@@ -156,7 +110,7 @@ func TestAgentgenListed(t *testing.T) {
 // (kept, not sent).
 func TestAgentgenResume(t *testing.T) {
 	n := 0
-	for _, sc := range agentgenScenarios(t) {
+	for _, sc := range agentgen.Scenarios(t) {
 		resumes := 0
 		for i, st := range sc.Steps {
 			if i == 0 || !contains(st.Args, "-s") {
@@ -170,7 +124,7 @@ func TestAgentgenResume(t *testing.T) {
 			t.Run(sc.Name+"/"+filepath.Base(name), func(t *testing.T) {
 				path := fixtureFile(t, sc.Dir, sc.Steps[0].Session)
 				rel := ".factory/sessions/" + filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path)
-				lines := sc.Steps[i-1].Files[rel]
+				lines := sc.Steps[i-1].Lines[rel]
 				if lines == 0 {
 					t.Fatalf("no line count for %s in step %d", rel, i-1)
 				}
@@ -192,9 +146,7 @@ func TestAgentgenResume(t *testing.T) {
 				var req struct {
 					Messages []any `json:"messages"`
 				}
-				if err := json.Unmarshal(read(t, name), &req); err != nil {
-					t.Fatal(err)
-				}
+				formattest.ReadJSON(t, name, &req)
 				if len(req.Messages) == 0 {
 					t.Fatal("no messages in the request")
 				}

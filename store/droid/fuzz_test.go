@@ -11,7 +11,7 @@ import (
 // FuzzParse feeds damaged sessions to every reader: none may panic or
 // loop, the tree stays a forest, and what is written is JSON.
 func FuzzParse(f *testing.F) {
-	formattest.AddFiles(f, 64<<10, filepath.Join(agentgen, "*", "home", ".factory", "sessions", "*", "*.jsonl"))
+	formattest.AddFiles(f, 64<<10, filepath.Join(agentgen.Dir, "*", "home", ".factory", "sessions", "*", "*.jsonl"))
 	// A cycle, a missing parent, a repeated id, two tool results in one
 	// record, an error shown but not sent, a string content.
 	f.Add([]byte(`{"type":"session_start","id":"s","title":"t","version":2,"cwd":"/p"}
@@ -25,26 +25,10 @@ func FuzzParse(f *testing.F) {
 }
 
 func body(t *testing.T, s *Session) {
-	d := s.Domain(model.SessionInfo{})
-	formattest.CheckForest(t, s)
-	formattest.Exercise(t, s, formattest.Readers[model.Context]{
-		ID:   func(i int) string { return s.idOf(i) },
-		Path: d.Path,
-		Entry: func(i int) {
-			_ = s.TreeText(i, "/home")
-			_ = d.EntryMessage(i)
-			_ = s.Detail(i)
-		},
-		Leaves: formattest.Leaves(s),
-		Context: func(leaf int, ctx model.Context) {
-			for _, m := range ctx.Messages {
-				_ = s.Message(m)
-			}
-		},
-		Session: func() {
-			_ = s.Stats()
-			_ = s.Info("x.jsonl", 0)
-			_ = formattest.TreeLines(d, s.Leaf(), model.FilterAll, "/home")
-		},
+	formattest.ExerciseDomain(t, s.Domain(model.SessionInfo{}), model.FilterAll, formattest.Readers[model.Context]{
+		ID:      func(i int) string { return s.idOf(i) },
+		Forest:  true,
+		Leaves:  formattest.Leaves(s),
+		Session: func() { _ = s.Info("x.jsonl", 0) },
 	})
 }

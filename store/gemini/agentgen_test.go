@@ -1,8 +1,6 @@
 package gemini
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,9 +32,7 @@ func scenarios(t *testing.T) []string {
 func runsOf(t *testing.T, sc string) []agentgenRun {
 	t.Helper()
 	var r struct{ Runs []agentgenRun }
-	if err := json.Unmarshal(read(t, filepath.Join(agentgen, sc, "runs.json")), &r); err != nil {
-		t.Fatal(err)
-	}
+	formattest.ReadJSON(t, filepath.Join(agentgen, sc, "runs.json"), &r)
 	return r.Runs
 }
 
@@ -95,17 +91,9 @@ func contextDiff(t *testing.T, sc, file string, before agentgenRun, id string) s
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
-		t.Fatal(err)
-	}
 	var got, req struct{ Contents []any }
-	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(read(t, filepath.Join(agentgen, sc, file)), &req); err != nil {
-		t.Fatal(err)
-	}
+	formattest.LeafContextJSON(t, s, &got)
+	formattest.ReadJSON(t, filepath.Join(agentgen, sc, file), &req)
 	want := req.Contents[:len(req.Contents)-1]
 	return formattest.FirstDiff("content", want, got.Contents, 600)
 }
@@ -142,20 +130,8 @@ func TestAgentgenSessions(t *testing.T) {
 			listed := 0
 			for _, p := range chatFiles(t, sc) {
 				rel, _ := filepath.Rel(tmpOf(sc), p)
-				if !b.Claims(p) {
-					t.Errorf("%s: not claimed", rel)
-				}
-				first, _, _ := bytes.Cut(read(t, p), []byte("\n"))
-				if !b.Detect(first, true) {
-					t.Errorf("%s: first line not detected", rel)
-				}
-				s, err := Open(p)
-				if err != nil {
-					t.Fatalf("%s: %v", rel, err)
-				}
-				if len(s.Diagnostics) > 0 {
-					t.Errorf("%s: %v", rel, s.Diagnostics)
-				}
+				formattest.Recognized(t, p, b.Claims, b.Detect, nil)
+				s := formattest.OpenClean(t, Open, p)
 				for _, m := range s.Stats().ByModel {
 					total.AddUsage(m.UsageTotals)
 				}
@@ -187,9 +163,7 @@ func TestAgentgenSessions(t *testing.T) {
 				Purpose string
 				Usage   map[string]float64
 			}
-			if err := json.Unmarshal(read(t, filepath.Join(agentgen, sc, "usage.json")), &usage); err != nil {
-				t.Fatal(err)
-			}
+			formattest.ReadJSON(t, filepath.Join(agentgen, sc, "usage.json"), &usage)
 			for _, u := range usage {
 				if u.Purpose != "main" || u.Usage == nil {
 					continue

@@ -23,26 +23,10 @@ func FuzzParse(f *testing.F) {
 }
 
 func body(t *testing.T, s *Session) {
-	d := s.Domain(model.SessionInfo{})
-	formattest.Exercise(t, d, formattest.Readers[model.Context]{
-		ID:   func(i int) string { return s.Entry(i).ID },
-		Path: d.Path,
-		Entry: func(i int) {
-			_ = d.EntryMessage(i)
-			_ = s.Detail(i)
-		},
-		Leaves: formattest.Leaves(s),
-		Context: func(leaf int, ctx model.Context) {
-			for _, m := range ctx.Messages {
-				_ = d.MessageTokens(m)
-				_ = d.MessageHead(m)
-			}
-		},
-		Session: func() {
-			_ = s.Stats()
-			_ = s.Info("x.jsonl", 0)
-			_ = formattest.TreeLines(d, s.Leaf(), model.FilterAll, "/home")
-		},
+	formattest.ExerciseDomain(t, s.Domain(model.SessionInfo{}), model.FilterAll, formattest.Readers[model.Context]{
+		ID:      func(i int) string { return s.Entry(i).ID },
+		Leaves:  formattest.Leaves(s),
+		Session: func() { _ = s.Info("x.jsonl", 0) },
 	})
 }
 

@@ -18,29 +18,14 @@ import (
 // The sessions Kimi Code 2.1.0 wrote and the requests it sent when it
 // resumed them (testdata/agentgen/kimi/README.md): the committed ones, or
 // those a run with a fresh seed just made (AGENTGEN_OUT).
-var agentgen = formattest.AgentgenDir("kimi")
-
-type agentgenStep struct {
-	Args    []string       `json:"args"`
-	Session string         `json:"session"`
-	Wires   map[string]int `json:"wires"`
-}
-
-func agentgenScenarios(t *testing.T) []formattest.Scenario[agentgenStep] {
-	t.Helper()
-	return formattest.StepScenarios[agentgenStep](t, agentgen)
-}
+var agentgen = formattest.AgentgenSteps[formattest.Step]("kimi")
 
 var read = formattest.ReadFile
 
 // mainWire is the main agent's wire of session id under a Kimi Code home.
 func mainWire(t *testing.T, home, id string) string {
 	t.Helper()
-	m, _ := filepath.Glob(filepath.Join(home, "sessions", "wd_*", id, "agents", "main", "wire.jsonl"))
-	if len(m) != 1 {
-		t.Fatalf("session %s: %d main wires under %s", id, len(m), home)
-	}
-	return m[0]
+	return formattest.OneFile(t, filepath.Join(home, "sessions", "wd_*", id, "agents", "main", "wire.jsonl"))
 }
 
 // TestAgentgenSessions: each session listed (id, cwd, first prompt,
@@ -49,16 +34,10 @@ func mainWire(t *testing.T, home, id string) string {
 // branch, and the stats' tokens equal to what the server reported.
 func TestAgentgenSessions(t *testing.T) {
 	b := store.ForFormat(FormatKimi).(backend)
-	for _, sc := range agentgenScenarios(t) {
+	for _, sc := range agentgen.Scenarios(t) {
 		t.Run(sc.Name, func(t *testing.T) {
 			path := mainWire(t, filepath.Join(sc.Dir, "kimi-home"), sc.Steps[0].Session)
-			if !b.Claims(path) {
-				t.Errorf("not claimed: %s", path)
-			}
-			head := read(t, path)
-			if !Sniff(head) || !b.Detect(bytes.SplitN(head, []byte("\n"), 2)[0], true) {
-				t.Errorf("not detected")
-			}
+			formattest.Recognized(t, path, b.Claims, b.Detect, Sniff)
 			_, info, err := b.ListInfo(path, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -74,9 +53,7 @@ func TestAgentgenSessions(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := d.Source.(*Session)
-			if len(s.Diagnostics) > 0 {
-				t.Errorf("diagnostics %v", s.Diagnostics)
-			}
+			formattest.NoDiagnostics(t, s)
 			if ends := d.BranchEnds(); len(ends) != 1+len(agentWires(path)) {
 				t.Errorf("%d branch ends, %d sub-agents", len(ends), len(agentWires(path)))
 			}
@@ -92,24 +69,8 @@ func TestAgentgenSessions(t *testing.T) {
 					}
 				}
 			}
-			pairs := model.PairTools(msgs)
-			calls := 0
-			for _, m := range msgs {
-				for _, c := range m.ToolCalls() {
-					calls++
-					if _, ok := pairs[c.ID]; !ok {
-						t.Errorf("call %s %s has no result", c.ID, c.Name)
-					}
-				}
-			}
-			in, cached, out := formattest.OpenAIUsage(t, filepath.Join(sc.Dir, "usage.json"))
-			st := s.Stats()
-			if st.TokensIn != in || st.CacheRead != cached || st.TokensOut != out {
-				t.Errorf("stats tokens in %v cached %v out %v, server %v %v %v", st.TokensIn, st.CacheRead, st.TokensOut, in, cached, out)
-			}
-			if st.ToolCalls != calls {
-				t.Errorf("stats %d calls, history %d", st.ToolCalls, calls)
-			}
+			calls := formattest.CallsAnswered(t, msgs, model.PairTools(msgs))
+			formattest.OpenAIStats(t, s.Stats(), filepath.Join(sc.Dir, "usage.json"), len(calls))
 		})
 	}
 }
@@ -121,7 +82,7 @@ func TestAgentgenSessions(t *testing.T) {
 // with skein's messages written as Kimi Code's OpenAI provider writes
 // them (openaiMessages).
 func TestAgentgenContext(t *testing.T) {
-	for _, sc := range agentgenScenarios(t) {
+	for _, sc := range agentgen.Scenarios(t) {
 		t.Run(sc.Name, func(t *testing.T) {
 			path := mainWire(t, filepath.Join(sc.Dir, "kimi-home"), sc.Steps[0].Session)
 			rel, _ := filepath.Rel(filepath.Join(sc.Dir, "kimi-home"), path)
@@ -133,15 +94,10 @@ func TestAgentgenContext(t *testing.T) {
 				}
 			}
 			for k, i := range resumes {
-				name := "resume-request.json"
-				if k < len(resumes)-1 {
-					name = fmt.Sprintf("resume-%d-request.json", k+1)
-				}
+				name := formattest.ResumeRequest(k, len(resumes))
 				var req struct{ Messages []map[string]any }
-				if err := json.Unmarshal(read(t, filepath.Join(sc.Dir, name)), &req); err != nil {
-					t.Fatal(err)
-				}
-				n := sc.Steps[i-1].Wires[filepath.ToSlash(rel)]
+				formattest.ReadJSON(t, filepath.Join(sc.Dir, name), &req)
+				n := sc.Steps[i-1].Lines[filepath.ToSlash(rel)]
 				cut, ok := formattest.Cut(data, n)
 				if !ok {
 					t.Fatalf("%s has fewer than %d lines", rel, n)

@@ -11,7 +11,7 @@ import (
 // FuzzParse feeds damaged wires to every reader: none may panic or loop,
 // and the tree stays a forest.
 func FuzzParse(f *testing.F) {
-	formattest.AddFiles(f, 64<<10, filepath.Join(agentgen, "*", "kimi-home", "sessions", "*", "*", "agents", "main", "wire.jsonl"))
+	formattest.AddFiles(f, 64<<10, filepath.Join(agentgen.Dir, "*", "kimi-home", "sessions", "*", "*", "agents", "main", "wire.jsonl"))
 	// A step with a call whose result never came, an undo, a clear, a
 	// compaction, a bad line and a record with no type.
 	f.Add([]byte(`{"type":"metadata","protocol_version":"1.5"}

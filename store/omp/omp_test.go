@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/store"
 	_ "skein/store/formats" // every format, as the list finds them
 	"skein/store/omp"
@@ -17,18 +18,7 @@ func TestListedAsOhMyPi(t *testing.T) {
 	t.Setenv("OMP_CODING_AGENT_DIR", "")
 	abs, _ := filepath.Abs("../../testdata/omp/omp-home")
 	root := filepath.Join(abs, ".omp", "agent", "sessions")
-	if roots := (store.Env{Home: abs}).DefaultRoots(); !slices.Contains(roots, root) {
-		t.Fatalf("default roots %v lack %s", roots, root)
-	}
-	files, err := store.Discover([]string{root})
-	if err != nil {
-		t.Fatal(err)
-	}
-	infos, problems := store.List(files, nil)
-	if len(problems) > 0 || len(infos) != 1 {
-		t.Fatalf("%+v %v", infos, problems)
-	}
-	in := infos[0]
+	in := formattest.Listed(t, store.Discover, store.List, store.Env{Home: abs}.DefaultRoots(), root, 1)[0]
 	if in.Format != string(omp.Format) || store.AgentOf(in) != "oh-my-pi" || in.Cwd != "/home/dev/webapp" || in.MessageCount == 0 {
 		t.Fatalf("%+v (agent %s)", in, store.AgentOf(in))
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/model"
 	"skein/store"
 	_ "skein/store/formats" // every format, as the list finds them
@@ -20,19 +21,8 @@ const home = "../../testdata/openclaw/openclaw-home"
 func TestListedAsOpenClaw(t *testing.T) {
 	t.Setenv("OPENCLAW_STATE_DIR", "")
 	abs, _ := filepath.Abs(home)
-	roots := store.Env{Home: abs}.DefaultRoots()
 	root := filepath.Join(abs, ".openclaw", "agents")
-	if !slices.Contains(roots, root) {
-		t.Fatalf("default roots %v lack %s", roots, root)
-	}
-	files, err := store.Discover([]string{root})
-	if err != nil {
-		t.Fatal(err)
-	}
-	infos, problems := store.List(files, nil)
-	if len(problems) > 0 || len(infos) != 2 {
-		t.Fatalf("%+v %v", infos, problems)
-	}
+	infos := formattest.Listed(t, store.Discover, store.List, store.Env{Home: abs}.DefaultRoots(), root, 2)
 	keys := map[string]string{
 		"019cb3ff-9f00-75a9-b935-ef0a4c00fbb4":          "agent:main:main",
 		"01a20786-bb40-7073-b4f8-fa5ca681fc1b-topic-42": "agent:main:telegram:group:-100123:topic:42",
@@ -49,10 +39,7 @@ func TestListedAsOpenClaw(t *testing.T) {
 		if s.Info.Format != string(openclaw.Format) {
 			t.Errorf("%s: opened as %q", in.Path, s.Info.Format)
 		}
-		var msgs []model.Message
-		for _, m := range s.BuildContext(s.Leaf()).Messages {
-			msgs = append(msgs, s.Message(m))
-		}
+		msgs := formattest.Messages(s, s.BuildContext(s.Leaf()))
 		pairs := model.PairTools(msgs)
 		for _, m := range msgs {
 			for _, c := range m.ToolCalls() {
@@ -77,18 +64,14 @@ func TestClaims(t *testing.T) {
 	if b.Format() != openclaw.Format {
 		t.Fatalf("found as %s", b.Format())
 	}
-	for path, want := range map[string]bool{
+	formattest.Answers(t, openclaw.IsTranscriptPath, map[string]bool{
 		"/h/.openclaw/agents/main/sessions/abc.jsonl":          true,
 		"/s/agents/coder/sessions/abc-topic-7.jsonl":           true,
 		"/h/.openclaw/agents/main/sessions/sessions.json":      false,
 		"/h/.openclaw/agents/main/sessions/old/abc.jsonl":      false,
 		"/h/.pi/agent/sessions/--home-x--/2026_abc.jsonl":      false,
 		"/h/.openclaw/agents/main/sessions/abc.jsonl.bak-1234": false,
-	} {
-		if got := openclaw.IsTranscriptPath(path); got != want {
-			t.Errorf("%s: %v", path, got)
-		}
-	}
+	})
 }
 
 func TestStateDir(t *testing.T) {

@@ -15,15 +15,9 @@ import (
 // copyFixture copies a fixture into a temporary folder.
 func copyFixture(t *testing.T, glob string) string {
 	t.Helper()
-	m, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "pi", glob))
-	if len(m) != 1 {
-		t.Fatalf("%s: %v", glob, m)
-	}
-	data, err := os.ReadFile(m[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	dst := filepath.Join(t.TempDir(), filepath.Base(m[0]))
+	src := formattest.OneFile(t, filepath.Join("..", "..", "testdata", "pi", glob))
+	data := formattest.ReadFile(t, src)
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
 	if err := os.WriteFile(dst, data, 0o644); err != nil {
 		t.Fatal(err)
 	}

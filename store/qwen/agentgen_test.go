@@ -1,9 +1,7 @@
 package qwen
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,29 +15,14 @@ import (
 // resumed them (testdata/agentgen/qwen/README.md): the committed ones, or
 // those a cross-check run just made with a fresh seed (AGENTGEN_OUT,
 // testdata/agentgen/crosscheck.sh).
-var agentgen = formattest.AgentgenDir("qwen")
-
-type agentgenStep struct {
-	Args    []string       `json:"args"`
-	Session string         `json:"session"`
-	Chats   map[string]int `json:"chats"`
-}
-
-func agentgenScenarios(t *testing.T) []formattest.Scenario[agentgenStep] {
-	t.Helper()
-	return formattest.StepScenarios[agentgenStep](t, agentgen)
-}
+var agentgen = formattest.AgentgenSteps[formattest.Step]("qwen")
 
 var read = formattest.ReadFile
 
 // chatPath is the path of session id's chat under a qwen home.
 func chatPath(t *testing.T, home, id string) string {
 	t.Helper()
-	m, _ := filepath.Glob(filepath.Join(home, "projects", "*", "chats", id+".jsonl"))
-	if len(m) != 1 {
-		t.Fatalf("chat %s: %d files under %s", id, len(m), home)
-	}
-	return m[0]
+	return formattest.OneFile(t, filepath.Join(home, "projects", "*", "chats", id+".jsonl"))
 }
 
 // TestAgentgenChats checks every chat Qwen Code wrote as the list and the
@@ -48,18 +31,12 @@ func chatPath(t *testing.T, home, id string) string {
 // tokens of the stats equal to what the fake server reported.
 func TestAgentgenChats(t *testing.T) {
 	b := store.ForFormat(FormatQwen).(backend)
-	for _, sc := range agentgenScenarios(t) {
+	for _, sc := range agentgen.Scenarios(t) {
 		t.Run(sc.Name, func(t *testing.T) {
 			last := sc.Steps[len(sc.Steps)-1]
 			home := filepath.Join(sc.Dir, "qwen-home")
 			path := chatPath(t, home, sc.Steps[0].Session)
-			if !b.Claims(path) {
-				t.Errorf("not claimed: %s", path)
-			}
-			head := read(t, path)
-			if !Sniff(head) || !b.Detect(bytes.SplitN(head, []byte("\n"), 2)[0], true) {
-				t.Errorf("not detected")
-			}
+			formattest.Recognized(t, path, b.Claims, b.Detect, Sniff)
 			_, info, err := b.ListInfo(path, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -75,9 +52,7 @@ func TestAgentgenChats(t *testing.T) {
 			if s.Tips() != 1 || info.Branches != 1 {
 				t.Errorf("%d branches", s.Tips())
 			}
-			if len(s.Diagnostics) > 0 {
-				t.Errorf("diagnostics %v", s.Diagnostics)
-			}
+			formattest.NoDiagnostics(t, s)
 			// The chat's messages, then each sub-agent's, in order.
 			var msgs []model.Message
 			for i := range s.Entries {
@@ -100,24 +75,8 @@ func TestAgentgenChats(t *testing.T) {
 					t.Errorf("sub-agent %s not under its call %s", a.Name, a.CallID)
 				}
 			}
-			pairs := model.PairTools(msgs)
-			calls := 0
-			for _, m := range msgs {
-				for _, c := range m.ToolCalls() {
-					calls++
-					if _, ok := pairs[c.ID]; !ok {
-						t.Errorf("call %s %s has no result", c.ID, c.Name)
-					}
-				}
-			}
-			in, cached, out := formattest.OpenAIUsage(t, filepath.Join(sc.Dir, "usage.json"))
-			st := s.Stats()
-			if st.TokensIn != in || st.CacheRead != cached || st.TokensOut != out {
-				t.Errorf("stats tokens in %v cached %v out %v, server %v %v %v", st.TokensIn, st.CacheRead, st.TokensOut, in, cached, out)
-			}
-			if st.ToolCalls != calls {
-				t.Errorf("stats %d calls, history %d", st.ToolCalls, calls)
-			}
+			calls := formattest.CallsAnswered(t, msgs, model.PairTools(msgs))
+			formattest.OpenAIStats(t, s.Stats(), filepath.Join(sc.Dir, "usage.json"), len(calls))
 		})
 	}
 }
@@ -130,7 +89,7 @@ func TestAgentgenChats(t *testing.T) {
 // context Qwen Code puts before the first user message's parts (its
 // <system-reminder> parts), and the last message (the new turn's).
 func TestAgentgenContext(t *testing.T) {
-	for _, sc := range agentgenScenarios(t) {
+	for _, sc := range agentgen.Scenarios(t) {
 		resumes := 0
 		for _, st := range sc.Steps {
 			if isResume(st.Args) {
@@ -142,14 +101,11 @@ func TestAgentgenContext(t *testing.T) {
 			if !isResume(st.Args) {
 				continue
 			}
+			file := formattest.ResumeRequest(k, resumes)
 			k++
-			file := "resume-request.json"
-			if k < resumes {
-				file = fmt.Sprintf("resume-%d-request.json", k)
-			}
 			t.Run(sc.Name+"/"+file, func(t *testing.T) {
 				home := t.TempDir()
-				for p, n := range sc.Steps[j-1].Chats {
+				for p, n := range sc.Steps[j-1].Lines {
 					data := read(t, filepath.Join(sc.Dir, "qwen-home", p))
 					if strings.HasSuffix(p, ".jsonl") {
 						var ok bool
@@ -163,18 +119,10 @@ func TestAgentgenContext(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var buf bytes.Buffer
-				if err := s.WriteContextJSON(&buf, s.BuildContext(s.Leaf())); err != nil {
-					t.Fatal(err)
-				}
 				var got struct{ Messages []map[string]any }
-				if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
-					t.Fatalf("context JSON: %v", err)
-				}
+				formattest.LeafContextJSON(t, s, &got)
 				var req struct{ Messages []map[string]any }
-				if err := json.Unmarshal(read(t, filepath.Join(sc.Dir, file)), &req); err != nil {
-					t.Fatal(err)
-				}
+				formattest.ReadJSON(t, filepath.Join(sc.Dir, file), &req)
 				want := sentHistory(req.Messages)
 				have := normalize(openaiMessages(got.Messages))
 				if diff := formattest.FirstDiff("message", want, have, 400); diff != "" {

@@ -7,12 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/model"
 	"skein/store"
 )
 
 func TestClaims(t *testing.T) {
-	for path, want := range map[string]bool{
+	formattest.Answers(t, (backend{}).Claims, map[string]bool{
 		"/h/.qwen/projects/-p/chats/8fd7a46f-ec9c-4cd0-8e62-d238d27ff076.jsonl":                                          true,
 		"/h/.qwen/projects/-p/chats/archive/8fd7a46f-ec9c-4cd0-8e62-d238d27ff076.jsonl":                                  true,
 		"/h/.qwen/projects/-p/subagents/8fd7a46f-ec9c-4cd0-8e62-d238d27ff076/agent-general-purpose-call_spawn.jsonl":     true,
@@ -20,11 +21,7 @@ func TestClaims(t *testing.T) {
 		"/h/.qwen/projects/-p/memory/8fd7a46f-ec9c-4cd0-8e62-d238d27ff076.jsonl":                                         false,
 		"/h/.qwen/projects/-p/subagents/8fd7a46f-ec9c-4cd0-8e62-d238d27ff076/agent-general-purpose-call_spawn.meta.json": false,
 		"/h/.claude/projects/-p/8fd7a46f-ec9c-4cd0-8e62-d238d27ff076.jsonl":                                              false,
-	} {
-		if got := (backend{}).Claims(path); got != want {
-			t.Errorf("%s: %v", path, got)
-		}
-	}
+	})
 }
 
 func TestRoots(t *testing.T) {
@@ -47,25 +44,20 @@ func TestRoots(t *testing.T) {
 // Detect knows a Qwen Code record by its own marks, and not another
 // agent's uuid-linked line.
 func TestDetect(t *testing.T) {
-	for line, want := range map[string]bool{
+	lines := map[string]bool{
 		`{"uuid":"a","parentUuid":null,"sessionId":"s","timestamp":"t","type":"user","provenance":"real_user","message":{"role":"user","parts":[{"text":"hi"}]}}`: true,
 		`{"uuid":"a","parentUuid":null,"sessionId":"s","type":"user","message":{"role":"user","parts":[{"text":"hi"}]}}`:                                          true,
 		`{"uuid":"a","parentUuid":null,"sessionId":"s","type":"system","subtype":"ui_telemetry","systemPayload":{}}`:                                              true,
 		`{"uuid":"a","parentUuid":null,"sessionId":"s","type":"user","message":{"role":"user","content":"hi"}}`:                                                   false,
 		`{"type":"summary","summary":"x","leafUuid":"a"}`:                                                                                                         false,
 		`{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}`:                                                                                            false,
-	} {
-		if got := (backend{}).Detect([]byte(line), true); got != want {
-			t.Errorf("%s: %v", line, got)
-		}
-		if got := Sniff([]byte(line + "\n")); got != want {
-			t.Errorf("sniff %s: %v", line, got)
-		}
 	}
+	formattest.Answers(t, formattest.FirstLine((backend{}).Detect), lines)
+	formattest.Answers(t, func(line string) bool { return Sniff([]byte(line + "\n")) }, lines)
 }
 
 func TestResume(t *testing.T) {
-	path := filepath.Join(agentgen, "plain", "qwen-home", "projects", "-sandbox-proj", "chats")
+	path := filepath.Join(agentgen.Dir, "plain", "qwen-home", "projects", "-sandbox-proj", "chats")
 	files, _ := filepath.Glob(filepath.Join(path, "*.jsonl"))
 	if len(files) != 1 {
 		t.Fatalf("%d chats", len(files))

@@ -11,7 +11,7 @@ import (
 // FuzzParse feeds damaged chats to every reader: none may panic or loop,
 // the tree stays a forest, and what is written is JSON.
 func FuzzParse(f *testing.F) {
-	formattest.AddFiles(f, 64<<10, filepath.Join(agentgen, "*", "qwen-home", "projects", "*", "chats", "*.jsonl"))
+	formattest.AddFiles(f, 64<<10, filepath.Join(agentgen.Dir, "*", "qwen-home", "projects", "*", "chats", "*.jsonl"))
 	// A cycle, a fragment (a repeated uuid), a missing parent, a
 	// compression, an API error and a tool result of two responses.
 	f.Add([]byte(`{"uuid":"a","parentUuid":"b","sessionId":"s","type":"user","provenance":"real_user","message":{"role":"user","parts":[{"text":"hi"}]}}
@@ -25,27 +25,10 @@ func FuzzParse(f *testing.F) {
 }
 
 func body(t *testing.T, s *Session) {
-	d := s.Domain(model.SessionInfo{})
-	formattest.CheckForest(t, s)
-	formattest.Exercise(t, s, formattest.Readers[model.Context]{
-		ID:   func(i int) string { return s.Entries[i].ID() },
-		Path: d.Path,
-		Entry: func(i int) {
-			_ = s.TreeText(i, "/home")
-			_ = d.EntryMessage(i)
-			_ = s.Detail(i)
-		},
-		Leaves: formattest.Leaves(s),
-		Context: func(leaf int, ctx model.Context) {
-			for _, m := range ctx.Messages {
-				_ = s.Message(m)
-			}
-			_ = s.BuildHistory(leaf)
-		},
-		Session: func() {
-			_ = s.Stats()
-			_ = s.Info("x.jsonl", 0)
-			_ = formattest.TreeLines(d, s.Leaf(), model.FilterAll, "/home")
-		},
+	formattest.ExerciseDomain(t, s.Domain(model.SessionInfo{}), model.FilterAll, formattest.Readers[model.Context]{
+		ID:      func(i int) string { return s.Entries[i].ID() },
+		Forest:  true,
+		Leaves:  formattest.Leaves(s),
+		Session: func() { _ = s.Info("x.jsonl", 0) },
 	})
 }
