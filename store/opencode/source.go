@@ -22,6 +22,12 @@ type Session struct {
 	// Children are the sessions the task tool started from this one
 	// (parent_id), by id.
 	Children []string
+	// EnvironmentDetails: the session is Kilo CLI's (a database or data
+	// folder of a name other than OpenCode's: OpenCode's fork, read
+	// through this package), whose user messages are sent with an
+	// <environment_details> text Kilo adds when it sends them and never
+	// stores (envDetails).
+	EnvironmentDetails bool
 }
 
 // Message is a message row, its data read, and its parts.
@@ -50,6 +56,19 @@ type MessageData struct {
 		Cwd string `json:"cwd"`
 	} `json:"path"`
 	Summary json.RawMessage `json:"summary"`
+	// EditorContext is what Kilo's editor extension said of the editor
+	// when the user wrote (a user message's): it goes into the message's
+	// environment details.
+	EditorContext *EditorContext `json:"editorContext"`
+}
+
+// EditorContext is a user message's editorContext (Kilo's).
+type EditorContext struct {
+	Directory    *string  `json:"directory"`
+	Worktree     *string  `json:"worktree"`
+	ActiveFile   string   `json:"activeFile"`
+	VisibleFiles []string `json:"visibleFiles"`
+	OpenTabs     []string `json:"openTabs"`
 }
 
 // Tokens are an assistant message's usage as OpenCode stores it: input
