@@ -155,9 +155,13 @@ func (backend) ListInfo(path string, buf []byte) ([]byte, store.Info, error) {
 
 // SessionFile: the older layout's session files are sessions (Discover
 // finds them by this name); their messages' and parts' files are not.
+// OpenCode names every session ses_<id>: a file of another name in a
+// folder that looks like storage/session/ is left alone, so that a
+// folder of anything else named on the command line is not read as
+// OpenCode's.
 func (backend) SessionFile(path string) bool {
 	_, ok := LegacyDataDir(path)
-	return ok
+	return ok && strings.HasPrefix(filepath.Base(path), "ses_")
 }
 
 func (backend) SessionID(path string) (string, error) {

@@ -202,3 +202,22 @@ func TestLegacyDataDir(t *testing.T) {
 		}
 	}
 }
+
+// TestLegacySessionFile: only a ses_ file of a storage/session/<project>/
+// folder is a session by its name; the messages' and parts' files, and
+// other JSON files in such a folder, are not.
+func TestLegacySessionFile(t *testing.T) {
+	for p, want := range map[string]bool{
+		"/h/.local/share/opencode/storage/session/global/ses_1.json":  true,
+		"/h/.local/share/kilo/storage/session/abc/ses_2.json":         true,
+		"/h/.local/share/opencode/storage/message/ses_1/msg_1.json":   false,
+		"/h/.local/share/opencode/storage/part/msg_1/prt_1.json":      false,
+		"/work/app/storage/session/fixtures/user.json":                false,
+		"/h/.local/share/opencode/storage/session_diff/ses_1.json":    false,
+		"/h/.local/share/opencode/storage/session/global/ses_1.jsonl": false,
+	} {
+		if got := (backend{}).SessionFile(p); got != want {
+			t.Errorf("%s: %v", p, got)
+		}
+	}
+}
