@@ -110,11 +110,9 @@ func legacyDataDir(path string) string {
 // Resume: kilo --session <id> opens the session in Kilo's TUI (as
 // OpenCode's does).
 func (backend) Resume(path string) (string, []string) {
-	id := path
+	id := strings.TrimSuffix(filepath.Base(path), ".json") // a file of the older layout
 	if i := strings.LastIndexByte(path, '#'); i >= 0 {
 		id = path[i+1:]
-	} else {
-		id = strings.TrimSuffix(filepath.Base(path), ".json")
 	}
 	return "kilo", []string{"--session", id}
 }

@@ -247,3 +247,31 @@ func TestKiloDB(t *testing.T) {
 		}
 	}
 }
+
+// TestKiloClaims: Kilo's databases (kilo.db, a channel's kilo-<channel>.db,
+// the one $KILO_DB names) and its data folder's older files are Kilo's;
+// OpenCode's are OpenCode's; $KILO_DB's folder is a default root.
+func TestKiloClaims(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", "")
+	t.Setenv("KILO_DB", "/d/my.db")
+	for p, want := range map[string]store.Format{
+		"/h/.local/share/kilo/kilo.db#ses_1":                         kilo.Format,
+		"/h/.local/share/kilo/kilo-beta2.db#ses_1":                   kilo.Format,
+		"/d/my.db#ses_1":                                             kilo.Format,
+		"/h/.local/share/kilo/storage/session/global/ses_1.json":     kilo.Format,
+		"/h/.local/share/opencode/opencode.db#ses_1":                 "opencode",
+		"/h/.local/share/opencode/storage/session/global/ses_1.json": "opencode",
+	} {
+		b, err := store.Find(p)
+		if err != nil || b.Format() != want {
+			t.Errorf("%s: %v %v, want %s", p, b, err, want)
+		}
+	}
+	if roots := (store.Env{Home: "/h"}).DefaultRoots(); !slices.Contains(roots, "/h/.local/share/kilo") || !slices.Contains(roots, "/d") {
+		t.Errorf("default roots %v", roots)
+	}
+	b := store.ForFormat(kilo.Format)
+	if prog, args := store.ResumeOf(b, "/h/.local/share/kilo/storage/session/global/ses_1.json"); prog != "kilo" || !slices.Equal(args, []string{"--session", "ses_1"}) {
+		t.Errorf("resume %s %q", prog, args)
+	}
+}
