@@ -122,7 +122,7 @@ func readSession(path string) (*Session, error) {
 	if data, ok := LegacyDataDir(path); ok {
 		s, err := readLegacy(path)
 		if s != nil {
-			s.EnvironmentDetails = filepath.Base(data) != "opencode"
+			s.Kilo = filepath.Base(data) != "opencode"
 		}
 		return s, err
 	}
@@ -138,7 +138,7 @@ func readSession(path string) (*Session, error) {
 	if !ok {
 		return nil, &store.NotSession{Reason: "no session " + id + " in " + db, Named: true, Format: Format}
 	}
-	s.EnvironmentDetails = filepath.Base(db) != DBName
+	s.Kilo = filepath.Base(db) != DBName
 	return s, nil
 }
 

@@ -72,7 +72,7 @@ func (s *Session) chat(i int) (chatMessage, bool) {
 	switch m.Data.Role {
 	case model.RoleUser:
 		var texts []chatText
-		details := s.EnvironmentDetails
+		details := s.Kilo
 		for _, p := range m.Parts {
 			if p.Type == "text" && !p.Ignored {
 				texts = append(texts, chatText{"text", p.Text})
@@ -111,6 +111,9 @@ func (s *Session) chat(i int) (chatMessage, bool) {
 			}
 		}
 		out.Content = text
+		if text == "" && s.Kilo {
+			out.Content = nil
+		}
 		if hasReasoning {
 			out.Reasoning = &reasoning
 		}

@@ -41,7 +41,7 @@ func FuzzRows(f *testing.F) {
 		}
 		_ = s.Stats()
 		for _, kilo := range []bool{false, true} { // Kilo's environment details too
-			s.EnvironmentDetails = kilo
+			s.Kilo = kilo
 			for _, leaf := range []int{s.Leaf(), s.Len() / 2, -1} {
 				if err := s.WriteContextJSON(io.Discard, s.BuildContext(leaf)); err != nil {
 					t.Fatal(err)

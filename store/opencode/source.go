@@ -22,12 +22,13 @@ type Session struct {
 	// Children are the sessions the task tool started from this one
 	// (parent_id), by id.
 	Children []string
-	// EnvironmentDetails: the session is Kilo CLI's (a database or data
-	// folder of a name other than OpenCode's: OpenCode's fork, read
-	// through this package), whose user messages are sent with an
-	// <environment_details> text Kilo adds when it sends them and never
-	// stores (envDetails).
-	EnvironmentDetails bool
+	// Kilo: the session is Kilo CLI's (a database or data folder of a
+	// name other than OpenCode's: OpenCode's fork, read through this
+	// package), whose requests differ from OpenCode's: each user message
+	// goes with an <environment_details> text Kilo adds when it sends it
+	// and never stores (envDetails), and an assistant step without text
+	// has a null content.
+	Kilo bool
 }
 
 // Message is a message row, its data read, and its parts.
