@@ -66,7 +66,8 @@ func homes(t *testing.T) map[string]string {
 }
 
 // TestAgentgenKilo: Kilo's database, in Kilo's default folder, is listed
-// under Kilo's name; each session opens through OpenCode's reader, has each
+// under Kilo's name (a sub-agent's session under its parent's); each
+// session opens through OpenCode's reader, has each
 // tool call followed by its result, one branch, the tokens the fake server
 // reported, resumes with kilo --session ID, and its context at the entry
 // before the last resume's prompt is what Kilo sent in that resume's first

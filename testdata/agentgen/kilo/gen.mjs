@@ -12,7 +12,7 @@ import { generate } from "../opencode/agent.mjs";
 import { scenarios } from "../opencode/scenarios.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const names = ["plain", "parallel"];
+const names = ["plain", "parallel", "thinking", "subagent"];
 
 await generate({
   name: "kilo",
@@ -33,4 +33,5 @@ await generate({
   }),
   db: (data) => join(data, "kilo", "kilo.db"),
   dbDir: "kilo",
+  timeout: 480_000, // a sub-agent's run took over 180 s on 2 busy cores
 });

@@ -31,7 +31,8 @@ const placeholder = "/sandbox";
 // config folder), env(dirs, data) (the agent's environment: dirs.home,
 // dirs.cfg, dirs.proj, dirs.tmp; data is $XDG_DATA_HOME), db(data) (where
 // the agent's database is), dbDir (the fixture's folder for it), whoOf
-// (server.mjs's by default) }.
+// (server.mjs's by default), timeout (ms a run may take, 180 s by
+// default) }.
 export async function generate(agent) {
   if (!existsSync(agent.bin)) {
     console.error(`gen: no ${agent.bin}: run npm ci in ${agent.here}`);
@@ -129,7 +130,7 @@ async function runScenario(agent, sc) {
       const first = requests.length;
       const resume = st.resume === "continue" ? ["--continue"] : st.resume ? ["--session", session] : [];
       const args = ["run", "--format", "json", ...resume, st.prompt];
-      const { code, stdout, stderr } = await run(agent.bin, args, { cwd: dirs.proj, env });
+      const { code, stdout, stderr } = await run(agent.bin, args, { cwd: dirs.proj, env }, agent.timeout ?? 180_000);
       writeFileSync(join(root, `step${i}.stdout`), stdout);
       writeFileSync(join(root, `step${i}.stderr`), stderr);
       if (replies.length) throw new Error(`step ${i}: ${replies.length} scripted replies left unused (exit ${code}); see ${root}/step${i}.stderr`);
@@ -189,14 +190,14 @@ function sanitize(s, root) {
   return s.split(root).join(placeholder).split(root.slice(1)).join(placeholder.slice(1));
 }
 
-function run(cmd, args, opts) {
+function run(cmd, args, opts, timeout) {
   return new Promise((resolve, reject) => {
     const p = spawn(cmd, args, { ...opts, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "",
       stderr = "";
     p.stdout.on("data", (c) => (stdout += c));
     p.stderr.on("data", (c) => (stderr += c));
-    const timer = setTimeout(() => p.kill("SIGKILL"), 180_000);
+    const timer = setTimeout(() => p.kill("SIGKILL"), timeout);
     p.on("error", reject);
     p.on("close", (code) => {
       clearTimeout(timer);
