@@ -68,3 +68,32 @@ func (a Alias) CachedInfo(path string, state []byte) (Info, bool) {
 	info.Format = string(a.Name)
 	return info, ok
 }
+
+// ContainerAlias is an Alias of a format whose files hold many sessions
+// (Container): Kilo CLI, OpenCode's fork, keeps OpenCode's database under a
+// name of its own. The agent's backend embeds it and says which files are
+// its own (ContainerName); the sessions a file holds and the files of its
+// change token are the other format's.
+type ContainerAlias struct{ Alias }
+
+func (a ContainerAlias) container() Container {
+	c, _ := a.base().(Container)
+	return c
+}
+
+// Sessions are the other format's, under the agent's file.
+func (a ContainerAlias) Sessions(path string) ([]string, error) {
+	c := a.container()
+	if c == nil {
+		return nil, &NotSession{Reason: "the format " + string(a.Of) + " keeps no sessions in one file", Named: true}
+	}
+	return c.Sessions(path)
+}
+
+// ContainerFiles are the other format's.
+func (a ContainerAlias) ContainerFiles(path string) []string {
+	if c := a.container(); c != nil {
+		return c.ContainerFiles(path)
+	}
+	return []string{path}
+}

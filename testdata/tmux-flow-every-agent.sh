@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 24: a home holding the sessions of every agent skein reads (pi,
 # Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, Cursor, OpenClaw,
-# oh-my-pi, Factory Droid, Kimi Code, Cline; the fixtures the agents wrote where
+# oh-my-pi, Factory Droid, Kimi Code, Cline, OpenCode (its database and its
+# older storage/ files), Kilo CLI; the fixtures the agents wrote where
 # they run here, testdata/agentgen), with the real binary in a real
 # terminal (tmux) at 120x40 and 80x24:
 #   1. every session is listed from the agents' default folders, the list's
@@ -17,7 +18,7 @@ command -v jq >/dev/null || { echo "FAIL jq is needed"; exit 1; }
 
 home="$work/home"
 fx="$root/testdata/agentgen"
-mkdir -p "$home/.pi/agent/sessions"
+mkdir -p "$home/.pi/agent/sessions" "$work/data"
 cp -r "$root"/testdata/pi/store/--home-dev-webapp-- "$home/.pi/agent/sessions/"
 cp -r "$fx/claude/fixtures/parallel/home/.claude" "$home/"
 cp -r "$fx/codex/fixtures/plain/codex-home" "$home/.codex"
@@ -30,9 +31,14 @@ mkdir -p "$home/.cline" && cp -r "$fx/cline/fixtures/plain/cline-home/data" "$ho
 cp -r "$root"/testdata/cursor/cursor-home/.cursor "$home/"
 cp -r "$root"/testdata/openclaw/openclaw-home/.openclaw "$home/"
 cp -r "$root"/testdata/omp/omp-home/.omp "$home/"
+# OpenCode and Kilo keep their databases in $XDG_DATA_HOME (the flow's
+# $work/data); OpenCode's older files are sessions beside its database.
+cp -r "$root"/testdata/opencode/legacy-home/.local/share/opencode "$work/data/"
+cp "$fx/opencode/fixtures/plain/opencode/opencode.db" "$work/data/opencode/"
+mkdir -p "$work/data/kilo" && cp "$fx/kilo/fixtures/parallel/kilo/kilo.db" "$work/data/kilo/"
 skein_env="env -i PATH=$PATH HOME=$home XDG_CACHE_HOME=$work/cache XDG_DATA_HOME=$work/data TZ=UTC TERM=xterm-256color"
 n=$($skein_env "$work/skein" session list --json | jq length)
-agents=("Claude Code" "Cline" "Codex" "Copilot CLI" "Cursor" "Factory Droid" "Gemini CLI" "Kimi Code" "oh-my-pi" "OpenClaw" "pi" "Qwen Code")
+agents=("Claude Code" "Cline" "Codex" "Copilot CLI" "Cursor" "Factory Droid" "Gemini CLI" "Kilo CLI" "Kimi Code" "oh-my-pi" "OpenClaw" "OpenCode" "pi" "Qwen Code")
 
 for size in 120x40 80x24; do
   w=${size%x*} h=${size#*x}
@@ -54,7 +60,7 @@ done
 # 3. agent:NAME in the / box.
 session -d -s skein -x 120 -y 40 "$skein_env $work/skein; sleep 300"
 wait_for "skein · sessions  $n ·" 20 >/dev/null
-for a in gemini kimi droid cline; do
+for a in gemini kimi droid cline opencode kilo; do
   want=$($skein_env "$work/skein" session list --json | jq --arg f "$a" '[.[] | select(.format == $f)] | length')
   pick "agent:$a"
   check "/agent:$a lists its $want session(s)" wait_for "skein · sessions  $want of $n"

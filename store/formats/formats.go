@@ -15,10 +15,11 @@ import (
 	_ "skein/store/dhara05"  // the real Dhara agent's one-file sessions
 	_ "skein/store/droid"    // Factory Droid's sessions
 	_ "skein/store/gemini"   // Gemini CLI's chat files
+	_ "skein/store/kilo"     // Kilo CLI's database (OpenCode's format, read through OpenCode's backend)
 	_ "skein/store/kimi"     // Kimi Code's wire files
 	_ "skein/store/omp"      // oh-my-pi's sessions (pi's format, read through pi's backend)
 	_ "skein/store/openclaw" // OpenClaw's sessions (pi's format, read through pi's backend)
-	_ "skein/store/opencode" // OpenCode's SQLite database
+	_ "skein/store/opencode" // OpenCode's SQLite database, and its older JSON files
 	_ "skein/store/pi"       // pi's session files, and any file no format claims
 	_ "skein/store/qwen"     // Qwen Code's chats
 )

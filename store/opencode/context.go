@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"path"
+	"strings"
+
+	"skein/internal/jsdate"
 
 	"skein/model"
 )
@@ -68,10 +72,17 @@ func (s *Session) chat(i int) (chatMessage, bool) {
 	switch m.Data.Role {
 	case model.RoleUser:
 		var texts []chatText
+		details := s.Kilo
 		for _, p := range m.Parts {
 			if p.Type == "text" && !p.Ignored {
 				texts = append(texts, chatText{"text", p.Text})
 			}
+			if p.Type == "text" && p.Synthetic && strings.HasPrefix(strings.TrimLeft(p.Text, " \t\r\n"), "<environment_details>") {
+				details = false // stored already (Kilo adds none then)
+			}
+		}
+		if details {
+			texts = append(texts, chatText{"text", s.envDetails(m)})
 		}
 		if len(texts) == 1 {
 			return chatMessage{Role: "user", Content: texts[0].Text}, true
@@ -100,10 +111,66 @@ func (s *Session) chat(i int) (chatMessage, bool) {
 			}
 		}
 		out.Content = text
+		if text == "" && s.Kilo {
+			out.Content = nil
+		}
 		if hasReasoning {
 			out.Reasoning = &reasoning
 		}
 		return out, text != "" || hasReasoning || len(out.ToolCalls) > 0
 	}
 	return chatMessage{}, false
+}
+
+// envDetails is the text Kilo adds to a user message when it sends it
+// (injectEditorContext, Kilo CLI 7.7.9): the message's time (ISO, without
+// its milliseconds), the session's folder and its worktree (the folder up
+// as many levels as the session's path below the worktree has), and what
+// the message's editorContext says (which may name another folder and
+// worktree).
+func (s *Session) envDetails(m *Message) string {
+	dir := s.Row.Directory
+	root := dir
+	for _, seg := range strings.Split(s.Row.Path, "/") {
+		if seg != "" {
+			root = path.Dir(root)
+		}
+	}
+	lines := []string{"", "", "<environment_details>"}
+	t, _ := jsdate.ISO(m.Created)
+	if k := strings.LastIndexByte(t, '.'); k >= 0 && strings.HasSuffix(t, "Z") {
+		t = t[:k] + "Z"
+	}
+	lines = append(lines, "Message time: "+t)
+	ec := m.Data.EditorContext
+	if ec == nil {
+		ec = &EditorContext{}
+	}
+	if ec.Directory != nil {
+		dir = *ec.Directory
+	}
+	if ec.Worktree != nil {
+		root = *ec.Worktree
+	}
+	if dir != "" {
+		lines = append(lines, "Working directory: "+dir)
+	}
+	if root != "" {
+		lines = append(lines, "Workspace root folder: "+root)
+	}
+	if ec.ActiveFile != "" {
+		lines = append(lines, "Active file: "+ec.ActiveFile)
+	}
+	for _, l := range []struct {
+		name  string
+		files []string
+	}{{"Visible files:", ec.VisibleFiles}, {"Open tabs:", ec.OpenTabs}} {
+		if len(l.files) > 0 {
+			lines = append(lines, l.name)
+			for _, f := range l.files {
+				lines = append(lines, "  "+f)
+			}
+		}
+	}
+	return strings.Join(append(lines, "</environment_details>"), "\n")
 }

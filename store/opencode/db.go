@@ -40,6 +40,7 @@ type Row struct {
 // SessionRow is a row of the session table.
 type SessionRow struct {
 	ID, ParentID, Directory, Title, Version, Slug string
+	Path                                          string // the directory below the worktree
 	Created, Updated                              float64
 	Archived                                      bool
 	Revert                                        []byte // JSON, nil for none
@@ -171,8 +172,14 @@ func readDB(path string) (*DB, error) {
 	defer conn.Close()
 	conn.SetMaxOpenConns(1)
 	d := &DB{Messages: map[string][]Row{}, Parts: map[string][]Row{}}
-	rows, err := conn.Query(`SELECT id, COALESCE(parent_id, ''), directory, title, version, slug,
-		time_created, time_updated, time_archived IS NOT NULL, revert FROM session ORDER BY id`)
+	// path (the directory below the project's worktree) came after the
+	// first databases: one without it reads as "".
+	const sessions = `SELECT id, COALESCE(parent_id, ''), directory, title, version, slug,
+		time_created, time_updated, time_archived IS NOT NULL, revert, %s FROM session ORDER BY id`
+	rows, err := conn.Query(fmt.Sprintf(sessions, "COALESCE(path, '')"))
+	if err != nil {
+		rows, err = conn.Query(fmt.Sprintf(sessions, "''"))
+	}
 	if err != nil {
 		return nil, notOpenCode(err)
 	}
@@ -180,7 +187,7 @@ func readDB(path string) (*DB, error) {
 		var s SessionRow
 		var created, updated sql.NullFloat64
 		var revert sql.NullString
-		if err := rows.Scan(&s.ID, &s.ParentID, &s.Directory, &s.Title, &s.Version, &s.Slug, &created, &updated, &s.Archived, &revert); err != nil {
+		if err := rows.Scan(&s.ID, &s.ParentID, &s.Directory, &s.Title, &s.Version, &s.Slug, &created, &updated, &s.Archived, &revert, &s.Path); err != nil {
 			rows.Close()
 			return nil, err
 		}

@@ -15,6 +15,7 @@ func FuzzRows(f *testing.F) {
 	f.Add([]byte("m {\"role\":\"user\"}\np {\"type\":\"text\",\"text\":\"hi\"}\nm {\"role\":\"assistant\",\"tokens\":{\"input\":1}}\np {\"type\":\"tool\",\"tool\":\"bash\",\"callID\":\"c\",\"state\":{\"status\":\"completed\",\"input\":{\"a\":1},\"output\":\"o\"}}"))
 	f.Add([]byte("m {\"role\":\"assistant\",\"error\":{\"name\":\"E\",\"data\":{\"message\":\"x\"}}}\np {\"type\":\"tool\",\"state\":{\"status\":\"error\",\"input\":[1]}}\np {\"type\":\"reasoning\",\"text\":1}\np not json"))
 	f.Add([]byte("p {}\nm null\nm {\"role\":\"user\"}\np {\"type\":\"file\",\"data\":\"x\"}"))
+	f.Add([]byte("m {\"role\":\"user\",\"editorContext\":{\"activeFile\":\"a.go\",\"openTabs\":[\"b\",1],\"directory\":null}}\np {\"type\":\"text\",\"text\":\"hi\"}\nm {\"role\":\"user\",\"editorContext\":[]}\np {\"type\":\"text\",\"synthetic\":true,\"text\":\" <environment_details>\"}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d := &DB{Sessions: []SessionRow{{ID: "s"}}, Messages: map[string][]Row{}, Parts: map[string][]Row{}}
 		last := ""
@@ -39,9 +40,12 @@ func FuzzRows(f *testing.F) {
 			_ = ms.TreeText(i, "/home")
 		}
 		_ = s.Stats()
-		for _, leaf := range []int{s.Leaf(), s.Len() / 2, -1} {
-			if err := s.WriteContextJSON(io.Discard, s.BuildContext(leaf)); err != nil {
-				t.Fatal(err)
+		for _, kilo := range []bool{false, true} { // Kilo's environment details too
+			s.Kilo = kilo
+			for _, leaf := range []int{s.Leaf(), s.Len() / 2, -1} {
+				if err := s.WriteContextJSON(io.Discard, s.BuildContext(leaf)); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 	})

@@ -1,6 +1,7 @@
 package opencode
 
 import (
+	"path/filepath"
 	"strings"
 
 	"skein/model"
@@ -18,6 +19,9 @@ func (s *Session) Info(path string) model.SessionInfo {
 	if s.Row.ParentID != "" {
 		db, _, _ := Split(path)
 		in.ParentSession, in.HasParent = db+"#"+s.Row.ParentID, true
+		if _, ok := LegacyDataDir(path); ok { // the parent's file, in the same project's folder
+			in.ParentSession = filepath.Join(filepath.Dir(path), s.Row.ParentID+".json")
+		}
 	}
 	for i := range s.Entries {
 		e := s.Entries[i]

@@ -22,6 +22,13 @@ type Session struct {
 	// Children are the sessions the task tool started from this one
 	// (parent_id), by id.
 	Children []string
+	// Kilo: the session is Kilo CLI's (a database or data folder of a
+	// name other than OpenCode's: OpenCode's fork, read through this
+	// package), whose requests differ from OpenCode's: each user message
+	// goes with an <environment_details> text Kilo adds when it sends it
+	// and never stores (envDetails), and an assistant step without text
+	// has a null content.
+	Kilo bool
 }
 
 // Message is a message row, its data read, and its parts.
@@ -50,6 +57,19 @@ type MessageData struct {
 		Cwd string `json:"cwd"`
 	} `json:"path"`
 	Summary json.RawMessage `json:"summary"`
+	// EditorContext is what Kilo's editor extension said of the editor
+	// when the user wrote (a user message's): it goes into the message's
+	// environment details.
+	EditorContext *EditorContext `json:"editorContext"`
+}
+
+// EditorContext is a user message's editorContext (Kilo's).
+type EditorContext struct {
+	Directory    *string  `json:"directory"`
+	Worktree     *string  `json:"worktree"`
+	ActiveFile   string   `json:"activeFile"`
+	VisibleFiles []string `json:"visibleFiles"`
+	OpenTabs     []string `json:"openTabs"`
 }
 
 // Tokens are an assistant message's usage as OpenCode stores it: input

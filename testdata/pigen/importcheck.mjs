@@ -76,9 +76,20 @@ for (const src of sources) {
   // A Dhara session is a folder: its entries are its text. A session a
   // container holds ("<db>#<id>", OpenCode's) has the container's bytes.
   const file = !existsSync(src) && src.includes("#") ? src.slice(0, src.lastIndexOf("#")) : src;
-  const srcBytes = statSync(file).isDirectory()
+  let srcBytes = statSync(file).isDirectory()
     ? ["archive.jsonl", "entries.jsonl"].filter((n) => existsSync(join(file, n))).map((n) => readFileSync(join(file, n), "utf8")).join("\n")
     : readFileSync(file, "utf8");
+  // A session of OpenCode's older layout (storage/session/<project>/<id>.json)
+  // has its text in its messages' parts' files (storage/part/<message>/).
+  const legacy = /^(.*)\/storage\/session\/[^/]+\/([^/]+)\.json$/.exec(resolve(file));
+  if (legacy) {
+    const storage = join(legacy[1], "storage");
+    const msgs = join(storage, "message", legacy[2]);
+    for (const m of existsSync(msgs) ? readdirSync(msgs) : []) {
+      const parts = join(storage, "part", basename(m, ".json"));
+      for (const p of existsSync(parts) ? readdirSync(parts) : []) srcBytes += "\n" + readFileSync(join(parts, p), "utf8");
+    }
+  }
   for (const [k, s] of sessions.entries()) {
     const what = `${src}${sessions.length > 1 ? ` #${k}` : ""} -> ${s.path}`;
     let f;

@@ -1,205 +1,30 @@
 // Writes skein's OpenCode fixtures with OpenCode 1.18.33 itself: the native
 // binary of its npm package's linux-x64 build, run as `opencode run
-// --format json PROMPT` in a sandbox (HOME, the XDG folders, the config
-// folder and the project under one temporary folder), pointed at
-// server.mjs, a fake OpenAI Chat Completions API (the
-// @ai-sdk/openai-compatible provider of opencode.json) that answers from
-// each scenario's script and logs every request. Per scenario,
-// fixtures/<name>/ gets:
-//   opencode/opencode.db     the database OpenCode wrote (~/.local/share/
-//                            opencode/), its WAL checkpointed, with the
-//                            sandbox path replaced by /sandbox (through
-//                            sqlite3's .dump and a reload: the rows are
-//                            OpenCode's, the pages sqlite3's)
-//   opencode/opencode.sql    the same as SQL text, to read and diff
-//   resume-request.json      the body of the first request of the last resume
-//   usage.json               the usage the fake server reported, per request
-//   steps.json               each run: its arguments, exit status, session
-//                            id, the requests it made
-//   requests.jsonl           every request (tools cut to their names)
+// --format json PROMPT` in a sandbox against server.mjs, a fake OpenAI Chat
+// Completions API (agent.mjs does the work, for Kilo CLI too). Per scenario,
+// fixtures/<name>/ gets opencode/opencode.db (and opencode.sql),
+// resume-request.json, usage.json, steps.json and requests.jsonl.
 // Run: npm ci && node gen.mjs [scenario...]   (needs the sqlite3 program)
-import { spawn, execFileSync } from "node:child_process";
-import { outDir } from "../seed.mjs";
-import { mkdirSync, rmSync, writeFileSync, readFileSync, appendFileSync, existsSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { start } from "./server.mjs";
+import { generate } from "./agent.mjs";
 import { scenarios } from "./scenarios.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, "node_modules", "opencode-linux-x64", "bin", "opencode");
-const scratch = process.env.AGENTGEN_TMP ?? "/tmp/skein-agentgen-opencode";
-const placeholder = "/sandbox";
 
-if (!existsSync(bin)) {
-  console.error(`gen: no ${bin}: run npm ci in ${here}`);
-  process.exit(1);
-}
-const only = process.argv.slice(2);
-const unknown = only.filter((n) => !scenarios.some((s) => s.name === n));
-if (unknown.length) {
-  console.error(`gen: no scenario ${unknown.join(", ")} (have: ${scenarios.map((s) => s.name).join(", ")})`);
-  process.exit(2);
-}
-
-let failed = 0;
-const t00 = Date.now();
-for (const sc of scenarios) {
-  if (only.length && !only.includes(sc.name)) continue;
-  const t0 = Date.now();
-  try {
-    await runScenario(sc);
-    console.log(`${sc.name}: ok (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  } catch (e) {
-    failed++;
-    console.error(`${sc.name}: FAILED: ${e.message}`);
-  }
-}
-console.log(`gen: ${((Date.now() - t00) / 1000).toFixed(0)} s`);
-process.exit(failed ? 1 : 0);
-
-async function runScenario(sc) {
-  const root = join(scratch, sc.name);
-  rmSync(root, { recursive: true, force: true });
-  const dirs = { home: join(root, "home"), cfg: join(root, "cfg"), proj: join(root, "proj"), tmp: join(root, "tmp") };
-  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
-  for (const [p, content] of Object.entries(sc.files ?? {})) {
-    mkdirSync(dirname(join(dirs.proj, p)), { recursive: true });
-    writeFileSync(join(dirs.proj, p), content);
-  }
-  const replies = [];
-  const log = join(root, "requests.jsonl");
-  const requests = [];
-  const server = await start(
-    replies,
-    (r) => {
-      requests.push(r);
-      appendFileSync(log, JSON.stringify(r) + "\n");
-    },
-    dirs.proj,
-  );
-  writeFileSync(
-    join(dirs.cfg, "opencode.json"),
-    JSON.stringify(
-      {
-        $schema: "https://opencode.ai/config.json",
-        provider: {
-          fake: {
-            npm: "@ai-sdk/openai-compatible",
-            name: "Fake",
-            options: { baseURL: `http://127.0.0.1:${server.port}/v1`, apiKey: "test" },
-            models: { "fake-model": { name: "Fake Model", reasoning: true } },
-          },
-        },
-        model: "fake/fake-model",
-        small_model: "fake/fake-model",
-        autoupdate: false,
-        share: "disabled",
-        permission: { "*": "allow" },
-      },
-      null,
-      2,
-    ) + "\n",
-  );
-  const data = join(dirs.home, ".local", "share");
-  const env = {
-    PATH: "/usr/local/bin:/usr/bin:/bin",
-    HOME: dirs.home,
-    XDG_DATA_HOME: data,
-    XDG_CONFIG_HOME: join(dirs.home, ".config"),
-    XDG_CACHE_HOME: join(dirs.home, ".cache"),
-    XDG_STATE_HOME: join(dirs.home, ".local", "state"),
+await generate({
+  name: "opencode",
+  here,
+  bin: join(here, "node_modules", "opencode-linux-x64", "bin", "opencode"),
+  scratch: process.env.AGENTGEN_TMP ?? "/tmp/skein-agentgen-opencode",
+  scenarios,
+  configFile: "opencode.json",
+  env: (dirs) => ({
     OPENCODE_CONFIG_DIR: dirs.cfg,
     OPENCODE_DISABLE_MODELS_FETCH: "1",
     OPENCODE_DISABLE_AUTOUPDATE: "1",
     OPENCODE_DISABLE_SHARE: "1",
-    TMPDIR: dirs.tmp,
-    TERM: "dumb",
-    LANG: "C.UTF-8",
-    TZ: "UTC",
-    NO_COLOR: "1",
-    SHELL: "/bin/bash",
-  };
-  const steps = [];
-  let session = null;
-  try {
-    for (const [i, st] of sc.steps.entries()) {
-      replies.length = 0;
-      replies.push(...st.replies);
-      const first = requests.length;
-      const resume = st.resume === "continue" ? ["--continue"] : st.resume ? ["--session", session] : [];
-      const args = ["run", "--format", "json", ...resume, st.prompt];
-      const { code, stdout, stderr } = await run(bin, args, { cwd: dirs.proj, env });
-      writeFileSync(join(root, `step${i}.stdout`), stdout);
-      writeFileSync(join(root, `step${i}.stderr`), stderr);
-      if (replies.length) throw new Error(`step ${i}: ${replies.length} scripted replies left unused (exit ${code}); see ${root}/step${i}.stderr`);
-      const made = requests.slice(first);
-      if (made.some((r) => r.reply?.unscripted)) throw new Error(`step ${i}: an unscripted request; see ${log}`);
-      if ((code !== 0) !== Boolean(st.fails)) throw new Error(`step ${i}: exit ${code}; see ${root}/step${i}.stderr`);
-      const id = sessionOf(stdout);
-      if (!st.resume) session = id;
-      else if (id && id !== session) throw new Error(`step ${i}: resumed into ${id}, not ${session}`);
-      steps.push({ args: args.map((a) => sanitize(a, root)), exit: code, session: id, requests: made.map((r) => r.n), who: made.map((r) => r.who) });
-    }
-  } finally {
-    await server.close();
-  }
-  const out = join(outDir("opencode", join(here, "fixtures")), sc.name);
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(join(out, "opencode"), { recursive: true });
-  const db = join(data, "opencode", "opencode.db");
-  const dump = sanitize(execFileSync("sqlite3", [db, ".dump"], { encoding: "utf8", maxBuffer: 1 << 28 }), root);
-  writeFileSync(join(out, "opencode", "opencode.sql"), dump);
-  execFileSync("sqlite3", [join(out, "opencode", "opencode.db")], { input: dump + "\nPRAGMA journal_mode=wal;\n", stdio: ["pipe", "ignore", "inherit"] });
-  const at = sc.steps.map((st, i) => (st.resume ? steps[i].requests.find((n) => requests[n - 1].who === "main") : null)).filter((n) => n != null);
-  at.forEach((n, k) => {
-    const name = k === at.length - 1 ? "resume-request.json" : `resume-${k + 1}-request.json`;
-    writeFileSync(join(out, name), sanitize(JSON.stringify(requests[n - 1].body, null, 2), root) + "\n");
-  });
-  const used = requests
-    .filter((r) => r.reply && r.reply !== "404")
-    .map((r) => ({
-      request: r.n,
-      who: r.who,
-      step: steps.findIndex((s) => s.requests.includes(r.n)),
-      response: r.reply.status ? { status: r.reply.status } : { id: r.reply.id },
-      usage: r.reply.usage ?? null,
-    }));
-  writeFileSync(join(out, "usage.json"), JSON.stringify(used, null, 2) + "\n");
-  writeFileSync(join(out, "steps.json"), JSON.stringify({ scenario: sc.name, about: sc.about, steps }, null, 2) + "\n");
-  const short = requests.map((r) => ({ ...r, body: r.body?.tools ? { ...r.body, tools: r.body.tools.map((t) => t.function?.name ?? t.type) } : r.body }));
-  writeFileSync(join(out, "requests.jsonl"), short.map((r) => sanitize(JSON.stringify(r), root)).join("\n") + "\n");
-}
-
-// sessionOf is the session id of a run's --format json events.
-function sessionOf(stdout) {
-  for (const line of stdout.split("\n")) {
-    try {
-      const e = JSON.parse(line);
-      if (e.sessionID) return e.sessionID;
-    } catch {}
-  }
-  return null;
-}
-
-// sanitize replaces the sandbox root by /sandbox, and its form without the
-// leading slash (session.path) by sandbox.
-function sanitize(s, root) {
-  return s.split(root).join(placeholder).split(root.slice(1)).join(placeholder.slice(1));
-}
-
-function run(cmd, args, opts) {
-  return new Promise((resolve, reject) => {
-    const p = spawn(cmd, args, { ...opts, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "",
-      stderr = "";
-    p.stdout.on("data", (c) => (stdout += c));
-    p.stderr.on("data", (c) => (stderr += c));
-    const timer = setTimeout(() => p.kill("SIGKILL"), 180_000);
-    p.on("error", reject);
-    p.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+  }),
+  db: (data) => join(data, "opencode", "opencode.db"),
+  dbDir: "opencode",
+});

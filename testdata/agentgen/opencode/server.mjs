@@ -43,8 +43,10 @@ export function whoOf(body) {
 // "compress"; whoOf). A reply is { text, thinking, calls, usage } (a
 // completed response; calls may be a function of the body and ctx) or
 // { status, error } (an HTTP error with an OpenAI error body). onRequest gets
-// { n, method, url, headers, body, who, reply } for every request.
-export function start(replies, onRequest, ctx) {
+// { n, method, url, headers, body, who, reply } for every request. who
+// tells whose a request is (whoOf by default: an agent that quotes its
+// prompts otherwise gives its own).
+export function start(replies, onRequest, ctx, who0 = whoOf) {
   let n = 0;
   const server = http.createServer((req, res) => {
     const chunks = [];
@@ -65,7 +67,7 @@ export function start(replies, onRequest, ctx) {
         res.end(JSON.stringify({ error: { message: "not found", type: "invalid_request_error", code: null, param: null } }));
         return;
       }
-      const who = whoOf(body);
+      const who = who0(body);
       const at = replies.findIndex((x) => (x.who ?? "main") === who);
       let reply =
         at >= 0
