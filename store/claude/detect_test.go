@@ -10,7 +10,7 @@ func TestDetectNotQwen(t *testing.T) {
 		`{"uuid":"a","parentUuid":null,"sessionId":"s","type":"system","subtype":"ui_telemetry","systemPayload":{}}`:                                                                            false,
 		`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"hi"},"uuid":"a","sessionId":"s"}`:                                                             true,
 	} {
-		if got := (backend{}).Detect([]byte(line), true); got != want {
+		if got := backend.Detect([]byte(line), true); got != want {
 			t.Errorf("%s: %v", line, got)
 		}
 	}

@@ -120,10 +120,10 @@ func TestSubagentUnderItsCall(t *testing.T) {
 		}
 	}
 	agent := filepath.Join(transcripts, id, "subagents", "0f1e2d3c-0000-4000-8000-0000000000a1.jsonl")
-	if ParentOf(agent) != fixture(id, true) || (backend{}).PartOf(agent) == nil {
+	if ParentOf(agent) != fixture(id, true) || backend.PartOf(agent) == nil {
 		t.Error("the sub-agent's file is not a part of its session")
 	}
-	if prog, args := (backend{}).Resume(agent); prog != "cursor-agent" || !slices.Equal(args, []string{"--resume", id}) {
+	if prog, args := backend.Resume(agent); prog != "cursor-agent" || !slices.Equal(args, []string{"--resume", id}) {
 		t.Errorf("%s %q", prog, args)
 	}
 }
@@ -137,7 +137,7 @@ func TestClaimsAndDetect(t *testing.T) {
 		"/h/.cursor/projects/p/agent-transcripts/a.txt":                     false,
 		"/h/.claude/projects/-p/8fd7a46f-ec9c-4cd0-8e62-d238d27ff076.jsonl": false,
 	} {
-		if got := (backend{}).Claims(path); got != want {
+		if got := backend.Claims(path); got != want {
 			t.Errorf("%s: %v", path, got)
 		}
 	}
@@ -148,7 +148,7 @@ func TestClaimsAndDetect(t *testing.T) {
 		`{"role":"user","message":{"content":"hi"},"timestamp":"2026-01-01T00:00:00Z"}`:        false,
 		`{"type":"session","version":3,"id":"x","timestamp":"2026-01-01T00:00:00Z","cwd":"/"}`: false,
 	} {
-		if got := (backend{}).Detect([]byte(line), true); got != want {
+		if got := backend.Detect([]byte(line), true); got != want {
 			t.Errorf("%s: %v", line, got)
 		}
 	}

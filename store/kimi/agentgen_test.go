@@ -48,7 +48,7 @@ func mainWire(t *testing.T, home, id string) string {
 // (the sub-agent's too, its entries under the call that started it), one
 // branch, and the stats' tokens equal to what the server reported.
 func TestAgentgenSessions(t *testing.T) {
-	b := store.ForFormat(FormatKimi).(backend)
+	b := store.ForFormat(FormatKimi).(*store.ReadOnlyFile[*Session])
 	for _, sc := range agentgenScenarios(t) {
 		t.Run(sc.Name, func(t *testing.T) {
 			path := mainWire(t, filepath.Join(sc.Dir, "kimi-home"), sc.Steps[0].Session)

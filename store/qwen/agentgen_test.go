@@ -47,7 +47,7 @@ func chatPath(t *testing.T, home, id string) string {
 // call followed by its result, one branch (no scenario rewinds), and the
 // tokens of the stats equal to what the fake server reported.
 func TestAgentgenChats(t *testing.T) {
-	b := store.ForFormat(FormatQwen).(backend)
+	b := store.ForFormat(FormatQwen).(*store.ReadOnlyFile[*Session])
 	for _, sc := range agentgenScenarios(t) {
 		t.Run(sc.Name, func(t *testing.T) {
 			last := sc.Steps[len(sc.Steps)-1]

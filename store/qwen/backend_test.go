@@ -21,7 +21,7 @@ func TestClaims(t *testing.T) {
 		"/h/.qwen/projects/-p/subagents/8fd7a46f-ec9c-4cd0-8e62-d238d27ff076/agent-general-purpose-call_spawn.meta.json": false,
 		"/h/.claude/projects/-p/8fd7a46f-ec9c-4cd0-8e62-d238d27ff076.jsonl":                                              false,
 	} {
-		if got := (backend{}).Claims(path); got != want {
+		if got := backend.Claims(path); got != want {
 			t.Errorf("%s: %v", path, got)
 		}
 	}
@@ -38,7 +38,7 @@ func TestRoots(t *testing.T) {
 	} {
 		t.Setenv("QWEN_RUNTIME_DIR", env[0])
 		t.Setenv("QWEN_HOME", env[1])
-		if got := (backend{}).Roots(e); len(got) != 1 || got[0] != want {
+		if got := backend.Roots(e); len(got) != 1 || got[0] != want {
 			t.Errorf("%v: %v, want %s", env, got, want)
 		}
 	}
@@ -55,7 +55,7 @@ func TestDetect(t *testing.T) {
 		`{"type":"summary","summary":"x","leafUuid":"a"}`:                                                                                                         false,
 		`{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}`:                                                                                            false,
 	} {
-		if got := (backend{}).Detect([]byte(line), true); got != want {
+		if got := backend.Detect([]byte(line), true); got != want {
 			t.Errorf("%s: %v", line, got)
 		}
 		if got := Sniff([]byte(line + "\n")); got != want {
@@ -70,7 +70,7 @@ func TestResume(t *testing.T) {
 	if len(files) != 1 {
 		t.Fatalf("%d chats", len(files))
 	}
-	prog, args := backend{}.Resume(files[0])
+	prog, args := backend.Resume(files[0])
 	if prog != "qwen" || len(args) != 2 || args[0] != "--resume" || args[1]+".jsonl" != filepath.Base(files[0]) {
 		t.Errorf("%s %v", prog, args)
 	}
@@ -91,7 +91,7 @@ func TestPartOf(t *testing.T) {
 	if err := os.WriteFile(agent, []byte(line), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b := backend{}
+	b := backend
 	if !b.PartName("agent-x.jsonl") || b.PartName("8fd7a46f-ec9c-4cd0-8e62-d238d27ff076.jsonl") {
 		t.Error("PartName")
 	}

@@ -1,0 +1,83 @@
+package store_test
+
+import (
+	"errors"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"skein/store"
+)
+
+// A read-only format said by a struct literal of its own strings and
+// functions is a backend as one written out method by method was: what it
+// leaves out answers as a format without it would (no line detected, no
+// part, no companion file), its import is its format's name unless it
+// says another, and it registers and unregisters as a pointer.
+func TestReadOnlyDefaults(t *testing.T) {
+	r := &store.ReadOnlyFile[*parsed]{
+		ReadOnly: store.ReadOnly{
+			Name:       "fake-ro",
+			Words:      store.Wording{Agent: "Fake RO"},
+			ClaimsPath: func(path string) bool { return filepath.Ext(path) == ".fake" },
+			RootsOf:    func(store.Env) []string { return []string{"/fake"} },
+			ResumeCmd:  func(path string) (string, []string) { return "fake", []string{path} },
+		},
+		WholeFile: store.WholeFile[*parsed]{
+			Reader:     func(string) (*parsed, error) { return nil, errNotFake },
+			NotSession: errNotFake,
+		},
+	}
+	undo := store.Register(r)
+	b := store.ForFormat("fake-ro")
+	if b != store.Backend(r) {
+		t.Fatalf("ForFormat: %v", b)
+	}
+	if b.Detect([]byte(`{"type":"x"}`), true) || b.(store.Parter).PartName("a.fake") || b.(store.Parter).PartOf("/x/a.fake") != nil {
+		t.Error("a format with no DetectLine or Part detects or parts")
+	}
+	if got := b.(store.Companions).CompanionFiles("/x/a.fake"); got != nil {
+		t.Errorf("companions %v", got)
+	}
+	if f, ok := store.Importer(b); !ok || f != "fake-ro" {
+		t.Errorf("import %q %v", f, ok)
+	}
+	if prog, args := store.ResumeOf(b, "/x/a.fake"); prog != "fake" || !slices.Equal(args, []string{"/x/a.fake"}) || !store.Can(b, store.ActResume) {
+		t.Errorf("resume %q %q", prog, args)
+	}
+	if !b.Claims("/x/a.fake") || b.Claims("/x/a.jsonl") {
+		t.Error("claims")
+	}
+	undo()
+	if store.ForFormat("fake-ro") == store.Backend(r) {
+		t.Error("still registered after undo")
+	}
+
+	r.Import = "fake-import"
+	r.Part = func(path string) bool { return filepath.Base(path) == "part.fake" }
+	r.PartReason = "a fake part"
+	if f, _ := store.Importer(r); f != "fake-import" {
+		t.Errorf("import %q", f)
+	}
+	var p *store.PartOfSession
+	if err := r.PartOf("/x/part.fake"); !errors.As(err, &p) || p.Reason != "a fake part" || r.PartOf("/x/a.fake") != nil {
+		t.Errorf("PartOf: %v", err)
+	}
+}
+
+// RootFrom gives the agent's folder function the environment, the home
+// and an expansion of ~ and of a path relative to the working folder.
+func TestRootFrom(t *testing.T) {
+	e := store.Env{Home: "/home/u", WorkingDirPath: "/work"}
+	for in, want := range map[string]string{"~/a": "/home/u/a", "rel": "/work/rel", "/abs": "/abs"} {
+		roots := store.RootFrom(func(getenv func(string) string, home string, expand func(string) string) string {
+			if home != e.Home {
+				t.Errorf("home %q", home)
+			}
+			return expand(in)
+		})(e)
+		if len(roots) != 1 || roots[0] != want {
+			t.Errorf("%q: %v, want %q", in, roots, want)
+		}
+	}
+}
