@@ -1,6 +1,9 @@
 package store
 
-import "os"
+import (
+	"os"
+	"path/filepath"
+)
 
 // ReadOnly is the backend of a format skein only reads, said as a struct
 // literal of what is the agent's own: its name and words, its import
@@ -105,4 +108,22 @@ func RootFrom(dir func(getenv func(string) string, home string, expand func(stri
 	return func(e Env) []string {
 		return []string{dir(os.Getenv, e.Home, func(p string) string { return e.Expand(p, e.WorkingDirPath) })}
 	}
+}
+
+// EnvDir is a folder of an agent's found as most agents find theirs: sub
+// under the folder the environment variable env names when it is set
+// (expanded by expand, as the agent expands it; nil takes it as it is),
+// else sub under fallback (the agent's folder in the home folder).
+func EnvDir(getenv func(string) string, expand func(string) string, env, fallback string, sub ...string) string {
+	d := getenv(env)
+	if d == "" {
+		return filepath.Join(append([]string{fallback}, sub...)...)
+	}
+	if expand != nil {
+		d = expand(d)
+	}
+	if len(sub) == 0 {
+		return d
+	}
+	return filepath.Join(append([]string{d}, sub...)...)
 }

@@ -81,3 +81,25 @@ func TestRootFrom(t *testing.T) {
 		}
 	}
 }
+
+// EnvDir is the variable's folder (expanded, with sub under it) when it is
+// set, else sub under the fallback; with no sub, the variable's folder as
+// it is expanded.
+func TestEnvDir(t *testing.T) {
+	env := map[string]string{"SET": "~/x/"}
+	getenv := func(k string) string { return env[k] }
+	expand := func(p string) string { return "/home/u" + p[1:] }
+	for _, c := range []struct {
+		got, want string
+	}{
+		{store.EnvDir(getenv, expand, "SET", "/home/u/.a", "sessions"), "/home/u/x/sessions"},
+		{store.EnvDir(getenv, nil, "SET", "/home/u/.a", "sessions"), "~/x/sessions"},
+		{store.EnvDir(getenv, expand, "SET", "/home/u/.a"), "/home/u/x/"},
+		{store.EnvDir(getenv, expand, "UNSET", "/home/u/.a", "b", "c"), "/home/u/.a/b/c"},
+		{store.EnvDir(getenv, expand, "UNSET", "/home/u/.a"), "/home/u/.a"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}

@@ -10,16 +10,14 @@ import (
 
 	"skein/internal/readfile"
 	"skein/model"
+	"skein/store"
 )
 
 // ProjectsDir is where Cursor keeps its projects' folders:
 // $CURSOR_CONFIG_DIR/projects, else ~/.cursor/projects (peers' readers
 // say so; Cursor's code is not public).
 func ProjectsDir(getenv func(string) string, home string, expand func(string) string) string {
-	if d := getenv("CURSOR_CONFIG_DIR"); d != "" {
-		return filepath.Join(expand(d), "projects")
-	}
-	return filepath.Join(home, ".cursor", "projects")
+	return store.EnvDir(getenv, expand, "CURSOR_CONFIG_DIR", filepath.Join(home, ".cursor"), "projects")
 }
 
 // Opened is a transcript read from its file, with the folder its project

@@ -9,16 +9,14 @@ import (
 
 	"skein/internal/readfile"
 	"skein/model"
+	"skein/store"
 )
 
 // SessionsDir is where Kimi Code keeps its sessions: $KIMI_CODE_HOME/sessions,
 // else ~/.kimi-code/sessions (getenv reads the environment, home is the
 // user's home, expand expands a relative or ~ path).
 func SessionsDir(getenv func(string) string, home string, expand func(string) string) string {
-	if d := getenv("KIMI_CODE_HOME"); d != "" {
-		return filepath.Join(expand(d), "sessions")
-	}
-	return filepath.Join(home, ".kimi-code", "sessions")
+	return store.EnvDir(getenv, expand, "KIMI_CODE_HOME", filepath.Join(home, ".kimi-code"), "sessions")
 }
 
 // Open reads the wire file at path whole and, for the main agent's

@@ -34,10 +34,7 @@ func init() { store.Register(backend) }
 // SessionsDir is where omp keeps its sessions (getSessionsDir):
 // $OMP_CODING_AGENT_DIR/sessions, else ~/.omp/agent/sessions.
 func SessionsDir(getenv func(string) string, home string, expand func(string) string) string {
-	if d := getenv("OMP_CODING_AGENT_DIR"); d != "" {
-		return filepath.Join(expand(d), "sessions")
-	}
-	return filepath.Join(home, ".omp", "agent", "sessions")
+	return store.EnvDir(getenv, expand, "OMP_CODING_AGENT_DIR", filepath.Join(home, ".omp", "agent"), "sessions")
 }
 
 // claims is Claims: a .jsonl file under ~/.omp/agent/sessions/ (or the folder

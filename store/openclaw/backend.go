@@ -41,10 +41,7 @@ func init() { store.Register(backend) }
 // else ~/.openclaw. The legacy folders (~/.clawdbot, ~/.moltbot) it still
 // reads when they exist are not looked in.
 func StateDir(getenv func(string) string, home string, expand func(string) string) string {
-	if d := getenv("OPENCLAW_STATE_DIR"); d != "" {
-		return expand(d)
-	}
-	return filepath.Join(home, ".openclaw")
+	return store.EnvDir(getenv, expand, "OPENCLAW_STATE_DIR", filepath.Join(home, ".openclaw"))
 }
 
 // IsTranscriptPath reports whether path is where OpenClaw keeps a

@@ -10,6 +10,7 @@ import (
 	"skein/internal/jscan"
 	"skein/internal/readfile"
 	"skein/model"
+	"skein/store"
 )
 
 // ProjectsDir is where Qwen Code keeps its projects' chats (Storage's
@@ -20,12 +21,8 @@ import (
 // expanded by expand. A project's chats are in <cwd with every
 // character but a letter or a digit as ->/chats/ under it.
 func ProjectsDir(getenv func(string) string, home string, expand func(string) string) string {
-	for _, v := range []string{"QWEN_RUNTIME_DIR", "QWEN_HOME"} {
-		if d := getenv(v); d != "" {
-			return filepath.Join(expand(d), "projects")
-		}
-	}
-	return filepath.Join(home, ".qwen", "projects")
+	base := store.EnvDir(getenv, expand, "QWEN_HOME", filepath.Join(home, ".qwen"))
+	return store.EnvDir(getenv, expand, "QWEN_RUNTIME_DIR", base, "projects")
 }
 
 // Open reads the chat at path whole (a regular file: a FIFO would block,
