@@ -55,15 +55,8 @@ func Open(path string) (Opened, error) {
 		if filepath.Base(dir) != strings.TrimSuffix(filepath.Base(path), ".jsonl") {
 			names = nil // the flat layout: no folder of its own
 		}
-		for _, p := range names {
-			name := "subagents/" + filepath.Base(p)
-			b, err := readfile.Regular(p)
-			if err != nil {
-				problems = append(problems, model.Diagnostic{File: name, Warning: true, Msg: "sub-agent transcript left out: " + err.Error()})
-				continue
-			}
-			agents = append(agents, AgentFile{Name: name, Data: b})
-		}
+		agents, problems = store.ReadSubFiles(path, names, "sub-agent transcript", nil,
+			func(name, _ string, b []byte) AgentFile { return AgentFile{Name: name, Data: b} })
 	}
 	s, err := ParseFiles(data, agents)
 	if err != nil {

@@ -30,15 +30,9 @@ func Open(path string) (*Session, error) {
 	var agents []AgentFile
 	var problems []model.Diagnostic
 	if agentOf(path) == "main" {
-		for _, p := range agentWires(path) {
-			b, err := readfile.Regular(p)
-			name := agentOf(p)
-			if err != nil {
-				problems = append(problems, model.Diagnostic{File: "../" + name + "/wire.jsonl", Warning: true, Msg: "sub-agent wire left out: " + err.Error()})
-				continue
-			}
-			agents = append(agents, AgentFile{Agent: name, Data: b})
-		}
+		agents, problems = store.ReadSubFiles(path, agentWires(path), "sub-agent wire",
+			func(p string) string { return "../" + agentOf(p) + "/wire.jsonl" },
+			func(_, p string, b []byte) AgentFile { return AgentFile{Agent: agentOf(p), Data: b} })
 	}
 	s, err := ParseFiles(data, agents)
 	if err != nil {

@@ -37,23 +37,13 @@ func Open(path string) (*Session, error) {
 	var agents []AgentFile
 	var problems []model.Diagnostic
 	if !IsAgentFileName(filepath.Base(path)) {
-		dir := filepath.Dir(path)
-		for _, p := range AgentPaths(path) {
-			name, err := filepath.Rel(dir, p)
-			if err != nil {
-				name = p
-			}
-			b, err := readfile.Regular(p)
-			if err != nil {
-				problems = append(problems, model.Diagnostic{File: filepath.ToSlash(name), Warning: true, Msg: "sub-agent transcript left out: " + err.Error()})
-				continue
-			}
+		agents, problems = store.ReadSubFiles(path, AgentPaths(path), "sub-agent transcript", nil, func(name, p string, b []byte) AgentFile {
 			meta, _ := readfile.Regular(strings.TrimSuffix(p, ".jsonl") + ".meta.json")
 			if len(meta) > 1<<20 || !jscan.Valid(meta) {
 				meta = nil
 			}
-			agents = append(agents, AgentFile{Name: filepath.ToSlash(name), Data: b, Meta: meta})
-		}
+			return AgentFile{Name: name, Data: b, Meta: meta}
+		})
 	}
 	s, err := ParseFiles(data, agents)
 	if err != nil {
