@@ -1,6 +1,7 @@
 package store
 
 import (
+	"os"
 	"path/filepath"
 
 	"skein/internal/readfile"
@@ -35,4 +36,12 @@ func ReadSubFiles[A any](path string, paths []string, what string, name func(p s
 		out = append(out, file(n, p, b))
 	}
 	return out, problems
+}
+
+// IsRegularFile reports whether path names a regular file, through links:
+// a session's own file that is there to show a part of it with (a
+// sub-agent's log beside its session's), a file a format reads beside it.
+func IsRegularFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }

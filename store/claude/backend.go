@@ -78,7 +78,7 @@ func parentThere(path string) bool {
 	dir := filepath.Dir(path)
 	for d, depth := dir, 0; depth <= 4; d, depth = filepath.Dir(d), depth+1 {
 		if filepath.Base(d) == "subagents" {
-			if isRegularFile(filepath.Dir(d) + ".jsonl") {
+			if store.IsRegularFile(filepath.Dir(d) + ".jsonl") {
 				return true
 			}
 			break
@@ -89,13 +89,7 @@ func parentThere(path string) bool {
 	}
 	head, _ := readHead(path, HeadSize) // nil when it cannot be opened
 	id := SessionIDOf(head)
-	return id != "" && !strings.ContainsAny(id, `/\`) && isRegularFile(filepath.Join(dir, id+".jsonl"))
-}
-
-// isRegularFile reports whether path names a regular file (through links).
-func isRegularFile(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular()
+	return id != "" && !strings.ContainsAny(id, `/\`) && store.IsRegularFile(filepath.Join(dir, id+".jsonl"))
 }
 
 // companionFiles are what a memo of the session at path stamps beside its

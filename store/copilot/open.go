@@ -27,7 +27,7 @@ func IsSession(dir string) bool {
 // an events.jsonl named directly.
 func folderOf(path string) string {
 	if filepath.Base(path) == EventsFile {
-		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		if store.IsRegularFile(path) {
 			return filepath.Dir(path)
 		}
 	}

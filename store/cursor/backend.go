@@ -1,7 +1,6 @@
 package cursor
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -29,11 +28,7 @@ var backend = &store.ReadOnlyFile[Opened]{
 		PartNamed: func(base string) bool { return strings.HasSuffix(base, ".jsonl") },
 		Part: func(path string) bool {
 			p := ParentOf(path)
-			if p == "" {
-				return false
-			}
-			st, err := os.Stat(p)
-			return err == nil && st.Mode().IsRegular()
+			return p != "" && store.IsRegularFile(p)
 		},
 		PartReason: "a Cursor sub-agent's transcript, shown with its session",
 	},

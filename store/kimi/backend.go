@@ -1,7 +1,6 @@
 package kimi
 
 import (
-	"os"
 	"path/filepath"
 
 	"skein/store"
@@ -58,9 +57,7 @@ func resume(path string) (string, []string) {
 // session's main wire is beside it.
 func mainThere(path string) bool {
 	if a := agentOf(path); a != "main" && IsWirePath(path) {
-		main := filepath.Join(filepath.Dir(filepath.Dir(path)), "main", "wire.jsonl")
-		st, err := os.Stat(main)
-		return err == nil && st.Mode().IsRegular()
+		return store.IsRegularFile(filepath.Join(filepath.Dir(filepath.Dir(path)), "main", "wire.jsonl"))
 	}
 	return false
 }

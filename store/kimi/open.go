@@ -69,7 +69,7 @@ func agentWires(path string) []string {
 	for _, e := range entries {
 		if e.IsDir() && e.Name() != "main" {
 			p := filepath.Join(dir, e.Name(), "wire.jsonl")
-			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			if store.IsRegularFile(p) {
 				out = append(out, p)
 			}
 		}

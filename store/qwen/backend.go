@@ -32,7 +32,7 @@ var backend = &store.ReadOnlyFile[*Session]{
 		PartNamed: IsAgentFileName,
 		Part: func(path string) bool {
 			c := chatOf(path)
-			return IsAgentFileName(filepath.Base(path)) && c != "" && isRegularFile(c)
+			return IsAgentFileName(filepath.Base(path)) && c != "" && store.IsRegularFile(c)
 		},
 		PartReason:   "a Qwen Code sub-agent's transcript, shown with its session",
 		CompanionsOf: companionFiles,
@@ -50,11 +50,6 @@ func resume(path string) (string, []string) {
 		id = s.ID // a sub-agent's transcript resumes its parent's session
 	}
 	return "qwen", []string{"--resume", id}
-}
-
-func isRegularFile(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular()
 }
 
 // companionFiles are what a memo of the chat at path stamps beside it
