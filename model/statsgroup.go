@@ -43,7 +43,7 @@ func NewSessionStats(s *Session, short func(string) string) *SessionStats {
 	st := s.Stats()
 	st.Context = nil // only the TUI draws it
 	title := s.Name()
-	if title == "" && s.Info.FirstMessage != "" && s.Info.FirstMessage != "(no messages)" {
+	if title == "" && s.Info.FirstMessage != "" && s.Info.FirstMessage != NoMessages {
 		title = s.Info.FirstMessage // the format's own (Codex's leaves out its instructions)
 	}
 	if title == "" {

@@ -2,31 +2,27 @@ package store
 
 import "skein/model"
 
-// Alias is the reading half of a backend whose agent writes another
-// format's files: OpenClaw and oh-my-pi keep pi's session files in folders
-// of their own. It reads through the registered backend of Of (found in the
-// registry at each call, so that the agent's package imports no other
-// format's) and names its records Name, so that the list, its agent column
-// and filter, the resume command and the import say the agent that wrote
-// the file. Its backend embeds it and adds what is the agent's own: the
-// wording, the path it claims, its folders, its resume command.
+// Alias is the backend of an agent that writes another format's files:
+// OpenClaw and oh-my-pi keep pi's session files in folders of their own.
+// It reads through the registered backend of Of (found in the registry at
+// each call, so that the agent's package imports no other format's) and
+// names its records with ReadOnly's Name, so that the list, its agent
+// column and filter, the resume command and the import say the agent that
+// wrote the file. Its ReadOnly says what is the agent's own: the wording,
+// the path it claims, its folders, its resume command. It has no
+// DetectLine: the file's content is the other format's, which claims it
+// wherever it is found; only the agent's folder says whose it is. An
+// agent's package registers a pointer to one.
 type Alias struct {
-	Of   Format // the format the agent writes (pi's)
-	Name Format // the agent's name for its records
+	Of Format // the format the agent writes (pi's)
+	ReadOnly
 }
 
-func (a Alias) base() Backend { return ForFormat(a.Of) }
-
-// Format is the agent's.
-func (a Alias) Format() Format { return a.Name }
-
-// Detect is never: the file's content is the other format's, which claims
-// it wherever it is found; only the agent's folder says whose it is.
-func (Alias) Detect([]byte, bool) bool { return false }
+func (a *Alias) base() Backend { return ForFormat(a.Of) }
 
 // Open reads the session with the other format's reader, under the
 // agent's name.
-func (a Alias) Open(path string) (*model.Session, error) {
+func (a *Alias) Open(path string) (*model.Session, error) {
 	s, err := a.base().Open(path)
 	if s != nil {
 		s.Info.Format = string(a.Name)
@@ -35,18 +31,18 @@ func (a Alias) Open(path string) (*model.Session, error) {
 }
 
 // ListInfo is the other format's record, under the agent's name.
-func (a Alias) ListInfo(path string, buf []byte) ([]byte, Info, error) {
+func (a *Alias) ListInfo(path string, buf []byte) ([]byte, Info, error) {
 	buf, info, err := a.base().ListInfo(path, buf)
 	info.Format = string(a.Name)
 	return buf, info, err
 }
 
 // SessionID is the other format's.
-func (a Alias) SessionID(path string) (string, error) { return a.base().SessionID(path) }
+func (a *Alias) SessionID(path string) (string, error) { return a.base().SessionID(path) }
 
 // ListCached reads on from what the index kept, as the other format does
 // (ListCacher), when it can.
-func (a Alias) ListCached(path string, state, buf []byte) ([]byte, Info, []byte, error) {
+func (a *Alias) ListCached(path string, state, buf []byte) ([]byte, Info, []byte, error) {
 	var info Info
 	var err error
 	if c, ok := a.base().(ListCacher); ok {
@@ -59,7 +55,7 @@ func (a Alias) ListCached(path string, state, buf []byte) ([]byte, Info, []byte,
 }
 
 // CachedInfo is the kept record, under the agent's name.
-func (a Alias) CachedInfo(path string, state []byte) (Info, bool) {
+func (a *Alias) CachedInfo(path string, state []byte) (Info, bool) {
 	c, ok := a.base().(ListCacher)
 	if !ok {
 		return Info{}, false

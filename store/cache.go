@@ -64,17 +64,39 @@ func OpenCache(dir string) *Cache {
 	return c
 }
 
-func decodeCache(data []byte) (map[string][]byte, bool) {
-	if len(data) < len(cacheMagic)+4 || string(data[:len(cacheMagic)]) != cacheMagic {
-		return nil, false
+// seal frames the body of a file of the cache folder (the list's index, a
+// memo), a count of entries and the entries: magic, whose last byte is the
+// version, then the body's CRC-32, then the body.
+func seal(magic string, body []byte) []byte {
+	out := make([]byte, 0, len(magic)+4+len(body))
+	out = append(out, magic...)
+	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(body))
+	return append(out, body...)
+}
+
+// unseal reads a file seal framed with magic up to its entries: the
+// decoder of its body and the count it starts with. It is false for a file
+// of another version or format, or one cut short or changed: no entry of
+// it is trusted then.
+func unseal(magic string, data []byte) (stamp.Codec, int64, bool) {
+	if len(data) < len(magic)+4 || string(data[:len(magic)]) != magic {
+		return stamp.Codec{}, 0, false
 	}
-	body := data[len(cacheMagic)+4:]
-	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(data[len(cacheMagic):]) {
-		return nil, false
+	body := data[len(magic)+4:]
+	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(data[len(magic):]) {
+		return stamp.Codec{}, 0, false
 	}
 	d := stamp.Codec{B: body}
 	n := d.ReadInt()
 	if n < 0 || n > int64(len(body)) {
+		return stamp.Codec{}, 0, false
+	}
+	return d, n, true
+}
+
+func decodeCache(data []byte) (map[string][]byte, bool) {
+	d, n, ok := unseal(cacheMagic, data)
+	if !ok {
 		return nil, false
 	}
 	entries := make(map[string][]byte, n)
@@ -139,11 +161,7 @@ func (c *Cache) Save() {
 		e.Str(p)
 		e.Str(string(st))
 	}
-	out := make([]byte, 0, len(cacheMagic)+4+len(e.B))
-	out = append(out, cacheMagic...)
-	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(e.B))
-	out = append(out, e.B...)
-	if cachefile.WriteFile(c.path, out) != nil {
+	if cachefile.WriteFile(c.path, seal(cacheMagic, e.B)) != nil {
 		return
 	}
 	c.dirty = false

@@ -2,7 +2,6 @@ package store
 
 import (
 	"encoding/binary"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
@@ -199,23 +198,12 @@ func encodeMemo(entries map[string]memoEntry) []byte {
 		}
 		e.Str(string(v.data))
 	}
-	out := make([]byte, 0, len(memoMagic)+4+len(e.B))
-	out = append(out, memoMagic...)
-	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(e.B))
-	return append(out, e.B...)
+	return seal(memoMagic, e.B)
 }
 
 func decodeMemo(data []byte) (map[string]memoEntry, bool) {
-	if len(data) < len(memoMagic)+4 || string(data[:len(memoMagic)]) != memoMagic {
-		return nil, false
-	}
-	body := data[len(memoMagic)+4:]
-	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(data[len(memoMagic):]) {
-		return nil, false
-	}
-	d := stamp.Codec{B: body}
-	n := d.ReadInt()
-	if n < 0 || n > int64(len(body)) {
+	d, n, ok := unseal(memoMagic, data)
+	if !ok {
 		return nil, false
 	}
 	entries := make(map[string]memoEntry, n)

@@ -16,12 +16,10 @@ type ParsedFile interface {
 }
 
 // WholeFile is the Open, ListInfo and SessionID of a format whose session
-// is one .jsonl file parsed whole (Claude Code's logs, Codex's rollouts,
-// Dhara 0.5's files). Its backend embeds a pointer to one, so that it
-// keeps only what is its own: its reader, the error the reader wraps for
-// a file that is no session of the format, and where a file names its
-// session's id. A pointer, because a backend must stay comparable
-// (Register's undo compares them) and funcs are not.
+// is one file parsed whole (Claude Code's logs, Codex's rollouts, Dhara
+// 0.5's files). A ReadOnlyFile holds one, so that the format says only
+// what is its own: its reader, the error the reader wraps for a file that
+// is no session of the format, and where a file names its session's id.
 type WholeFile[S ParsedFile] struct {
 	Reader     func(path string) (S, error)
 	NotSession error

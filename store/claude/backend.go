@@ -12,20 +12,33 @@ import (
 // backend is Claude Code's project logs for the store, read-only: Claude
 // Code appends to them while it runs, without a lock. Each log is read
 // whole (Open, ListInfo); its session's id is its sessionId, else its name.
-type backend struct{ *store.WholeFile[*Session] }
-
-func init() {
-	store.Register(backend{&store.WholeFile[*Session]{Reader: Open, NotSession: ErrNotSession, ID: (*Session).IDOf}})
+var backend = &store.ReadOnlyFile[*Session]{
+	ReadOnly: store.ReadOnly{
+		Name:       store.FormatClaude,
+		Words:      store.Wording{Agent: "Claude Code", Kind: "a Claude Code log", Folders: "~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects"},
+		ClaimsPath: claims,
+		DetectLine: detect,
+		RootsOf:    func(e store.Env) []string { return []string{projects(e)} },
+		ResumeCmd: func(path string) (string, []string) {
+			return "claude", []string{"--resume", strings.TrimSuffix(filepath.Base(path), ".jsonl")}
+		},
+		// A sub-agent's file belongs to the session whose call started it,
+		// and is shown with it when that session is there; alone, it is a
+		// session of its own (read alone, as Open reads it).
+		PartNamed: IsAgentFileName,
+		Part: func(path string) bool {
+			return IsAgentFileName(filepath.Base(path)) && parentThere(path)
+		},
+		PartReason:   "a Claude Code sub-agent's log, shown with its session",
+		CompanionsOf: companionFiles,
+	},
+	WholeFile: store.WholeFile[*Session]{Reader: Open, NotSession: ErrNotSession, ID: (*Session).IDOf},
 }
 
-func (backend) Format() store.Format { return store.FormatClaude }
-func (backend) Wording() store.Wording {
-	return store.Wording{Agent: "Claude Code", Kind: "a Claude Code log", Folders: "~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects"}
-}
-func (backend) ImportFormat() string { return "claude" }
+func init() { store.Register(backend) }
 
-// Claims a .jsonl file in Claude Code's folder of project logs.
-func (backend) Claims(path string) bool {
+// claims is Claims: a .jsonl file in Claude Code's folder of project logs.
+func claims(path string) bool {
 	if !strings.HasSuffix(path, ".jsonl") {
 		return false
 	}
@@ -34,11 +47,11 @@ func (backend) Claims(path string) bool {
 		strings.Contains(filepath.ToSlash(path), "/.claude/projects/")
 }
 
-// Detect: every record of a log but a file-history snapshot has a uuid or
-// a sessionId; an old log may start with a summary. A record with a
+// detect is Detect: every record of a log but a file-history snapshot has a
+// uuid or a sessionId; an old log may start with a summary. A record with a
 // provenance or a systemPayload is Qwen Code's (store/qwen), whose chats
 // are linked by uuid too.
-func (backend) Detect(line []byte, _ bool) bool {
+func detect(line []byte, _ bool) bool {
 	m := store.Members(line, "type", "uuid", "sessionId", "provenance", "systemPayload")
 	if m[3].Present || m[4].Present {
 		return false
@@ -46,30 +59,13 @@ func (backend) Detect(line []byte, _ bool) bool {
 	return m[1].Present || m[2].Present || m[0].Value == "summary"
 }
 
-// Roots is where Claude Code keeps its logs: $CLAUDE_CONFIG_DIR/projects,
-// else ~/.claude/projects.
-func (backend) Roots(e store.Env) []string { return []string{projects(e)} }
-
+// projects is where Claude Code keeps its logs (Roots):
+// $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects.
 func projects(e store.Env) string {
 	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
 		return filepath.Join(e.Expand(d, e.WorkingDirPath), "projects")
 	}
 	return filepath.Join(e.Home, ".claude", "projects")
-}
-
-func (backend) Resume(path string) (string, []string) {
-	return "claude", []string{"--resume", strings.TrimSuffix(filepath.Base(path), ".jsonl")}
-}
-
-// A sub-agent's file belongs to the session whose call started it, and is
-// shown with it when that session is there; alone, it is a session of its
-// own (read alone, as Open reads it).
-func (backend) PartName(base string) bool { return IsAgentFileName(base) }
-func (backend) PartOf(path string) error {
-	if IsAgentFileName(filepath.Base(path)) && parentThere(path) {
-		return &store.PartOfSession{Reason: "a Claude Code sub-agent's log, shown with its session"}
-	}
-	return nil
 }
 
 // parentThere reports whether the session a sub-agent's log at path
@@ -82,7 +78,7 @@ func parentThere(path string) bool {
 	dir := filepath.Dir(path)
 	for d, depth := dir, 0; depth <= 4; d, depth = filepath.Dir(d), depth+1 {
 		if filepath.Base(d) == "subagents" {
-			if isRegularFile(filepath.Dir(d) + ".jsonl") {
+			if store.IsRegularFile(filepath.Dir(d) + ".jsonl") {
 				return true
 			}
 			break
@@ -93,16 +89,10 @@ func parentThere(path string) bool {
 	}
 	head, _ := readHead(path, HeadSize) // nil when it cannot be opened
 	id := SessionIDOf(head)
-	return id != "" && !strings.ContainsAny(id, `/\`) && isRegularFile(filepath.Join(dir, id+".jsonl"))
+	return id != "" && !strings.ContainsAny(id, `/\`) && store.IsRegularFile(filepath.Join(dir, id+".jsonl"))
 }
 
-// isRegularFile reports whether path names a regular file (through links).
-func isRegularFile(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular()
-}
-
-// CompanionFiles are what a memo of the session at path stamps beside its
+// companionFiles are what a memo of the session at path stamps beside its
 // log (store.Companions): the folder <session>/subagents/ and what is in
 // it, a few levels deep (Claude Code 2.1 writes its sub-agents' logs and
 // their .meta.json there), so that a sub-agent's log that grew, or a new
@@ -111,7 +101,7 @@ func isRegularFile(path string) bool {
 // this does not read: such a log that changes while its session's own log
 // does not is seen once the session's log moves (a sub-agent's result is
 // written to it when the agent ends).
-func (backend) CompanionFiles(path string) []string {
+func companionFiles(path string) []string {
 	if IsAgentFileName(filepath.Base(path)) {
 		return nil
 	}

@@ -108,7 +108,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	case command != "":
 		info.FirstMessage = command
 	default:
-		info.FirstMessage = "(no messages)"
+		info.FirstMessage = model.NoMessages
 	}
 	var ref *model.ModelRef
 	if s.leaf >= 0 {

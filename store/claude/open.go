@@ -12,7 +12,7 @@ import (
 
 	"skein/internal/jscan"
 	"skein/internal/readfile"
-	"skein/model"
+	"skein/store"
 )
 
 // IsAgentFileName reports whether a file name is a sub-agent's log
@@ -49,23 +49,10 @@ func OpenFiles(path string, agents []string) (*Session, error) {
 }
 
 func openFiles(path string, data []byte, paths []string) (*Session, error) {
-	var agents []AgentFile
-	var problems []model.Diagnostic
-	dir := filepath.Dir(path)
-	for _, p := range paths {
-		name, err := filepath.Rel(dir, p)
-		if err != nil {
-			name = p
-		}
-		name = filepath.ToSlash(name)
-		b, err := readRegular(p)
-		if err != nil {
-			problems = append(problems, model.Diagnostic{File: name, Warning: true, Msg: "sub-agent log left out: " + err.Error()})
-			continue
-		}
+	agents, problems := store.ReadSubFiles(path, paths, "sub-agent log", nil, func(name, p string, b []byte) AgentFile {
 		meta, _ := readSmall(strings.TrimSuffix(p, ".jsonl") + ".meta.json")
-		agents = append(agents, AgentFile{Name: name, Data: b, Meta: meta})
-	}
+		return AgentFile{Name: name, Data: b, Meta: meta}
+	})
 	s, err := ParseFiles(data, agents)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

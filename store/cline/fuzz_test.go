@@ -16,7 +16,7 @@ func FuzzParse(f *testing.F) {
 	// result for no call, a bad message, redacted thinking.
 	f.Add([]byte(`[{"role":"user","content":"hi","id":"a"},{"role":"assistant","id":"a","content":[{"type":"redacted_thinking"},{"type":"tool_use","id":"c","name":"x","input":"s"}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"z","content":[{"type":"text","text":"t"}],"is_error":true}]},{"role":"tool"},7]`))
 	f.Add([]byte(`{"version":1,"sessionId":"s","messages":[{"role":"user","content":[{"type":"text","text":"<user_input mode=\"act\">x"}],"ts":1e300}]}`))
-	formattest.FuzzParse(f, func([]byte) bool { return (backend{}).Detect(nil, true) }, Parse, body)
+	formattest.FuzzParse(f, func([]byte) bool { return backend.Detect(nil, true) }, Parse, body)
 }
 
 func body(t *testing.T, s *Session) {

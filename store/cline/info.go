@@ -60,7 +60,7 @@ func (s *Session) IDOf(path string) string {
 //   - Model: the model of the lead's last reply, else the manifest's.
 func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	info := model.SessionInfo{Path: path, Format: Format, ID: s.IDOf(path), Cwd: s.cwd(), Name: s.Name(),
-		Entries: len(s.Entries), Branches: 1, FirstMessage: "(no messages)", Created: math.NaN(), Modified: math.Inf(-1)}
+		Entries: len(s.Entries), Branches: 1, FirstMessage: model.NoMessages, Created: math.NaN(), Modified: math.Inf(-1)}
 	if s.Manifest != nil {
 		info.Created = jsdate.Parse(s.Manifest.StartedAt)
 		info.Model = s.Manifest.Model

@@ -10,6 +10,7 @@ import (
 
 	"skein/internal/readfile"
 	"skein/model"
+	"skein/store"
 )
 
 // Names of the files.
@@ -70,7 +71,7 @@ func partOf(path string) string {
 		if s == path {
 			return ""
 		}
-		if st, err := os.Stat(s); err == nil && st.Mode().IsRegular() {
+		if store.IsRegularFile(s) {
 			if s == filepath.Join(dir, ExtensionFile) || base == id+".json" || strings.HasSuffix(base, MessagesSuffix) || strings.HasSuffix(base, ".compaction.json") {
 				return s
 			}

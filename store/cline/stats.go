@@ -42,10 +42,7 @@ func (s *Session) Stats() model.Stats {
 			if e.ModelInfo != nil {
 				id, provider = e.ModelInfo.ID, e.ModelInfo.Provider
 			}
-			key := "(unknown model)"
-			if id != "" {
-				key = provider + "/" + id
-			}
+			key := model.ModelKey(provider, id)
 			st.Model(key)
 			u := model.UsageTotals{TokensIn: max(mt.InputTokens-mt.CacheReadTokens, 0), TokensOut: mt.OutputTokens, CacheRead: mt.CacheReadTokens, CacheWrite: mt.CacheWriteTokens}
 			if mt.Cost != nil {

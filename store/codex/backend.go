@@ -11,27 +11,28 @@ import (
 // backend is Codex CLI's rollouts for the store, read-only: Codex appends
 // to them while it runs, without a lock. Each rollout is read whole (Open,
 // ListInfo); its session's id is its session_meta's, else its name.
-type backend struct{ *store.WholeFile[*Session] }
-
-func init() {
-	store.Register(backend{&store.WholeFile[*Session]{Reader: Open, NotSession: ErrNotSession,
-		ID: func(s *Session, _ string) string { return s.Meta.ID }}})
+var backend = &store.ReadOnlyFile[*Session]{
+	ReadOnly: store.ReadOnly{
+		Name:  store.FormatCodex,
+		Words: store.Wording{Agent: "Codex", Kind: "a Codex rollout", Folders: "~/.codex/sessions, or $CODEX_HOME/sessions"},
+		// A file named as Codex names its rollouts.
+		ClaimsPath: func(path string) bool {
+			return strings.HasSuffix(path, ".jsonl") && IsRolloutFileName(filepath.Base(path))
+		},
+		DetectLine: detect,
+		// $CODEX_HOME/sessions, else ~/.codex/sessions.
+		RootsOf:   func(e store.Env) []string { return []string{SessionsDir(os.Getenv, e.Home)} },
+		ResumeCmd: resume,
+	},
+	WholeFile: store.WholeFile[*Session]{Reader: Open, NotSession: ErrNotSession,
+		ID: func(s *Session, _ string) string { return s.Meta.ID }},
 }
 
-func (backend) Format() store.Format { return store.FormatCodex }
-func (backend) Wording() store.Wording {
-	return store.Wording{Agent: "Codex", Kind: "a Codex rollout", Folders: "~/.codex/sessions, or $CODEX_HOME/sessions"}
-}
-func (backend) ImportFormat() string { return "codex" }
+func init() { store.Register(backend) }
 
-// Claims a file named as Codex names its rollouts.
-func (backend) Claims(path string) bool {
-	return strings.HasSuffix(path, ".jsonl") && IsRolloutFileName(filepath.Base(path))
-}
-
-// Detect: a rollout's records carry a payload under one of four types; a
-// legacy bare rollout starts with {id, timestamp}.
-func (backend) Detect(line []byte, first bool) bool {
+// detect is Detect: a rollout's records carry a payload under one of four
+// types; a legacy bare rollout starts with {id, timestamp}.
+func detect(line []byte, first bool) bool {
 	m := store.Members(line, "type", "payload", "id", "uuid", "sessionId")
 	switch {
 	case m[1].Present:
@@ -45,12 +46,8 @@ func (backend) Detect(line []byte, first bool) bool {
 	return false
 }
 
-// Roots is where Codex keeps rollouts: $CODEX_HOME/sessions, else
-// ~/.codex/sessions.
-func (backend) Roots(e store.Env) []string { return []string{SessionsDir(os.Getenv, e.Home)} }
-
-// Resume: codex resume <id> goes on with a rollout.
-func (backend) Resume(path string) (string, []string) {
+// resume is Resume: codex resume <id> goes on with a rollout.
+func resume(path string) (string, []string) {
 	id := filepath.Base(path)
 	if s, err := Open(path); err == nil && s.Meta.ID != "" {
 		id = s.Meta.ID

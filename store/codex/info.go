@@ -69,7 +69,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	}
 	info.FirstMessage = first
 	if !haveFirst {
-		info.FirstMessage = "(no messages)"
+		info.FirstMessage = model.NoMessages
 	}
 	switch {
 	case !math.IsInf(modified, -1):

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"skein/internal/readfile"
+	"skein/store"
 )
 
 // SessionsDir is where Codex keeps its rollouts: $CODEX_HOME/sessions,
@@ -12,10 +13,7 @@ import (
 // SESSIONS_SUBDIR); getenv reads the environment, home is the user's home.
 // The rollouts are in YYYY/MM/DD folders under it.
 func SessionsDir(getenv func(string) string, home string) string {
-	if h := getenv("CODEX_HOME"); h != "" {
-		return filepath.Join(h, "sessions")
-	}
-	return filepath.Join(home, ".codex", "sessions")
+	return store.EnvDir(getenv, nil, "CODEX_HOME", filepath.Join(home, ".codex"), "sessions")
 }
 
 // Open reads the rollout at path whole (a regular file: a FIFO would

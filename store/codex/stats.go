@@ -135,12 +135,7 @@ func (s *Session) addUsage(st *model.StatsTally, d *model.Totals, i int, t token
 }
 
 // modelKey is a model's provider/model, the session's provider.
-func (s *Session) modelKey(m string) string {
-	if m == "" {
-		return "(unknown model)"
-	}
-	return s.Meta.ModelProvider + "/" + m
-}
+func (s *Session) modelKey(m string) string { return model.ModelKey(s.Meta.ModelProvider, m) }
 
 func isCall(itemType string) bool {
 	switch itemType {

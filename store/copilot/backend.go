@@ -10,35 +10,41 @@ import (
 )
 
 // backend is Copilot CLI's session folders for the store, read-only:
-// Copilot appends to events.jsonl while it runs, without a lock. A session
-// is a folder (Folders); its events are read whole.
-type backend struct{}
+// Copilot appends to events.jsonl while it runs, without a lock; a write
+// imports first. A session is a folder (Folders); its events are read
+// whole.
+var backend = folders{&store.ReadOnly{
+	Name:  Format,
+	Words: store.Wording{Agent: "Copilot CLI", Kind: "a Copilot CLI session folder", Folders: "~/.copilot/session-state, or $COPILOT_HOME/session-state"},
+	// A folder that holds an events.jsonl (one stat), or an events.jsonl
+	// in a session-state folder's session folder.
+	ClaimsPath: func(path string) bool {
+		if filepath.Base(path) == EventsFile {
+			return filepath.Base(filepath.Dir(filepath.Dir(path))) == "session-state"
+		}
+		return IsSession(path)
+	},
+	DetectLine: detect,
+	// $COPILOT_HOME/session-state, else ~/.copilot/session-state.
+	RootsOf:   func(e store.Env) []string { return []string{StateDir(os.Getenv, e.Home)} },
+	ResumeCmd: resume,
+}}
 
-func init() { store.Register(backend{}) }
+// folders is the backend, whose sessions are folders (store.Folders) it
+// reads itself.
+type folders struct{ *store.ReadOnly }
+
+func init() { store.Register(backend) }
 
 // folderFiles are the files of a session folder that live follow watches
 // and whose stats make the session's change token: Copilot appends to
 // events.jsonl, and rewrites workspace.yaml (its name, its times).
 var folderFiles = []string{EventsFile, WorkspaceFile}
 
-func (backend) Format() store.Format { return Format }
-func (backend) Wording() store.Wording {
-	return store.Wording{Agent: "Copilot CLI", Kind: "a Copilot CLI session folder", Folders: "~/.copilot/session-state, or $COPILOT_HOME/session-state"}
-}
-
-// Claims a folder that holds an events.jsonl (one stat), or an
-// events.jsonl in a session-state folder's session folder.
-func (backend) Claims(path string) bool {
-	if filepath.Base(path) == EventsFile {
-		return filepath.Base(filepath.Dir(filepath.Dir(path))) == "session-state"
-	}
-	return IsSession(path)
-}
-
-// Detect: an event line {type, data, id, parentId, timestamp} whose type
-// is dotted as Copilot's are ("user.message"); the first line of a session
-// is its session.start.
-func (backend) Detect(line []byte, first bool) bool {
+// detect is Detect: an event line {type, data, id, parentId, timestamp}
+// whose type is dotted as Copilot's are ("user.message"); the first line
+// of a session is its session.start.
+func detect(line []byte, first bool) bool {
 	m := store.Members(line, "type", "data", "id", "parentId", "timestamp")
 	if !m[0].String || !m[1].Present || !m[2].String || !m[3].Present || !m[4].String {
 		return false
@@ -49,19 +55,12 @@ func (backend) Detect(line []byte, first bool) bool {
 	return strings.Contains(m[0].Value, ".")
 }
 
-func (backend) IsSessionFolder(dir string) bool { return IsSession(dir) }
-func (backend) FolderFiles() []string           { return folderFiles }
+func (folders) IsSessionFolder(dir string) bool { return IsSession(dir) }
+func (folders) FolderFiles() []string           { return folderFiles }
 
-// Roots is where Copilot keeps its sessions: $COPILOT_HOME/session-state,
-// else ~/.copilot/session-state.
-func (backend) Roots(e store.Env) []string { return []string{StateDir(os.Getenv, e.Home)} }
-
-// ImportFormat: skein only reads Copilot CLI's sessions; a write imports first.
-func (backend) ImportFormat() string { return "copilot" }
-
-// Resume: copilot --resume=<id> goes on with a session, in the folder the
-// TUI runs it in (the session's cwd).
-func (backend) Resume(path string) (string, []string) {
+// resume is Resume: copilot --resume=<id> goes on with a session, in the
+// folder the TUI runs it in (the session's cwd).
+func resume(path string) (string, []string) {
 	id := filepath.Base(folderOf(path))
 	if s, err := Open(path); err == nil && s.sessionID() != "" {
 		id = s.sessionID()
@@ -69,7 +68,7 @@ func (backend) Resume(path string) (string, []string) {
 	return "copilot", []string{"--resume=" + id}
 }
 
-func (backend) Open(path string) (*model.Session, error) {
+func (folders) Open(path string) (*model.Session, error) {
 	s, err := read(path)
 	if err != nil {
 		return nil, err
@@ -80,7 +79,7 @@ func (backend) Open(path string) (*model.Session, error) {
 // ListInfo reads the events whole; Modified falls back on the events
 // file's modification time (a folder's does not move when a file in it
 // grows).
-func (backend) ListInfo(path string, buf []byte) ([]byte, store.Info, error) {
+func (folders) ListInfo(path string, buf []byte) ([]byte, store.Info, error) {
 	s, err := read(path)
 	if err != nil {
 		return buf, store.Info{}, err
@@ -91,7 +90,7 @@ func (backend) ListInfo(path string, buf []byte) ([]byte, store.Info, error) {
 
 // SessionID is session.start's sessionId, else workspace.yaml's id, else
 // the folder's name.
-func (backend) SessionID(path string) (string, error) {
+func (folders) SessionID(path string) (string, error) {
 	s, err := read(path)
 	if err != nil {
 		return "", err
@@ -103,7 +102,7 @@ func (backend) SessionID(path string) (string, error) {
 }
 
 // Check is doctor's reading: what parsing found.
-func (backend) Check(path string) ([]model.Diagnostic, store.Format, error) {
+func (folders) Check(path string) ([]model.Diagnostic, store.Format, error) {
 	s, err := read(path)
 	if err != nil {
 		if ns, ok := err.(*store.NotSession); ok {

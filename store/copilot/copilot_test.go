@@ -255,13 +255,13 @@ func TestWorkspace(t *testing.T) {
 // TestNotSession: a folder without events, an events file of no events.
 func TestNotSession(t *testing.T) {
 	dir := t.TempDir()
-	if IsSession(dir) || (backend{}).Claims(dir) {
+	if IsSession(dir) || backend.Claims(dir) {
 		t.Error("an empty folder claimed")
 	}
 	if err := os.WriteFile(filepath.Join(dir, EventsFile), []byte("not json\n{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := (backend{}).Open(dir); err == nil {
+	if _, err := backend.Open(dir); err == nil {
 		t.Error("opened")
 	} else if _, ok := err.(*store.NotSession); !ok {
 		t.Errorf("%T %v", err, err)

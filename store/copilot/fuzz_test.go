@@ -17,7 +17,7 @@ func FuzzParse(f *testing.F) {
 		`{"type":"session.snapshot_rewind","id":"r","parentId":"t","data":{"upToEventId":"c","eventIds":["t",1]}}`))
 	f.Add([]byte(`{"type":"assistant.message","id":"a","parentId":"a","data":{"toolRequests":[{"toolCallId":"a","name":"n","arguments":"x"},{}]}}` + "\nnot json\n" +
 		`{"type":"user.message","id":"a","parentId":"b","agentId":"s","data":{"content":1}}`))
-	formattest.FuzzParse(f, func(head []byte) bool { return (backend{}).Detect(head, true) }, Parse, body)
+	formattest.FuzzParse(f, func(head []byte) bool { return backend.Detect(head, true) }, Parse, body)
 }
 
 func body(t *testing.T, s *Session) {

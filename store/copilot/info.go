@@ -28,7 +28,7 @@ import (
 //     the model session.start or the last resume selected.
 func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 	info := model.SessionInfo{Path: path, Format: Format, ID: s.sessionID(), Cwd: s.cwd(), Name: s.Name(),
-		Entries: len(s.Events), Branches: 1, FirstMessage: "(no messages)"}
+		Entries: len(s.Events), Branches: 1, FirstMessage: model.NoMessages}
 	if info.ID == "" {
 		info.ID = filepath.Base(path)
 	}

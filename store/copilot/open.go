@@ -6,16 +6,14 @@ import (
 
 	"skein/internal/jscan"
 	"skein/internal/readfile"
+	"skein/store"
 )
 
 // StateDir is where Copilot CLI keeps its session folders:
 // $COPILOT_HOME/session-state, else ~/.copilot/session-state; getenv
 // reads the environment, home is the user's home.
 func StateDir(getenv func(string) string, home string) string {
-	if h := getenv("COPILOT_HOME"); h != "" {
-		return filepath.Join(h, "session-state")
-	}
-	return filepath.Join(home, ".copilot", "session-state")
+	return store.EnvDir(getenv, nil, "COPILOT_HOME", filepath.Join(home, ".copilot"), "session-state")
 }
 
 // IsSession reports whether dir is a Copilot session folder: it holds an
@@ -29,7 +27,7 @@ func IsSession(dir string) bool {
 // an events.jsonl named directly.
 func folderOf(path string) string {
 	if filepath.Base(path) == EventsFile {
-		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		if store.IsRegularFile(path) {
 			return filepath.Dir(path)
 		}
 	}

@@ -60,12 +60,7 @@ func (t tokens) message() *model.Usage {
 // cancelled). The totals session.shutdown repeats are not counted.
 func (s *Session) Stats() model.Stats {
 	st := model.NewStatsTally()
-	key := func(m string) string {
-		if m == "" {
-			return "(unknown model)"
-		}
-		return Provider + "/" + m
-	}
+	key := func(m string) string { return model.ModelKey(Provider, m) }
 	st.Leaves = 1
 	for i := range s.Events {
 		e := &s.Events[i]

@@ -121,16 +121,16 @@ func TestSubagentUnderItsCall(t *testing.T) {
 		}
 	}
 	agent := filepath.Join(transcripts, id, "subagents", "0f1e2d3c-0000-4000-8000-0000000000a1.jsonl")
-	if ParentOf(agent) != fixture(id, true) || (backend{}).PartOf(agent) == nil {
+	if ParentOf(agent) != fixture(id, true) || backend.PartOf(agent) == nil {
 		t.Error("the sub-agent's file is not a part of its session")
 	}
-	if prog, args := (backend{}).Resume(agent); prog != "cursor-agent" || !slices.Equal(args, []string{"--resume", id}) {
+	if prog, args := backend.Resume(agent); prog != "cursor-agent" || !slices.Equal(args, []string{"--resume", id}) {
 		t.Errorf("%s %q", prog, args)
 	}
 }
 
 func TestClaimsAndDetect(t *testing.T) {
-	formattest.Answers(t, (backend{}).Claims, map[string]bool{
+	formattest.Answers(t, backend.Claims, map[string]bool{
 		"/h/.cursor/projects/p/agent-transcripts/a/a.jsonl":                 true,
 		"/h/.cursor/projects/p/agent-transcripts/a.jsonl":                   true,
 		"/h/.cursor/projects/p/agent-transcripts/a/subagents/b.jsonl":       true,
@@ -138,7 +138,7 @@ func TestClaimsAndDetect(t *testing.T) {
 		"/h/.cursor/projects/p/agent-transcripts/a.txt":                     false,
 		"/h/.claude/projects/-p/8fd7a46f-ec9c-4cd0-8e62-d238d27ff076.jsonl": false,
 	})
-	formattest.Answers(t, formattest.FirstLine((backend{}).Detect), map[string]bool{
+	formattest.Answers(t, formattest.FirstLine(backend.Detect), map[string]bool{
 		`{"role":"user","message":{"content":[{"type":"text","text":"hi"}]}}`:                  true,
 		`{"type":"turn_ended","status":"success"}`:                                             true,
 		`{"type":"user","uuid":"a","message":{"role":"user","content":"hi"}}`:                  false,

@@ -10,16 +10,14 @@ import (
 
 	"skein/internal/readfile"
 	"skein/model"
+	"skein/store"
 )
 
 // ProjectsDir is where Cursor keeps its projects' folders:
 // $CURSOR_CONFIG_DIR/projects, else ~/.cursor/projects (peers' readers
 // say so; Cursor's code is not public).
 func ProjectsDir(getenv func(string) string, home string, expand func(string) string) string {
-	if d := getenv("CURSOR_CONFIG_DIR"); d != "" {
-		return filepath.Join(expand(d), "projects")
-	}
-	return filepath.Join(home, ".cursor", "projects")
+	return store.EnvDir(getenv, expand, "CURSOR_CONFIG_DIR", filepath.Join(home, ".cursor"), "projects")
 }
 
 // Opened is a transcript read from its file, with the folder its project
@@ -57,15 +55,8 @@ func Open(path string) (Opened, error) {
 		if filepath.Base(dir) != strings.TrimSuffix(filepath.Base(path), ".jsonl") {
 			names = nil // the flat layout: no folder of its own
 		}
-		for _, p := range names {
-			name := "subagents/" + filepath.Base(p)
-			b, err := readfile.Regular(p)
-			if err != nil {
-				problems = append(problems, model.Diagnostic{File: name, Warning: true, Msg: "sub-agent transcript left out: " + err.Error()})
-				continue
-			}
-			agents = append(agents, AgentFile{Name: name, Data: b})
-		}
+		agents, problems = store.ReadSubFiles(path, names, "sub-agent transcript", nil,
+			func(name, _ string, b []byte) AgentFile { return AgentFile{Name: name, Data: b} })
 	}
 	s, err := ParseFiles(data, agents)
 	if err != nil {

@@ -125,7 +125,7 @@ func (s *Session) Info(path string, mtimeMs float64, cwd string) model.SessionIn
 		}
 	}
 	if info.FirstMessage == "" {
-		info.FirstMessage = "(no messages)"
+		info.FirstMessage = model.NoMessages
 	}
 	info.Created, info.Modified = math.NaN(), mtimeMs
 	if !math.IsInf(created, 1) {

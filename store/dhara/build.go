@@ -78,7 +78,7 @@ func (b *builder) metaJSON(now time.Time, updated string, meta []Field) []byte {
 	if title == "" {
 		title = s.Info.Name
 	}
-	if title == "" && s.Info.FirstMessage != "(no messages)" {
+	if title == "" && s.Info.FirstMessage != model.NoMessages {
 		title = s.Info.FirstMessage // what the source's agent lists it by
 	}
 	if title != "" {

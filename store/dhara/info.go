@@ -44,10 +44,7 @@ func (s *Session) Info(dir string, mtimeMs float64) model.SessionInfo {
 			}
 		}
 	}
-	info.FirstMessage = first
-	if first == "" {
-		info.FirstMessage = "(no messages)"
-	}
+	info.SetFirstMessage(first)
 	info.Modified = modifiedOf(modified, s.Meta, mtimeMs)
 	info.Model = s.Meta.Model
 	info.ImportedFrom = s.Meta.ImportedFrom
@@ -124,7 +121,7 @@ func ListInfo(dir string, mtimeMs float64) (model.SessionInfo, error) {
 		info.Model = total.model
 	}
 	info.Created = jsdate.Parse(s.Meta.CreatedAt)
-	info.FirstMessage = "(no messages)"
+	info.FirstMessage = model.NoMessages
 	if total.first != nil {
 		if t := firstText(total.first); t != "" {
 			info.FirstMessage = t

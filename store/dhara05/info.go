@@ -48,10 +48,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 			haveFirst = first != ""
 		}
 	}
-	info.FirstMessage = first
-	if first == "" {
-		info.FirstMessage = "(no messages)"
-	}
+	info.SetFirstMessage(first)
 	for _, t := range []string{s.Meta.UpdatedAt, s.Meta.CreatedAt} {
 		if !math.IsInf(modified, -1) {
 			break

@@ -9,7 +9,7 @@ import (
 
 // ReadText reads a file whole for the text index (Dhara rewrites it on
 // every save); its records are its lines.
-func (b backend) ReadText(path string, _ *store.TextState) (*store.TextPart, bool, error) {
+func (b oneFile) ReadText(path string, _ *store.TextState) (*store.TextPart, bool, error) {
 	tok, err := store.ReadToken(b, path)
 	if err != nil {
 		return nil, false, err
@@ -35,7 +35,7 @@ func (b backend) ReadText(path string, _ *store.TextState) (*store.TextPart, boo
 }
 
 // ReadEntries reads each record (a line) alone.
-func (backend) ReadEntries(path string, recs [][2]int64, fn func(i int, s *model.Session)) error {
+func (oneFile) ReadEntries(path string, recs [][2]int64, fn func(i int, s *model.Session)) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err

@@ -36,10 +36,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 			first = strings.TrimSpace(msg.Text(" "))
 		}
 	}
-	info.FirstMessage = first
-	if first == "" {
-		info.FirstMessage = "(no messages)"
-	}
+	info.SetFirstMessage(first)
 	span.Set(&info, mtimeMs)
 	return info
 }

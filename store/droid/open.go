@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"skein/internal/readfile"
+	"skein/store"
 )
 
 // SessionsDir is where Droid keeps its sessions: <home>/.factory/sessions,
@@ -14,10 +15,7 @@ import (
 // getenv reads the environment; a relative or ~ path is expanded by
 // expand. A session is <cwd with each "/" as ->/<id>.jsonl under it.
 func SessionsDir(getenv func(string) string, home string, expand func(string) string) string {
-	if d := getenv("FACTORY_HOME_OVERRIDE"); d != "" {
-		home = expand(d)
-	}
-	return filepath.Join(home, ".factory", "sessions")
+	return store.EnvDir(getenv, expand, "FACTORY_HOME_OVERRIDE", home, ".factory", "sessions")
 }
 
 // SettingsPath is the settings file of the session at path: <id>.settings.json beside it.

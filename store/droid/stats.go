@@ -38,7 +38,7 @@ func (s *Session) Stats() model.Stats {
 		if i == last && s.Usage != nil {
 			m := s.Model
 			if m == "" {
-				m = "(unknown model)"
+				m = model.UnknownModel
 			}
 			st.Model(m)
 			u := model.UsageTotals{TokensIn: s.Usage.Input, TokensOut: s.Usage.Output, CacheRead: s.Usage.CacheRead, CacheWrite: s.Usage.CacheCreation}

@@ -6,15 +6,13 @@ import (
 	"strings"
 
 	"skein/internal/readfile"
+	"skein/store"
 )
 
 // TmpDir is where Gemini CLI keeps its projects' chats: ~/.gemini/tmp,
 // the home being $GEMINI_CLI_HOME when it is set.
 func TmpDir(getenv func(string) string, home string) string {
-	if h := getenv("GEMINI_CLI_HOME"); h != "" {
-		home = h
-	}
-	return filepath.Join(home, ".gemini", "tmp")
+	return store.EnvDir(getenv, nil, "GEMINI_CLI_HOME", home, ".gemini", "tmp")
 }
 
 // Open reads a chat file, with the project's folder from the

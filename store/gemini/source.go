@@ -327,10 +327,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 		modified = mtimeMs
 	}
 	info.Modified = modified
-	info.FirstMessage = first
-	if first == "" {
-		info.FirstMessage = "(no messages)"
-	}
+	info.SetFirstMessage(first)
 	return info
 }
 

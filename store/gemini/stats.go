@@ -13,12 +13,7 @@ import (
 // which are cache reads here; a turn's thoughts are output.
 func (s *Session) Stats() model.Stats {
 	st := model.NewStatsTally()
-	key := func(m string) string {
-		if m == "" {
-			return "(unknown model)"
-		}
-		return "google/" + m
-	}
+	key := func(m string) string { return model.ModelKey("google", m) }
 	for k := range s.msgs {
 		if r := &s.msgs[k]; r.Type == "gemini" && r.Tokens != nil {
 			st.Model(key(r.Model))

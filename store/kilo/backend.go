@@ -27,19 +27,19 @@ const DBName = "kilo.db"
 
 // backend reads Kilo's sessions read-only: Kilo writes its database while
 // it runs.
+// A write imports the session first (into a copy skein writes).
 type backend struct{ store.ContainerAlias }
 
-func init() {
-	store.Register(backend{store.ContainerAlias{Alias: store.Alias{Of: openCode, Name: Format}}})
-}
+var kilo = &backend{store.ContainerAlias{Alias: store.Alias{Of: openCode, ReadOnly: store.ReadOnly{
+	Name: Format,
+	Words: store.Wording{Agent: "Kilo CLI", Kind: "a Kilo CLI session (OpenCode's format)",
+		Folders: "~/.local/share/kilo, or $XDG_DATA_HOME/kilo (or the database $KILO_DB names)"},
+	ClaimsPath: claims,
+	RootsOf:    roots,
+	ResumeCmd:  resume,
+}}}}
 
-func (backend) Wording() store.Wording {
-	return store.Wording{Agent: "Kilo CLI", Kind: "a Kilo CLI session (OpenCode's format)",
-		Folders: "~/.local/share/kilo, or $XDG_DATA_HOME/kilo (or the database $KILO_DB names)"}
-}
-
-// ImportFormat: a write imports the session first (into a copy skein writes).
-func (backend) ImportFormat() string { return "kilo" }
+func init() { store.Register(kilo) }
 
 // DataDir is Kilo's data folder (xdg-basedir's data, then kilo).
 func DataDir(getenv func(string) string, home string) string {
@@ -64,9 +64,9 @@ func DB(getenv func(string) string, home string) string {
 	return filepath.Join(data, DBName)
 }
 
-// Roots is Kilo's data folder, and the folder of the database $KILO_DB
+// roots is Kilo's data folder, and the folder of the database $KILO_DB
 // names when it is elsewhere.
-func (backend) Roots(e store.Env) []string {
+func roots(e store.Env) []string {
 	roots := []string{DataDir(os.Getenv, e.Home)}
 	if db := DB(os.Getenv, e.Home); filepath.Dir(db) != roots[0] {
 		roots = append(roots, filepath.Dir(db))
@@ -76,7 +76,9 @@ func (backend) Roots(e store.Env) []string {
 
 // ContainerName: kilo.db, a channel's kilo-<channel>.db, or the name of
 // the database $KILO_DB names.
-func (backend) ContainerName(base string) bool {
+func (*backend) ContainerName(base string) bool { return containerName(base) }
+
+func containerName(base string) bool {
 	if base == DBName || strings.HasPrefix(base, "kilo-") && strings.HasSuffix(base, ".db") {
 		return true
 	}
@@ -84,12 +86,12 @@ func (backend) ContainerName(base string) bool {
 	return d != "" && d != ":memory:" && filepath.Base(d) == base
 }
 
-// Claims a session of a Kilo database (<dir>/kilo.db#<id>), or a session
+// claims is Claims: a session of a Kilo database (<dir>/kilo.db#<id>), or a session
 // file of the older layout OpenCode's reader also reads, in Kilo's data
 // folder (kilo/storage/session/<project>/<id>.json).
-func (b backend) Claims(path string) bool {
+func claims(path string) bool {
 	if i := strings.LastIndexByte(path, '#'); i > 0 && i < len(path)-1 && !strings.ContainsAny(path[i+1:], `/\`) {
-		return b.ContainerName(filepath.Base(path[:i]))
+		return containerName(filepath.Base(path[:i]))
 	}
 	return legacyDataDir(path) == "kilo"
 }
@@ -107,9 +109,9 @@ func legacyDataDir(path string) string {
 	return filepath.Base(filepath.Dir(storage))
 }
 
-// Resume: kilo --session <id> opens the session in Kilo's TUI (as
+// resume: kilo --session <id> opens the session in Kilo's TUI (as
 // OpenCode's does).
-func (backend) Resume(path string) (string, []string) {
+func resume(path string) (string, []string) {
 	id := strings.TrimSuffix(filepath.Base(path), ".json") // a file of the older layout
 	if i := strings.LastIndexByte(path, '#'); i >= 0 {
 		id = path[i+1:]

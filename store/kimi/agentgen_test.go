@@ -12,7 +12,6 @@ import (
 	"skein/internal/formattest"
 	"skein/internal/jscan"
 	"skein/model"
-	"skein/store"
 )
 
 // The sessions Kimi Code 2.1.0 wrote and the requests it sent when it
@@ -33,7 +32,7 @@ func mainWire(t *testing.T, home, id string) string {
 // (the sub-agent's too, its entries under the call that started it), one
 // branch, and the stats' tokens equal to what the server reported.
 func TestAgentgenSessions(t *testing.T) {
-	b := store.ForFormat(FormatKimi).(backend)
+	b := backend
 	for _, sc := range agentgen.Scenarios(t) {
 		t.Run(sc.Name, func(t *testing.T) {
 			path := mainWire(t, filepath.Join(sc.Dir, "kimi-home"), sc.Steps[0].Session)

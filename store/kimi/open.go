@@ -9,16 +9,14 @@ import (
 
 	"skein/internal/readfile"
 	"skein/model"
+	"skein/store"
 )
 
 // SessionsDir is where Kimi Code keeps its sessions: $KIMI_CODE_HOME/sessions,
 // else ~/.kimi-code/sessions (getenv reads the environment, home is the
 // user's home, expand expands a relative or ~ path).
 func SessionsDir(getenv func(string) string, home string, expand func(string) string) string {
-	if d := getenv("KIMI_CODE_HOME"); d != "" {
-		return filepath.Join(expand(d), "sessions")
-	}
-	return filepath.Join(home, ".kimi-code", "sessions")
+	return store.EnvDir(getenv, expand, "KIMI_CODE_HOME", filepath.Join(home, ".kimi-code"), "sessions")
 }
 
 // Open reads the wire file at path whole and, for the main agent's
@@ -32,15 +30,9 @@ func Open(path string) (*Session, error) {
 	var agents []AgentFile
 	var problems []model.Diagnostic
 	if agentOf(path) == "main" {
-		for _, p := range agentWires(path) {
-			b, err := readfile.Regular(p)
-			name := agentOf(p)
-			if err != nil {
-				problems = append(problems, model.Diagnostic{File: "../" + name + "/wire.jsonl", Warning: true, Msg: "sub-agent wire left out: " + err.Error()})
-				continue
-			}
-			agents = append(agents, AgentFile{Agent: name, Data: b})
-		}
+		agents, problems = store.ReadSubFiles(path, agentWires(path), "sub-agent wire",
+			func(p string) string { return "../" + agentOf(p) + "/wire.jsonl" },
+			func(_, p string, b []byte) AgentFile { return AgentFile{Agent: agentOf(p), Data: b} })
 	}
 	s, err := ParseFiles(data, agents)
 	if err != nil {
@@ -77,7 +69,7 @@ func agentWires(path string) []string {
 	for _, e := range entries {
 		if e.IsDir() && e.Name() != "main" {
 			p := filepath.Join(dir, e.Name(), "wire.jsonl")
-			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			if store.IsRegularFile(p) {
 				out = append(out, p)
 			}
 		}

@@ -188,7 +188,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 		}
 	}
 	if info.FirstMessage == "" {
-		info.FirstMessage = "(no messages)"
+		info.FirstMessage = model.NoMessages
 	}
 	span.Set(&info, mtimeMs)
 	return info

@@ -17,35 +17,29 @@ import (
 const Format store.Format = "omp"
 
 // backend reads oh-my-pi's sessions read-only: omp appends to them while
-// it runs, with no lock of pi's skein could share.
-type backend struct{ store.Alias }
+// it runs, with no lock of pi's skein could share. A write imports the
+// session first (into a copy skein writes).
+var backend = &store.Alias{Of: store.FormatPi, ReadOnly: store.ReadOnly{
+	Name: Format,
+	Words: store.Wording{Agent: "oh-my-pi", Kind: "an oh-my-pi session (pi's format)",
+		Folders: "~/.omp/agent/sessions, or $OMP_CODING_AGENT_DIR/sessions"},
+	ClaimsPath: claims,
+	RootsOf:    store.RootFrom(SessionsDir),
+	// omp --session <file> opens that session file (cli/args.ts).
+	ResumeCmd: func(path string) (string, []string) { return "omp", []string{"--session", path} },
+}}
 
-func init() { store.Register(backend{store.Alias{Of: store.FormatPi, Name: Format}}) }
-
-func (backend) Wording() store.Wording {
-	return store.Wording{Agent: "oh-my-pi", Kind: "an oh-my-pi session (pi's format)",
-		Folders: "~/.omp/agent/sessions, or $OMP_CODING_AGENT_DIR/sessions"}
-}
-
-// ImportFormat: a write imports the session first (into a copy skein writes).
-func (backend) ImportFormat() string { return "omp" }
+func init() { store.Register(backend) }
 
 // SessionsDir is where omp keeps its sessions (getSessionsDir):
 // $OMP_CODING_AGENT_DIR/sessions, else ~/.omp/agent/sessions.
 func SessionsDir(getenv func(string) string, home string, expand func(string) string) string {
-	if d := getenv("OMP_CODING_AGENT_DIR"); d != "" {
-		return filepath.Join(expand(d), "sessions")
-	}
-	return filepath.Join(home, ".omp", "agent", "sessions")
+	return store.EnvDir(getenv, expand, "OMP_CODING_AGENT_DIR", filepath.Join(home, ".omp", "agent"), "sessions")
 }
 
-func (backend) Roots(e store.Env) []string {
-	return []string{SessionsDir(os.Getenv, e.Home, func(p string) string { return e.Expand(p, e.WorkingDirPath) })}
-}
-
-// Claims a .jsonl file under ~/.omp/agent/sessions/ (or the folder
+// claims is Claims: a .jsonl file under ~/.omp/agent/sessions/ (or the folder
 // $OMP_CODING_AGENT_DIR names).
-func (backend) Claims(path string) bool {
+func claims(path string) bool {
 	if !strings.HasSuffix(path, ".jsonl") {
 		return false
 	}
@@ -58,6 +52,3 @@ func (backend) Claims(path string) bool {
 	}
 	return false
 }
-
-// Resume: omp --session <file> opens that session file (cli/args.ts).
-func (backend) Resume(path string) (string, []string) { return "omp", []string{"--session", path} }

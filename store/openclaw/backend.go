@@ -18,38 +18,31 @@ import (
 const Format store.Format = "openclaw"
 
 // backend reads OpenClaw's sessions read-only: OpenClaw's gateway appends
-// to them while it runs, without a lock skein shares.
-type backend struct{ store.Alias }
+// to them while it runs, without a lock skein shares. A write imports the
+// session first (into a copy skein writes).
+var backend = &store.Alias{Of: store.FormatPi, ReadOnly: store.ReadOnly{
+	Name: Format,
+	Words: store.Wording{Agent: "OpenClaw", Kind: "an OpenClaw session (pi's format)",
+		Folders: "~/.openclaw/agents/*/sessions, or $OPENCLAW_STATE_DIR/agents/*/sessions"},
+	// A transcript in an agent's sessions folder:
+	// .../agents/<agent id>/sessions/<session id>[-topic-<thread>].jsonl.
+	ClaimsPath: IsTranscriptPath,
+	// The agents' folder under the state folder: each agent's sessions/
+	// is in it.
+	RootsOf: store.RootFrom(func(getenv func(string) string, home string, expand func(string) string) string {
+		return filepath.Join(StateDir(getenv, home, expand), "agents")
+	}),
+	ResumeCmd: resume,
+}}
 
-func init() { store.Register(backend{store.Alias{Of: store.FormatPi, Name: Format}}) }
-
-func (backend) Wording() store.Wording {
-	return store.Wording{Agent: "OpenClaw", Kind: "an OpenClaw session (pi's format)",
-		Folders: "~/.openclaw/agents/*/sessions, or $OPENCLAW_STATE_DIR/agents/*/sessions"}
-}
-
-// ImportFormat: a write imports the session first (into a copy skein writes).
-func (backend) ImportFormat() string { return "openclaw" }
+func init() { store.Register(backend) }
 
 // StateDir is OpenClaw's state folder (resolveStateDir): $OPENCLAW_STATE_DIR,
 // else ~/.openclaw. The legacy folders (~/.clawdbot, ~/.moltbot) it still
 // reads when they exist are not looked in.
 func StateDir(getenv func(string) string, home string, expand func(string) string) string {
-	if d := getenv("OPENCLAW_STATE_DIR"); d != "" {
-		return expand(d)
-	}
-	return filepath.Join(home, ".openclaw")
+	return store.EnvDir(getenv, expand, "OPENCLAW_STATE_DIR", filepath.Join(home, ".openclaw"))
 }
-
-// Roots is the agents' folder under the state folder: each agent's
-// sessions/ is in it.
-func (backend) Roots(e store.Env) []string {
-	return []string{filepath.Join(StateDir(os.Getenv, e.Home, func(p string) string { return e.Expand(p, e.WorkingDirPath) }), "agents")}
-}
-
-// Claims a transcript in an agent's sessions folder:
-// .../agents/<agent id>/sessions/<session id>[-topic-<thread>].jsonl.
-func (backend) Claims(path string) bool { return IsTranscriptPath(path) }
 
 // IsTranscriptPath reports whether path is where OpenClaw keeps a
 // session's transcript: a .jsonl file in agents/<id>/sessions/.
@@ -63,11 +56,11 @@ func IsTranscriptPath(path string) bool {
 	return filepath.Base(agents) == "agents" && filepath.Base(filepath.Dir(dir)) != ""
 }
 
-// Resume opens the session in OpenClaw's terminal UI by its session key
+// resume opens the session in OpenClaw's terminal UI by its session key
 // (`openclaw tui --session <key>`): the key is what sessions.json, beside
 // the transcript, maps to the session's id; a transcript no key names is
 // resumed by its file's id, which OpenClaw takes as a key of its own.
-func (backend) Resume(path string) (string, []string) {
+func resume(path string) (string, []string) {
 	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	if k := keyOf(path, id); k != "" {
 		return "openclaw", []string{"tui", "--session", k}

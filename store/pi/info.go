@@ -251,7 +251,7 @@ func (st *ScanState) Result(mtimeMs float64) (Info, error) {
 		info.Modified = mtimeMs
 	}
 	if info.FirstMessage == "" {
-		info.FirstMessage = "(no messages)"
+		info.FirstMessage = model.NoMessages
 	}
 	if info.Entries > 0 {
 		info.Branches = 1 + strings.Count(st.Tips, "\n")

@@ -8,7 +8,6 @@ import (
 
 	"skein/internal/formattest"
 	"skein/model"
-	"skein/store"
 )
 
 // The chats Qwen Code 0.24.4 wrote and the requests it sent when it
@@ -30,7 +29,7 @@ func chatPath(t *testing.T, home, id string) string {
 // call followed by its result, one branch (no scenario rewinds), and the
 // tokens of the stats equal to what the fake server reported.
 func TestAgentgenChats(t *testing.T) {
-	b := store.ForFormat(FormatQwen).(backend)
+	b := backend
 	for _, sc := range agentgen.Scenarios(t) {
 		t.Run(sc.Name, func(t *testing.T) {
 			last := sc.Steps[len(sc.Steps)-1]

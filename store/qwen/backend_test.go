@@ -13,7 +13,7 @@ import (
 )
 
 func TestClaims(t *testing.T) {
-	formattest.Answers(t, (backend{}).Claims, map[string]bool{
+	formattest.Answers(t, backend.Claims, map[string]bool{
 		"/h/.qwen/projects/-p/chats/8fd7a46f-ec9c-4cd0-8e62-d238d27ff076.jsonl":                                          true,
 		"/h/.qwen/projects/-p/chats/archive/8fd7a46f-ec9c-4cd0-8e62-d238d27ff076.jsonl":                                  true,
 		"/h/.qwen/projects/-p/subagents/8fd7a46f-ec9c-4cd0-8e62-d238d27ff076/agent-general-purpose-call_spawn.jsonl":     true,
@@ -35,7 +35,7 @@ func TestRoots(t *testing.T) {
 	} {
 		t.Setenv("QWEN_RUNTIME_DIR", env[0])
 		t.Setenv("QWEN_HOME", env[1])
-		if got := (backend{}).Roots(e); len(got) != 1 || got[0] != want {
+		if got := backend.Roots(e); len(got) != 1 || got[0] != want {
 			t.Errorf("%v: %v, want %s", env, got, want)
 		}
 	}
@@ -52,7 +52,7 @@ func TestDetect(t *testing.T) {
 		`{"type":"summary","summary":"x","leafUuid":"a"}`:                                                                                                         false,
 		`{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}`:                                                                                            false,
 	}
-	formattest.Answers(t, formattest.FirstLine((backend{}).Detect), lines)
+	formattest.Answers(t, formattest.FirstLine(backend.Detect), lines)
 	formattest.Answers(t, func(line string) bool { return Sniff([]byte(line + "\n")) }, lines)
 }
 
@@ -62,7 +62,7 @@ func TestResume(t *testing.T) {
 	if len(files) != 1 {
 		t.Fatalf("%d chats", len(files))
 	}
-	prog, args := backend{}.Resume(files[0])
+	prog, args := backend.Resume(files[0])
 	if prog != "qwen" || len(args) != 2 || args[0] != "--resume" || args[1]+".jsonl" != filepath.Base(files[0]) {
 		t.Errorf("%s %v", prog, args)
 	}
@@ -83,7 +83,7 @@ func TestPartOf(t *testing.T) {
 	if err := os.WriteFile(agent, []byte(line), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b := backend{}
+	b := backend
 	if !b.PartName("agent-x.jsonl") || b.PartName("8fd7a46f-ec9c-4cd0-8e62-d238d27ff076.jsonl") {
 		t.Error("PartName")
 	}

@@ -41,10 +41,7 @@ func (s *Session) Info(path string, mtimeMs float64) model.SessionInfo {
 			info.Model = e.Model
 		}
 	}
-	info.FirstMessage = first
-	if first == "" {
-		info.FirstMessage = "(no messages)"
-	}
+	info.SetFirstMessage(first)
 	span.Set(&info, mtimeMs)
 	return info
 }

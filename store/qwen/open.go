@@ -10,6 +10,7 @@ import (
 	"skein/internal/jscan"
 	"skein/internal/readfile"
 	"skein/model"
+	"skein/store"
 )
 
 // ProjectsDir is where Qwen Code keeps its projects' chats (Storage's
@@ -20,12 +21,8 @@ import (
 // expanded by expand. A project's chats are in <cwd with every
 // character but a letter or a digit as ->/chats/ under it.
 func ProjectsDir(getenv func(string) string, home string, expand func(string) string) string {
-	for _, v := range []string{"QWEN_RUNTIME_DIR", "QWEN_HOME"} {
-		if d := getenv(v); d != "" {
-			return filepath.Join(expand(d), "projects")
-		}
-	}
-	return filepath.Join(home, ".qwen", "projects")
+	base := store.EnvDir(getenv, expand, "QWEN_HOME", filepath.Join(home, ".qwen"))
+	return store.EnvDir(getenv, expand, "QWEN_RUNTIME_DIR", base, "projects")
 }
 
 // Open reads the chat at path whole (a regular file: a FIFO would block,
@@ -40,23 +37,13 @@ func Open(path string) (*Session, error) {
 	var agents []AgentFile
 	var problems []model.Diagnostic
 	if !IsAgentFileName(filepath.Base(path)) {
-		dir := filepath.Dir(path)
-		for _, p := range AgentPaths(path) {
-			name, err := filepath.Rel(dir, p)
-			if err != nil {
-				name = p
-			}
-			b, err := readfile.Regular(p)
-			if err != nil {
-				problems = append(problems, model.Diagnostic{File: filepath.ToSlash(name), Warning: true, Msg: "sub-agent transcript left out: " + err.Error()})
-				continue
-			}
+		agents, problems = store.ReadSubFiles(path, AgentPaths(path), "sub-agent transcript", nil, func(name, p string, b []byte) AgentFile {
 			meta, _ := readfile.Regular(strings.TrimSuffix(p, ".jsonl") + ".meta.json")
 			if len(meta) > 1<<20 || !jscan.Valid(meta) {
 				meta = nil
 			}
-			agents = append(agents, AgentFile{Name: filepath.ToSlash(name), Data: b, Meta: meta})
-		}
+			return AgentFile{Name: name, Data: b, Meta: meta}
+		})
 	}
 	s, err := ParseFiles(data, agents)
 	if err != nil {

@@ -69,7 +69,7 @@ func key(authType, m string) string {
 
 func (s *Session) addUsage(st *model.StatsTally, d *model.Totals, m string, in, cached, out float64) {
 	if m == "" {
-		m = "(unknown model)"
+		m = model.UnknownModel
 	}
 	st.Model(m)
 	ut := model.UsageTotals{TokensIn: in, CacheRead: cached, TokensOut: out}
