@@ -26,11 +26,10 @@ func (s *Session) pathTo(leaf int) []int {
 // message a message of its own. A sub-agent's messages are its own
 // conversation, never its parent's.
 func (s *Session) BuildContext(leaf int) model.Context {
-	ctx := model.Context{Compaction: -1}
-	if leaf < 0 || leaf >= len(s.Entries) {
+	ctx, ok := model.StartContext(leaf, len(s.Entries), s.pathTo)
+	if !ok {
 		return ctx
 	}
-	ctx.Path = s.pathTo(leaf)
 	for _, i := range ctx.Path {
 		e := &s.Entries[i]
 		p := model.Projected{Entry: i, First: len(ctx.Messages)}

@@ -84,14 +84,7 @@ func (s *Session) BuildContext(leaf int) model.Context {
 	for l, r := 0, len(ctx.Path)-1; l < r; l, r = l+1, r-1 {
 		ctx.Path[l], ctx.Path[r] = ctx.Path[r], ctx.Path[l]
 	}
-	for _, i := range ctx.Path {
-		p := model.Projected{Entry: i, First: len(ctx.Messages)}
-		if s.Entries[i].kind == model.EntryMessage {
-			ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: i})
-			p.N = 1
-		}
-		ctx.Entries = append(ctx.Entries, p)
-	}
+	ctx.OnePerEntry(ctx.Path, func(i int) model.EntryKind { return s.Entries[i].kind }, false)
 	return ctx
 }
 

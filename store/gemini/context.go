@@ -16,11 +16,10 @@ import (
 // compaction on it. Its session context message comes first, as
 // getInitialChatHistory puts a fresh one first.
 func (s *Session) BuildContext(leaf int) model.Context {
-	ctx := model.Context{Compaction: -1}
-	if leaf < 0 || leaf >= len(s.Entries) {
+	ctx, ok := model.StartContext(leaf, len(s.Entries), func(leaf int) []int { return pathOf(s, leaf) })
+	if !ok {
 		return ctx
 	}
-	ctx.Path = pathOf(s, leaf)
 	var msgs []int32
 	if leaf == s.leaf {
 		msgs = s.conv
