@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"skein/internal/llmwire"
 	"skein/model"
 )
 
@@ -59,21 +60,11 @@ func (s *Session) BuildContext(leaf int) model.Context {
 // OpenAIMessage is a message of an OpenAI Chat Completions request as
 // Cline's openai-compatible provider writes it.
 type OpenAIMessage struct {
-	Role             string           `json:"role"`
-	Content          *string          `json:"content"`
-	ReasoningContent string           `json:"reasoning_content,omitempty"`
-	ToolCalls        []OpenAIToolCall `json:"tool_calls,omitempty"`
-	ToolCallID       string           `json:"tool_call_id,omitempty"`
-}
-
-// OpenAIToolCall is a call of an assistant's OpenAI message.
-type OpenAIToolCall struct {
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
+	Role             string                 `json:"role"`
+	Content          *string                `json:"content"`
+	ReasoningContent string                 `json:"reasoning_content,omitempty"`
+	ToolCalls        []llmwire.ChatToolCall `json:"tool_calls,omitempty"`
+	ToolCallID       string                 `json:"tool_call_id,omitempty"`
 }
 
 // OpenAIMessages are a context's messages as Cline sends them to an
@@ -102,7 +93,7 @@ func (s *Session) OpenAIMessages(ctx model.Context) []OpenAIMessage {
 				case model.BlockThinking:
 					thinking = append(thinking, b.Text)
 				case model.BlockToolCall:
-					c := OpenAIToolCall{ID: b.Call.ID, Type: "function"}
+					c := llmwire.ChatToolCall{ID: b.Call.ID, Type: "function"}
 					c.Function.Name = b.Call.Name
 					c.Function.Arguments = compact(b.Call.Input)
 					o.ToolCalls = append(o.ToolCalls, c)
