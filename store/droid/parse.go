@@ -122,22 +122,8 @@ func (s *Session) readSettings(b []byte) {
 		return
 	}
 	t := &Tokens{}
-	jscan.Fields(u, func(k, v []byte) bool {
-		n, _ := jscan.Number(v)
-		switch jscan.Key(k) {
-		case "inputTokens":
-			t.Input = n
-		case "outputTokens":
-			t.Output = n
-		case "cacheCreationTokens":
-			t.CacheCreation = n
-		case "cacheReadTokens":
-			t.CacheRead = n
-		case "thinkingTokens":
-			t.Thinking = n
-		}
-		return true
-	})
+	jscan.Numbers(u, []string{"inputTokens", "outputTokens", "cacheCreationTokens", "cacheReadTokens", "thinkingTokens"},
+		&t.Input, &t.Output, &t.CacheCreation, &t.CacheRead, &t.Thinking)
 	s.Usage = t
 }
 

@@ -276,22 +276,8 @@ func usageOf(u []byte) *model.Usage {
 		return nil
 	}
 	var t tokens
-	jscan.Fields(u, func(k, v []byte) bool {
-		n, _ := jscan.Number(v)
-		switch jscan.Key(k) {
-		case "promptTokenCount":
-			t.prompt = n
-		case "candidatesTokenCount":
-			t.out = n
-		case "thoughtsTokenCount":
-			t.thoughts = n
-		case "cachedContentTokenCount":
-			t.cached = n
-		case "totalTokenCount":
-			t.total = n
-		}
-		return true
-	})
+	jscan.Numbers(u, []string{"promptTokenCount", "candidatesTokenCount", "thoughtsTokenCount", "cachedContentTokenCount", "totalTokenCount"},
+		&t.prompt, &t.out, &t.thoughts, &t.cached, &t.total)
 	return &model.Usage{Input: max(t.prompt-t.cached, 0), CacheRead: t.cached, Output: t.out, Reasoning: t.thoughts, Total: t.total}
 }
 
