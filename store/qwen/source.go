@@ -335,7 +335,6 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 
 func (s *Session) treeText(i int, home string) []model.Part {
 	e := &s.Entries[i]
-	dim := func(t string) []model.Part { return []model.Part{{Text: "[" + model.OneLine(t) + "]", Role: "dim"}} }
 	switch e.kind {
 	case model.EntryMessage:
 		msg := s.Message(model.ContextMessage{Entry: i})
@@ -345,18 +344,18 @@ func (s *Session) treeText(i int, home string) []model.Part {
 	case model.EntryTitle:
 		return []model.Part{{Text: "[title: " + model.OneLine(s.Detail(i).Title) + "]", Role: "label"}}
 	case model.EntryModelChange:
-		return dim("model: " + s.Detail(i).Model)
+		return model.Mark("model: " + s.Detail(i).Model)
 	case model.EntryUsage:
 		ev := jscan.ObjectMember(e.Payload, "uiEvent")
-		return dim("api response: " + jscan.StringMember(ev, "model") + " " + string(jscan.ObjectMember(ev, "input_token_count")) + " in, " + string(jscan.ObjectMember(ev, "output_token_count")) + " out")
+		return model.Mark("api response: " + jscan.StringMember(ev, "model") + " " + string(jscan.ObjectMember(ev, "input_token_count")) + " in, " + string(jscan.ObjectMember(ev, "output_token_count")) + " out")
 	}
 	if e.fragment >= 0 {
-		return dim("fragment of " + e.UUID)
+		return model.Mark("fragment of " + e.UUID)
 	}
 	if e.Type == TypeSystem && e.Subtype == SubtypeTelemetry {
-		return dim(telemetryEvent(e.Payload))
+		return model.Mark(telemetryEvent(e.Payload))
 	}
-	return dim(e.typ())
+	return model.Mark(e.typ())
 }
 
 // WriteTreeJSON writes the tree as an array of root nodes {id, type, role,
