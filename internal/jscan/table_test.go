@@ -15,3 +15,37 @@ func TestNumbers(t *testing.T) {
 		t.Errorf("Numbers allocates %v times a call; want none", n)
 	}
 }
+
+func TestStrings(t *testing.T) {
+	a, b, c := "-", "-", "-"
+	var rest []string
+	obj := []byte(`{"a":"x","b":1,"d":{"e":"f"},"\u0061":"y","g":true}`)
+	Strings(obj, []string{"a", "b", "c"}, []*string{&a, &b, &c}, func(key string, val []byte) { rest = append(rest, key+"="+string(val)) })
+	if a != "y" || b != "" || c != "-" {
+		t.Errorf("Strings = %q %q %q; want y, \"\" and - (the last a, b no string, c absent)", a, b, c)
+	}
+	if len(rest) != 2 || rest[0] != `d={"e":"f"}` || rest[1] != "g=true" {
+		t.Errorf("rest saw %q, want d and g", rest)
+	}
+	if Strings(obj, []string{"a"}, []*string{&a}, nil); a != "y" {
+		t.Errorf("Strings with no rest = %q, want y", a)
+	}
+	plain := []byte(`{"type":"message","id":"m1","parentId":"m0","message":{"role":"user"}}`)
+	keys := []string{"type", "id", "parentId"}
+	// The strings are copies (String's), and nothing else allocates.
+	copies := testing.AllocsPerRun(100, func() {
+		for _, m := range [][]byte{[]byte(`"message"`), []byte(`"m1"`), []byte(`"m0"`)} {
+			a, _ = String(m)
+		}
+	})
+	var role string
+	if n := testing.AllocsPerRun(100, func() {
+		Strings(plain, keys, []*string{&a, &b, &c}, func(key string, val []byte) {
+			if key == "message" {
+				role = string(val[:1])
+			}
+		})
+	}); n != copies || role != "{" {
+		t.Errorf("Strings allocates %v times a call, the role %q; want %v (its three copies), {", n, role, copies)
+	}
+}
