@@ -39,3 +39,22 @@ func Strings(obj []byte, keys []string, to []*string, rest func(key string, val 
 		return true
 	})
 }
+
+// Raws walks obj as ObjectIter does, checking it, and puts the raw value
+// of each member keys names into the slice at the same index of to, the
+// last of a repeated key winning; its error is ObjectIter's. A line's
+// envelope read by a format that looks at the values itself is such a
+// table.
+func Raws(obj []byte, keys []string, to ...*[]byte) error {
+	it := Object(obj)
+	for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
+		name := it.Name(k)
+		for j, key := range keys {
+			if name == key {
+				*to[j] = v
+				break
+			}
+		}
+	}
+	return it.Err()
+}

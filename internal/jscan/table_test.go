@@ -49,3 +49,17 @@ func TestStrings(t *testing.T) {
 		t.Errorf("Strings allocates %v times a call, the role %q; want %v (its three copies), {", n, role, copies)
 	}
 }
+
+func TestRaws(t *testing.T) {
+	var a, b, c []byte
+	obj := []byte(`{"a":1,"b":{"x":[2]},"a":"y","d":null}`)
+	if err := Raws(obj, []string{"a", "b", "c"}, &a, &b, &c); err != nil || string(a) != `"y"` || string(b) != `{"x":[2]}` || c != nil {
+		t.Errorf("Raws = %s %s %s, %v; want the last a, b's object, no c", a, b, c, err)
+	}
+	if err := Raws([]byte(`{"a":1,`), []string{"a"}, &a); err == nil {
+		t.Error("Raws of a cut object gave no error")
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = Raws(obj, []string{"a", "b", "c"}, &a, &b, &c) }); n != 0 {
+		t.Errorf("Raws allocates %v times a call; want none", n)
+	}
+}
