@@ -37,3 +37,23 @@ func TestOnePerEntry(t *testing.T) {
 		}
 	}
 }
+
+func TestPathTo(t *testing.T) {
+	parents := []int{-1, 0, 1, 7, 5, 4}
+	parent := func(i int) int { return parents[i] }
+	for _, c := range []struct {
+		leaf int
+		want []int
+	}{
+		{2, []int{0, 1, 2}},
+		{0, []int{0}},
+		{-1, nil},
+		{6, nil},
+		{3, []int{3}},                   // a parent that is no entry ends the walk
+		{5, []int{5, 4, 5, 4, 5, 4, 5}}, // a cycle: n+1 steps
+	} {
+		if got := PathTo(c.leaf, len(parents), parent); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("PathTo(%d) = %v, want %v", c.leaf, got, c.want)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package cline
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"strings"
 
 	"skein/internal/llmwire"
@@ -13,12 +12,7 @@ import (
 // pathTo is the entries from the root to leaf (a parent is always an
 // earlier entry, so the walk ends).
 func (s *Session) pathTo(leaf int) []int {
-	var out []int
-	for i := leaf; i >= 0 && i < len(s.parents); i = s.parents[i] {
-		out = append(out, i)
-	}
-	slices.Reverse(out)
-	return out
+	return model.PathTo(leaf, len(s.parents), s.Parent)
 }
 
 // BuildContext is what Cline sends when it resumes at leaf: every stored

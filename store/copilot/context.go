@@ -14,12 +14,7 @@ import (
 // pathTo is the events from the first to leaf, following parents (a
 // parent is always an earlier event, so the walk ends).
 func (s *Session) pathTo(leaf int) []int {
-	var out []int
-	for i := leaf; i >= 0; i = s.parent[i] {
-		out = append(out, i)
-	}
-	slices.Reverse(out)
-	return out
+	return model.PathTo(leaf, len(s.parent), s.Parent)
 }
 
 // live drops from path the events a snapshot rewind on it withdrew: those

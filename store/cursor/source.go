@@ -78,12 +78,7 @@ func (s *Session) BuildContext(leaf int) model.Context {
 	if leaf < 0 || leaf >= len(s.Entries) {
 		return ctx
 	}
-	for i := leaf; i >= 0 && len(ctx.Path) <= len(s.Entries); i = s.Entries[i].parent {
-		ctx.Path = append(ctx.Path, i)
-	}
-	for l, r := 0, len(ctx.Path)-1; l < r; l, r = l+1, r-1 {
-		ctx.Path[l], ctx.Path[r] = ctx.Path[r], ctx.Path[l]
-	}
+	ctx.Path = model.PathTo(leaf, len(s.Entries), s.Parent)
 	ctx.OnePerEntry(ctx.Path, func(i int) model.EntryKind { return s.Entries[i].kind }, false)
 	return ctx
 }

@@ -16,7 +16,7 @@ import (
 // compaction on it. Its session context message comes first, as
 // getInitialChatHistory puts a fresh one first.
 func (s *Session) BuildContext(leaf int) model.Context {
-	ctx, ok := model.StartContext(leaf, len(s.Entries), func(leaf int) []int { return pathOf(s, leaf) })
+	ctx, ok := model.StartContext(leaf, len(s.Entries), s.pathTo)
 	if !ok {
 		return ctx
 	}
@@ -76,17 +76,6 @@ func (s *Session) BuildContext(leaf int) model.Context {
 		}
 	}
 	return ctx
-}
-
-func pathOf(s *Session, i int) []int {
-	var rev []int
-	for j := i; j >= 0 && len(rev) <= len(s.Entries); j = int(s.Entries[j].parent) {
-		rev = append(rev, j)
-	}
-	for a, b := 0, len(rev)-1; a < b; a, b = a+1, b-1 {
-		rev[a], rev[b] = rev[b], rev[a]
-	}
-	return rev
 }
 
 // converted reports whether convertSessionToClientHistory keeps a
@@ -396,3 +385,7 @@ func truthyAny(v any) bool {
 	}
 	return true
 }
+
+// pathTo is the entries from the root to leaf; a cycle of parents ends
+// the walk after as many steps as there are entries.
+func (s *Session) pathTo(leaf int) []int { return model.PathTo(leaf, len(s.Entries), s.Parent) }
