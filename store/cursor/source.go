@@ -74,11 +74,10 @@ func (s *Session) BranchEnds() []int {
 // not in the transcript: this is the conversation as the transcript has
 // it, which no resume request of Cursor's has been checked against.
 func (s *Session) BuildContext(leaf int) model.Context {
-	var ctx model.Context
-	if leaf < 0 || leaf >= len(s.Entries) {
+	ctx, ok := model.StartContext(leaf, len(s.Entries), s.pathTo)
+	if !ok {
 		return ctx
 	}
-	ctx.Path = model.PathTo(leaf, len(s.Entries), s.Parent)
 	ctx.OnePerEntry(ctx.Path, func(i int) model.EntryKind { return s.Entries[i].kind }, false)
 	return ctx
 }
