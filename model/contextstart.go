@@ -1,22 +1,26 @@
 package model
 
 // StartContext is where a format's BuildContext starts at leaf: the path
-// from the root to leaf (path's), no messages yet, no compaction. ok is
-// false, and the context empty, when leaf is not one of the n entries (-1
-// for an empty session). Every format's BuildContext began with these
-// lines of its own.
-func StartContext(leaf, n int, path func(leaf int) []int) (ctx Context, ok bool) {
+// from the root to leaf over parent (PathTo's), no messages yet, no
+// compaction. ok is false, and the context empty, when leaf is not one of
+// the n entries (-1 for an empty session). Every format's BuildContext
+// began with these lines of its own.
+func StartContext(leaf, n int, parent func(i int) int) (ctx Context, ok bool) {
+	return startContext(leaf, n, func(leaf int) []int { return PathTo(leaf, n, parent) })
+}
+
+// PathContext is StartContext on the tree's own paths.
+func (l *Links) PathContext(leaf int) (ctx Context, ok bool) {
+	return startContext(leaf, len(l.parent), l.Path)
+}
+
+func startContext(leaf, n int, path func(leaf int) []int) (ctx Context, ok bool) {
 	ctx = Context{Compaction: -1}
 	if leaf < 0 || leaf >= n {
 		return ctx, false
 	}
 	ctx.Path = path(leaf)
 	return ctx, true
-}
-
-// PathContext is StartContext on the tree's own paths.
-func (l *Links) PathContext(leaf int) (ctx Context, ok bool) {
-	return StartContext(leaf, len(l.parent), l.Path)
 }
 
 // OnePerEntry adds entries to the context as a log that is read back

@@ -18,6 +18,13 @@ func TestStartContext(t *testing.T) {
 	if !ok || !reflect.DeepEqual(ctx.Path, []int{0, 1, 2}) || ctx.Compaction != -1 {
 		t.Errorf("PathContext(2) = %+v, %v; want the path 0 1 2, true", ctx, ok)
 	}
+	ctx, ok = StartContext(3, 4, l.Parent)
+	if !ok || !reflect.DeepEqual(ctx.Path, []int{0, 3}) || ctx.Compaction != -1 {
+		t.Errorf("StartContext(3) = %+v, %v; want the path 0 3, true", ctx, ok)
+	}
+	if ctx, ok := StartContext(4, 4, l.Parent); ok || ctx.Path != nil || ctx.Compaction != -1 {
+		t.Errorf("StartContext(4) = %+v, %v; want an empty context, false", ctx, ok)
+	}
 }
 
 func TestOnePerEntry(t *testing.T) {

@@ -9,19 +9,13 @@ import (
 	"skein/model"
 )
 
-// pathTo is the entries from the root to leaf (a parent is always an
-// earlier entry, so the walk ends).
-func (s *Session) pathTo(leaf int) []int {
-	return model.PathTo(leaf, len(s.parents), s.Parent)
-}
-
 // BuildContext is what Cline sends when it resumes at leaf: every stored
 // message of the lead from the first, in order (the CLI keeps no other
 // history: a compaction rewrites the file), each tool result of a user
 // message a message of its own. A sub-agent's messages are its own
 // conversation, never its parent's.
 func (s *Session) BuildContext(leaf int) model.Context {
-	ctx, ok := model.StartContext(leaf, len(s.Entries), s.pathTo)
+	ctx, ok := model.StartContext(leaf, len(s.Entries), s.Parent)
 	if !ok {
 		return ctx
 	}

@@ -68,7 +68,7 @@ func (s *Session) live(path []int) []int {
 // A compaction that was applied replaces everything before the
 // compaction_start it completes by its summary.
 func (s *Session) BuildContext(leaf int) model.Context {
-	ctx, ok := model.StartContext(leaf, len(s.Events), s.pathTo)
+	ctx, ok := model.StartContext(leaf, len(s.Events), s.Parent)
 	if !ok {
 		return ctx
 	}
@@ -163,7 +163,7 @@ func (s *Session) compactionStart(path []int, k int) int {
 // call that started them), errors, results in the order they finished, and
 // a compaction as its summary where it was applied, with nothing dropped.
 func (s *Session) BuildHistory(leaf int) model.Context {
-	ctx, ok := model.StartContext(leaf, len(s.Events), s.pathTo)
+	ctx, ok := model.StartContext(leaf, len(s.Events), s.Parent)
 	if !ok {
 		return ctx
 	}

@@ -299,7 +299,3 @@ func (s *Session) callOf(es []Entry) int {
 }
 
 func nan() float64 { return jsdate.Parse("") }
-
-// pathTo is the entries from the first to leaf; a cycle of parents ends
-// the walk after as many steps as there are entries.
-func (s *Session) pathTo(leaf int) []int { return model.PathTo(leaf, len(s.Entries), s.Parent) }

@@ -74,7 +74,7 @@ func (s *Session) BranchEnds() []int {
 // not in the transcript: this is the conversation as the transcript has
 // it, which no resume request of Cursor's has been checked against.
 func (s *Session) BuildContext(leaf int) model.Context {
-	ctx, ok := model.StartContext(leaf, len(s.Entries), s.pathTo)
+	ctx, ok := model.StartContext(leaf, len(s.Entries), s.Parent)
 	if !ok {
 		return ctx
 	}

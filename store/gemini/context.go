@@ -16,7 +16,7 @@ import (
 // compaction on it. Its session context message comes first, as
 // getInitialChatHistory puts a fresh one first.
 func (s *Session) BuildContext(leaf int) model.Context {
-	ctx, ok := model.StartContext(leaf, len(s.Entries), s.pathTo)
+	ctx, ok := model.StartContext(leaf, len(s.Entries), s.Parent)
 	if !ok {
 		return ctx
 	}
@@ -385,7 +385,3 @@ func truthyAny(v any) bool {
 	}
 	return true
 }
-
-// pathTo is the entries from the root to leaf; a cycle of parents ends
-// the walk after as many steps as there are entries.
-func (s *Session) pathTo(leaf int) []int { return model.PathTo(leaf, len(s.Entries), s.Parent) }
