@@ -25,15 +25,3 @@ func (t *EntryTree[E, P]) Entry(i int) Entry {
 	}
 	return e
 }
-
-// PathContext is where a format's BuildContext starts at leaf: the path
-// from the root to leaf, no messages yet, no compaction. ok is false, and
-// the context empty, when leaf is no entry (-1 for an empty session).
-func (t *EntryTree[E, P]) PathContext(leaf int) (ctx Context, ok bool) {
-	ctx = Context{Compaction: -1}
-	if leaf < 0 || leaf >= len(t.Entries) {
-		return ctx, false
-	}
-	ctx.Path = t.Path(leaf)
-	return ctx, true
-}

@@ -249,7 +249,7 @@ func (s *Session) TreeText(i int, home string) []Part {
 	}
 	e := s.Entry(i)
 	if e.Kind != EntryMessage {
-		return []Part{{Text: "[" + OneLine(e.Type) + "]", Role: "dim"}}
+		return Mark(e.Type)
 	}
 	msg := s.EntryMessage(i)
 	if msg.Role == RoleToolResult {

@@ -103,19 +103,7 @@ func (s *Session) BuildHistory(leaf int) model.Context {
 		return ctx
 	}
 	conv := s.conversation(ctx.Path, leaf)
-	for _, i := range conv {
-		e := &s.Entries[i]
-		pe := model.Projected{Entry: i, First: len(ctx.Messages)}
-		switch e.kind {
-		case model.EntryCompaction:
-			ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary})
-			pe.N = 1
-		case model.EntryMessage:
-			ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: i})
-			pe.N = 1
-		}
-		ctx.Entries = append(ctx.Entries, pe)
-	}
+	ctx.OnePerEntry(conv, func(i int) model.EntryKind { return s.Entries[i].kind }, true)
 	ctx.Model = s.modelRef(conv)
 	return ctx
 }

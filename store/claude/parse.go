@@ -138,21 +138,12 @@ func Sniff(head []byte) bool {
 		}
 		return false
 	}
-	typ, hasUUID, hasSession := "", false, false
-	it := jscan.Object(ln)
-	for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
-		switch it.Name(k) {
-		case "type":
-			typ, _ = jscan.String(v)
-		case "uuid":
-			hasUUID = jscan.IsString(v)
-		case "sessionId":
-			hasSession = jscan.IsString(v)
-		}
-	}
-	if it.Err() != nil {
+	var rawType, uuid, session []byte
+	if jscan.Raws(ln, []string{"type", "uuid", "sessionId"}, &rawType, &uuid, &session) != nil {
 		return false
 	}
+	typ, _ := jscan.String(rawType)
+	hasUUID, hasSession := jscan.IsString(uuid), jscan.IsString(session)
 	return recordTypes[typ] || (hasUUID || hasSession) && chainTypes[typ] || hasUUID && hasSession
 }
 

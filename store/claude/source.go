@@ -483,19 +483,8 @@ func usageOf(u []byte) *model.Usage {
 		return nil
 	}
 	out := &model.Usage{}
-	jscan.Fields(u, func(k, v []byte) bool {
-		switch jscan.Key(k) {
-		case "input_tokens":
-			out.Input, _ = jscan.Number(v)
-		case "output_tokens":
-			out.Output, _ = jscan.Number(v)
-		case "cache_read_input_tokens":
-			out.CacheRead, _ = jscan.Number(v)
-		case "cache_creation_input_tokens":
-			out.CacheWrite, _ = jscan.Number(v)
-		}
-		return true
-	})
+	jscan.Numbers(u, []string{"input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"},
+		&out.Input, &out.Output, &out.CacheRead, &out.CacheWrite)
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"skein/internal/jscan"
 	"skein/internal/jsjson"
+	"skein/internal/llmwire"
 	"skein/model"
 )
 
@@ -15,23 +16,14 @@ func commandText(text string) string {
 	if !strings.HasPrefix(strings.TrimSpace(text), "<command-") {
 		return ""
 	}
-	name, ok := between(text, "<command-name>", "</command-name>")
+	name, ok := llmwire.Between(text, "<command-name>", "</command-name>")
 	if !ok {
 		return ""
 	}
-	if args, ok := between(text, "<command-args>", "</command-args>"); ok && strings.TrimSpace(args) != "" {
+	if args, ok := llmwire.Between(text, "<command-args>", "</command-args>"); ok && strings.TrimSpace(args) != "" {
 		return strings.TrimSpace(name) + " " + strings.TrimSpace(args)
 	}
 	return strings.TrimSpace(name)
-}
-
-func between(s, open, close string) (string, bool) {
-	_, rest, ok := strings.Cut(s, open)
-	if !ok {
-		return "", false
-	}
-	in, _, ok := strings.Cut(rest, close)
-	return in, ok
 }
 
 // TreeText is entry i's line in the tree: a message's first text (a slash

@@ -3,22 +3,11 @@ package cline
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"strings"
 
+	"skein/internal/llmwire"
 	"skein/model"
 )
-
-// pathTo is the entries from the root to leaf (a parent is always an
-// earlier entry, so the walk ends).
-func (s *Session) pathTo(leaf int) []int {
-	var out []int
-	for i := leaf; i >= 0 && i < len(s.parents); i = s.parents[i] {
-		out = append(out, i)
-	}
-	slices.Reverse(out)
-	return out
-}
 
 // BuildContext is what Cline sends when it resumes at leaf: every stored
 // message of the lead from the first, in order (the CLI keeps no other
@@ -26,11 +15,10 @@ func (s *Session) pathTo(leaf int) []int {
 // message a message of its own. A sub-agent's messages are its own
 // conversation, never its parent's.
 func (s *Session) BuildContext(leaf int) model.Context {
-	ctx := model.Context{Compaction: -1}
-	if leaf < 0 || leaf >= len(s.Entries) {
+	ctx, ok := model.StartContext(leaf, len(s.Entries), s.Parent)
+	if !ok {
 		return ctx
 	}
-	ctx.Path = s.pathTo(leaf)
 	for _, i := range ctx.Path {
 		e := &s.Entries[i]
 		p := model.Projected{Entry: i, First: len(ctx.Messages)}
@@ -60,21 +48,11 @@ func (s *Session) BuildContext(leaf int) model.Context {
 // OpenAIMessage is a message of an OpenAI Chat Completions request as
 // Cline's openai-compatible provider writes it.
 type OpenAIMessage struct {
-	Role             string           `json:"role"`
-	Content          *string          `json:"content"`
-	ReasoningContent string           `json:"reasoning_content,omitempty"`
-	ToolCalls        []OpenAIToolCall `json:"tool_calls,omitempty"`
-	ToolCallID       string           `json:"tool_call_id,omitempty"`
-}
-
-// OpenAIToolCall is a call of an assistant's OpenAI message.
-type OpenAIToolCall struct {
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
+	Role             string                 `json:"role"`
+	Content          *string                `json:"content"`
+	ReasoningContent string                 `json:"reasoning_content,omitempty"`
+	ToolCalls        []llmwire.ChatToolCall `json:"tool_calls,omitempty"`
+	ToolCallID       string                 `json:"tool_call_id,omitempty"`
 }
 
 // OpenAIMessages are a context's messages as Cline sends them to an
@@ -103,7 +81,7 @@ func (s *Session) OpenAIMessages(ctx model.Context) []OpenAIMessage {
 				case model.BlockThinking:
 					thinking = append(thinking, b.Text)
 				case model.BlockToolCall:
-					c := OpenAIToolCall{ID: b.Call.ID, Type: "function"}
+					c := llmwire.ChatToolCall{ID: b.Call.ID, Type: "function"}
 					c.Function.Name = b.Call.Name
 					c.Function.Arguments = compact(b.Call.Input)
 					o.ToolCalls = append(o.ToolCalls, c)

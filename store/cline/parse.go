@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"skein/internal/llmwire"
 	"skein/model"
 )
 
@@ -46,22 +47,8 @@ type Metrics struct {
 }
 
 // Block is a content block (text, thinking, redacted_thinking, image,
-// tool_use, tool_result).
-type Block struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	Thinking  string          `json:"thinking"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
-	Source    *struct {
-		MediaType string `json:"media_type"`
-		Data      string `json:"data"`
-	} `json:"source"`
-}
+// tool_use, tool_result): Anthropic's, as Cline stores it.
+type Block = llmwire.Block
 
 // File is a messages file: the CLI's envelope, or the extension's bare
 // array (Version 0).
@@ -147,28 +134,7 @@ func firstByte(b []byte) byte {
 
 // blocks are a message's content blocks; a string content is one text
 // block, and a block that does not read is left out.
-func blocks(content json.RawMessage) []Block {
-	switch firstByte(content) {
-	case '"':
-		var s string
-		_ = json.Unmarshal(content, &s)
-		return []Block{{Type: "text", Text: s}}
-	case '[':
-		var raws []json.RawMessage
-		if json.Unmarshal(content, &raws) != nil {
-			return nil
-		}
-		out := make([]Block, 0, len(raws))
-		for _, r := range raws {
-			var b Block
-			if json.Unmarshal(r, &b) == nil {
-				out = append(out, b)
-			}
-		}
-		return out
-	}
-	return nil
-}
+func blocks(content json.RawMessage) []Block { return llmwire.Blocks(content) }
 
 func jsonValid(b []byte) bool             { return json.Valid(b) }
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -81,18 +81,7 @@ func (s *Session) BuildHistory(leaf int) model.Context {
 	if !ok {
 		return ctx
 	}
-	for _, i := range ctx.Path {
-		pe := model.Projected{Entry: i, First: len(ctx.Messages)}
-		switch s.Entries[i].kind {
-		case model.EntryMessage:
-			ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: i})
-			pe.N = 1
-		case model.EntryCompaction:
-			ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary})
-			pe.N = 1
-		}
-		ctx.Entries = append(ctx.Entries, pe)
-	}
+	ctx.OnePerEntry(ctx.Path, func(i int) model.EntryKind { return s.Entries[i].kind }, true)
 	s.setModel(&ctx, leaf)
 	return ctx
 }

@@ -256,40 +256,24 @@ func parseMeta(p []byte, line int) Meta {
 	if len(p) == 0 || p[0] != '{' {
 		return m
 	}
-	jscan.Fields(p, func(k, v []byte) bool {
-		switch jscan.Key(k) {
-		case "id":
-			m.ID, _ = jscan.String(v)
-		case "timestamp":
-			m.Timestamp, _ = jscan.String(v)
-		case "cwd":
-			m.Cwd, _ = jscan.String(v)
-		case "originator":
-			m.Originator, _ = jscan.String(v)
-		case "cli_version":
-			m.CLIVersion, _ = jscan.String(v)
-		case "instructions":
-			if t, ok := jscan.String(v); ok {
-				m.Instructions = t
+	jscan.Strings(p, []string{"id", "timestamp", "cwd", "originator", "cli_version", "source", "model_provider", "forked_from_id"},
+		[]*string{&m.ID, &m.Timestamp, &m.Cwd, &m.Originator, &m.CLIVersion, &m.Source, &m.ModelProvider, &m.ForkedFromID}, func(k string, v []byte) {
+			switch k {
+			case "instructions":
+				if t, ok := jscan.String(v); ok {
+					m.Instructions = t
+				}
+			case "base_instructions":
+				m.BaseInstructions, _ = jscan.String(jscan.ObjectMember(v, "text"))
+				if m.Instructions == "" {
+					m.Instructions = m.BaseInstructions
+				}
+			case "forked_from_ordinal_exclusive":
+				if f, ok := jscan.Number(v); ok && f >= 0 && f < 1<<31 && f == math.Trunc(f) {
+					m.ForkedFromOrdinal = int(f)
+				}
 			}
-		case "base_instructions":
-			m.BaseInstructions, _ = jscan.String(jscan.ObjectMember(v, "text"))
-			if m.Instructions == "" {
-				m.Instructions = m.BaseInstructions
-			}
-		case "source":
-			m.Source, _ = jscan.String(v)
-		case "model_provider":
-			m.ModelProvider, _ = jscan.String(v)
-		case "forked_from_id":
-			m.ForkedFromID, _ = jscan.String(v)
-		case "forked_from_ordinal_exclusive":
-			if f, ok := jscan.Number(v); ok && f >= 0 && f < 1<<31 && f == math.Trunc(f) {
-				m.ForkedFromOrdinal = int(f)
-			}
-		}
-		return true
-	})
+		})
 	return m
 }
 

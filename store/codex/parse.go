@@ -277,26 +277,8 @@ func parseLine(e *Entry, line []byte) error {
 	e.Raw = line
 	var typ, payload, ts, id []byte
 	var role, callID, toolName []byte
-	it := jscan.Object(line)
-	for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
-		switch it.Name(k) {
-		case "type":
-			typ = v
-		case "payload":
-			payload = v
-		case "timestamp":
-			ts = v
-		case "role":
-			role = v
-		case "call_id":
-			callID = v
-		case "name":
-			toolName = v
-		case "id":
-			id = v
-		}
-	}
-	if err := it.Err(); err != nil {
+	if err := jscan.Raws(line, []string{"type", "payload", "timestamp", "role", "call_id", "name", "id"},
+		&typ, &payload, &ts, &role, &callID, &toolName, &id); err != nil {
 		return err
 	}
 	e.Timestamp, _ = jscan.StringShared(ts)

@@ -15,7 +15,6 @@ import (
 // count's total; any other line as its type.
 func (s *Session) TreeText(i int, home string) []model.Part {
 	e := &s.Entries[i]
-	dim := func(t string) []model.Part { return []model.Part{{Text: "[" + model.OneLine(t) + "]", Role: "dim"}} }
 	switch e.kind {
 	case model.EntryMessage:
 		msg := s.Message(model.ContextMessage{Entry: i})
@@ -58,23 +57,23 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 	case model.EntryCompaction:
 		return []model.Part{{Text: "[compaction: " + model.OneLine(s.summaryOf(i)) + "]", Role: "compaction"}}
 	case model.EntryModelChange:
-		return dim("model: " + s.tcModel[int32(i)])
+		return model.Mark("model: " + s.tcModel[int32(i)])
 	case model.EntryTitle:
 		return []model.Part{{Text: "[title: " + model.OneLine(s.Detail(i).Title) + "]", Role: "label"}}
 	case model.EntryUsage:
 		if c, ok := s.countAt(i); ok && c.total.total > 0 {
-			return dim("tokens: " + strconv.FormatFloat(c.total.total, 'f', -1, 64) + " total")
+			return model.Mark("tokens: " + strconv.FormatFloat(c.total.total, 'f', -1, 64) + " total")
 		}
-		return dim(e.typ)
+		return model.Mark(e.typ)
 	}
 	switch {
 	case e.Type == TypeSessionMeta:
 		id, _ := jscan.String(jscan.ObjectMember(e.Payload, "id"))
-		return dim("session " + id)
+		return model.Mark("session " + id)
 	case e.typ == "":
-		return dim("line")
+		return model.Mark("line")
 	}
-	return dim(e.typ)
+	return model.Mark(e.typ)
 }
 
 // WriteTreeJSON writes the tree as an array of root nodes {id, type, role,

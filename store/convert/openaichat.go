@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"skein/internal/jsjson"
+	"skein/internal/llmwire"
 	"skein/model"
 	"skein/store"
 	"skein/store/pi"
@@ -23,20 +24,11 @@ import (
 // other format.
 
 type chatMessage struct {
-	Role       string          `json:"role"`
-	Content    json.RawMessage `json:"content"`
-	Name       string          `json:"name"`
-	ToolCalls  []chatToolCall  `json:"tool_calls"`
-	ToolCallID string          `json:"tool_call_id"`
-}
-
-type chatToolCall struct {
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
+	Role       string                 `json:"role"`
+	Content    json.RawMessage        `json:"content"`
+	Name       string                 `json:"name"`
+	ToolCalls  []llmwire.ChatToolCall `json:"tool_calls"`
+	ToolCallID string                 `json:"tool_call_id"`
 }
 
 // openChat reads an OpenAI Chat conversation.

@@ -14,12 +14,7 @@ import (
 // pathTo is the events from the first to leaf, following parents (a
 // parent is always an earlier event, so the walk ends).
 func (s *Session) pathTo(leaf int) []int {
-	var out []int
-	for i := leaf; i >= 0; i = s.parent[i] {
-		out = append(out, i)
-	}
-	slices.Reverse(out)
-	return out
+	return model.PathTo(leaf, len(s.parent), s.Parent)
 }
 
 // live drops from path the events a snapshot rewind on it withdrew: those
@@ -73,11 +68,10 @@ func (s *Session) live(path []int) []int {
 // A compaction that was applied replaces everything before the
 // compaction_start it completes by its summary.
 func (s *Session) BuildContext(leaf int) model.Context {
-	ctx := model.Context{Compaction: -1}
-	if leaf < 0 || leaf >= len(s.Events) {
+	ctx, ok := model.StartContext(leaf, len(s.Events), s.Parent)
+	if !ok {
 		return ctx
 	}
-	ctx.Path = s.pathTo(leaf)
 	path := s.live(ctx.Path)
 	results := map[string]int{}
 	system := -1
@@ -169,11 +163,10 @@ func (s *Session) compactionStart(path []int, k int) int {
 // call that started them), errors, results in the order they finished, and
 // a compaction as its summary where it was applied, with nothing dropped.
 func (s *Session) BuildHistory(leaf int) model.Context {
-	ctx := model.Context{Compaction: -1}
-	if leaf < 0 || leaf >= len(s.Events) {
+	ctx, ok := model.StartContext(leaf, len(s.Events), s.Parent)
+	if !ok {
 		return ctx
 	}
-	ctx.Path = s.pathTo(leaf)
 	for _, i := range s.live(ctx.Path) {
 		kind := model.KindMessage
 		switch s.Events[i].kind {

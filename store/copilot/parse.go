@@ -127,24 +127,15 @@ func parseEvent(raw []byte, line int) (Event, bool) {
 		return e, false
 	}
 	typed := false
-	jscan.Fields(raw, func(k, v []byte) bool {
-		switch jscan.Key(k) {
+	jscan.Strings(raw, []string{"id", "parentId", "timestamp", "agentId"}, []*string{&e.ID, &e.ParentID, &e.Timestamp, &e.AgentID}, func(k string, v []byte) {
+		switch k {
 		case "type":
 			e.Type, typed = jscan.String(v)
-		case "id":
-			e.ID, _ = jscan.String(v)
-		case "parentId":
-			e.ParentID, _ = jscan.String(v)
-		case "timestamp":
-			e.Timestamp, _ = jscan.String(v)
-		case "agentId":
-			e.AgentID, _ = jscan.String(v)
 		case "data":
 			if len(v) > 0 && v[0] == '{' {
 				e.Data = v
 			}
 		}
-		return true
 	})
 	if !typed {
 		return e, false

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"skein/internal/jsdate"
+	"skein/internal/llmwire"
 	"skein/model"
 )
 
@@ -114,18 +115,6 @@ type record struct {
 	} `json:"message"`
 }
 
-type block struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	Thinking  string          `json:"thinking"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
-}
-
 // parseFile adds file f's records; false when no line is Cursor's.
 func (s *Session) parseFile(f int, data []byte) bool {
 	var pending []int // calls without a result, in order: their entries' call blocks
@@ -177,9 +166,9 @@ func (s *Session) parseFile(f int, data []byte) bool {
 			}
 			add(Entry{kind: model.EntryMessage, typ: "turn_ended", msg: model.Message{Role: model.RoleAssistant, Error: text, StopReason: "error", Excluded: true}})
 		case r.Role == "user" || r.Role == "assistant":
-			blocks := contentBlocks(r.Message.Content)
+			blocks := llmwire.Blocks(r.Message.Content)
 			msg := model.Message{Role: r.Role}
-			var results []block
+			var results []llmwire.Block
 			t := nan()
 			for k, b := range blocks {
 				switch b.Type {
@@ -230,7 +219,7 @@ func (s *Session) parseFile(f int, data []byte) bool {
 						break
 					}
 				}
-				for _, cb := range contentBlocks(b.Content) {
+				for _, cb := range llmwire.Blocks(b.Content) {
 					if cb.Type == "text" {
 						res.Blocks = append(res.Blocks, model.Block{Type: model.BlockText, Name: "text", Text: cb.Text})
 					}
@@ -244,54 +233,19 @@ func (s *Session) parseFile(f int, data []byte) bool {
 	return any
 }
 
-// contentBlocks is a content that is a string (one text block) or an
-// array of blocks.
-func contentBlocks(raw json.RawMessage) []block {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return nil
-	}
-	if raw[0] == '"' {
-		var t string
-		_ = json.Unmarshal(raw, &t)
-		return []block{{Type: "text", Text: t}}
-	}
-	var bs []json.RawMessage
-	if json.Unmarshal(raw, &bs) != nil {
-		return nil
-	}
-	var out []block
-	for _, b := range bs {
-		var x block
-		if json.Unmarshal(b, &x) == nil {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
 // userText is what the user typed: the text in <user_query>, else the
 // whole; and the time in a <timestamp> tag before it (NaN, or t, when
 // none reads).
 func userText(text string, t float64) (string, float64) {
-	if ts, ok := between(text, "<timestamp>", "</timestamp>"); ok {
+	if ts, ok := llmwire.Between(text, "<timestamp>", "</timestamp>"); ok {
 		if v := jsdate.Parse(strings.TrimSpace(ts)); v == v {
 			t = v
 		}
 	}
-	if q, ok := between(text, "<user_query>", "</user_query>"); ok {
+	if q, ok := llmwire.Between(text, "<user_query>", "</user_query>"); ok {
 		return strings.TrimSpace(q), t
 	}
 	return text, t
-}
-
-func between(s, open, close string) (string, bool) {
-	_, rest, ok := strings.Cut(s, open)
-	if !ok {
-		return "", false
-	}
-	in, _, ok := strings.Cut(rest, close)
-	return in, ok
 }
 
 // idOf names an entry by its file and line: Cursor's records carry no id.

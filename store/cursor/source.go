@@ -74,24 +74,11 @@ func (s *Session) BranchEnds() []int {
 // not in the transcript: this is the conversation as the transcript has
 // it, which no resume request of Cursor's has been checked against.
 func (s *Session) BuildContext(leaf int) model.Context {
-	var ctx model.Context
-	if leaf < 0 || leaf >= len(s.Entries) {
+	ctx, ok := model.StartContext(leaf, len(s.Entries), s.Parent)
+	if !ok {
 		return ctx
 	}
-	for i := leaf; i >= 0 && len(ctx.Path) <= len(s.Entries); i = s.Entries[i].parent {
-		ctx.Path = append(ctx.Path, i)
-	}
-	for l, r := 0, len(ctx.Path)-1; l < r; l, r = l+1, r-1 {
-		ctx.Path[l], ctx.Path[r] = ctx.Path[r], ctx.Path[l]
-	}
-	for _, i := range ctx.Path {
-		p := model.Projected{Entry: i, First: len(ctx.Messages)}
-		if s.Entries[i].kind == model.EntryMessage {
-			ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: i})
-			p.N = 1
-		}
-		ctx.Entries = append(ctx.Entries, p)
-	}
+	ctx.OnePerEntry(ctx.Path, func(i int) model.EntryKind { return s.Entries[i].kind }, false)
 	return ctx
 }
 

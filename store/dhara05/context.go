@@ -14,14 +14,7 @@ func (s *Session) BuildContext(leaf int) model.Context {
 	}
 	ctx.Model = s.modelRef()
 	ctx.ThinkingLevel = s.Meta.ThinkingLevel
-	for _, i := range ctx.Path {
-		pe := model.Projected{Entry: i, First: len(ctx.Messages)}
-		if s.Entries[i].kind == model.EntryMessage {
-			ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: i})
-			pe.N = 1
-		}
-		ctx.Entries = append(ctx.Entries, pe)
-	}
+	ctx.OnePerEntry(ctx.Path, func(i int) model.EntryKind { return s.Entries[i].kind }, false)
 	return ctx
 }
 

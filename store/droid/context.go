@@ -17,11 +17,10 @@ import (
 // -(k+1) for the k-th after the first), sent as its one message. Droid
 // 0.225 wrote no compaction in these runs; none is read.
 func (s *Session) BuildContext(leaf int) model.Context {
-	ctx := model.Context{Compaction: -1}
-	if leaf < 0 || leaf >= len(s.Entries) {
+	ctx, ok := s.PathContext(leaf)
+	if !ok {
 		return ctx
 	}
-	ctx.Path = s.Path(leaf)
 	for _, i := range ctx.Path {
 		e := &s.Entries[i]
 		if e.kind != model.EntryMessage || e.Visibility == "user_only" {

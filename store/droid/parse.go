@@ -122,48 +122,22 @@ func (s *Session) readSettings(b []byte) {
 		return
 	}
 	t := &Tokens{}
-	jscan.Fields(u, func(k, v []byte) bool {
-		n, _ := jscan.Number(v)
-		switch jscan.Key(k) {
-		case "inputTokens":
-			t.Input = n
-		case "outputTokens":
-			t.Output = n
-		case "cacheCreationTokens":
-			t.CacheCreation = n
-		case "cacheReadTokens":
-			t.CacheRead = n
-		case "thinkingTokens":
-			t.Thinking = n
-		}
-		return true
-	})
+	jscan.Numbers(u, []string{"inputTokens", "outputTokens", "cacheCreationTokens", "cacheReadTokens", "thinkingTokens"},
+		&t.Input, &t.Output, &t.CacheCreation, &t.CacheRead, &t.Thinking)
 	s.Usage = t
 }
 
 // parseRecord reads a line's members.
 func parseRecord(raw []byte, no int) Entry {
 	e := Entry{Raw: raw, Line: no}
-	jscan.Fields(raw, func(k, v []byte) bool {
-		switch jscan.Key(k) {
-		case "type":
-			e.Type, _ = jscan.String(v)
-		case "id":
-			e.ID, _ = jscan.String(v)
-		case "parentId":
-			e.ParentID, _ = jscan.String(v)
-		case "timestamp":
-			e.Timestamp, _ = jscan.String(v)
-		case "message":
-			if len(v) > 0 && v[0] == '{' {
-				e.Role = jscan.StringMember(v, "role")
-				if c := jscan.ObjectMember(v, "content"); len(c) > 0 && (c[0] == '[' || c[0] == '"') {
-					e.Content = c
-				}
-				e.Visibility = jscan.StringMember(v, "visibility")
+	jscan.Strings(raw, []string{"type", "id", "parentId", "timestamp"}, []*string{&e.Type, &e.ID, &e.ParentID, &e.Timestamp}, func(k string, v []byte) {
+		if k == "message" && len(v) > 0 && v[0] == '{' {
+			e.Role = jscan.StringMember(v, "role")
+			if c := jscan.ObjectMember(v, "content"); len(c) > 0 && (c[0] == '[' || c[0] == '"') {
+				e.Content = c
 			}
+			e.Visibility = jscan.StringMember(v, "visibility")
 		}
-		return true
 	})
 	return e
 }

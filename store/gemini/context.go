@@ -16,11 +16,10 @@ import (
 // compaction on it. Its session context message comes first, as
 // getInitialChatHistory puts a fresh one first.
 func (s *Session) BuildContext(leaf int) model.Context {
-	ctx := model.Context{Compaction: -1}
-	if leaf < 0 || leaf >= len(s.Entries) {
+	ctx, ok := model.StartContext(leaf, len(s.Entries), s.Parent)
+	if !ok {
 		return ctx
 	}
-	ctx.Path = pathOf(s, leaf)
 	var msgs []int32
 	if leaf == s.leaf {
 		msgs = s.conv
@@ -77,17 +76,6 @@ func (s *Session) BuildContext(leaf int) model.Context {
 		}
 	}
 	return ctx
-}
-
-func pathOf(s *Session, i int) []int {
-	var rev []int
-	for j := i; j >= 0 && len(rev) <= len(s.Entries); j = int(s.Entries[j].parent) {
-		rev = append(rev, j)
-	}
-	for a, b := 0, len(rev)-1; a < b; a, b = a+1, b-1 {
-		rev[a], rev[b] = rev[b], rev[a]
-	}
-	return rev
 }
 
 // converted reports whether convertSessionToClientHistory keeps a

@@ -20,12 +20,11 @@ import (
 // the last count user turns; context.clear empties the context;
 // context.apply_compaction starts it again from its summary.
 func (s *Session) BuildContext(leaf int) model.Context {
-	ctx := model.Context{Compaction: -1}
-	if leaf < 0 || leaf >= len(s.Entries) {
+	ctx, ok := s.PathContext(leaf)
+	if !ok {
 		return ctx
 	}
 	agent := s.Entries[leaf].Agent
-	ctx.Path = s.Path(leaf)
 	var out []int
 	open, openStep := -1, ""
 	openCalls, openVacuous := false, true

@@ -21,11 +21,10 @@ import (
 // Entries lists the path's entries from the last compression on, each
 // with the messages it gives; the model is the last assistant's.
 func (s *Session) BuildContext(leaf int) model.Context {
-	ctx := model.Context{Compaction: -1}
-	if leaf < 0 || leaf >= len(s.Entries) {
+	ctx, ok := s.PathContext(leaf)
+	if !ok {
 		return ctx
 	}
-	ctx.Path = s.Path(leaf)
 	type msg struct {
 		model.ContextMessage
 		owner int
@@ -155,23 +154,11 @@ func (s *Session) slashTakesBack(i, u int) bool {
 // BuildHistory is what the user saw along the path: every message entry,
 // and each compression as its summary, in place.
 func (s *Session) BuildHistory(leaf int) model.Context {
-	ctx := model.Context{Compaction: -1}
-	if leaf < 0 || leaf >= len(s.Entries) {
+	ctx, ok := s.PathContext(leaf)
+	if !ok {
 		return ctx
 	}
-	ctx.Path = s.Path(leaf)
-	for _, i := range ctx.Path {
-		pe := model.Projected{Entry: i, First: len(ctx.Messages)}
-		switch s.Entries[i].kind {
-		case model.EntryMessage:
-			ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: i})
-			pe.N = 1
-		case model.EntryCompaction:
-			ctx.Messages = append(ctx.Messages, model.ContextMessage{Entry: i, Kind: model.KindCompactionSummary})
-			pe.N = 1
-		}
-		ctx.Entries = append(ctx.Entries, pe)
-	}
+	ctx.OnePerEntry(ctx.Path, func(i int) model.EntryKind { return s.Entries[i].kind }, true)
 	s.setModel(&ctx)
 	return ctx
 }

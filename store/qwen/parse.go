@@ -168,39 +168,25 @@ func (s *Session) parseFile(data []byte, file int) {
 func parseRecord(raw []byte, no int) (Entry, bool) {
 	e := Entry{Raw: raw, Line: no, fragment: -1}
 	parentOK := false
-	jscan.Fields(raw, func(k, v []byte) bool {
-		switch jscan.Key(k) {
-		case "uuid":
-			e.UUID, _ = jscan.String(v)
-		case "parentUuid":
-			if string(v) == "null" {
-				parentOK = true
-			} else if p, ok := jscan.String(v); ok {
-				e.ParentUUID, e.HasParent, parentOK = p, true, true
+	jscan.Strings(raw, []string{"uuid", "sessionId", "timestamp", "type", "subtype", "model", "cwd"},
+		[]*string{&e.UUID, &e.SessionID, &e.Timestamp, &e.Type, &e.Subtype, &e.Model, &e.Cwd}, func(k string, v []byte) {
+			switch k {
+			case "parentUuid":
+				if string(v) == "null" {
+					parentOK = true
+				} else if p, ok := jscan.String(v); ok {
+					e.ParentUUID, e.HasParent, parentOK = p, true, true
+				}
+			case "message":
+				if len(v) > 0 && v[0] == '{' {
+					e.Message = v
+				}
+			case "systemPayload":
+				if len(v) > 0 && v[0] == '{' {
+					e.Payload = v
+				}
 			}
-		case "sessionId":
-			e.SessionID, _ = jscan.String(v)
-		case "timestamp":
-			e.Timestamp, _ = jscan.String(v)
-		case "type":
-			e.Type, _ = jscan.String(v)
-		case "subtype":
-			e.Subtype, _ = jscan.String(v)
-		case "model":
-			e.Model, _ = jscan.String(v)
-		case "cwd":
-			e.Cwd, _ = jscan.String(v)
-		case "message":
-			if len(v) > 0 && v[0] == '{' {
-				e.Message = v
-			}
-		case "systemPayload":
-			if len(v) > 0 && v[0] == '{' {
-				e.Payload = v
-			}
-		}
-		return true
-	})
+		})
 	switch e.Type {
 	case TypeUser, TypeAssistant, TypeToolResult, TypeSystem:
 	default:

@@ -276,22 +276,8 @@ func usageOf(u []byte) *model.Usage {
 		return nil
 	}
 	var t tokens
-	jscan.Fields(u, func(k, v []byte) bool {
-		n, _ := jscan.Number(v)
-		switch jscan.Key(k) {
-		case "promptTokenCount":
-			t.prompt = n
-		case "candidatesTokenCount":
-			t.out = n
-		case "thoughtsTokenCount":
-			t.thoughts = n
-		case "cachedContentTokenCount":
-			t.cached = n
-		case "totalTokenCount":
-			t.total = n
-		}
-		return true
-	})
+	jscan.Numbers(u, []string{"promptTokenCount", "candidatesTokenCount", "thoughtsTokenCount", "cachedContentTokenCount", "totalTokenCount"},
+		&t.prompt, &t.out, &t.thoughts, &t.cached, &t.total)
 	return &model.Usage{Input: max(t.prompt-t.cached, 0), CacheRead: t.cached, Output: t.out, Reasoning: t.thoughts, Total: t.total}
 }
 
@@ -349,7 +335,6 @@ func (s *Session) TreeText(i int, home string) []model.Part {
 
 func (s *Session) treeText(i int, home string) []model.Part {
 	e := &s.Entries[i]
-	dim := func(t string) []model.Part { return []model.Part{{Text: "[" + model.OneLine(t) + "]", Role: "dim"}} }
 	switch e.kind {
 	case model.EntryMessage:
 		msg := s.Message(model.ContextMessage{Entry: i})
@@ -359,18 +344,18 @@ func (s *Session) treeText(i int, home string) []model.Part {
 	case model.EntryTitle:
 		return []model.Part{{Text: "[title: " + model.OneLine(s.Detail(i).Title) + "]", Role: "label"}}
 	case model.EntryModelChange:
-		return dim("model: " + s.Detail(i).Model)
+		return model.Mark("model: " + s.Detail(i).Model)
 	case model.EntryUsage:
 		ev := jscan.ObjectMember(e.Payload, "uiEvent")
-		return dim("api response: " + jscan.StringMember(ev, "model") + " " + string(jscan.ObjectMember(ev, "input_token_count")) + " in, " + string(jscan.ObjectMember(ev, "output_token_count")) + " out")
+		return model.Mark("api response: " + jscan.StringMember(ev, "model") + " " + string(jscan.ObjectMember(ev, "input_token_count")) + " in, " + string(jscan.ObjectMember(ev, "output_token_count")) + " out")
 	}
 	if e.fragment >= 0 {
-		return dim("fragment of " + e.UUID)
+		return model.Mark("fragment of " + e.UUID)
 	}
 	if e.Type == TypeSystem && e.Subtype == SubtypeTelemetry {
-		return dim(telemetryEvent(e.Payload))
+		return model.Mark(telemetryEvent(e.Payload))
 	}
-	return dim(e.typ())
+	return model.Mark(e.typ())
 }
 
 // WriteTreeJSON writes the tree as an array of root nodes {id, type, role,
