@@ -100,9 +100,7 @@ func (s *Server) searchSessions(_ context.Context, in SearchInput) (SearchOutput
 	if p.hasSince || p.hasUntil {
 		want = maxHits // filtered after the ranking
 	}
-	s.mu.Lock()
-	hits := search.Files(s.x, q, files, want, false, nil)
-	s.mu.Unlock()
+	hits := s.search(q, files, want)
 	if about == nil {
 		about = search.HitSessions(hits)
 	}
@@ -145,6 +143,19 @@ func (s *Server) searchSessions(_ context.Context, in SearchInput) (SearchOutput
 		text.WriteString("more: call again with cursor " + out.NextCursor + "\n")
 	}
 	return out, text.String(), nil
+}
+
+// search is q over files through the index, which current keeps up to
+// date (every file read and searched when there is no index, or it could
+// not be brought up to date).
+func (s *Server) search(q *search.Query, files []string, limit int) []search.Hit {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.current()
+	if s.x == nil || s.seen.dirty.Load() {
+		return search.Files(s.x, q, files, limit, false, nil)
+	}
+	return s.x.Search(q, files, limit)
 }
 
 // toHit is a hit as the tool answers it, every string of the session's

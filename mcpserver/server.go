@@ -48,9 +48,10 @@ type Config struct {
 // up to date with the files as they are (a file unchanged since is not
 // read again) and searches it.
 type Server struct {
-	cfg Config
-	mu  sync.Mutex // one search at a time over the index
-	x   *search.Index
+	cfg  Config
+	mu   sync.Mutex // one call at a time over the index and the files found
+	x    *search.Index
+	seen watched
 }
 
 // New opens the server's index (when cfg names one).
@@ -59,6 +60,7 @@ func New(cfg Config) *Server {
 	if cfg.IndexDir != "" {
 		s.x = search.OpenIndex(cfg.IndexDir)
 	}
+	s.watch()
 	return s
 }
 
@@ -69,6 +71,9 @@ func (s *Server) Close() {
 	if s.x != nil {
 		s.x.Close()
 		s.x = nil
+	}
+	if s.seen.w != nil {
+		s.seen.w.Close()
 	}
 }
 
@@ -292,17 +297,12 @@ func (s *Server) roots() []string {
 	return s.cfg.Env.DefaultRoots()
 }
 
-// files are the sessions found now (their parts left out: they are read
-// with their sessions).
+// files are the sessions found (their parts left out: they are read with
+// their sessions), looked for again when something changed.
 func (s *Server) files() []string {
-	files, _ := store.Discover(s.roots())
-	out := files[:0]
-	for _, f := range files {
-		if !store.IsPart(f) {
-			out = append(out, f)
-		}
-	}
-	return out
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.current()
 }
 
 // resolve finds the session an argument names: its path, its id or a

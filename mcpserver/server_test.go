@@ -494,3 +494,40 @@ func collect(v any, out *[]string) {
 		}
 	}
 }
+
+// The index stays open between calls and follows the files: a message
+// appended after a search, and a session added, are found by the next.
+func TestSearchFollowsTheFiles(t *testing.T) {
+	dir := copyStore(t)
+	cs := connect(t, Config{Roots: []string{dir}})
+	var out SearchOutput
+	call(t, cs, "search_sessions", map[string]any{"query": "zanzibar"}, &out)
+	if len(out.Hits) != 0 {
+		t.Fatalf("%+v", out)
+	}
+	path, _ := filepath.Glob(filepath.Join(dir, "2026-03-03*"))
+	s, _ := store.Open(path[0])
+	leaf := s.Entry(s.Leaf()).ID
+	line := `{"type":"message","id":"feed0001","parentId":"` + leaf + `","timestamp":"2026-03-03T15:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"what about zanzibar?"}],"timestamp":1772550000000}}`
+	if err := synth.AppendLine(path[0], line); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "--home-dev-new--")
+	os.Mkdir(sub, 0o755)
+	if err := synth.Session(filepath.Join(sub, "2026-11-01T09-00-00-000Z_0194a3f0-0000-7000-8000-0000000000aa.jsonl"), "/home/dev/new", 20<<10, time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC), 5); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		call(t, cs, "search_sessions", map[string]any{"query": "zanzibar"}, &out)
+		var list ListOutput
+		call(t, cs, "list_sessions", nil, &list)
+		if len(out.Hits) == 1 && out.Hits[0].EntryID == "feed0001" && list.Total == 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the appended message or the new session is not found: %+v, %d sessions", out, list.Total)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
