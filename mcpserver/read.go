@@ -100,6 +100,10 @@ func (s *Server) readSession(_ context.Context, in ReadInput) (ReadOutput, strin
 	if cur.Item > len(msgs) {
 		return out, "", badArg("cursor", "points past the end of the session; leave it out to start again")
 	}
+	// A page's cost is the larger of its text and its structured output's
+	// JSON, so that a client that reads either (pi the text, Claude Code
+	// the structured output) gets at most max_chars of it.
+	used := max(text.Len(), jsonLen(out)+cursorRoom)
 	for i := cur.Item; i < len(msgs); i++ {
 		item := messageItem(sess, msgs[i], in.Full)
 		body := item.Text
@@ -107,30 +111,45 @@ func (s *Server) readSession(_ context.Context, in ReadInput) (ReadOutput, strin
 		if i == cur.Item {
 			from = min(cur.Char, len(body))
 		}
+		item.Continued = from > 0
 		head := cutChars(fmt.Sprintf("[%s %s · entry %s]", item.Role, item.Time, item.EntryID), chars/4) + "\n"
-		room := chars - text.Len() - len(head) - 2
+		cost := func(piece string, cut bool) int {
+			it := item
+			it.Text, it.Cut = piece, cut
+			return max(len(head)+len(piece)+2, jsonLen(it)+1)
+		}
 		rest := body[from:]
-		if len(rest) > room {
-			if len(out.Messages) > 0 && room < len(rest) && room < chars/4 {
-				// Little room left: the message starts the next page
-				// rather than a sliver of it ending this one.
-				out.NextCursor = cursor{Key: cur.Key, Item: i, Char: from}.String()
-				break
-			}
-			piece := cutChars(rest, max(0, room))
-			if piece == "" && len(out.Messages) > 0 {
-				out.NextCursor = cursor{Key: cur.Key, Item: i, Char: from}.String()
-				break
-			}
-			item.Text, item.Continued, item.Cut = piece, from > 0, true
+		if used+cost(rest, false) <= chars {
+			item.Text = rest
 			out.Messages = append(out.Messages, item)
-			text.WriteString(head + piece + "\n\n")
-			out.NextCursor = cursor{Key: cur.Key, Item: i, Char: from + len(piece)}.String()
+			text.WriteString(head + rest + "\n\n")
+			used += cost(rest, false)
+			continue
+		}
+		if len(out.Messages) > 0 && chars-used < chars/4 {
+			// Little room left: the message starts the next page rather
+			// than a sliver of it ending this one.
+			out.NextCursor = cursor{Key: cur.Key, Item: i, Char: from}.String()
 			break
 		}
-		item.Text, item.Continued = rest, from > 0
+		// As much of the message as fits: cut to the room left, then
+		// shorter while its JSON (escapes) does not fit.
+		piece := cutChars(rest, max(0, chars-used-cost("", true)))
+		for piece != "" && used+cost(piece, true) > chars {
+			piece = cutChars(piece, len(piece)-max(1, used+cost(piece, true)-chars))
+		}
+		if piece == "" {
+			if len(out.Messages) == 0 {
+				return ReadOutput{Messages: []MessageItem{}}, "", badArg("max_chars", "leaves no room for a message of this session after its heading; ask for more")
+			}
+			out.NextCursor = cursor{Key: cur.Key, Item: i, Char: from}.String()
+			break
+		}
+		item.Text, item.Cut = piece, true
 		out.Messages = append(out.Messages, item)
-		text.WriteString(head + rest + "\n\n")
+		text.WriteString(head + piece + "\n\n")
+		out.NextCursor = cursor{Key: cur.Key, Item: i, Char: from + len(piece)}.String()
+		break
 	}
 	if out.NextCursor != "" {
 		note := "more: call again with cursor " + out.NextCursor + "\n"

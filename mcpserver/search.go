@@ -109,29 +109,35 @@ func (s *Server) searchSessions(_ context.Context, in SearchInput) (SearchOutput
 	}
 	var text strings.Builder
 	next := -1
+	// A hit costs the larger of its line of text and its JSON (see
+	// readSession).
+	used := jsonLen(out) + cursorRoom
+	cost := func(h SearchHit) int { return max(len(hitText(h)), jsonLen(h)+1) }
 	for i := cur.Item; i < len(hits); i++ {
 		if len(out.Hits) == limit {
 			next = i
 			break
 		}
 		hit := toHit(hits[i], about[hits[i].Path])
-		line := hitText(hit)
-		if text.Len()+len(line) > chars && len(out.Hits) > 0 {
+		if used+cost(hit) > chars && len(out.Hits) > 0 {
 			next = i
 			break
 		}
-		if text.Len()+len(line) > chars {
-			// One hit alone over the budget: its snippet cut to fit.
-			hit.Snippet, hit.Matches = cutSnippet(hit.Snippet, hit.Matches, max(0, len(hit.Snippet)-(text.Len()+len(line)-chars)))
-			hit.Title = cutChars(hit.Title, max(0, chars/8))
-			line = hitText(hit)
-			if text.Len()+len(line) > chars {
-				next = i + 1
-				break
+		for used+cost(hit) > chars && (hit.Snippet != "" || hit.Title != "") {
+			// One hit alone over the budget: its title and snippet cut.
+			over := used + cost(hit) - chars
+			if hit.Title != "" {
+				hit.Title = cutChars(hit.Title, max(0, len(hit.Title)-over))
+			} else {
+				hit.Snippet, hit.Matches = cutSnippet(hit.Snippet, hit.Matches, max(0, len(hit.Snippet)-over))
 			}
 		}
+		if used+cost(hit) > chars {
+			return SearchOutput{Hits: []SearchHit{}}, "", badArg("max_chars", "leaves no room for a hit; ask for more")
+		}
 		out.Hits = append(out.Hits, hit)
-		text.WriteString(line)
+		text.WriteString(hitText(hit))
+		used += cost(hit)
 	}
 	if next >= 0 && next < len(hits) {
 		out.NextCursor = cursor{Key: cur.Key, Item: next}.String()
@@ -305,6 +311,7 @@ func (s *Server) listSessions(_ context.Context, in ListInput) (ListOutput, stri
 	}
 	out.Total = len(infos)
 	var text strings.Builder
+	used := jsonLen(out) + cursorRoom + 100 // and the note of a next page
 	for i := cur.Item; i < len(infos); i++ {
 		info := infos[i]
 		item := SessionItem{
@@ -313,12 +320,14 @@ func (s *Server) listSessions(_ context.Context, in ListInput) (ListOutput, stri
 			Messages: info.MessageCount, Path: sanitize.Inline(info.Path),
 		}
 		line := fmt.Sprintf("%s  %s  %s  %d msgs  %s  %s\n", item.ID, item.Modified, item.Agent, item.Messages, item.Project, item.Title)
-		if len(out.Sessions) == limit || text.Len()+len(line) > chars {
+		cost := max(len(line), jsonLen(item)+1)
+		if len(out.Sessions) == limit || used+cost > chars {
 			out.NextCursor = cursor{Key: cur.Key, Item: i}.String()
 			break
 		}
 		out.Sessions = append(out.Sessions, item)
 		text.WriteString(line)
+		used += cost
 	}
 	if len(out.Sessions) == 0 && out.NextCursor == "" {
 		return out, "no sessions found", nil

@@ -147,8 +147,18 @@ func badArg(arg, format string, a ...any) error {
 const (
 	defaultChars = 16000
 	maxChars     = 200000
-	minChars     = 200
+	minChars     = 500
 )
+
+// cursorRoom is what a page's next_cursor adds to its JSON, at most.
+const cursorRoom = 120
+
+// jsonLen is the length of v as JSON, as the SDK writes a structured
+// output (encoding/json).
+func jsonLen(v any) int {
+	data, _ := json.Marshal(v)
+	return len(data)
+}
 
 // budget is max_chars checked, or the default.
 func budget(n int) (int, error) {

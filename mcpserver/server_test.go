@@ -51,6 +51,21 @@ func connect(t *testing.T, cfg Config) *mcp.ClientSession {
 	return cs
 }
 
+// size is the length of a result's text and of its structured output as
+// JSON.
+func size(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (text, structured int) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil || res.IsError {
+		t.Fatalf("%s: %v %+v", tool, err, res)
+	}
+	for _, c := range res.Content {
+		text += len(c.(*mcp.TextContent).Text)
+	}
+	data, _ := json.Marshal(res.StructuredContent)
+	return text, len(data)
+}
+
 // call calls a tool; it returns the result's text, its structured output
 // decoded into out, and whether it is an error.
 func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, out any) (string, bool) {
@@ -217,7 +232,7 @@ func TestReadSessionPagesToTheEnd(t *testing.T) {
 			want = append(want, messageItem(sess, i, false))
 		}
 	}
-	const budget = 3000
+	const budget = 3000 // characters of text, and of the structured output's JSON
 	var got []MessageItem
 	cursor, pages := "", 0
 	for {
@@ -231,8 +246,8 @@ func TestReadSessionPagesToTheEnd(t *testing.T) {
 			t.Fatalf("page %d: %s", pages, text)
 		}
 		pages++
-		if len(text) > budget {
-			t.Fatalf("page %d: %d characters over a budget of %d", pages, len(text), budget)
+		if tl, sl := size(t, cs, "read_session", args); tl > budget || sl > budget {
+			t.Fatalf("page %d: %d characters of text, %d of JSON, over a budget of %d", pages, tl, sl, budget)
 		}
 		if len(page.Messages) == 0 || page.Total != len(want) {
 			t.Fatalf("page %d: %d messages of %d", pages, len(page.Messages), page.Total)
@@ -290,6 +305,40 @@ func TestReadAroundAnEntry(t *testing.T) {
 	}
 }
 
+// Every tool holds its budget, in its text and in its structured output,
+// and goes on with a cursor.
+func TestBudgetsHeld(t *testing.T) {
+	cs := connect(t, Config{Roots: []string{"../testdata/pi/store"}})
+	for _, c := range []struct {
+		tool    string
+		args    map[string]any
+		budgets []int
+	}{
+		{"search_sessions", map[string]any{"query": "the", "limit": 100}, []int{500, 1200}},
+		{"list_sessions", map[string]any{"limit": 500}, []int{500, 1200}},
+		{"session_stats", nil, []int{2500, 3000}},
+		{"read_session", map[string]any{"session": "019cadc6", "full": true}, []int{500, 1200}},
+	} {
+		for _, budget := range c.budgets {
+			args := map[string]any{"max_chars": budget}
+			for k, v := range c.args {
+				args[k] = v
+			}
+			tl, sl := size(t, cs, c.tool, args)
+			if tl > budget || sl > budget {
+				t.Errorf("%s with max_chars %d: %d characters of text, %d of JSON", c.tool, budget, tl, sl)
+			}
+			var page struct {
+				NextCursor string `json:"next_cursor"`
+			}
+			call(t, cs, c.tool, args, &page)
+			if page.NextCursor == "" {
+				t.Errorf("%s with max_chars %d: no next page", c.tool, budget)
+			}
+		}
+	}
+}
+
 // A bad argument is a tool error whose sentence names it; the server
 // answers the next call.
 func TestBadArguments(t *testing.T) {
@@ -304,6 +353,7 @@ func TestBadArguments(t *testing.T) {
 		{"search_sessions", map[string]any{"query": "x", "since": "last tuesday"}, "since"},
 		{"search_sessions", map[string]any{"query": "x", "limit": 1000}, "limit"},
 		{"search_sessions", map[string]any{"query": "x", "max_chars": 5}, "max_chars"},
+		{"read_session", map[string]any{"session": "019cb3ff", "max_chars": 499}, "max_chars"},
 		{"search_sessions", map[string]any{"query": "x", "cursor": "garbage!"}, "cursor"},
 		{"list_sessions", map[string]any{"sort": "size"}, "sort"},
 		{"list_sessions", map[string]any{"agent": "nobody"}, "agent"},
@@ -314,6 +364,7 @@ func TestBadArguments(t *testing.T) {
 		{"read_session", map[string]any{"session": "019cb3ff", "before": 2}, "before"},
 		{"read_session", map[string]any{"session": "019cb3ff", "entry": "c5112f12", "after": -1}, "after"},
 		{"session_stats", map[string]any{"by": "week"}, "by"},
+		{"session_stats", map[string]any{"max_chars": 500}, "max_chars"},
 		{"session_stats", map[string]any{"session": "nope"}, "session"},
 		{"label_entry", map[string]any{"session": "019cb3ff", "entry": "zzzz", "label": "x"}, "entry"},
 		{"label_entry", map[string]any{"session": "019cb3ff", "entry": "c5112f12", "label": "a\x1b[31mb"}, "label"},

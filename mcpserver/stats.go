@@ -115,15 +115,18 @@ func (s *Server) sessionStats(_ context.Context, in StatsInput) (StatsOutput, st
 	}
 	var text strings.Builder
 	text.WriteString(strings.Join(table.Head, "  ") + "\n")
-	used := text.Len()
+	// A row costs the larger of its JSON and its line (see readSession).
+	used := max(text.Len(), jsonLen(out)+cursorRoom)
 	for i := cur.Item; i < len(all.Rows); i++ {
 		line := ""
 		if i < len(table.Rows) {
 			line = strings.Join(table.Rows[i], "  ") + "\n"
 		}
-		// A row counts its JSON and its line of text alike.
-		cost := max(len(all.Rows[i]), len(line))
-		if used+cost > chars && i > cur.Item {
+		cost := max(len(all.Rows[i])+1, len(line))
+		if used+cost > chars {
+			if i == cur.Item {
+				return StatsOutput{Rows: []any{}}, "", badArg("max_chars", "leaves no room for the total and a row, %d characters; ask for more", used+cost)
+			}
 			out.NextCursor = cursor{Key: cur.Key, Item: i}.String()
 			break
 		}
