@@ -22,7 +22,7 @@ type ReadInput struct {
 	After    *int   `json:"after,omitempty" jsonschema:"with entry: how many messages after it to read, on its branch (0 to 1000)"`
 	Full     bool   `json:"full,omitempty" jsonschema:"tool results whole rather than cut to their first 600 characters"`
 	Cursor   string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page, with the same other arguments, to go on"`
-	MaxChars int    `json:"max_chars,omitempty" jsonschema:"at most this many characters of text in the page, 500 to 200000; 16000 when left out"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"at most this many characters in the page (its text, and its structured output as JSON), 500 to 200000; 16000 when left out"`
 }
 
 // MessageItem is one message, or the part of one a page holds.

@@ -24,7 +24,7 @@ type SearchInput struct {
 	Project  string `json:"project,omitempty" jsonschema:"only sessions whose working folder is this folder or one under it"`
 	Limit    int    `json:"limit,omitempty" jsonschema:"hits in a page, 1 to 100; 20 when left out"`
 	Cursor   string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page, with the same other arguments, to go on"`
-	MaxChars int    `json:"max_chars,omitempty" jsonschema:"at most this many characters of text in the response, 500 to 200000; 16000 when left out"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"at most this many characters in the response (its text, and its structured output as JSON), 500 to 200000; 16000 when left out"`
 }
 
 // SearchHit is one message that matched.
@@ -248,7 +248,7 @@ type ListInput struct {
 	Sort      string `json:"sort,omitempty" jsonschema:"modified (newest change first, the default), created (newest first) or messages (most first)"`
 	Limit     int    `json:"limit,omitempty" jsonschema:"sessions in a page, 1 to 500; 50 when left out"`
 	Cursor    string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page, with the same other arguments, to go on"`
-	MaxChars  int    `json:"max_chars,omitempty" jsonschema:"at most this many characters of text in the response, 500 to 200000; 16000 when left out"`
+	MaxChars  int    `json:"max_chars,omitempty" jsonschema:"at most this many characters in the response (its text, and its structured output as JSON), 500 to 200000; 16000 when left out"`
 }
 
 // SessionItem is one session of a list.

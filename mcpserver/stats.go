@@ -30,7 +30,7 @@ type StatsInput struct {
 	Until    string `json:"until,omitempty" jsonschema:"only sessions begun at or before this time, written as since is"`
 	By       string `json:"by,omitempty" jsonschema:"the rows: session, project, model or day; session when left out"`
 	Cursor   string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page, with the same other arguments, for the next rows"`
-	MaxChars int    `json:"max_chars,omitempty" jsonschema:"at most this many characters of rows in the response, 500 to 200000; 16000 when left out"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"at most this many characters in the response (its text, and its structured output as JSON), 500 to 200000; 16000 when left out"`
 }
 
 // StatsOutput is the stats: `skein stats --json`'s rows (a page of them)
