@@ -110,8 +110,8 @@ func TestMCPSubprocess(t *testing.T) {
 	if _, out, isErr := toolText(t, cs, "list_sessions", nil); isErr || out["total"].(float64) != 1 {
 		t.Errorf("list: %v", out)
 	}
-	text, out, isErr = toolText(t, cs, "read_session", map[string]any{"session": hit["session_id"], "entry": hit["entry_id"], "before": 1, "after": 1, "max_chars": 400})
-	if isErr || len(text) > 400 || !strings.Contains(text, "entry "+hit["entry_id"].(string)) {
+	text, out, isErr = toolText(t, cs, "read_session", map[string]any{"session": hit["session_id"], "entry": hit["entry_id"], "before": 1, "after": 1, "max_chars": 2000})
+	if isErr || len(text) > 2000 || !strings.Contains(text, "entry "+hit["entry_id"].(string)) {
 		t.Errorf("read: %v %d %q", isErr, len(text), text)
 	}
 	if _, out, isErr := toolText(t, cs, "session_stats", map[string]any{"session": f}); isErr || out["row_count"].(float64) != 1 {
@@ -126,5 +126,14 @@ func TestMCPSubprocess(t *testing.T) {
 	data, _ := os.ReadFile(f)
 	if !strings.Contains(string(data), `"label":"from a process"`) {
 		t.Error("the label is not in the file")
+	}
+}
+
+// A folder that is not there is an error before the server starts, as
+// for every command over PATHs.
+func TestMCPMissingFolder(t *testing.T) {
+	_, stderr, code := skein(t, "mcp", filepath.Join(t.TempDir(), "nowhere"))
+	if code != 1 || !strings.Contains(stderr, "nowhere") {
+		t.Errorf("exit %d, %q", code, stderr)
 	}
 }
