@@ -63,6 +63,12 @@ func TestArchitecture(t *testing.T) {
 				t.Errorf("%s imports %s: internal/ packages import only each other", p, path)
 			case path == "skein/cli" && p != "main.go":
 				t.Errorf("%s imports skein/cli: only main.go calls the command line", p)
+			case path == "skein/mcpserver" && dir != "cli" && dir != "mcpserver":
+				t.Errorf("%s imports skein/mcpserver: only the command line starts the MCP server", p)
+			case dir == "mcpserver" && path == "skein/tui":
+				t.Errorf("%s imports skein/tui: the MCP server stands beside the screens, not on them", p)
+			case strings.HasPrefix(path, "github.com/modelcontextprotocol/") && dir != "mcpserver" && !(dir == "cli" && strings.HasSuffix(p, "_test.go")) && p != filepath.Join("cli", "cmd_mcp.go"):
+				t.Errorf("%s imports %s: the MCP SDK is mcpserver's (and cmd_mcp.go's transport)", p, path)
 			}
 		}
 		return nil
@@ -214,7 +220,7 @@ func TestNoFormatSwitchOutsideTheFormats(t *testing.T) {
 		return ok && x.Name == "store" && strings.HasPrefix(sel.Sel.Name, "Format") && sel.Sel.Name != "Format"
 	}
 	checked := 0
-	for _, dir := range []string{".", "cli", "tui", "tui/transcript", "workflow"} {
+	for _, dir := range []string{".", "cli", "tui", "tui/transcript", "workflow", "mcpserver"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, p := range files {
 			if strings.HasSuffix(p, "_test.go") {

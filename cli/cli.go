@@ -15,6 +15,9 @@ type command struct {
 	args    string   // its arguments and flags; "\n" wraps them
 	help    string   // what it does
 	run     func(c *cli, argv []string) error
+	// server is a command that runs until its client goes (mcp): not a
+	// one-shot's collector settings.
+	server bool
 }
 
 // helpText is the command's help with the lists that depend on the formats
@@ -29,7 +32,7 @@ func (c *command) helpText() string {
 var commands = []*command{
 	&listCommand, &contextCommand, &treeCommand, &showCommand, &planCommand,
 	&forkCommand, &compactCommand, &labelCommand, &renameCommand, &deleteCommand,
-	&replayCommand, &importCommand, &exportCommand, &searchCommand, &statsCommand, &doctorCommand,
+	&replayCommand, &importCommand, &exportCommand, &searchCommand, &statsCommand, &doctorCommand, &mcpCommand,
 }
 
 // lookup finds the command named by the first words of argv, and the rest.

@@ -47,7 +47,7 @@ func (c *cli) search(argv []string) (err error) {
 	}
 	defer c.warnUnreadable(&err, unreadable)
 	hits := c.searchFiles(q, files, int(limit))
-	about := hitSessions(hits)
+	about := search.HitSessions(hits)
 	if a.has("json") {
 		type match [2]int
 		out := make([]struct {
@@ -73,7 +73,7 @@ func (c *cli) search(argv []string) (err error) {
 			}
 			in := about[h.Path]
 			o.Title, o.Agent, o.Project, o.Open = valid(hitTitle(in)), store.AgentOf(store.Info{Format: h.Format}), valid(in.Cwd), valid(openCommand(h))
-			if ms := hitTime(h, in); !math.IsNaN(ms) {
+			if ms := search.HitTime(h, in); !math.IsNaN(ms) {
 				d := time.UnixMilli(int64(ms)).UTC().Format("2006-01-02T15:04:05.000Z")
 				o.Date = &d
 			}
@@ -95,7 +95,7 @@ func (c *cli) search(argv []string) (err error) {
 		// (its role and snippet), then how to open the TUI at it, which
 		// names the file and the entry.
 		date := "no date"
-		if ms := hitTime(h, in); !math.IsNaN(ms) {
+		if ms := search.HitTime(h, in); !math.IsNaN(ms) {
 			date = time.UnixMilli(int64(ms)).Format("2006-01-02 15:04")
 		}
 		title, project := hitTitle(in), transcript.ShortPath(in.Cwd, c.env.Home)
@@ -143,25 +143,6 @@ func isQueryTerm(p string) bool {
 	return false
 }
 
-// hitSessions are the list records of the sessions the hits are in (from
-// the list index: a few reads), by path.
-func hitSessions(hits []search.Hit) map[string]store.Info {
-	var paths []string
-	seen := map[string]bool{}
-	for _, h := range hits {
-		if !seen[h.Path] {
-			seen[h.Path] = true
-			paths = append(paths, h.Path)
-		}
-	}
-	about := make(map[string]store.Info, len(paths))
-	infos, _ := store.List(paths, nil)
-	for _, in := range infos {
-		about[in.Path] = in
-	}
-	return about
-}
-
 // hitTitle is what the list calls a hit's session: its name, else its
 // first message.
 func hitTitle(in store.Info) string {
@@ -169,18 +150,6 @@ func hitTitle(in store.Info) string {
 		return in.Name
 	}
 	return in.FirstMessage
-}
-
-// hitTime is when the message was written, else when its session last
-// changed (NaN for neither).
-func hitTime(h search.Hit, in store.Info) float64 {
-	if !math.IsNaN(h.Time) && h.Time != 0 {
-		return h.Time
-	}
-	if in.Path == "" {
-		return math.NaN()
-	}
-	return in.Modified
 }
 
 // openCommand is the command line that opens the TUI on the hit's session

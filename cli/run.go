@@ -105,7 +105,9 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			fmt.Fprint(stdout, cmd.usage())
 			return nil
 		}
-		oneShot()
+		if !cmd.server {
+			oneShot()
+		}
 		c := &cli{env: env, stdin: stdin, stdout: stdout, stderr: stderr}
 		if wantsJSON(rest) && isTerminal(stdout) {
 			tj := &terminalJSON{w: stdout}

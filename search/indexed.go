@@ -5,7 +5,6 @@ import (
 	"regexp/syntax"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -227,7 +226,7 @@ func (qw *queryWords) of(d *dict) *segWords {
 
 // evalBlob adds a blob's messages to the corpus and its candidates to out.
 func evalBlob(q *Query, sw *segWords, b *blob, pi int32, c *corpus, sc *scratch, out []cand) ([]cand, error) {
-	if q.Cwd != "" && b.cwd != q.Cwd && !strings.HasPrefix(b.cwd, strings.TrimSuffix(q.Cwd, "/")+"/") {
+	if !q.OfCwd(b.cwd) {
 		return out, nil
 	}
 	if !q.OfAgent(b.fmt) {

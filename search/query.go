@@ -126,6 +126,12 @@ func (q *Query) OfAgent(format string) bool {
 	return q.Agent == "" || store.AgentIs(store.ForFormat(store.Format(format)), q.Agent)
 }
 
+// OfCwd reports whether the query lets in sessions of the working folder
+// cwd: cwd: names it or a folder above it.
+func (q *Query) OfCwd(cwd string) bool {
+	return q.Cwd == "" || cwd == q.Cwd || strings.HasPrefix(cwd, strings.TrimSuffix(q.Cwd, "/")+"/")
+}
+
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
 
 // Fold is s in lower case with its byte offsets kept (a character whose

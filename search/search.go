@@ -46,7 +46,7 @@ func New(q *Query) *Searcher {
 // Add searches every message of every branch of a session.
 func (s *Searcher) Add(sess *model.Session) {
 	q := s.q
-	if q.Cwd != "" && sess.Info.Cwd != q.Cwd && !strings.HasPrefix(sess.Info.Cwd, strings.TrimSuffix(q.Cwd, "/")+"/") {
+	if !q.OfCwd(sess.Info.Cwd) {
 		return
 	}
 	if !q.OfAgent(sess.Info.Format) {

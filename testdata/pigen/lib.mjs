@@ -267,9 +267,10 @@ function summaryReply(prompt) {
 // turnEnd(event) may return boundary drafts ({entries: [...]}), abortAfter = n
 // aborts the response after its n-th text delta (with paced: true, so that
 // the abort lands mid-stream), cacheWarm: true overrides pi's cache warming
-// decision to warm.
+// decision to warm. extensions are more extension factories (pi's own MCP
+// extension, createMcpExtension, for mcpcheck.mjs).
 export class Agent {
-  static async open({ home, cwd, vm, sessionManager, sessionId, settings = {}, model = "faux-large", thinkingLevel, virtualModel, models = FAUX_MODELS, paced = false, promptCache }) {
+  static async open({ home, cwd, vm, sessionManager, sessionId, settings = {}, model = "faux-large", thinkingLevel, virtualModel, models = FAUX_MODELS, paced = false, promptCache, extensions = [] }) {
     const agentDir = join(home, ".pi", "agent");
     mkdirSync(agentDir, { recursive: true });
     process.env.HOME = home;
@@ -331,7 +332,7 @@ export class Agent {
       noThemes: true,
       noContextFiles: true,
       noExtensions: true,
-      extensionFactories: [extension],
+      extensionFactories: [extension, ...extensions],
     });
     await resourceLoader.reload();
     const sm = sessionManager ?? SessionManager.create(cwd, join(agentDir, "sessions", folderFor(cwd)), sessionId ? { id: sessionId } : undefined);

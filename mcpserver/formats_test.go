@@ -1,0 +1,3 @@
+package mcpserver
+
+import _ "skein/store/formats" // the tests read every format's sessions
