@@ -202,17 +202,16 @@ func results(content []byte) int {
 // TreeText is entry i's line in the tree.
 func (s *Session) TreeText(i int, home string) []model.Part {
 	e := &s.Entries[i]
-	dim := func(t string) []model.Part { return []model.Part{{Text: "[" + model.OneLine(t) + "]", Role: "dim"}} }
 	switch e.Type {
 	case TypeMessage:
 		msg := s.Message(model.ContextMessage{Entry: i})
 		return model.MessageParts(&msg, e.role, home)
 	case TypeSessionStart:
-		return dim("session: " + jscan.StringMember(e.Raw, "title"))
+		return model.Mark("session: " + jscan.StringMember(e.Raw, "title"))
 	case TypeTurnOutcome:
-		return dim("turn " + jscan.StringMember(e.Raw, "reason"))
+		return model.Mark("turn " + jscan.StringMember(e.Raw, "reason"))
 	}
-	return dim(e.Type)
+	return model.Mark(e.Type)
 }
 
 // TreeHidden marks the records the tree leaves out: the turn outcomes

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"skein/internal/jsdate"
+	"skein/internal/llmwire"
 
 	"skein/model"
 )
@@ -16,20 +17,11 @@ import (
 // OpenCode sends its session through the AI SDK's openai-compatible
 // provider (resume-request.json): the members in its order.
 type chatMessage struct {
-	Role       string     `json:"role"`
-	Content    any        `json:"content"`
-	Reasoning  *string    `json:"reasoning_content,omitempty"`
-	ToolCalls  []chatCall `json:"tool_calls,omitempty"`
-	ToolCallID string     `json:"tool_call_id,omitempty"`
-}
-
-type chatCall struct {
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
+	Role       string                 `json:"role"`
+	Content    any                    `json:"content"`
+	Reasoning  *string                `json:"reasoning_content,omitempty"`
+	ToolCalls  []llmwire.ChatToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string                 `json:"tool_call_id,omitempty"`
 }
 
 type chatText struct {
@@ -100,7 +92,7 @@ func (s *Session) chat(i int) (chatMessage, bool) {
 				reasoning += p.Text
 				hasReasoning = true
 			case "tool":
-				var c chatCall
+				var c llmwire.ChatToolCall
 				c.ID, c.Type, c.Function.Name = p.CallID, "function", p.Tool
 				var args bytes.Buffer
 				if json.Compact(&args, object(p.State.Input)) != nil {
