@@ -135,8 +135,8 @@ func (r *Redactor) Total() int {
 	return n
 }
 
-// Summary says what was replaced, the kinds in their order: "3 secrets
-// redacted: 2 openai-key, 1 jwt", or "no secrets found".
+// Summary says what was replaced, the kinds in their order: "3 redacted:
+// 2 openai-key, 1 jwt", or "none found".
 func (r *Redactor) Summary() string {
 	return Summary(func(k Kind) int { return r.Count(k) })
 }
@@ -152,13 +152,9 @@ func Summary(count func(Kind) int) string {
 		}
 	}
 	if total == 0 {
-		return "no secrets found"
+		return "none found"
 	}
-	noun := " secrets"
-	if total == 1 {
-		noun = " secret"
-	}
-	return itoa(total) + noun + " redacted: " + strings.Join(parts, ", ")
+	return itoa(total) + " redacted: " + strings.Join(parts, ", ")
 }
 
 func itoa(n int) string {

@@ -135,7 +135,7 @@ func TestRedactedStaysRedacted(t *testing.T) {
 	if r.Count(KindGeneric) != 1 || r.Count(KindURLPassword) != 1 || r.Total() != 2 {
 		t.Errorf("counts: %s", r.Summary())
 	}
-	if got := r.Summary(); got != "2 secrets redacted: 1 url-password, 1 generic-secret" {
+	if got := r.Summary(); got != "2 redacted: 1 url-password, 1 generic-secret" {
 		t.Errorf("summary %q", got)
 	}
 }
