@@ -80,15 +80,13 @@ func Find[T text](s T) []Match {
 			i += 5
 		case class[c]&cWord != 0:
 			j := wordEnd(s, i)
-			if j-i >= minPrefixed {
-				if m, ok := prefixed(s, i, j); ok {
-					out = append(out, m)
-					if m.Kind == KindAWSAccessKey {
-						awsNear = m.End + 300
-					}
-					i = m.End
-					continue
+			if m, ok := inWord(s, i, j); ok {
+				out = append(out, m)
+				if m.Kind == KindAWSAccessKey {
+					awsNear = m.End + 300
 				}
+				i = m.End
+				continue
 			}
 			i = j
 		case c == ':' || c == '=':
@@ -154,6 +152,25 @@ func mix[T text](s T, i, j int) uint8 {
 		m |= class[s[i]]
 	}
 	return m
+}
+
+// inWord is the token a provider's prefix starts in the word s[i:j]: at
+// its start, or after a - or _ (a folder named proj-sk-ant-...).
+func inWord[T text](s T, i, j int) (Match, bool) {
+	if j-i < minPrefixed {
+		return Match{}, false
+	}
+	if m, ok := prefixed(s, i, j); ok {
+		return m, true
+	}
+	for k := i + 1; k <= j-minPrefixed; k++ {
+		if s[k-1] == '-' || s[k-1] == '_' {
+			if m, ok := prefixed(s, k, j); ok {
+				return m, true
+			}
+		}
+	}
+	return Match{}, false
 }
 
 // prefixed is the token the word s[i:j] is, when a provider's prefix
@@ -410,7 +427,7 @@ func assignment[T text](s T, i int) (Match, bool) {
 	if m := mix(s, v, end); m&cDigit == 0 || m&(cUpper|cLower) == 0 {
 		return Match{}, false
 	}
-	if memberPath(s, v, end) || entropy(s, v, end) < minEntropy {
+	if memberPath(s, v, end) || version(s, v, end) || entropy(s, v, end) < minEntropy {
 		return Match{}, false
 	}
 	kind := KindGeneric
@@ -507,6 +524,32 @@ func memberPath[T text](s T, i, j int) bool {
 		}
 	}
 	return dots > 0 && !start
+}
+
+// version reports whether a value is a version: v1.2.3, 2.14.0-rc1.
+func version[T text](s T, i, j int) bool {
+	if i < j && (s[i] == 'v' || s[i] == 'V') {
+		i++
+	}
+	parts := 0
+	for i < j {
+		k := i
+		for k < j && class[s[k]]&cDigit != 0 {
+			k++
+		}
+		if k == i {
+			return false
+		}
+		parts++
+		if k == j || s[k] == '-' || s[k] == '+' {
+			return parts > 1
+		}
+		if s[k] != '.' {
+			return false
+		}
+		i = k + 1
+	}
+	return false
 }
 
 // entropy is the Shannon entropy of s[i:j] in bits a byte.

@@ -118,9 +118,22 @@ func TestOrdinaryText(t *testing.T) {
 		"https://github.com/owner/repo/commit/3f9a2c1e4b7d8a0f6e5c2b1a9d8e7f6a5b4c3d2e",
 		"The sk-learn docs; skeleton-loading-indicator-component-v2",
 		"tokens=4096 max_tokens: 8192",
+		"image: ghcr.io/acme/auth-token:v2.14.19-rc1",
 	} {
 		if ms := Find(s); len(ms) > 0 {
 			t.Errorf("%q: %v (%q)", s, ms, s[ms[0].Start:ms[0].End])
+		}
+	}
+}
+
+// A token glued to a word before it by - or _ is found (a folder named
+// after one).
+func TestFindsGluedTokens(t *testing.T) {
+	for _, glued := range []string{"/tmp/proj-", "MY_", "x--"} {
+		secret := Secrets[KindAnthropic][0]
+		ms := Find(glued + secret + "/s.jsonl")
+		if len(ms) != 1 || ms[0].Start != len(glued) || ms[0].End != len(glued)+len(secret) {
+			t.Errorf("%s: %v", glued, ms)
 		}
 	}
 }
