@@ -118,7 +118,7 @@ func TestExportKeys(t *testing.T) {
 		}
 		run(m, press(m, k))
 		ext := map[string]string{"j": "json", "m": "md", "h": "html"}[k]
-		want := filepath.Join(downloads, "Paginate GET orders."+ext)
+		want := filepath.Join(downloads, "Paginate GET orders 2026-07-09."+ext) // named after its title and day
 		if v := ansi.Strip(m.View().Content); !strings.Contains(v, want) {
 			t.Fatalf("%s: the path asked is not %s:\n%s", k, want, v)
 		}
@@ -140,7 +140,7 @@ func TestExportKeys(t *testing.T) {
 	// A path typed: written there, in the clone since the user says so.
 	run(m, press(m, "x"))
 	run(m, press(m, "m"))
-	for range len(filepath.Join(downloads, "Paginate GET orders.md")) {
+	for range len(filepath.Join(downloads, "Paginate GET orders 2026-07-09.md")) {
 		press(m, "backspace")
 	}
 	press(m, "n", "o", "t", "e", ".", "m", "d")

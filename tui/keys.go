@@ -79,7 +79,7 @@ func DefaultKeyMap() KeyMap {
 		ExportHTML:        key.NewBinding(key.WithKeys("h"), key.WithHelp("x h", "export html")),
 		ExportMarkdown:    key.NewBinding(key.WithKeys("m"), key.WithHelp("x m", "export markdown")),
 		ExportJSON:        key.NewBinding(key.WithKeys("j"), key.WithHelp("x j", "export json")),
-		ExportKeepSecrets: key.NewBinding(key.WithKeys("k"), key.WithHelp("x k", "export keeping secrets (toggle)")),
+		ExportKeepSecrets: key.NewBinding(key.WithKeys("k"), key.WithHelp("x k", "keep secrets")),
 		Delete:            key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete (to trash)")),
 		Resume:            key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "resume in pi")),
 		Problems:          key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "problems")),
