@@ -16,7 +16,7 @@ import (
 
 var exportCommand = command{
 	name: "session export",
-	args: "REF --format F [-o FILE|DIR [--force]] [--all-branches] [--no-redact]",
+	args: "REF --format F [-o FILE|DIR [--force]] [--all-branches]\n[--no-redact]",
 	help: "the session, of any format, as F: json (Dhara's model), markdown or html (one self-contained page); stdout, or FILE written whole (never over a session; over another file only with --force or a yes), or a file in DIR named after the session's title and day. Secrets (API keys, tokens, private keys, passwords) are replaced with [REDACTED:KIND], counted at the top (on stderr for json); --no-redact keeps them",
 	run:  (*cli).export,
 }
