@@ -80,3 +80,39 @@ func TestCopyAndExportRedact(t *testing.T) {
 		t.Errorf("j after k: not an export that keeps secrets:\n%s", v)
 	}
 }
+
+// The preview marks a session that holds secrets, with their kinds (read
+// where the preview is read, in its command); a session with none has no
+// mark.
+func TestPreviewMarksSecrets(t *testing.T) {
+	secrets := synth.Secrets()
+	root := t.TempDir()
+	file := filepath.Join(root, "--srv-app--", "2026-05-01T10-00-00-000Z_sec1.jsonl")
+	os.MkdirAll(filepath.Dir(file), 0o700)
+	if err := os.WriteFile(file, synth.SecretSession("/srv/app", []string{secrets[0].Text, secrets[16].Text}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	msg := loadPreview(file)().(previewMsg)
+	// Each text is in a dozen places (messages, labels, a summary, the name).
+	if !strings.HasPrefix(msg.secrets, "23 secrets: 11 anthropic-key, 12 jwt") {
+		t.Errorf("preview: %q", msg.secrets)
+	}
+	m := loaded(t, 160, 40, true, root)
+	m.Update(msg)
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "⚠ 23 secrets: 11 anthropic-key, 12 jwt") {
+		t.Errorf("no mark in the preview:\n%s", v)
+	}
+	clean := loadPreview("../testdata/pi/store/--home-dev-webapp--/" + firstFile(t, "../testdata/pi/store/--home-dev-webapp--"))().(previewMsg)
+	if clean.err != nil || clean.secrets != "" {
+		t.Errorf("a clean session: %q %v", clean.secrets, clean.err)
+	}
+}
+
+func firstFile(t *testing.T, dir string) string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil || len(es) == 0 {
+		t.Fatal(err)
+	}
+	return es[0].Name()
+}
