@@ -12,6 +12,7 @@ const (
 	cUpper
 	cLower
 	cDigit
+	cLook // where Find looks: a word, an escape, ":", "=", ","
 )
 
 var class [256]uint8
@@ -33,6 +34,9 @@ func init() {
 			k = cB64 | cValue
 		case b > ' ' && b < 0x7f && !isStop(b):
 			k = cValue
+		}
+		if k&cWord != 0 || b == '\\' || b == ':' || b == '=' || b == ',' {
+			k |= cLook
 		}
 		class[c] = k
 	}
@@ -110,7 +114,11 @@ func Find[T text](s T) []Match {
 				i++
 			}
 		default:
+			// Spaces and punctuation: skipped in a run.
 			i++
+			for i < n && class[s[i]]&cLook == 0 {
+				i++
+			}
 		}
 	}
 	return out
@@ -453,45 +461,31 @@ func keyword[T text](s T, b, e int) keywordKind {
 		return kwNone
 	}
 	kw, aws := kwNone, false
-	for k := b; k < e; k++ {
-		c := s[k] | 0x20
-		has := func(w string) bool {
-			if e-k < len(w) {
-				return false
-			}
-			for x := 1; x < len(w); x++ {
-				if s[k+x]|0x20 != w[x] {
-					return false
-				}
-			}
-			return true
-		}
-		switch c {
+	for k := b; k+3 <= e; k++ {
+		switch s[k] | 0x20 {
 		case 'p':
-			if has("password") || has("passwd") || has("pwd") {
+			if hasFold(s, k, e, "password") || hasFold(s, k, e, "passwd") || hasFold(s, k, e, "pwd") {
 				return kwPassword
 			}
 		case 'k':
-			if has("key") {
+			if hasFold(s, k, e, "key") {
 				kw = kwSecret
 			}
 		case 's':
-			if has("secret") {
+			if hasFold(s, k, e, "secret") {
 				kw = kwSecret
 			}
 		case 't':
-			if has("token") {
+			if hasFold(s, k, e, "token") {
 				kw = kwSecret
 			}
 		case 'a':
-			if has("auth") {
+			if hasFold(s, k, e, "auth") {
 				kw = kwSecret
 			}
-			if has("aws") {
-				aws = true
-			}
+			aws = aws || hasFold(s, k, e, "aws")
 		case 'c':
-			if has("credential") {
+			if hasFold(s, k, e, "credential") {
 				kw = kwSecret
 			}
 		}
@@ -500,6 +494,20 @@ func keyword[T text](s T, b, e int) keywordKind {
 		return kwAWS
 	}
 	return kw
+}
+
+// hasFold reports whether s[k:e] starts with the lower-case word w, in
+// any case.
+func hasFold[T text](s T, k, e int, w string) bool {
+	if e-k < len(w) {
+		return false
+	}
+	for x := 1; x < len(w); x++ {
+		if s[k+x]|0x20 != w[x] {
+			return false
+		}
+	}
+	return true
 }
 
 // memberPath reports whether a value is code: a dotted path of names

@@ -143,6 +143,16 @@ func (r *Redactor) Summary() string {
 
 // Summary says the counts count gives, as Redactor.Summary does.
 func Summary(count func(Kind) int) string {
+	total, list := Tally(count)
+	if total == 0 {
+		return "none found"
+	}
+	return itoa(total) + " redacted: " + list
+}
+
+// Tally is the total of the counts count gives, and the counts by kind
+// in their order: "2 openai-key, 1 jwt".
+func Tally(count func(Kind) int) (int, string) {
 	var parts []string
 	total := 0
 	for _, k := range Kinds() {
@@ -151,10 +161,7 @@ func Summary(count func(Kind) int) string {
 			parts = append(parts, itoa(n)+" "+k.String())
 		}
 	}
-	if total == 0 {
-		return "none found"
-	}
-	return itoa(total) + " redacted: " + strings.Join(parts, ", ")
+	return total, strings.Join(parts, ", ")
 }
 
 func itoa(n int) string {
