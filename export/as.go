@@ -23,11 +23,7 @@ func As(w io.Writer, s *model.Session, format string, o Options, now time.Time) 
 		if !o.Redact {
 			return "", JSON(w, s, now)
 		}
-		f, r := s.Redacted()
-		if err := JSON(w, f, now); err != nil {
-			return "", err
-		}
-		return r.Summary(), nil
+		return redactedJSON(w, s, now)
 	case "html":
 		o.AllBranches = true
 		return "", HTML(w, s, o)

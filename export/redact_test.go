@@ -120,10 +120,21 @@ func TestExportsHoldNoSecret(t *testing.T) {
 			}
 			top := out.String()
 			if c.format == "json" {
+				// Dhara's model still: the same entries and tree, only
+				// their text redacted.
 				top = said
-				var doc map[string]any
+				var doc, keptDoc struct {
+					Meta    map[string]any
+					Entries []map[string]any
+					Tree    any
+				}
 				if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
 					t.Errorf("%s json: %v", what, err)
+				}
+				json.Unmarshal(kept.Bytes(), &keptDoc)
+				tree, keptTree, _ := jsonPair(doc.Tree, keptDoc.Tree)
+				if len(doc.Entries) != len(keptDoc.Entries) || tree != keptTree || doc.Meta["id"] == nil {
+					t.Errorf("%s json: %d entries and a tree of %d bytes, kept %d and %d", what, len(doc.Entries), len(tree), len(keptDoc.Entries), len(keptTree))
 				}
 			}
 			for _, k := range redact.Kinds() {
@@ -202,4 +213,13 @@ func TestOrdinaryTextIsNotRedacted(t *testing.T) {
 	if found*1000 > messages {
 		t.Errorf("%d false redactions in %d messages: more than one per 1,000", found, messages)
 	}
+}
+
+func jsonPair(a, b any) (string, string, error) {
+	x, err := json.Marshal(a)
+	if err != nil {
+		return "", "", err
+	}
+	y, err := json.Marshal(b)
+	return string(x), string(y), err
 }
