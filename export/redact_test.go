@@ -137,6 +137,18 @@ func TestExportsHoldNoSecret(t *testing.T) {
 					t.Errorf("%s json: %d entries and a tree of %d bytes, kept %d and %d", what, len(doc.Entries), len(tree), len(keptDoc.Entries), len(keptTree))
 				}
 			}
+			switch c.format {
+			case "markdown":
+				top = top[:strings.Index(top, "\n### ")]
+				if !strings.Contains(top, "- Secrets: ") {
+					t.Errorf("%s markdown: no count at the top:\n%s", what, top)
+				}
+			case "html":
+				top = top[:strings.Index(top, "</header>")]
+				if !strings.Contains(top, "<li>Secrets ") {
+					t.Errorf("%s html: no count at the top:\n%s", what, top)
+				}
+			}
 			for _, k := range redact.Kinds() {
 				if !strings.Contains(top, k.String()) {
 					t.Errorf("%s %s: the count does not name %s: %.300s", what, c.format, k, top)
