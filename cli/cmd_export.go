@@ -16,14 +16,14 @@ import (
 
 var exportCommand = command{
 	name: "session export",
-	args: "REF --format F [-o FILE|DIR [--force]] [--all-branches]",
-	help: "the session, of any format, as F: json (Dhara's model), markdown or html (one self-contained page); stdout, or FILE written whole (never over a session; over another file only with --force or a yes), or a file in DIR named after the session's title and day",
+	args: "REF --format F [-o FILE|DIR [--force]] [--all-branches]\n[--no-redact]",
+	help: "the session, of any format, as F: json (Dhara's model), markdown or html (one self-contained page); stdout, or FILE written whole (never over a session; over another file only with --force or a yes), or a file in DIR named after the session's title and day. Secrets (API keys, tokens, private keys, passwords) are replaced with [REDACTED:KIND], counted at the top (on stderr for json); --no-redact keeps them",
 	run:  (*cli).export,
 }
 
 func (c *cli) export(argv []string) error {
 	format := ""
-	a, s, _, _, err := c.sessionArgs(argv, map[string]bool{"format": true, "o": true, "all-branches": false, "force": false}, func(a *args) error {
+	a, s, _, _, err := c.sessionArgs(argv, map[string]bool{"format": true, "o": true, "all-branches": false, "force": false, "no-redact": false}, func(a *args) error {
 		format = a.get("format")
 		switch format {
 		case "json", "markdown", "md", "html":
@@ -36,9 +36,23 @@ func (c *cli) export(argv []string) error {
 	if err != nil {
 		return err
 	}
-	write := func(w io.Writer) error { return export.As(w, s, format, a.has("all-branches"), time.Now()) }
+	secrets := ""
+	write := func(w io.Writer) (err error) {
+		o := export.Options{AllBranches: a.has("all-branches"), Location: time.Local, Redact: !a.has("no-redact")}
+		secrets, err = export.As(w, s, format, o, time.Now())
+		return err
+	}
+	// json's document cannot say what was redacted (it stays Dhara's
+	// model): stderr does.
+	say := func() {
+		if secrets != "" {
+			fmt.Fprintf(c.stderr, "secrets: %s\n", secrets)
+		}
+	}
 	if !a.has("o") || a.get("o") == "-" {
-		return write(c.stdout)
+		err := write(c.stdout)
+		say()
+		return err
 	}
 	file := a.get("o")
 	if fi, err := os.Stat(file); err == nil && fi.IsDir() {
@@ -62,6 +76,7 @@ func (c *cli) export(argv []string) error {
 		return fail(1, "%s", sanitize.Inline(err.Error()))
 	}
 	fmt.Fprintf(c.stderr, "wrote %s\n", sanitize.Inline(file))
+	say()
 	return nil
 }
 

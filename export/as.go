@@ -12,16 +12,23 @@ import (
 var Formats = []string{"json", "markdown", "html"}
 
 // As writes the session in format (json, markdown or md, html): the one
-// entry the command line and the TUI share. allBranches is markdown's
-// choice; html always holds every branch, behind a selector.
-func As(w io.Writer, s *model.Session, format string, allBranches bool, now time.Time) error {
+// entry the command line and the TUI share. o.AllBranches is markdown's
+// choice; html always holds every branch, behind a selector. With
+// o.Redact the secrets are replaced: markdown and html say how many at
+// their top; json, which stays Dhara's model (importable), cannot, and
+// As gives what it removed (redact's Summary) to its caller to say.
+func As(w io.Writer, s *model.Session, format string, o Options, now time.Time) (secrets string, err error) {
 	switch format {
 	case "json":
-		return JSON(w, s, now)
+		if !o.Redact {
+			return "", JSON(w, s, now)
+		}
+		return redactedJSON(w, s, now)
 	case "html":
-		return HTML(w, s, Options{AllBranches: true, Location: time.Local})
+		o.AllBranches = true
+		return "", HTML(w, s, o)
 	case "markdown", "md":
-		return Markdown(w, s, Options{AllBranches: allBranches, Location: time.Local})
+		return "", Markdown(w, s, o)
 	}
-	return fmt.Errorf("no export format %q (formats: json, markdown, html)", format)
+	return "", fmt.Errorf("no export format %q (formats: json, markdown, html)", format)
 }

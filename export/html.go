@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"io"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -56,10 +57,15 @@ func HTML(w io.Writer, s *model.Session, o Options) error {
 		loc = time.UTC
 	}
 	p := planPage(s)
+	secrets := ""
+	if o.Redact {
+		secrets = counted(s, slices.Concat(p.segs...)).Summary()
+		s, _ = s.Redacted()
+	}
 	r := newRenderer(w, s, loc)
 	defer r.stop()
 	hw := &htmlWriter{s: s, loc: loc}
-	hw.head(p)
+	hw.head(p, secrets)
 	hw.raw("<main>\n")
 	if len(p.branches) == 0 {
 		hw.raw(`<p class="empty">This session has no messages.</p>` + "\n")
@@ -285,7 +291,9 @@ type htmlWriter struct {
 // raw writes the page's own markup.
 func (w *htmlWriter) raw(s string) { w.b = append(w.b, s...) }
 
-func (w *htmlWriter) head(p *page) {
+// head writes the page's top; secrets, when the page is redacted, says
+// what was removed.
+func (w *htmlWriter) head(p *page, secrets string) {
 	s := w.s
 	title := s.Name()
 	if title == "" {
@@ -320,6 +328,9 @@ func (w *htmlWriter) head(p *page) {
 	}
 	if _, ok := jsdate.ISO(s.Info.Created); ok && s.Info.Created > 0 {
 		fact("Created", time.UnixMilli(int64(s.Info.Created)).In(w.loc).Format("2006-01-02 15:04:05 MST"))
+	}
+	if secrets != "" {
+		fact("Secrets", secrets)
 	}
 	if len(p.branches) > 0 {
 		// The session's messages and branches as its stats and the screens

@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +26,9 @@ type Options struct {
 	AllBranches bool
 	// Location is the time zone of the times shown (nil: UTC).
 	Location *time.Location
+	// Redact replaces the secrets in the session's text (model's
+	// Session.Redacted) and says at the top how many of each kind.
+	Redact bool
 }
 
 // Branch is one path of a session to export: the entries from the root to
@@ -79,6 +83,16 @@ func Markdown(w io.Writer, s *model.Session, o Options) error {
 	if loc == nil {
 		loc = time.UTC
 	}
+	branches := Branches(s, o.AllBranches)
+	shown := make([][]model.ContextMessage, len(branches))
+	for k, br := range branches {
+		shown[k] = shownMessages(s, br.Leaf, br.Path[br.ForkAt+1:])
+	}
+	secrets := ""
+	if o.Redact {
+		secrets = counted(s, slices.Concat(shown...)).Summary()
+		s, _ = s.Redacted()
+	}
 	title := s.Name()
 	if title == "" {
 		title = s.Info.FirstMessage
@@ -97,38 +111,30 @@ func Markdown(w io.Writer, s *model.Session, o Options) error {
 	if t, ok := jsdate.ISO(s.Info.Created); ok {
 		facts = append(facts, "Created: "+t)
 	}
+	if o.Redact {
+		facts = append(facts, "Secrets: "+secrets)
+	}
 	for _, f := range facts {
 		fmt.Fprintf(bw, "- %s\n", inlineText(f))
 	}
 	bw.WriteString("\n")
-	branches := Branches(s, o.AllBranches)
 	for k, br := range branches {
-		path := br.Path
 		if len(branches) > 1 {
 			if br.ForkAt < 0 {
 				fmt.Fprintf(bw, "## Branch %d: the path resumed, to %s\n\n", k+1, inlineText(s.Entry(br.Leaf).ID))
 			} else {
-				fmt.Fprintf(bw, "## Branch %d: from %s, to %s\n\n", k+1, inlineText(s.Entry(path[br.ForkAt]).ID), inlineText(s.Entry(br.Leaf).ID))
-				path = path[br.ForkAt+1:]
+				fmt.Fprintf(bw, "## Branch %d: from %s, to %s\n\n", k+1, inlineText(s.Entry(br.Path[br.ForkAt]).ID), inlineText(s.Entry(br.Leaf).ID))
 			}
 		}
-		writeMessages(bw, s, br.Leaf, path, loc)
+		writeMessages(bw, s, shown[k], loc)
 	}
 	return bw.Flush()
 }
 
-// writeMessages writes the history's messages of the entries in path.
-func writeMessages(bw *bufio.Writer, s *model.Session, leaf int, path []int, loc *time.Location) {
-	on := map[int]bool{}
-	for _, i := range path {
-		on[i] = true
-	}
-	ctx := s.BuildHistory(leaf)
+// writeMessages writes the messages of a branch.
+func writeMessages(bw *bufio.Writer, s *model.Session, msgs []model.ContextMessage, loc *time.Location) {
 	results := map[string]bool{}
-	for _, m := range ctx.Messages {
-		if !on[m.Entry] {
-			continue
-		}
+	for _, m := range msgs {
 		msg := s.Message(m)
 		head := msg.Role
 		if msg.Injected {
@@ -199,6 +205,22 @@ func writeMessages(bw *bufio.Writer, s *model.Session, leaf int, path []int, loc
 			bw.WriteString(prose(msg.Summary))
 		}
 	}
+}
+
+// shownMessages are the history's messages at leaf of the entries in
+// path: what a branch of the export shows.
+func shownMessages(s *model.Session, leaf int, path []int) []model.ContextMessage {
+	on := make(map[int]bool, len(path))
+	for _, i := range path {
+		on[i] = true
+	}
+	var out []model.ContextMessage
+	for _, m := range s.BuildHistory(leaf).Messages {
+		if on[m.Entry] {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // fenced writes text in a fenced code block whose fence is longer than any

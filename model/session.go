@@ -42,6 +42,9 @@ type Session struct {
 	// say it (the children, the id index); nil in a Session not made by
 	// NewSession, which then works it out on each call.
 	lazy *derived
+	// filter, when set, is what the session's text comes out through
+	// (WithText).
+	filter TextFilter
 }
 
 // MessageLiteral is Message for a writer that writes the message out at
@@ -54,7 +57,11 @@ func (s *Session) MessageLiteral(m ContextMessage) Message {
 	if l, ok := s.Source.(interface {
 		MessageLiteral(ContextMessage) Message
 	}); ok {
-		return l.MessageLiteral(m)
+		msg := l.MessageLiteral(m)
+		if s.filter != nil {
+			filterMessage(s.filter, &msg)
+		}
+		return msg
 	}
 	return s.Message(m)
 }
@@ -183,8 +190,13 @@ func (info SessionInfo) Fill(format string, id, cwd func() string) SessionInfo {
 }
 
 // SourceOf is the format's session of type T behind a domain session, or
-// T's zero value for another format's.
+// T's zero value for another format's, and for a filtered session (whose
+// text must not be reached but through its filter).
 func SourceOf[T Source](s *Session) T {
+	if s.filter != nil {
+		var zero T
+		return zero
+	}
 	t, _ := s.Source.(T)
 	return t
 }

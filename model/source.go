@@ -93,7 +93,11 @@ func (s *Session) Index(id string) (int, bool) {
 // Detail is what entry i says when it is not a message; none by default.
 func (s *Session) Detail(i int) Detail {
 	if x, ok := s.Source.(interface{ Detail(int) Detail }); ok {
-		return x.Detail(i)
+		d := x.Detail(i)
+		if s.filter != nil {
+			d.Label, d.Title = s.filter.String(d.Label), s.filter.String(d.Title)
+		}
+		return d
 	}
 	return Detail{}
 }
@@ -102,7 +106,11 @@ func (s *Session) Detail(i int) Detail {
 // none.
 func (s *Session) Label(i int) (string, bool) {
 	if x, ok := s.Source.(interface{ Label(int) (string, bool) }); ok {
-		return x.Label(i)
+		l, ok := x.Label(i)
+		if s.filter != nil {
+			l = s.filter.String(l)
+		}
+		return l, ok
 	}
 	return "", false
 }
@@ -110,6 +118,9 @@ func (s *Session) Label(i int) (string, bool) {
 // Name is the session's name, "" for none.
 func (s *Session) Name() string {
 	if x, ok := s.Source.(interface{ Name() string }); ok {
+		if s.filter != nil {
+			return s.filter.String(x.Name())
+		}
 		return x.Name()
 	}
 	return ""
@@ -120,7 +131,11 @@ func (s *Session) Name() string {
 // format that can skip the blocks says so; else they are read and dropped.
 func (s *Session) MessageHead(m ContextMessage) Message {
 	if x, ok := s.Source.(interface{ MessageHead(ContextMessage) Message }); ok {
-		return x.MessageHead(m)
+		msg := x.MessageHead(m)
+		if s.filter != nil {
+			filterMessage(s.filter, &msg)
+		}
+		return msg
 	}
 	msg := s.Message(m)
 	msg.Blocks = nil
@@ -245,7 +260,14 @@ func (s *Session) Stats() Stats {
 // other entry as its type in brackets.
 func (s *Session) TreeText(i int, home string) []Part {
 	if x, ok := s.Source.(interface{ TreeText(int, string) []Part }); ok {
-		return x.TreeText(i, home)
+		parts := x.TreeText(i, home)
+		if s.filter != nil {
+			parts = append([]Part(nil), parts...)
+			for k := range parts {
+				parts[k].Text = s.filter.String(parts[k].Text)
+			}
+		}
+		return parts
 	}
 	e := s.Entry(i)
 	if e.Kind != EntryMessage {
@@ -284,7 +306,7 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx Context) error {
 	if x, ok := s.Source.(interface {
 		WriteContextJSON(io.Writer, Context) error
 	}); ok {
-		return x.WriteContextJSON(w, ctx)
+		return s.filterJSON(w, func(w io.Writer) error { return x.WriteContextJSON(w, ctx) })
 	}
 	return WriteMessagesJSON(w, func(add func([]byte)) {
 		for _, pe := range ctx.Entries {
@@ -300,7 +322,7 @@ func (s *Session) WriteContextJSON(w io.Writer, ctx Context) error {
 // role (null when it is no message's) and its label (null for none).
 func (s *Session) WriteTreeJSON(w io.Writer) error {
 	if x, ok := s.Source.(interface{ WriteTreeJSON(io.Writer) error }); ok {
-		return x.WriteTreeJSON(w)
+		return s.filterJSON(w, func(w io.Writer) error { return x.WriteTreeJSON(w) })
 	}
 	return WriteTree(w, s.Roots(), s.Children, func(buf []byte, i int) []byte {
 		e := s.Entry(i)

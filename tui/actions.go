@@ -584,18 +584,30 @@ var actVerbs = map[store.Action]string{store.ActFork: "fork", store.ActCompact: 
 	store.ActRename: "rename", store.ActDelete: "delete", store.ActResume: "resume"}
 
 // exportDialog asks for the export's format (h, m, j: the key map's),
-// then where to write it (exportPathDialog).
-func exportDialog(s *model.Session) Dialog {
+// then where to write it (exportPathDialog). Secrets are redacted unless
+// k (keep secrets) was pressed, which shows the dialog again saying so.
+func exportDialog(s *model.Session) Dialog { return exportDialogRedact(s, true) }
+
+func exportDialogRedact(s *model.Session, redact bool) Dialog {
 	k := DefaultKeyMap()
 	choose := func(format, ext string) func() tea.Cmd {
-		return func() tea.Cmd { return askExportPath(s, format, ext) }
+		return func() tea.Cmd { return askExportPath(s, format, ext, redact) }
 	}
-	d := confirmDialog("Export the session", "h: one HTML page (no network; every branch, collapsible calls)\nm: a markdown transcript of every branch\nj: Dhara's JSON (meta, entries, tree)\n\nThen you say where the file goes.", func(string) tea.Cmd { return askExportPath(s, "html", "html") })
-	d.hint = "h/enter: html · m: markdown · j: json · esc: cancel"
+	secrets := "Secrets (keys, tokens, passwords) are replaced with [REDACTED:KIND]; k keeps them."
+	toggle := "k: keep secrets"
+	if !redact {
+		secrets = "Secrets are KEPT: the export holds every key and token the session does; k redacts them."
+		toggle = "k: redact secrets"
+	}
+	d := confirmDialog("Export the session", "h: one HTML page (no network; every branch, collapsible calls)\nm: a markdown transcript of every branch\nj: Dhara's JSON (meta, entries, tree)\n\n"+secrets+"\n\nThen you say where the file goes.", func(string) tea.Cmd { return askExportPath(s, "html", "html", redact) })
+	d.hint = "h/enter: html · m: markdown · j: json · " + toggle + " · esc: cancel"
 	d.keys = []dialogKey{
 		{k.ExportHTML, choose("html", "html"), true},
 		{k.ExportJSON, choose("json", "json"), true},
 		{k.ExportMarkdown, choose("markdown", "md"), true},
+		{k.ExportKeepSecrets, func() tea.Cmd {
+			return func() tea.Msg { return openDialogMsg{exportDialogRedact(s, !redact)} }
+		}, true},
 	}
 	return d
 }
@@ -604,19 +616,23 @@ func exportDialog(s *model.Session) Dialog {
 // here, in a command (it looks at folders): export.Folder (Downloads or
 // home, never in a git work tree), named after the session's title and
 // day.
-func askExportPath(s *model.Session, format, ext string) tea.Cmd {
+func askExportPath(s *model.Session, format, ext string, redact bool) tea.Cmd {
 	return func() tea.Msg {
 		name := export.SessionFileName(s, ext, time.Local)
 		path := filepath.Join(export.Folder(store.OSEnv().Home), name)
-		return openDialogMsg{exportPathDialog(s, format, path)}
+		return openDialogMsg{exportPathDialog(s, format, path, redact)}
 	}
 }
 
 // exportPathDialog takes the export's path, ready to edit; enter writes
 // it, and a file there is replaced only after a yes.
-func exportPathDialog(s *model.Session, format, path string) Dialog {
-	d := inputDialog("Export as "+format, "Write the export to (~ is your home folder):", path, func(value string) tea.Cmd {
-		return writeExport(s, format, value, false)
+func exportPathDialog(s *model.Session, format, path string, redact bool) Dialog {
+	title := "Export as " + format
+	if !redact {
+		title += ", secrets kept"
+	}
+	d := inputDialog(title, "Write the export to (~ is your home folder):", path, func(value string) tea.Cmd {
+		return writeExport(s, format, value, false, redact)
 	})
 	d.hint = "enter: write · esc: cancel"
 	return d
@@ -625,7 +641,7 @@ func exportPathDialog(s *model.Session, format, path string) Dialog {
 // writeExport writes the export to path (~ expanded, relative to the
 // folder skein was started in); a file of the user's there is replaced
 // only when replace says so, else it asks.
-func writeExport(s *model.Session, format, path string, replace bool) tea.Cmd {
+func writeExport(s *model.Session, format, path string, replace, redact bool) tea.Cmd {
 	return startWrite("exporting the session", func(store.WriteOption) actionDoneMsg {
 		env := store.OSEnv()
 		path = strings.TrimSpace(path)
@@ -639,17 +655,26 @@ func writeExport(s *model.Session, format, path string, replace bool) tea.Cmd {
 		}
 		if exists && !replace {
 			ask := confirmDialog("Replace the file?", sanitize.Inline(path)+" exists. Replace it with the export?", func(string) tea.Cmd {
-				return writeExport(s, format, path, true)
+				return writeExport(s, format, path, true, redact)
 			})
 			return actionDoneMsg{dialog: ask}
 		}
+		secrets := ""
 		err = store.WriteOutput(path, exists, store.OutputMode(s.Info.Path), func(w io.Writer) error {
-			return export.As(w, s, format, true, time.Now())
+			secrets, err = export.As(w, s, format, export.Options{AllBranches: true, Location: time.Local, Redact: redact}, time.Now())
+			return err
 		})
 		if err != nil {
 			return done("", err)
 		}
-		d := infoDialog("Exported", "The session is written to\n\n  "+sanitize.Inline(path))
+		body := "The session is written to\n\n  " + sanitize.Inline(path)
+		switch {
+		case secrets != "":
+			body += "\n\nSecrets: " + secrets
+		case !redact:
+			body += "\n\nIts secrets are kept."
+		}
+		d := infoDialog("Exported", body)
 		d.hint = "y: copy the path · esc: close"
 		d.keys = []dialogKey{{DefaultKeyMap().CopyCommand, func() tea.Cmd {
 			return tea.Batch(tea.SetClipboard(path), status("path copied"))

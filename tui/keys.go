@@ -21,6 +21,7 @@ type KeyMap struct {
 	Fork, Compact, Replay, Label, Rename    key.Binding
 	Export                                  key.Binding
 	ExportHTML, ExportMarkdown, ExportJSON  key.Binding
+	ExportKeepSecrets                       key.Binding
 	Delete, Resume, Search, Problems        key.Binding
 	Stats                                   key.Binding
 	Import                                  key.Binding
@@ -75,15 +76,16 @@ func DefaultKeyMap() KeyMap {
 		Rename:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rename")),
 		Export:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export (html, markdown, json)")),
 		// The export dialog's keys, after x.
-		ExportHTML:     key.NewBinding(key.WithKeys("h"), key.WithHelp("x h", "export html")),
-		ExportMarkdown: key.NewBinding(key.WithKeys("m"), key.WithHelp("x m", "export markdown")),
-		ExportJSON:     key.NewBinding(key.WithKeys("j"), key.WithHelp("x j", "export json")),
-		Delete:         key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete (to trash)")),
-		Resume:         key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "resume in pi")),
-		Problems:       key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "problems")),
-		Search:         key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search (n/N: matches)")),
-		Stats:          key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "stats")),
-		Import:         key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "import a file")),
+		ExportHTML:        key.NewBinding(key.WithKeys("h"), key.WithHelp("x h", "export html")),
+		ExportMarkdown:    key.NewBinding(key.WithKeys("m"), key.WithHelp("x m", "export markdown")),
+		ExportJSON:        key.NewBinding(key.WithKeys("j"), key.WithHelp("x j", "export json")),
+		ExportKeepSecrets: key.NewBinding(key.WithKeys("k"), key.WithHelp("x k", "keep secrets")),
+		Delete:            key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete (to trash)")),
+		Resume:            key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "resume in pi")),
+		Problems:          key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "problems")),
+		Search:            key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search (n/N: matches)")),
+		Stats:             key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "stats")),
+		Import:            key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "import a file")),
 
 		PickInto:   key.NewBinding(key.WithKeys("l", "right"), key.WithHelp("→/l", "into the folder")),
 		PickUp:     key.NewBinding(key.WithKeys("h", "left", "backspace"), key.WithHelp("←/h", "up a folder")),
@@ -142,7 +144,7 @@ func (k KeyMap) sessionHelp(treeFocused bool) ([]key.Binding, [][]key.Binding) {
 		{k.FocusNext, k.Fold, k.Unfold, k.PrevBranch, k.NextBranch, k.TreeFilter},
 		{k.Search, k.NextMessage, k.Expand, k.Thinking, k.History, k.CopyMessage, k.CopyPath},
 		{k.Resume, k.Fork, k.Compact, k.Replay, k.Label, k.Rename, k.Export},
-		{k.ExportHTML, k.ExportMarkdown, k.ExportJSON},
+		{k.ExportHTML, k.ExportMarkdown, k.ExportJSON, k.ExportKeepSecrets},
 		{k.Stats, k.Problems, k.Help, k.Back, k.ForceQuit},
 		// The replay's keys are in its own help, r then ?.
 		{k.Yes, k.No, k.Save, k.Cancel, k.CopyCommand, k.ForkBefore, k.OpenNew, k.KeepFewer, k.KeepMore},

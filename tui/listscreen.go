@@ -1060,6 +1060,10 @@ func (l *listScreen) viewPreview(w, h int) string {
 		}
 		add(transcript.Count(in.Branches, "branch", "branches") + " · " + transcript.Count(s.Compactions, "compaction", "compactions") + " · " +
 			transcript.Count(s.Labels, "label", "labels") + " · " + transcript.Count(l.forksOf(in), "fork", "forks"))
+		if pv.secrets != "" {
+			// What an export or a copy would redact: seen before sharing.
+			add(st.Warning.Render(truncate("⚠ "+pv.secrets, w-2)))
+		}
 		lines = append(lines, "")
 		for _, pl := range pv.lines {
 			if len(lines) >= h-1 {

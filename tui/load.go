@@ -2,6 +2,7 @@ package tui
 
 import (
 	"os"
+	"skein/internal/redact"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -161,7 +162,10 @@ type previewMsg struct {
 	path  string
 	stats model.Stats
 	lines []previewLine
-	err   error
+	// secrets says the secrets the session holds ("3: 2 openai-key, 1
+	// jwt"), "" for none: what an export would redact.
+	secrets string
+	err     error
 }
 
 type previewLine struct {
@@ -177,6 +181,13 @@ func loadPreview(path string) tea.Cmd {
 			return previewMsg{path: path, err: err}
 		}
 		msg := previewMsg{path: path, stats: s.Stats()}
+		counts := map[redact.Kind]int{}
+		for _, sec := range s.Secrets() {
+			counts[sec.Kind]++
+		}
+		if n, list := redact.Tally(func(k redact.Kind) int { return counts[k] }); n > 0 {
+			msg.secrets = transcript.Count(n, "secret", "secrets") + ": " + list
+		}
 		ctx := s.BuildHistory(s.Leaf())
 		for _, m := range ctx.Messages {
 			e := s.Entry(m.Entry)

@@ -358,8 +358,14 @@ func (m *msgPane) act(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.CopyMessage):
 		if m.focus >= 0 && m.focus < len(m.items) && !m.items[m.focus].Separator {
-			msg := m.s.Message(m.items[m.focus].Message)
-			return tea.Batch(tea.SetClipboard(copyText(&msg)), status("message copied"))
+			// What leaves skein for the clipboard goes without its secrets.
+			rs, r := m.s.Redacted()
+			msg := rs.Message(m.items[m.focus].Message)
+			note := "message copied"
+			if n := r.Total(); n > 0 {
+				note += " (secrets: " + r.Summary() + ")"
+			}
+			return tea.Batch(tea.SetClipboard(copyText(&msg)), status(note))
 		}
 	}
 	return nil
