@@ -80,6 +80,7 @@ func (s *Server) readSession(_ context.Context, in ReadInput) (ReadOutput, strin
 	if err != nil {
 		return out, "", badArg("session", "%v", err)
 	}
+	sess, _ = sess.Redacted() // an agent's answer holds no secret (docs/sharing.md)
 	msgs, err := selectMessages(sess, in)
 	if err != nil {
 		return out, "", err

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"skein/internal/redact"
 	"skein/internal/sanitize"
 	"skein/search"
 	"skein/store"
@@ -193,8 +194,12 @@ func hitText(h SearchHit) string {
 }
 
 // cleanSnippet sanitizes a snippet piece by piece, between and inside its
-// matches, so that the match ranges still point at the matched text.
+// matches, so that the match ranges still point at the matched text; a
+// snippet that holds a secret is redacted, without its ranges.
 func cleanSnippet(s string, ranges [][2]int) (string, [][2]int) {
+	if red := redact.New().String(s); red != s {
+		s, ranges = red, nil // a secret's place: its matches would point past it
+	}
 	var b strings.Builder
 	out := make([][2]int, 0, len(ranges))
 	at := 0

@@ -7,6 +7,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"skein/internal/redact"
 	"skein/internal/sanitize"
 	"skein/model"
 	"skein/search"
@@ -124,8 +126,9 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h handler[In, Out]) {
 		out, text, err := h(ctx, in)
 		if err != nil {
 			var zero Out
-			return nil, zero, errors.New(sanitize.Line(err.Error()))
+			return nil, zero, errors.New(redact.New().String(sanitize.Line(err.Error())))
 		}
+		out, text = redactAnswer(out, text)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
 	})
 }
@@ -334,4 +337,24 @@ func title(in store.Info) string {
 		return in.Name
 	}
 	return in.FirstMessage
+}
+
+// redactAnswer is an answer with no secret in it: the sessions a tool
+// reads are read redacted already (read_session), and this is the net
+// under every tool, the text and the structured output (as its JSON,
+// which a replacement keeps JSON) alike.
+func redactAnswer[Out any](out Out, text string) (Out, string) {
+	r := redact.New()
+	text = r.String(text)
+	b, err := json.Marshal(out)
+	if err != nil {
+		return out, text
+	}
+	if red := r.Bytes(b); len(red) != len(b) || !bytes.Equal(red, b) {
+		var clean Out
+		if json.Unmarshal(red, &clean) == nil {
+			out = clean
+		}
+	}
+	return out, text
 }

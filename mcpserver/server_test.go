@@ -582,3 +582,38 @@ func TestSearchFollowsTheFiles(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// No answer holds a secret of the session's: not its title, its folder,
+// a snippet, a message or its stats' text (docs/sharing.md).
+func TestAnswersHoldNoSecret(t *testing.T) {
+	const key = "sk-ant-api03-Zq7hX2mK9pL4vB8nR3tY6wE1cF5gJ0aD_uI2oP7sQ9xV4bN8mK3lH6jG1fD5sA0zXcVbNmQwErTyUiOpAs-AB12CD34"
+	dir := t.TempDir()
+	path := filepath.Join(dir, "2026-11-01T09-00-00-000Z_0194a3f0-0000-7000-8000-000000000002.jsonl")
+	lines := `{"type":"session","version":3,"id":"0194a3f0-0000-7000-8000-000000000002","timestamp":"2026-11-01T09:00:00.000Z","cwd":"/home/dev/x"}
+{"type":"message","id":"a1","parentId":null,"timestamp":"2026-11-01T09:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"deploy with ANTHROPIC_API_KEY=` + key + ` please"}],"timestamp":1761987601000}}
+{"type":"message","id":"a2","parentId":"a1","timestamp":"2026-11-01T09:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"deploy done, the key ` + key + ` works"}],"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":1,"output":1,"cacheRead":0,"cacheWrite":0,"totalTokens":2,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"stop","timestamp":1761987602000}}
+`
+	os.WriteFile(path, []byte(lines), 0o644)
+	cs := connect(t, Config{Roots: []string{dir}})
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"read_session", map[string]any{"session": path, "full": true}},
+		{"search_sessions", map[string]any{"query": "deploy"}},
+		{"list_sessions", nil},
+		{"session_stats", map[string]any{"session": path}},
+	} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", c.tool, err, res)
+		}
+		all, _ := json.Marshal(res)
+		if strings.Contains(string(all), key[:20]) {
+			t.Errorf("%s: the key is in the answer: %s", c.tool, all)
+		}
+		if c.tool != "session_stats" && c.tool != "list_sessions" && !strings.Contains(string(all), "deploy") {
+			t.Errorf("%s: the text is gone: %s", c.tool, all)
+		}
+	}
+}
