@@ -29,7 +29,7 @@ func (c *command) helpText() string {
 var commands = []*command{
 	&listCommand, &contextCommand, &treeCommand, &showCommand, &planCommand,
 	&forkCommand, &compactCommand, &labelCommand, &renameCommand, &deleteCommand,
-	&replayCommand, &importCommand, &exportCommand, &searchCommand, &statsCommand, &doctorCommand,
+	&diffCommand, &replayCommand, &importCommand, &exportCommand, &searchCommand, &statsCommand, &doctorCommand,
 }
 
 // lookup finds the command named by the first words of argv, and the rest.

@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// branchedPi writes a pi session by hand: a shared start that writes
+// main.go, then a branch that edits it for Redis (r...) and one that edits
+// it for SQLite and writes notes.md (s...), the last entry's.
+func branchedPi(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "--home-dev-cache--")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	entry := func(id, parent, msg string) string {
+		n++
+		p := "null"
+		if parent != "" {
+			p = `"` + parent + `"`
+		}
+		ts := "2026-03-02T09:00:" + string(rune('0'+n/10)) + string(rune('0'+n%10)) + ".000Z"
+		return `{"type":"message","id":"` + id + `","parentId":` + p + `,"timestamp":"` + ts + `","message":` + msg + `}`
+	}
+	usage := `,"usage":{"input":100,"output":10,"cacheRead":0,"cacheWrite":0,"totalTokens":110,"cost":{"input":0.1,"output":0.1,"cacheRead":0,"cacheWrite":0,"total":0.2}}`
+	asst := func(content string) string {
+		return `{"role":"assistant","content":` + content + `,"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5"` + usage + `,"stopReason":"toolUse","timestamp":1772442001000}`
+	}
+	callMsg := func(id, name, args string) string {
+		return asst(`[{"type":"toolCall","id":"` + id + `","name":"` + name + `","arguments":` + args + `}]`)
+	}
+	res := func(id string) string {
+		return `{"role":"toolResult","toolCallId":"` + id + `","toolName":"x","content":[{"type":"text","text":"ok"}],"isError":false,"timestamp":1772442002000}`
+	}
+	userMsg := func(text string) string {
+		return `{"role":"user","content":"` + text + `","timestamp":1772442000000}`
+	}
+	lines := []string{
+		`{"type":"session","version":3,"id":"019cadc6-0000-7000-8000-000000000001","timestamp":"2026-03-02T09:00:00.000Z","cwd":"/home/dev/cache"}`,
+		entry("u0000001", "", userMsg("Write main.go")),
+		entry("a0000001", "u0000001", callMsg("w1", "write", `{"path":"main.go","content":"package main\n\nfunc main() {\n\tcache := open()\n\t_ = cache\n}\n"}`)),
+		entry("t0000001", "a0000001", res("w1")),
+		entry("r0000001", "t0000001", userMsg("Try Redis first.")),
+		entry("r0000002", "r0000001", callMsg("e1", "edit", `{"path":"main.go","oldText":"open()","newText":"redis.Dial()"}`)),
+		entry("r0000003", "r0000002", res("e1")),
+		entry("s0000001", "t0000001", userMsg("Let's go with SQLite instead.")),
+		entry("s0000002", "s0000001", callMsg("e2", "edit", `{"path":"main.go","oldText":"open()","newText":"sql.Open(\"sqlite\")"}`)),
+		entry("s0000003", "s0000002", res("e2")),
+		entry("s0000004", "s0000003", callMsg("w2", "write", `{"path":"notes.md","content":"sqlite\n"}`)),
+		entry("s0000005", "s0000004", res("w2")),
+	}
+	path := filepath.Join(dir, "2026-03-02T09-00-00-000Z_019cadc6-0000-7000-8000-000000000001.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestDiffTwoBranchesText(t *testing.T) {
+	f := branchedPi(t)
+	out, stderr, code := skein(t, "session", "diff", f+"@r0000003", f)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"shared: 3 entries (3 messages), diverging after t0000001 toolResult: ok",
+		"── left only: 3 messages, 1 tool calls",
+		"  r0000001  user: Try Redis first.",
+		"── right only: 5 messages, 2 tool calls",
+		"  s0000004  assistant: write notes.md",
+		"── files: 2 changed after the shared part",
+		"/home/dev/cache/main.go",
+		"--- left/home/dev/cache/main.go",
+		"  -    cache := redis.Dial()",
+		"  +    cache := sql.Open(\"sqlite\")",
+		"/home/dev/cache/notes.md\n  left:  not changed\n  right: 1 lines, 7 bytes (1 calls)",
+		"tool calls              1              2",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the text lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "u0000001  user") {
+		t.Errorf("a shared message is listed as one side's:\n%s", out)
+	}
+}
+
+func TestDiffTwoBranchesJSON(t *testing.T) {
+	f := branchedPi(t)
+	// An entry by a unique prefix of its id.
+	out, stderr, code := skein(t, "session", "diff", "--json", f+"@r0000003", f+"@s00000")
+	if code == 0 {
+		t.Fatalf("an ambiguous prefix was taken: %s", out)
+	}
+	if !strings.Contains(stderr, "more than one entry") {
+		t.Errorf("stderr: %s", stderr)
+	}
+	out, stderr, code = skein(t, "session", "diff", "--json", f+"@r0000003", f+"@s0000005")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var d diffOut
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	if !d.Common.SameSession || d.Common.Entries != 3 || *d.Common.LastCommon.Left != "t0000001" || *d.Common.LastCommon.Right != "t0000001" {
+		t.Errorf("common: %+v", d.Common)
+	}
+	if len(d.Left.Messages) != 3 || d.Left.Messages[0].Text != "Try Redis first." || len(d.Right.Messages) != 5 {
+		t.Errorf("messages: %+v / %+v", d.Left.Messages, d.Right.Messages)
+	}
+	if d.Left.Totals.Input != 100 || d.Right.Totals.Input != 200 || *d.Right.Totals.Cost != 0.4 || d.Left.All.Input != 200 {
+		t.Errorf("totals: %+v / %+v", d.Left.Totals, d.Right.Totals)
+	}
+	if len(d.Files) != 2 || d.Files[0].Diff == nil || !strings.Contains(*d.Files[0].Diff, "+\tcache := sql.Open(\"sqlite\")") {
+		t.Fatalf("files: %+v", d.Files)
+	}
+	if d.Files[0].Left.State != "known" || !strings.Contains(*d.Files[0].Left.Content, "redis.Dial()") {
+		t.Errorf("main.go on the left: %+v", d.Files[0].Left)
+	}
+	if d.Files[1].Left != nil || d.Files[1].Right == nil || *d.Files[1].Right.Content != "sqlite\n" || d.Files[1].Diff != nil {
+		t.Errorf("notes.md: %+v", d.Files[1])
+	}
+}
+
+func TestDiffUsage(t *testing.T) {
+	f := branchedPi(t)
+	if _, _, code := skein(t, "session", "diff", f); code != 2 {
+		t.Errorf("one session: exit %d, want 2", code)
+	}
+	if _, stderr, code := skein(t, "session", "diff", f, f+"@nope"); code != 1 || !strings.Contains(stderr, `no entry "nope"`) {
+		t.Errorf("an unknown entry: exit %d, %s", code, stderr)
+	}
+}
