@@ -84,7 +84,9 @@ func DiffSummary(d *model.Diff) string {
 // each side's tokens, cost and time. home shortens paths.
 func DiffText(d *model.Diff, home string) []DiffLine {
 	var out []DiffLine
-	add := func(k DiffLineKind, f string, a ...any) { out = append(out, DiffLine{Kind: k, Text: fmt.Sprintf(f, a...)}) }
+	add := func(k DiffLineKind, f string, a ...any) {
+		out = append(out, DiffLine{Kind: k, Text: fmt.Sprintf(f, a...)})
+	}
 	names := [2]string{"left", "right"}
 	sides := [2]*model.DiffSide{&d.Left, &d.Right}
 	for k, sd := range sides {
