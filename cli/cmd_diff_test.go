@@ -137,3 +137,89 @@ func TestDiffUsage(t *testing.T) {
 		t.Errorf("an unknown entry: exit %d, %s", code, stderr)
 	}
 }
+
+// TestDiffClaudeRewind compares the two branches of a Claude Code
+// session's rewind: two prompts answer a2.
+func TestDiffClaudeRewind(t *testing.T) {
+	f := "../testdata/claude/rewind-compact.jsonl"
+	out, stderr, code := skein(t, "session", "diff", "--json", f+"@a3", f)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var d diffOut
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	if *d.Common.LastCommon.Left != "a2" || d.Left.Leaf != "a3" || d.Right.Leaf != "a6" {
+		t.Errorf("common %+v, leaves %s %s", d.Common, d.Left.Leaf, d.Right.Leaf)
+	}
+	if len(d.Left.Messages) != 2 || d.Left.Messages[0].ID != "u2" || d.Left.Messages[0].Text != "Now add a test." {
+		t.Errorf("left's messages: %+v", d.Left.Messages)
+	}
+	if len(d.Right.Messages) == 0 || d.Right.Messages[0].ID != "u3" || d.Right.Messages[len(d.Right.Messages)-1].ID != "a6" {
+		t.Errorf("right's messages: %+v", d.Right.Messages)
+	}
+	if len(d.Right.Calls) != 2 || !d.Right.Calls[0].Failed || d.Right.Calls[0].Argument != "go test ./..." {
+		t.Errorf("right's calls: %+v", d.Right.Calls)
+	}
+	text, _, _ := skein(t, "session", "diff", f+"@a3", f)
+	for _, want := range []string{"diverging after a2 assistant: main.go starts the TUI through run().", "  u2  user: Now add a test.", "  u3  user: Add a table test instead."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the text lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// importDhara imports f into a Dhara folder under a temporary folder and
+// returns the session's folder.
+func importDhara(t *testing.T, f string) string {
+	t.Helper()
+	out, stderr, code := skein(t, "session", "import", "--file", f, "--to", "dhara", "--out", t.TempDir(), "--json")
+	if code != 0 {
+		t.Fatalf("import %s: exit %d: %s", f, code, stderr)
+	}
+	var r struct{ Path string }
+	if err := json.Unmarshal([]byte(out), &r); err != nil || r.Path == "" {
+		t.Fatalf("import %s: %v %q", f, err, out)
+	}
+	return r.Path
+}
+
+// TestDiffASessionAndItsImport: a session and its import into Dhara say
+// the same, on every branch, whatever each format cuts into entries.
+func TestDiffASessionAndItsImport(t *testing.T) {
+	pi := branchedPi(t)
+	cases := []struct{ file, leaf string }{
+		{pi, "s0000005"}, {pi, "r0000003"},
+		{"../testdata/claude/rewind-compact.jsonl", "a6"}, {"../testdata/claude/rewind-compact.jsonl", "a3"},
+	}
+	for _, c := range cases {
+		dir := importDhara(t, c.file)
+		out, stderr, code := skein(t, "session", "diff", "--json", c.file+"@"+c.leaf, dir+"@"+c.leaf)
+		if code != 0 {
+			t.Fatalf("%s@%s: exit %d: %s", c.file, c.leaf, code, stderr)
+		}
+		var d diffOut
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Left.Messages) != 0 || len(d.Right.Messages) != 0 || len(d.Files) != 0 || d.Common.Messages == 0 {
+			t.Errorf("%s@%s against its import: %d shared, %+v / %+v, files %+v", c.file, c.leaf, d.Common.Messages, d.Left.Messages, d.Right.Messages, d.Files)
+		}
+		text, _, _ := skein(t, "session", "diff", c.file+"@"+c.leaf, dir+"@"+c.leaf)
+		if !strings.Contains(text, "no difference in messages") {
+			t.Errorf("%s@%s: the text says a difference:\n%s", c.file, c.leaf, text)
+		}
+	}
+	// And the import of one branch against the session's other branch
+	// does differ, after the shared start.
+	dir := importDhara(t, pi)
+	out, _, _ := skein(t, "session", "diff", "--json", pi+"@r0000003", dir+"@s0000005")
+	var d diffOut
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Common.SameSession || *d.Common.LastCommon.Left != "t0000001" || len(d.Left.Messages) != 3 || len(d.Files) != 2 || d.Files[0].Diff == nil {
+		t.Errorf("the other branch against the import: %+v, %d left, files %+v", d.Common, len(d.Left.Messages), d.Files)
+	}
+}

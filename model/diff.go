@@ -115,27 +115,81 @@ func CompareSessions(a, b DiffEnd) *Diff {
 	return d
 }
 
-// sharedMessages is the longest run of messages from the start of two
-// paths that say the same, and how many entries of each path it spans.
+// sharedMessages is the longest run of what was said, from the start of
+// two paths, that is the same on both, and how many entries of each path
+// it spans whole. What was said is compared as a stream of atoms (a
+// message's text, each of its tool calls) rather than message
+// by message, because formats cut a reply differently: Claude Code keeps
+// a reply's text and calls in one message where Dhara makes each call an
+// entry of its own. msgs is the message entries of a's shared part.
 func sharedMessages(a *Session, pa []int, b *Session, pb []int) (na, nb, msgs int) {
-	i, j := 0, 0
-	for {
-		for i < len(pa) && !isMessageEntry(a.Entry(pa[i]).Kind) {
-			i++
-		}
-		for j < len(pb) && !isMessageEntry(b.Entry(pb[j]).Kind) {
-			j++
-		}
-		if i == len(pa) || j == len(pb) {
-			return na, nb, msgs
-		}
-		ma, mb := a.EntryMessage(pa[i]), b.EntryMessage(pb[j])
-		if !SameMessage(&ma, &mb) {
-			return na, nb, msgs
-		}
-		i, j, msgs = i+1, j+1, msgs+1
-		na, nb = i, j
+	ka, ea := atomsOf(a, pa)
+	kb, eb := atomsOf(b, pb)
+	k := 0
+	for k < len(ka) && k < len(kb) && sameAtom(ka[k], kb[k]) {
+		k++
 	}
+	na, nb = spanned(ea, k, len(pa)), spanned(eb, k, len(pb))
+	for _, i := range pa[:na] {
+		if isMessageEntry(a.Entry(i).Kind) {
+			msgs++
+		}
+	}
+	return na, nb, msgs
+}
+
+// atom is one thing a message said.
+type atom struct {
+	role, kind, text string
+	input            []byte
+}
+
+// atomsOf is what the entries of path said, in order, with the position
+// in path of each atom's entry.
+func atomsOf(s *Session, path []int) (atoms []atom, at []int) {
+	for pos, i := range path {
+		// Summaries are the agent's notes on what was said, which formats
+		// keep differently (Dhara keeps no branch summary): not compared.
+		if s.Entry(i).Kind != EntryMessage && s.Entry(i).Kind != EntryCustomMessage {
+			continue
+		}
+		m := s.EntryMessage(i)
+		if m.Role == RoleBranchSummary || m.Role == RoleCompactionSummary {
+			continue
+		}
+		n := len(atoms)
+		if t := m.Text("\n"); t != "" || m.Role == RoleToolResult {
+			atoms = append(atoms, atom{role: m.Role, kind: "text", text: t})
+		}
+		for _, c := range m.ToolCalls() {
+			atoms = append(atoms, atom{role: m.Role, kind: "call", text: c.Name, input: c.Input})
+		}
+		for range len(atoms) - n {
+			at = append(at, pos)
+		}
+	}
+	return atoms, at
+}
+
+func sameAtom(a, b atom) bool {
+	return a.role == b.role && a.kind == b.kind && a.text == b.text && (a.kind != "call" || sameJSON(a.input, b.input))
+}
+
+// spanned is how many entries of a path the first k atoms cover whole:
+// up to the entry of atom k-1, unless atom k is of that entry too.
+func spanned(at []int, k, n int) int {
+	if k == 0 {
+		return 0
+	}
+	if k == len(at) {
+		// Every atom is shared: entries after the last one said nothing.
+		return at[k-1] + 1
+	}
+	if at[k] == at[k-1] {
+		// The entry of the last shared atom says more: it is not shared.
+		return at[k-1]
+	}
+	return at[k-1] + 1
 }
 
 // isMessageEntry reports whether entries of kind k are part of what was
@@ -146,26 +200,6 @@ func isMessageEntry(k EntryKind) bool {
 		return true
 	}
 	return false
-}
-
-// SameMessage reports whether two messages say the same: the same role,
-// the same text and the same tool calls (name and input, whatever the
-// order of the input's keys). Thinking, times and usage are not compared:
-// a session and its import say the same thing whatever they kept of them.
-func SameMessage(a, b *Message) bool {
-	if a.Role != b.Role || a.Text("\n") != b.Text("\n") || a.Summary != b.Summary {
-		return false
-	}
-	ca, cb := a.ToolCalls(), b.ToolCalls()
-	if len(ca) != len(cb) {
-		return false
-	}
-	for k := range ca {
-		if ca[k].Name != cb[k].Name || !sameJSON(ca[k].Input, cb[k].Input) {
-			return false
-		}
-	}
-	return true
 }
 
 // sameJSON reports whether two JSON values are equal as values.

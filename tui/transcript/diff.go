@@ -75,6 +75,9 @@ func DiffSummary(d *model.Diff) string {
 	if !d.SameSession {
 		at += " / " + EntryName(d.Right.Session, d.Right.LastCommon)
 	}
+	if len(d.Left.Messages) == 0 && len(d.Right.Messages) == 0 {
+		return fmt.Sprintf("shared: %s, up to %s: no difference in messages", what, at)
+	}
 	last := Truncate(MessageLine(d.Left.Session, d.Left.LastCommon), 60)
 	return fmt.Sprintf("shared: %s, diverging after %s %s", what, at, last)
 }
