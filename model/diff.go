@@ -264,7 +264,14 @@ func (w *walker) walk(path []int, own bool) {
 			}
 			continue
 		}
-		msg := w.s.EntryMessage(i)
+		// Only an assistant's blocks hold calls: the rest are read without
+		// theirs (a tool's result, often a whole file, is most of a log).
+		var msg Message
+		if e.Kind == EntryMessage && e.Role != RoleAssistant {
+			msg = w.s.MessageHead(ContextMessage{Entry: i, Kind: KindMessage})
+		} else {
+			msg = w.s.EntryMessage(i)
+		}
 		var d Totals
 		if own {
 			d = w.tally.Begin(ms)
