@@ -223,3 +223,69 @@ func TestDiffASessionAndItsImport(t *testing.T) {
 		t.Errorf("the other branch against the import: %+v, %d left, files %+v", d.Common, len(d.Left.Messages), d.Files)
 	}
 }
+
+// TestDiffAPiForkAndItsSource: a fork at the Redis branch's tip holds
+// that branch: against it, no difference; against the SQLite branch, the
+// same divergence as in the source, with the files' diff.
+func TestDiffAPiForkAndItsSource(t *testing.T) {
+	src := branchedPi(t)
+	out, stderr, code := skein(t, "session", "fork", src, "--at", "r0000003", "--json")
+	if code != 0 {
+		t.Fatalf("fork: exit %d: %s", code, stderr)
+	}
+	var f struct{ Path string }
+	if err := json.Unmarshal([]byte(out), &f); err != nil || f.Path == "" {
+		t.Fatalf("fork: %v %q", err, out)
+	}
+	text, _, _ := skein(t, "session", "diff", src+"@r0000003", f.Path)
+	if !strings.Contains(text, "shared: 6 messages, up to r0000003 / ") || !strings.Contains(text, "no difference in messages") {
+		t.Errorf("the fork against its branch:\n%s", text)
+	}
+	out, _, _ = skein(t, "session", "diff", "--json", f.Path, src)
+	var d diffOut
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Common.SameSession || d.Common.Entries != 3 || len(d.Left.Messages) != 3 || len(d.Right.Messages) != 5 ||
+		len(d.Files) != 2 || d.Files[0].Diff == nil || !strings.Contains(*d.Files[0].Diff, "-\tcache := redis.Dial()") {
+		t.Errorf("the fork against the source's leaf: %+v, %d/%d messages, files %+v", d.Common, len(d.Left.Messages), len(d.Right.Messages), d.Files)
+	}
+}
+
+// TestDiffTwoAgentsOnOneProject compares a Claude Code session that wrote
+// three files with a pi session, written here, given the same prompt in
+// the same folder, that wrote one of them otherwise: they share the
+// prompt, and the file both wrote has a diff.
+func TestDiffTwoAgentsOnOneProject(t *testing.T) {
+	claude := "../testdata/agentgen/claude/fixtures/parallel/home/.claude/projects/-sandbox-project/aa1567a7-afc0-4fcb-baef-24a62602d21b.jsonl"
+	dir := filepath.Join(t.TempDir(), "--sandbox-project--")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ts := `"timestamp":"2026-03-02T09:00:00.000Z"`
+	lines := []string{
+		`{"type":"session","version":3,"id":"019cadc6-0000-7000-8000-000000000002",` + ts + `,"cwd":"/sandbox/project"}`,
+		`{"type":"message","id":"p1","parentId":null,` + ts + `,"message":{"role":"user","content":"Write alpha, beta and gamma into a.txt, b.txt and c.txt.","timestamp":1772442000000}}`,
+		`{"type":"message","id":"p2","parentId":"p1",` + ts + `,"message":{"role":"assistant","content":[{"type":"toolCall","id":"w","name":"write","arguments":{"path":"a.txt","content":"ALPHA\n"}}],"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","stopReason":"toolUse","timestamp":1772442001000}}`,
+		`{"type":"message","id":"p3","parentId":"p2",` + ts + `,"message":{"role":"toolResult","toolCallId":"w","toolName":"write","content":[{"type":"text","text":"ok"}],"isError":false,"timestamp":1772442002000}}`,
+	}
+	pi := filepath.Join(dir, "2026-03-02T09-00-00-000Z_019cadc6-0000-7000-8000-000000000002.jsonl")
+	if err := os.WriteFile(pi, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := skein(t, "session", "diff", "--json", claude, pi)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var d diffOut
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Common.SameSession || d.Common.Entries != 1 || d.Left.Format != "claude" || d.Right.Format != "pi" || *d.Common.LastCommon.Right != "p1" {
+		t.Errorf("common %+v, formats %s %s", d.Common, d.Left.Format, d.Right.Format)
+	}
+	if len(d.Files) != 3 || d.Files[0].Path != "/sandbox/project/a.txt" || d.Files[0].Diff == nil ||
+		!strings.Contains(*d.Files[0].Diff, "-alpha\n+ALPHA\n") || d.Files[1].Right != nil || d.Files[1].Left.State != "known" {
+		t.Errorf("files: %+v", d.Files)
+	}
+}
