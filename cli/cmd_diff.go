@@ -199,7 +199,11 @@ func entryID(s *model.Session, i int) *string {
 
 func diffSideJSON(sd *model.DiffSide) diffSideOut {
 	s := sd.Session
-	out := diffSideOut{Session: valid(s.Info.Path), Format: s.Info.Format, Leaf: valid(s.Entry(sd.Leaf).ID),
+	leaf := ""
+	if sd.Leaf >= 0 {
+		leaf = valid(s.Entry(sd.Leaf).ID)
+	}
+	out := diffSideOut{Session: valid(s.Info.Path), Format: s.Info.Format, Leaf: leaf,
 		Entries: len(sd.Path), Messages: []diffMessageOut{}, Calls: []diffCallOut{},
 		Totals: diffTotalsJSON(sd.Totals, sd.First, sd.Last), All: diffTotalsJSON(sd.All, 0, -1)}
 	if out.Format == "" {

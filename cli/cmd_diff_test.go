@@ -136,6 +136,16 @@ func TestDiffUsage(t *testing.T) {
 	if _, stderr, code := skein(t, "session", "diff", f, f+"@nope"); code != 1 || !strings.Contains(stderr, `no entry "nope"`) {
 		t.Errorf("an unknown entry: exit %d, %s", code, stderr)
 	}
+	// A session of no entries has no leaf: nothing to compare, and no
+	// entry read at -1.
+	empty := filepath.Join(t.TempDir(), "empty.jsonl")
+	if err := os.WriteFile(empty, []byte(`{"type":"session","version":3,"id":"e","timestamp":"2026-03-02T09:00:00.000Z","cwd":"/p"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := skein(t, "session", "diff", "--json", empty, f)
+	if code != 0 || !strings.Contains(out, `"leaf":""`) {
+		t.Errorf("an empty session: exit %d, %s %s", code, out, stderr)
+	}
 }
 
 // TestDiffClaudeRewind compares the two branches of a Claude Code
