@@ -46,6 +46,13 @@ func TestDiffFlow(t *testing.T) {
 		if size.w < sideBySideWidth && strings.Contains(view, "│ ── right only") {
 			t.Errorf("side by side at %d:\n%s", size.w, view)
 		}
+		// Every size draws, down to 1x1, and comes back.
+		for _, sz := range [][2]int{{40, 12}, {1, 1}, {119, 30}, {120, 30}, {size.w, size.h}} {
+			m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			if v := plain(m); sz[0] >= minWidth && !strings.Contains(v, "compare") {
+				t.Errorf("%dx%d:\n%s", sz[0], sz[1], v)
+			}
+		}
 		// The fourth difference is the right side's first message.
 		press(m, "n", "n", "n", "n")
 		if l := m.diff.lines[m.diff.targets[m.diff.sel]]; l.Side != 1 || !strings.Contains(l.Text, "90cac707") {
