@@ -69,7 +69,7 @@ func TestDiffTwoBranchesText(t *testing.T) {
 	}
 	for _, want := range []string{
 		"shared: 3 entries (3 messages), diverging after t0000001 toolResult: ok",
-		"── left only: 3 messages, 1 tool calls",
+		"── left only: 3 messages, 1 tool call",
 		"  r0000001  user: Try Redis first.",
 		"── right only: 5 messages, 2 tool calls",
 		"  s0000004  assistant: write notes.md",
@@ -78,7 +78,7 @@ func TestDiffTwoBranchesText(t *testing.T) {
 		"--- left/home/dev/cache/main.go",
 		"  -    cache := redis.Dial()",
 		"  +    cache := sql.Open(\"sqlite\")",
-		"/home/dev/cache/notes.md\n  left:  not changed\n  right: 1 lines, 7 bytes (1 calls)",
+		"/home/dev/cache/notes.md\n  left:  not changed\n  right: 1 line, 7 bytes (1 call)",
 		"tool calls              1              2",
 	} {
 		if !strings.Contains(out, want) {

@@ -29,7 +29,7 @@ for size in 80x24 160x40; do
     check "$size: ... with the right one beside it" sh -c "tmux -S '$sock' capture-pane -p -t skein | grep -q 'left only.*│ ── right only: 6 messages'"
   else
     check "$size: stacked" shows "compare stacked"
-    check "$size: the right side below the left" follows "3b5401ca  assistant" "── right only: 6 messages, 1 tool calls"
+    check "$size: the right side below the left" follows "3b5401ca  assistant" "── right only: 6 messages, 1 tool call"
   fi
   check "$size: the file the right side wrote" shows "src/cache.ts"
   t send-keys -t skein n n n n Enter

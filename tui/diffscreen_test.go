@@ -35,7 +35,7 @@ func TestDiffFlow(t *testing.T) {
 		}
 		run(m, cmd)
 		view := plain(m)
-		for _, want := range []string{size.want, "── left only: 3 messages", "── right only: 6 messages, 1 tool calls", "~/webapp/src/cache.ts"} {
+		for _, want := range []string{size.want, "── left only: 3 messages", "── right only: 6 messages, 1 tool call", "~/webapp/src/cache.ts"} {
 			if !strings.Contains(view, want) {
 				t.Errorf("%dx%d: the view lacks %q:\n%s", size.w, size.h, want, view)
 			}

@@ -97,7 +97,7 @@ func DiffText(d *model.Diff, home string) []DiffLine {
 	}
 	add(DiffPlain, "%s", DiffSummary(d))
 	for k, sd := range sides {
-		add(DiffHeading, "── %s only: %d messages, %d tool calls", names[k], len(sd.Messages), len(sd.Calls))
+		add(DiffHeading, "── %s only: %s, %s", names[k], plural(len(sd.Messages), "message"), plural(len(sd.Calls), "tool call"))
 		for _, i := range sd.Messages {
 			out = append(out, DiffLine{Kind: DiffMessage, Side: k, Entry: i,
 				Text: "  " + EntryName(sd.Session, i) + "  " + MessageLine(sd.Session, i)})
@@ -146,9 +146,9 @@ func FileStateText(f *model.FileState) string {
 	case f.Deleted:
 		return "deleted"
 	case f.Known:
-		return fmt.Sprintf("%d lines, %d bytes (%d calls)", strings.Count(f.Content, "\n"), len(f.Content), f.Calls)
+		return fmt.Sprintf("%s, %s (%s)", plural(strings.Count(f.Content, "\n"), "line"), plural(len(f.Content), "byte"), plural(f.Calls, "call"))
 	}
-	return fmt.Sprintf("edited, content unknown (%d calls)", f.Calls)
+	return fmt.Sprintf("edited, content unknown (%s)", plural(f.Calls, "call"))
 }
 
 func failedCalls(cs []model.DiffCall) int {
