@@ -32,7 +32,7 @@ func (c *command) helpText() string {
 var commands = []*command{
 	&listCommand, &contextCommand, &treeCommand, &showCommand, &planCommand,
 	&forkCommand, &compactCommand, &labelCommand, &renameCommand, &deleteCommand,
-	&replayCommand, &importCommand, &exportCommand, &scanCommand, &searchCommand, &statsCommand, &doctorCommand, &mcpCommand,
+	&diffCommand, &replayCommand, &importCommand, &exportCommand, &scanCommand, &searchCommand, &statsCommand, &doctorCommand, &mcpCommand,
 }
 
 // lookup finds the command named by the first words of argv, and the rest.

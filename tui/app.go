@@ -46,6 +46,7 @@ type screen int
 const (
 	screenList screen = iota
 	screenSession
+	screenDiff
 )
 
 // Model is the root model.
@@ -57,6 +58,13 @@ type Model struct {
 	screen  screen
 	list    listScreen
 	session *sessionScreen
+	// diff is the comparison D opened; diffFrom the screen it goes back
+	// to; mark what m marked; diffGen counts comparisons, so that an old
+	// one's result is dropped.
+	diff     *diffScreen
+	diffFrom screen
+	mark     *diffMark
+	diffGen  int
 
 	help       help.Model
 	showHelp   bool
@@ -159,6 +167,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.session.themeChanged()
 		}
 		return nil
+	case diffLoadedMsg:
+		if m.diff != nil && msg.gen == m.diff.gen {
+			return m.diff.loaded(msg)
+		}
+		return nil
 	case loweredMsg:
 		m.list.loweredDone(msg)
 		return nil
@@ -227,6 +240,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case openMsg:
+		m.diff = nil
 		m.session = newSessionScreen(*msg.info, m.shared)
 		m.session.openAt, m.session.openTerms, m.session.openQuery = msg.at, msg.terms, msg.query
 		m.session.selectAt, m.session.waiting = msg.sel, msg.keys
@@ -407,7 +421,21 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.showHelp, m.helpOffset = true, 0
 		return nil
 	}
+	if !typing {
+		if cmd, ok := m.compareKey(msg); ok {
+			return cmd
+		}
+	}
 	switch m.screen {
+	case screenDiff:
+		if key.Matches(msg, k.Back) {
+			m.screen, m.diff = m.diffFrom, nil
+			if m.screen == screenSession && m.session == nil {
+				m.screen = screenList
+			}
+			return nil
+		}
+		return m.diff.Update(msg)
 	case screenSession:
 		if typing {
 			return m.session.Update(msg)
@@ -622,6 +650,9 @@ func (m *Model) layout() {
 	if m.session != nil {
 		m.session.SetSize(w, body)
 	}
+	if m.diff != nil {
+		m.diff.SetSize(w, body)
+	}
 	m.help.SetWidth(w)
 }
 
@@ -650,6 +681,10 @@ func (m *Model) View() tea.View {
 		v.AltScreen = true
 		v.WindowTitle = transcript.OneLine(title)
 		return v
+	case m.screen == screenDiff && m.diff != nil:
+		short, full = m.diff.help()
+		title += " — compare"
+		content = m.diff.View()
 	case m.screen == screenSession && m.session != nil:
 		short, full = m.session.help()
 		title += " — " + m.session.title()

@@ -25,6 +25,7 @@ type KeyMap struct {
 	Delete, Resume, Search, Problems        key.Binding
 	Stats                                   key.Binding
 	Import                                  key.Binding
+	Mark, Compare                           key.Binding
 
 	// The file picker's keys (with Up, Down, Top, Bottom, the pages, Open
 	// and Back).
@@ -86,6 +87,8 @@ func DefaultKeyMap() KeyMap {
 		Search:            key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search (n/N: matches)")),
 		Stats:             key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "stats")),
 		Import:            key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "import a file")),
+		Mark:              key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark to compare")),
+		Compare:           key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "compare with the mark")),
 
 		PickInto:   key.NewBinding(key.WithKeys("l", "right"), key.WithHelp("→/l", "into the folder")),
 		PickUp:     key.NewBinding(key.WithKeys("h", "left", "backspace"), key.WithHelp("←/h", "up a folder")),
@@ -117,7 +120,8 @@ func (k KeyMap) listHelp() ([]key.Binding, [][]key.Binding) {
 		[][]key.Binding{
 			{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown},
 			{k.Open, k.Filter, k.ClearFilter, k.Sort, k.Project, k.Agent, k.Import},
-			{k.Resume, k.Delete, k.CopyPath, k.Stats, k.Problems, k.Help, k.Quit, k.ForceQuit},
+			{k.Resume, k.Delete, k.CopyPath, k.Stats, k.Problems, k.Mark, k.Compare},
+			{k.Help, k.Quit, k.ForceQuit},
 		}
 }
 
@@ -145,7 +149,7 @@ func (k KeyMap) sessionHelp(treeFocused bool) ([]key.Binding, [][]key.Binding) {
 		{k.Search, k.NextMessage, k.Expand, k.Thinking, k.History, k.CopyMessage, k.CopyPath},
 		{k.Resume, k.Fork, k.Compact, k.Replay, k.Label, k.Rename, k.Export},
 		{k.ExportHTML, k.ExportMarkdown, k.ExportJSON, k.ExportKeepSecrets},
-		{k.Stats, k.Problems, k.Help, k.Back, k.ForceQuit},
+		{k.Stats, k.Problems, k.Mark, k.Compare, k.Help, k.Back, k.ForceQuit},
 		// The replay's keys are in its own help, r then ?.
 		{k.Yes, k.No, k.Save, k.Cancel, k.CopyCommand, k.ForkBefore, k.OpenNew, k.KeepFewer, k.KeepMore},
 	}
