@@ -14,7 +14,7 @@ import (
 var diffCommand = command{
 	name: "session diff",
 	args: "[--json] A[@ENTRY] B[@ENTRY]",
-	help: "compare two branches of a session (A and B the same) or two sessions: where they diverge, the messages, tool calls and files of each side, a diff of the files both changed, their tokens, cost and time; ENTRY is an entry id or a unique prefix (default: the leaf)",
+	help: "two branches of a session, or two sessions: where they part, each side's messages, tool calls, files (diffed where both changed one), tokens, cost, time; ENTRY: an id or prefix (default: the leaf)",
 	run:  (*cli).diff,
 }
 

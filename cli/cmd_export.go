@@ -17,7 +17,7 @@ import (
 var exportCommand = command{
 	name: "session export",
 	args: "REF --format F [-o FILE|DIR [--force]] [--all-branches]\n[--no-redact]",
-	help: "the session, of any format, as F: json (Dhara's model), markdown or html (one self-contained page); stdout, or FILE written whole (never over a session; over another file only with --force or a yes), or a file in DIR named after the session's title and day. Secrets (API keys, tokens, private keys, passwords) are replaced with [REDACTED:KIND], counted at the top (on stderr for json); --no-redact keeps them",
+	help: "the session as F (json: Dhara's model, markdown, html: one page) to stdout, FILE (never over a session; another file only with --force or a yes) or DIR (named after its title and day); secrets redacted unless --no-redact",
 	run:  (*cli).export,
 }
 

@@ -18,7 +18,7 @@ import (
 var mcpCommand = command{
 	name:   "mcp",
 	args:   "[PATH...]",
-	help:   "a Model Context Protocol server on stdin and stdout, for agents: search_sessions, list_sessions, read_session, session_stats, label_entry over every session found (docs/mcp.md)",
+	help:   "an MCP server on stdin and stdout for agents: search, list, read, stats, labels (docs/mcp.md)",
 	run:    (*cli).mcp,
 	server: true,
 }

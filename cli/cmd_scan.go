@@ -15,7 +15,7 @@ import (
 var scanCommand = command{
 	name: "scan",
 	args: "[--json] [PATH...]",
-	help: "which sessions hold secrets (API keys, tokens, private keys, passwords: what an export redacts), of which kinds, at which entries; each told by its kind, its first 4 characters and its length, never whole. Exit status 1 when one does",
+	help: "which sessions hold secrets, of which kinds, at which entries (each told by its kind, first 4 characters and length); exit status 1 when one does",
 	run:  (*cli).scan,
 }
 
