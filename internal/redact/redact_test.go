@@ -164,3 +164,31 @@ func BenchmarkFindOrdinary(b *testing.B) {
 		Find(s)
 	}
 }
+
+// FuzzRedact: any text, as a string and inside JSON: no panic, matches in
+// order within the text, a redacted text holds nothing more to redact,
+// and JSON redacted is JSON still.
+func FuzzRedact(f *testing.F) {
+	for k, list := range Secrets {
+		for _, s := range list {
+			f.Add(Plant(k, s))
+		}
+	}
+	f.Add("postgres://u:p@h/db token=abc eyJ.eyJ.x -----BEGIN PRIVATE KEY-----")
+	f.Fuzz(func(t *testing.T, s string) {
+		at := 0
+		for _, m := range Find(s) {
+			if m.Start < at || m.End <= m.Start || m.End > len(s) {
+				t.Fatalf("%q: match %+v after %d", s, m, at)
+			}
+			at = m.End
+		}
+		if red := New().String(s); len(Find(red)) != 0 {
+			t.Errorf("%q: redacted %q still holds %v", s, red, Find(red))
+		}
+		doc, _ := json.Marshal(map[string]string{"text": s})
+		if out := New().Bytes(doc); !json.Valid(out) {
+			t.Errorf("%q: %s is not JSON", s, out)
+		}
+	})
+}
