@@ -295,14 +295,7 @@ func (w *htmlWriter) raw(s string) { w.b = append(w.b, s...) }
 // what was removed.
 func (w *htmlWriter) head(p *page, secrets string) {
 	s := w.s
-	title := s.Name()
-	if title == "" {
-		title = s.Info.FirstMessage
-	}
-	if title == "" {
-		title = "Session " + s.Info.ID
-	}
-	title = shorten(sanitize.Line(title), 200)
+	title := shorten(sanitize.Line(Title(s)), 200) // its name, else its first prompt's line
 	w.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"")
 	w.raw(htmlCSP)
 	w.raw("\">\n<meta name=\"referrer\" content=\"no-referrer\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n<title>")

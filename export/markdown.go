@@ -93,14 +93,7 @@ func Markdown(w io.Writer, s *model.Session, o Options) error {
 		secrets = counted(s, slices.Concat(shown...)).Summary()
 		s, _ = s.Redacted()
 	}
-	title := s.Name()
-	if title == "" {
-		title = s.Info.FirstMessage
-	}
-	if title == "" {
-		title = "Session " + s.Info.ID
-	}
-	fmt.Fprintf(bw, "# %s\n\n", inlineText(title))
+	fmt.Fprintf(bw, "# %s\n\n", inlineText(shorten(Title(s), 200)))
 	facts := []string{"Session: " + s.Info.ID}
 	if f := s.Info.Format; f != "" {
 		facts = append(facts, "Format: "+f)

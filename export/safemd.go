@@ -278,7 +278,8 @@ func startsBlock(l string) bool {
 }
 
 // escapeInline backslash-escapes what would make inline markup in a line
-// of a paragraph, and nothing else: code, emphasis, links and images,
+// of a paragraph, and nothing else: code, emphasis, links and images (at
+// the bracket that would close their text),
 // raw HTML, character references, strikethrough, a backslash that would
 // escape, and a line break made by a backslash at the end.
 func escapeInline(l string) string { return escapeInlineIn(l, strings.Count(l, "~") > 1) }
@@ -291,8 +292,14 @@ func escapeInlineIn(l string, tildes bool) string {
 		c := l[i]
 		esc := false
 		switch c {
-		case '`', '*', '[', ']':
+		case '`', '*':
 			esc = true
+		case ']':
+			// A link, an image, a reference or a definition closes its
+			// text with "](", "][" or "]:"; with no definition on the
+			// page (markdownOf makes the assistant's text), a bracket
+			// elsewhere is only a bracket.
+			esc = i+1 < len(l) && (l[i+1] == '(' || l[i+1] == '[' || l[i+1] == ':')
 		case '_':
 			esc = i == 0 || i+1 == len(l) || !isWordByte(l[i-1]) || !isWordByte(l[i+1])
 		case '<':
