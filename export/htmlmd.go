@@ -38,9 +38,7 @@ func (pageNodes) RegisterFuncs(reg gmrender.NodeRendererFuncRegisterer) {
 			code = append(code, seg.Value(src)...)
 		}
 		hw := htmlWriter{}
-		hw.raw("<pre class=\"code\"><code>")
-		hw.highlight(string(fc.Language(src)), string(bytes.TrimSuffix(code, []byte("\n"))))
-		hw.raw("</code></pre>\n")
+		hw.fence(shorten(strings.ToLower(string(fc.Language(src))), 24), string(bytes.TrimSuffix(code, []byte("\n"))))
 		w.Write(hw.b)
 		return ast.WalkSkipChildren, nil
 	})
@@ -79,12 +77,17 @@ func (pageNodes) RegisterFuncs(reg gmrender.NodeRendererFuncRegisterer) {
 // reading safeMarkdown made of it (one reading), or, for prose with no
 // character markdown reads, as goldmark would render it (no reading).
 func (w *htmlWriter) markdown(text string) {
-	if t := strings.Trim(sanitize.Text(text), "\n"); plainProse(t) {
-		if t != "" {
-			w.raw("<div class=\"md\">")
-			w.plainParagraphs(t)
-			w.raw("</div>")
-		}
+	t := strings.Trim(sanitize.Text(text), "\n")
+	if t == "" {
+		return
+	}
+	if plainProse(t) {
+		w.raw("<div class=\"md\">")
+		w.plainParagraphs(t)
+		w.raw("</div>")
+		return
+	}
+	if w.proseAndFences(t) {
 		return
 	}
 	md, doc, src := safeMarkdown(text)
@@ -129,6 +132,64 @@ func plainProse(t string) bool {
 			return false
 		}
 	}
+	return true
+}
+
+// fence writes a fenced block's code, highlighted, as the page's other
+// code is.
+func (w *htmlWriter) fence(lang, code string) {
+	w.raw("<pre class=\"code\"><code>")
+	w.highlight(lang, code)
+	w.raw("</code></pre>\n")
+}
+
+// proseAndFences writes text that is plain prose (plainProse) around
+// fenced code at the start of its lines, as goldmark renders it, without
+// reading it as markdown: what an assistant most often writes, read at the
+// speed of the page's other text. It writes nothing and reports false for
+// any other text (an unclosed or indented fence, markup in the prose).
+func (w *htmlWriter) proseAndFences(t string) bool {
+	type piece struct{ prose, lang, code string }
+	var pieces []piece
+	sc := fenceScanner{text: t}
+	start := 0
+	for i := sc.next(0); i >= 0; i = sc.next(i) {
+		e := lineEnd(t, i)
+		fc, fn, lang, ok := fenceOpen(t[i:e])
+		if !ok {
+			i = e + 1
+			continue
+		}
+		if t[i] == ' ' {
+			return false // its indent is taken off its lines: goldmark's to read
+		}
+		body, bodyEnd, after := min(e+1, len(t)), -1, len(t)
+		for j := sc.next(body); j >= 0; j = sc.next(j) {
+			le := lineEnd(t, j)
+			if fenceClose(t[j:le], fc, fn) {
+				bodyEnd, after = j, min(le+1, len(t))
+				break
+			}
+			j = le + 1
+		}
+		prose := strings.Trim(t[start:i], "\n")
+		if bodyEnd < 0 || !plainProse(prose) {
+			return false
+		}
+		pieces = append(pieces, piece{prose, lang, strings.TrimSuffix(t[body:bodyEnd], "\n")})
+		i, start = after, after
+	}
+	rest := strings.Trim(t[start:], "\n")
+	if len(pieces) == 0 || !plainProse(rest) {
+		return false
+	}
+	w.raw("<div class=\"md\">")
+	for _, p := range pieces {
+		w.plainParagraphs(p.prose)
+		w.fence(p.lang, p.code)
+	}
+	w.plainParagraphs(rest)
+	w.raw("</div>")
 	return true
 }
 

@@ -119,3 +119,40 @@ func TestPlainProseRendersAsGoldmark(t *testing.T) {
 		}
 	}
 }
+
+// Prose around fenced code skips goldmark on the page too: what it
+// writes is what goldmark writes; an unclosed or indented fence, or markup
+// in the prose, goes to goldmark.
+func TestProseAndFencesRendersAsGoldmark(t *testing.T) {
+	for _, p := range []string{"Fixed it:\n\n```go\nfunc main() {}\n```", "a\n```\ncode\n```\nb\n\n~~~~py\nx = 1\n~~~~\n\nend.",
+		"```\n```", "```Go extra\n# not a heading\n<b>\n```\nafter", "one\n````\n```\n````"} {
+		var w htmlWriter
+		if !w.proseAndFences(p) {
+			t.Errorf("%q: not taken", p)
+			continue
+		}
+		var gm htmlWriter
+		md, doc, src := safeMarkdown(p)
+		if md != p || doc == nil {
+			t.Fatalf("%q: changed to %q", p, md)
+		}
+		doc.RemoveChild(doc, doc.LastChild())
+		var buf bytes.Buffer
+		if err := mdHTML.Renderer().Render(&buf, src, doc); err != nil {
+			t.Fatal(err)
+		}
+		gm.raw("<div class=\"md\">")
+		gm.b = append(gm.b, buf.Bytes()...)
+		gm.raw("</div>")
+		norm := strings.NewReplacer("&#34;", "&quot;", "&#39;", "'").Replace
+		if norm(string(w.b)) != norm(string(gm.b)) {
+			t.Errorf("%q:\n%s\ngoldmark:\n%s", p, w.b, gm.b)
+		}
+	}
+	for _, p := range []string{"no fence", "```\nunclosed", "  ```\nindented\n  ```", "*a*\n```\nx\n```", "```\nx\n```\n- list"} {
+		var w htmlWriter
+		if w.proseAndFences(p) || len(w.b) > 0 {
+			t.Errorf("%q: taken", p)
+		}
+	}
+}
