@@ -30,15 +30,8 @@ func (c *cli) doctor(argv []string) error {
 	if err != nil {
 		return err
 	}
-	// A part of another session (a Claude Code sub-agent's log beside its
-	// session) is checked with its session, as the list shows it, unless
-	// it is named itself.
-	named := map[string]bool{}
-	for _, p := range a.pos {
-		named[p] = true
-	}
-	files = slices.DeleteFunc(files, func(f string) bool { return !named[f] && store.IsPart(f) })
-	folders := map[string]string{} // the folders that could not be read, and why
+	files = withoutParts(files, a.pos) // a sub-agent's log is checked with its session
+	folders := map[string]string{}     // the folders that could not be read, and why
 	paths := slices.Clone(files)
 	for _, p := range unreadable {
 		folders[p.Path] = problemText(p.Err)
@@ -109,4 +102,15 @@ func (c *cli) doctor(argv []string) error {
 		return &exitError{1, errors.New("")}
 	}
 	return nil
+}
+
+// withoutParts are files but the parts of other sessions (a Claude Code
+// sub-agent's log beside its session), which are read with their session,
+// as the list shows them, unless named themselves among pos.
+func withoutParts(files, pos []string) []string {
+	named := map[string]bool{}
+	for _, p := range pos {
+		named[p] = true
+	}
+	return slices.DeleteFunc(files, func(f string) bool { return !named[f] && store.IsPart(f) })
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"slices"
 
 	"skein/internal/redact"
 	"skein/internal/sanitize"
@@ -28,13 +27,7 @@ func (c *cli) scan(argv []string) error {
 	if err != nil {
 		return err
 	}
-	// A part of another session (a sub-agent's log) is scanned with it,
-	// as doctor checks it, unless it is named itself.
-	named := map[string]bool{}
-	for _, p := range a.pos {
-		named[p] = true
-	}
-	files = slices.DeleteFunc(files, func(f string) bool { return !named[f] && store.IsPart(f) })
+	files = withoutParts(files, a.pos) // a sub-agent's log is scanned with its session
 	type found struct {
 		Entry string `json:"entry"` // "" for the session's own (folder, name)
 		Line  int    `json:"line"`
