@@ -101,7 +101,7 @@ func TestArchitecture(t *testing.T) {
 
 // formatPackages are the session formats' packages: each implements its
 // backend and registers itself with store.
-var formatPackages = []string{"store/pi", "store/dhara", "store/dhara05", "store/claude", "store/codex", "store/gemini", "store/copilot", "store/qwen", "store/cursor", "store/openclaw", "store/omp", "store/droid", "store/kimi", "store/cline", "store/opencode", "store/kilo", "store/claudeai", "store/chatgpt"}
+var formatPackages = []string{"store/pi", "store/dhara", "store/dhara05", "store/claude", "store/codex", "store/gemini", "store/copilot", "store/qwen", "store/cursor", "store/openclaw", "store/omp", "store/droid", "store/kimi", "store/kimicli", "store/cline", "store/opencode", "store/kilo", "store/claudeai", "store/chatgpt"}
 
 // converters may import the formats they write (ARCHITECTURE.md names
 // them): store/convert imports and exports every format; export writes

@@ -37,7 +37,7 @@ func TestREADMEListsTheCommands(t *testing.T) {
 // out of what a newcomer reads.
 func TestHelpNamesEveryAgentsFolder(t *testing.T) {
 	// Every agent's folder variable unset, so that its default is named.
-	for _, v := range []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "DHARA_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "QWEN_HOME", "QWEN_RUNTIME_DIR", "CURSOR_CONFIG_DIR", "OPENCLAW_STATE_DIR", "OMP_CODING_AGENT_DIR", "FACTORY_HOME_OVERRIDE", "KIMI_CODE_HOME", "CLINE_SESSION_DATA_DIR", "CLINE_DATA_DIR", "CLINE_DIR", "XDG_DATA_HOME", "KILO_DB"} {
+	for _, v := range []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "DHARA_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "QWEN_HOME", "QWEN_RUNTIME_DIR", "CURSOR_CONFIG_DIR", "OPENCLAW_STATE_DIR", "OMP_CODING_AGENT_DIR", "FACTORY_HOME_OVERRIDE", "KIMI_CODE_HOME", "KIMI_SHARE_DIR", "CLINE_SESSION_DATA_DIR", "CLINE_DATA_DIR", "CLINE_DIR", "XDG_DATA_HOME", "KILO_DB"} {
 		t.Setenv(v, "")
 	}
 	roots := store.Env{Home: "~", WorkingDirPath: t.TempDir()}.DefaultRoots()

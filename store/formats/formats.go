@@ -17,6 +17,7 @@ import (
 	_ "skein/store/gemini"   // Gemini CLI's chat files
 	_ "skein/store/kilo"     // Kilo CLI's database (OpenCode's format, read through OpenCode's backend)
 	_ "skein/store/kimi"     // Kimi Code's wire files
+	_ "skein/store/kimicli"  // the legacy (Python) Kimi CLI's wire files
 	_ "skein/store/omp"      // oh-my-pi's sessions (pi's format, read through pi's backend)
 	_ "skein/store/openclaw" // OpenClaw's sessions (pi's format, read through pi's backend)
 	_ "skein/store/opencode" // OpenCode's SQLite database, and its older JSON files

@@ -68,3 +68,15 @@ func TestBadLines(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// TestNotLegacy: the legacy Kimi CLI's metadata line (no created_at) is
+// not taken for Kimi Code's, whatever order the formats are tried in;
+// Kimi Code's own is.
+func TestNotLegacy(t *testing.T) {
+	if IsRecord([]byte(`{"type": "metadata", "protocol_version": "1.10"}`)) {
+		t.Error("the legacy metadata line taken for Kimi Code's")
+	}
+	if !IsRecord([]byte(`{"type":"metadata","protocol_version":"1.5","created_at":1796568044873}`)) {
+		t.Error("Kimi Code's metadata line not taken")
+	}
+}

@@ -85,8 +85,10 @@ func Sniff(head []byte) bool {
 	return ok && IsRecord(line)
 }
 
-// IsRecord: a metadata record with a protocol_version, or a record whose
-// type is one of the wire's context records with an agentId.
+// IsRecord: a metadata record with a protocol_version and a created_at
+// (the legacy Kimi CLI's metadata line has no created_at: store/kimicli
+// reads those), or a record whose type is one of the wire's context
+// records with an agentId.
 func IsRecord(line []byte) bool {
 	line = jscan.TrimBlank(line)
 	if len(line) == 0 || line[0] != '{' {
@@ -94,7 +96,7 @@ func IsRecord(line []byte) bool {
 	}
 	switch jscan.StringMember(line, "type") {
 	case TypeMetadata:
-		return jscan.ObjectMember(line, "protocol_version") != nil
+		return jscan.ObjectMember(line, "protocol_version") != nil && jscan.ObjectMember(line, "created_at") != nil
 	case TypeAppendMsg, TypeLoopEvent, TypeCompaction, TypeUndo, TypeProfile, TypePrompt:
 		return jscan.ObjectMember(line, "agentId") != nil
 	}
