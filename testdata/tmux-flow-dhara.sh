@@ -223,7 +223,7 @@ check "a message an agent appends to a Dhara session appears on screen" appeared
 to_list
 wait_for "Refactor auth module" >/dev/null
 t send-keys -t skein '?'
-check "? in the list shows d: delete (to trash)" wait_for "d      delete (to trash)"
+check "? in the list shows d: delete (to trash)" wait_for "delete (to trash)"
 t send-keys -t skein Escape
 wait_gone "skein · keys" >/dev/null
 pick "Refactor auth module"
