@@ -239,6 +239,10 @@ func plainOf(src []byte, doc ast.Node) string {
 				plain.WriteByte(' ')
 			case *ast.AutoLink:
 				plain.Write(n.Label(src)) // the address as written
+			case *east.TaskCheckBox:
+				if n.IsChecked {
+					plain.WriteString(" X x ") // a task's "[X]" or "[x]"
+				}
 			case *ast.CodeSpan:
 				for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 					if t, ok := c.(*ast.Text); ok {

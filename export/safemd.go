@@ -78,6 +78,7 @@ func unsafeLines(s string) (map[int]bool, bool, ast.Node, []byte) {
 	doc := mdParser.Parse(text.NewReader(src), parser.WithContext(pc))
 	starts := lineStarts(src)
 	bad := map[int]bool{}
+	code := map[int]bool{} // the lines of code blocks
 	mark := func(off int) { bad[lineOf(starts, off)] = true }
 	markBlock := func(n ast.Node) {
 		for ; n != nil; n = n.Parent() {
@@ -94,6 +95,10 @@ func unsafeLines(s string) (map[int]bool, bool, ast.Node, []byte) {
 			return ast.WalkContinue, nil
 		}
 		switch n := n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			for i := 0; i < n.Lines().Len(); i++ {
+				code[lineOf(starts, n.Lines().At(i).Start)] = true
+			}
 		case *ast.HTMLBlock:
 			markBlock(n)
 			if n.HasClosure() {
@@ -118,14 +123,15 @@ func unsafeLines(s string) (map[int]bool, bool, ast.Node, []byte) {
 		}
 		return ast.WalkContinue, nil
 	})
-	// A link definition leaves no node: find its lines by their shape,
-	// outside code.
-	if len(pc.References()) > 0 {
-		for k, l := range strings.Split(s, "\n") {
-			t := strings.TrimLeft(l, " ")
-			if len(l)-len(t) <= 3 && strings.HasPrefix(t, "[") && strings.Contains(t, "]:") {
-				bad[k] = true
-			}
+	// A link definition leaves no node, nor does a footnote's that nothing
+	// refers to (its text is gone from the page): find their lines by their
+	// shape, outside code.
+	refs := len(pc.References()) > 0
+	for k, l := range strings.Split(s, "\n") {
+		t := strings.TrimLeft(l, " ")
+		if len(l)-len(t) <= 3 && strings.HasPrefix(t, "[") && strings.Contains(t, "]:") && !code[k] &&
+			(refs || strings.HasPrefix(t, "[^")) {
+			bad[k] = true
 		}
 	}
 	// Nothing may run on: the mark must be a paragraph of its own, the
