@@ -30,28 +30,25 @@ not json
 	formattest.FuzzParse(f, Sniff, Parse, body)
 }
 
+// body checks that every entry's parent comes before it, and calls the
+// readers model gives every format (formattest.ExerciseDomain) and the
+// session's own.
 func body(t *testing.T, s *Session) {
-	d := s.Domain(model.SessionInfo{})
 	for i := range s.Len() {
 		if p := s.Parent(i); p >= i || p < -1 {
 			t.Fatalf("entry %d: parent %d", i, p)
 		}
 	}
-	for _, leaf := range []int{s.Leaf(), s.Len() / 2} {
-		if leaf < 0 {
-			continue
-		}
-		for _, m := range s.BuildContext(leaf).Messages {
-			_ = s.Message(m)
-		}
-		_ = d.Path(leaf)
-	}
-	for i := range s.Len() {
-		_ = s.Entry(i)
-		_ = d.EntryMessage(i)
-	}
-	_ = s.Stats()
-	_ = s.Info("x/agents/main/wire.jsonl", 0)
+	formattest.ExerciseDomain(t, s.Domain(model.SessionInfo{}), model.FilterAll, formattest.Readers[model.Context]{
+		ID:     func(i int) string { return s.Entry(i).ID },
+		Leaves: formattest.Leaves(s),
+		Context: func(_ int, ctx model.Context) {
+			for _, m := range ctx.Messages {
+				_ = s.Message(m)
+			}
+		},
+		Session: func() { _ = s.Info("x/agents/main/wire.jsonl", 0) },
+	})
 }
 
 // TestBadLines: a bad line is a diagnostic, never a panic, and the
