@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"skein/internal/formattest"
 	"skein/model"
 	"skein/store"
 	_ "skein/store/formats" // every format, as the list finds them
@@ -17,50 +18,26 @@ import (
 // The databases Kilo CLI 7.7.9 wrote and the requests it sent when it
 // resumed a session (testdata/agentgen/kilo/README.md): the committed
 // ones, or those a cross-check run just made (AGENTGEN_OUT).
-var agentgen = agentgenDir()
+var agentgen = formattest.AgentgenDir("kilo")
 
-func agentgenDir() string {
-	if d := os.Getenv("AGENTGEN_OUT"); d != "" {
-		return filepath.Join(d, "kilo")
-	}
-	return "../../testdata/agentgen/kilo/fixtures"
-}
-
-func read(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+var read = formattest.ReadFile
 
 // homes are the fixtures, each as a home of its own whose Kilo data folder
 // holds a copy of the database Kilo wrote (the committed files are never
 // opened).
 func homes(t *testing.T) map[string]string {
 	t.Helper()
-	dirs, err := os.ReadDir(agentgen)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]string{}
-	for _, d := range dirs {
-		if !d.IsDir() {
-			continue
-		}
+	for _, name := range formattest.Scenarios(t, agentgen, 2) {
 		home := t.TempDir()
 		data := filepath.Join(home, ".local", "share", "kilo")
 		if err := os.MkdirAll(data, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(data, kilo.DBName), read(t, filepath.Join(agentgen, d.Name(), "kilo", kilo.DBName)), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(data, kilo.DBName), read(t, filepath.Join(agentgen, name, "kilo", kilo.DBName)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		out[d.Name()] = home
-	}
-	if len(out) < 2 {
-		t.Fatalf("fixtures %v", out)
+		out[name] = home
 	}
 	return out
 }

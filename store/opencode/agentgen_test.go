@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"skein/internal/formattest"
 	"skein/model"
 	"skein/store"
 )
@@ -17,42 +18,21 @@ import (
 // The databases OpenCode 1.18.33 wrote and the requests it sent when it
 // resumed a session (testdata/agentgen/opencode/README.md): the committed
 // ones, or those a cross-check run just made (AGENTGEN_OUT).
-var agentgen = agentgenDir()
+var agentgen = formattest.AgentgenDir("opencode")
 
-func agentgenDir() string {
-	if d := os.Getenv("AGENTGEN_OUT"); d != "" {
-		return filepath.Join(d, "opencode")
-	}
-	return "../../testdata/agentgen/opencode/fixtures"
-}
-
-func read(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+var read = formattest.ReadFile
 
 // scenarios are the fixtures' folders, each with its database copied into
 // a folder of the test's own (the committed files are never opened).
 func scenarios(t *testing.T) map[string]string {
 	t.Helper()
-	dirs, err := os.ReadDir(agentgen)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]string{}
-	for _, d := range dirs {
-		if !d.IsDir() {
-			continue
-		}
+	for _, name := range formattest.Scenarios(t, agentgen, 1) {
 		db := filepath.Join(t.TempDir(), DBName)
-		if err := os.WriteFile(db, read(t, filepath.Join(agentgen, d.Name(), "opencode", DBName)), 0o644); err != nil {
+		if err := os.WriteFile(db, read(t, filepath.Join(agentgen, name, "opencode", DBName)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		out[d.Name()] = db
+		out[name] = db
 	}
 	return out
 }
