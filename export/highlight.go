@@ -57,6 +57,41 @@ func lineEnd(s string, i int) int {
 	return len(s)
 }
 
+// A fence is a fenced code block found in a text: its opening line
+// text[open:openEnd], its code text[body:bodyEnd] and, when it is closed,
+// its closing line text[bodyEnd:after] (bodyEnd and after are the text's
+// end when it is not).
+type fence struct {
+	open, openEnd, body, bodyEnd, after int
+	lang                                string
+	closed                              bool
+}
+
+// nextFence is the first fence that opens at or after from, a line's
+// start; false when there is none.
+func (sc *fenceScanner) nextFence(from int) (fence, bool) {
+	t := sc.text
+	for i := sc.next(from); i >= 0; i = sc.next(i) {
+		e := lineEnd(t, i)
+		fc, fn, lang, ok := fenceOpen(t[i:e])
+		if !ok {
+			i = e + 1
+			continue
+		}
+		f := fence{open: i, openEnd: e, body: min(e+1, len(t)), bodyEnd: len(t), after: len(t), lang: lang}
+		for j := sc.next(f.body); j >= 0; j = sc.next(j) {
+			le := lineEnd(t, j)
+			if fenceClose(t[j:le], fc, fn) {
+				f.bodyEnd, f.after, f.closed = j, min(le+1, len(t)), true
+				break
+			}
+			j = le + 1
+		}
+		return f, true
+	}
+	return fence{}, false
+}
+
 // fenceOpen reads an opening code fence: up to three spaces, three or
 // more backticks or tildes, an info string whose first word names the
 // language (a backtick fence's info holds no backtick).

@@ -799,23 +799,8 @@ func (w *htmlWriter) prose(text string) {
 	}
 	sc := fenceScanner{text: text}
 	start := 0 // the prose not yet written
-	for i := sc.next(0); i >= 0; i = sc.next(i) {
-		e := lineEnd(text, i)
-		fc, fn, lang, ok := fenceOpen(text[i:e])
-		if !ok {
-			i = e + 1
-			continue
-		}
-		body, bodyEnd, after := min(e+1, len(text)), len(text), len(text)
-		for j := sc.next(body); j >= 0; j = sc.next(j) {
-			le := lineEnd(text, j)
-			if fenceClose(text[j:le], fc, fn) {
-				bodyEnd, after = j, min(le+1, len(text))
-				break
-			}
-			j = le + 1
-		}
-		if p := strings.Trim(text[start:i], "\n"); p != "" {
+	for f, ok := sc.nextFence(0); ok; f, ok = sc.nextFence(f.after) {
+		if p := strings.Trim(text[start:f.open], "\n"); p != "" {
 			w.raw("<div class=\"x\">")
 			w.esc(p)
 			w.raw("</div>")
@@ -823,20 +808,20 @@ func (w *htmlWriter) prose(text string) {
 		// The fence's own lines stay, muted: the page holds every line
 		// of the text.
 		w.raw("<pre class=\"code\"><code><span class=\"f\">")
-		w.esc(text[i:e])
+		w.esc(text[f.open:f.openEnd])
 		w.raw("</span>\n")
-		code := strings.TrimSuffix(text[body:bodyEnd], "\n")
-		w.highlight(lang, code)
-		if bodyEnd < len(text) {
+		code := strings.TrimSuffix(text[f.body:f.bodyEnd], "\n")
+		w.highlight(f.lang, code)
+		if f.closed {
 			if code != "" {
 				w.raw("\n")
 			}
 			w.raw("<span class=\"f\">")
-			w.esc(strings.TrimSuffix(text[bodyEnd:after], "\n"))
+			w.esc(strings.TrimSuffix(text[f.bodyEnd:f.after], "\n"))
 			w.raw("</span>")
 		}
 		w.raw("</code></pre>")
-		i, start = after, after
+		start = f.after
 	}
 	if p := strings.Trim(text[start:], "\n"); p != "" {
 		w.raw("<div class=\"x\">")

@@ -153,31 +153,16 @@ func (w *htmlWriter) proseAndFences(t string) bool {
 	var pieces []piece
 	sc := fenceScanner{text: t}
 	start := 0
-	for i := sc.next(0); i >= 0; i = sc.next(i) {
-		e := lineEnd(t, i)
-		fc, fn, lang, ok := fenceOpen(t[i:e])
-		if !ok {
-			i = e + 1
-			continue
-		}
-		if t[i] == ' ' {
+	for f, ok := sc.nextFence(0); ok; f, ok = sc.nextFence(f.after) {
+		if t[f.open] == ' ' {
 			return false // its indent is taken off its lines: goldmark's to read
 		}
-		body, bodyEnd, after := min(e+1, len(t)), -1, len(t)
-		for j := sc.next(body); j >= 0; j = sc.next(j) {
-			le := lineEnd(t, j)
-			if fenceClose(t[j:le], fc, fn) {
-				bodyEnd, after = j, min(le+1, len(t))
-				break
-			}
-			j = le + 1
-		}
-		prose := strings.Trim(t[start:i], "\n")
-		if bodyEnd < 0 || !plainProse(prose) {
+		prose := strings.Trim(t[start:f.open], "\n")
+		if !f.closed || !plainProse(prose) {
 			return false
 		}
-		pieces = append(pieces, piece{prose, lang, strings.TrimSuffix(t[body:bodyEnd], "\n")})
-		i, start = after, after
+		pieces = append(pieces, piece{prose, f.lang, strings.TrimSuffix(t[f.body:f.bodyEnd], "\n")})
+		start = f.after
 	}
 	rest := strings.Trim(t[start:], "\n")
 	if len(pieces) == 0 || !plainProse(rest) {
