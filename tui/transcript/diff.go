@@ -55,6 +55,9 @@ func MessageLine(s *model.Session, i int) string {
 		parts = append(parts, strings.TrimSpace(c.Name+" "+OneLine(model.KeyArgument(c.Input))))
 	}
 	role := m.Role
+	if m.Injected {
+		role += " (context)" // the agent's, not the user's words, as the tree says
+	}
 	if m.IsError {
 		role += " (error)"
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"skein/model"
 	"skein/store"
 )
 
@@ -49,5 +50,31 @@ func TestFailedTurnShowsItsError(t *testing.T) {
 		if !strings.Contains(history, want) {
 			t.Errorf("the history's view lacks %q:\n%s", want, history)
 		}
+	}
+}
+
+// A diff's line of a message the agent added (Codex's AGENTS.md
+// instructions and environment) says so, as the tree does: it was "user".
+func TestDiffLineMarksContext(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/agentgen/codex/fixtures/plain/codex-home/sessions/*/*/*/*.jsonl")
+	if len(paths) != 1 {
+		t.Fatalf("rollouts %v", paths)
+	}
+	s, err := store.Open(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	injected := 0
+	for i := range s.Len() {
+		if e := s.Entry(i); e.Kind != model.EntryMessage || !s.EntryMessage(i).Injected {
+			continue
+		}
+		injected++
+		if l := MessageLine(s, i); !strings.HasPrefix(l, "user (context): ") {
+			t.Errorf("entry %d: %q", i, l)
+		}
+	}
+	if injected == 0 {
+		t.Fatal("no context the agent added")
 	}
 }
